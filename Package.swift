@@ -1,0 +1,57 @@
+// swift-tools-version: 6.0
+// Narrator: a speech-narrating accessibility engine for Linux.
+//
+// Layering (each arrow is "depends on"):
+//   narratord, narratorctl  ->  NarratorCLI / daemon targets  ->  NarratorCore (pure)
+//   system libraries (eSpeak NG, SQLite) are reached only through the C shim targets.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .swiftLanguageMode(.v6),
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "Narrator",
+    products: [
+        .executable(name: "narratord", targets: ["narratord"]),
+        .executable(name: "narratorctl", targets: ["narratorctl"]),
+    ],
+    targets: [
+        // libespeak-ng through a module map and a shim header.
+        .systemLibrary(
+            name: "CEspeak",
+            pkgConfig: "espeak-ng",
+            providers: [.apt(["libespeak-ng-dev"])]
+        ),
+        // SQLite through a module map and a shim header.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"])]
+        ),
+        // pcaudiolib, eSpeak NG's own audio layer (PulseAudio, PipeWire, ALSA).
+        .systemLibrary(
+            name: "CPCAudio",
+            providers: [.apt(["libpcaudio-dev"])]
+        ),
+        // The pure core: model, reading order, utterances, navigation. No I/O.
+        .target(name: "NarratorCore", swiftSettings: strict),
+        // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
+        .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "CEspeak", "CPCAudio"], swiftSettings: strict),
+        // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
+        .target(name: "NarratorSystem", swiftSettings: strict),
+        // The command-line front end as a library, so that parsing is testable.
+        .target(name: "NarratorCLI", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .executableTarget(name: "narratord", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
+        .executableTarget(
+            name: "narrator-bench",
+            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .testTarget(name: "NarratorSpeechTests", dependencies: ["NarratorSpeech"], swiftSettings: strict),
+        .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
+    ]
+)

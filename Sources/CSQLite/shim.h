@@ -1,0 +1,4 @@
+#ifndef NARRATOR_CSQLITE_SHIM_H
+#define NARRATOR_CSQLITE_SHIM_H
+#include <sqlite3.h>
+#endif

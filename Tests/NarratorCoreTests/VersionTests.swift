@@ -1,0 +1,4 @@
+import Testing
+@testable import NarratorCore
+
+@Test func treeFormatIsOne() { #expect(NarratorVersion.treeFormat == 1) }
