@@ -36,7 +36,7 @@ let package = Package(
             providers: [.apt(["libpcaudio-dev"])]
         ),
         // The pure core: model, reading order, utterances, navigation. No I/O.
-        .target(name: "NarratorCore", swiftSettings: strict),
+        .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "CEspeak", "CPCAudio"], swiftSettings: strict),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).

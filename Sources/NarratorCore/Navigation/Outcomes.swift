@@ -1,0 +1,68 @@
+/// Where the focus cursor is: an element of a registered tree.
+public struct Focus: Equatable, Hashable, Sendable {
+    public var tree: String
+    public var element: String
+    public init(tree: String, element: String) {
+        self.tree = tree
+        self.element = element
+    }
+}
+
+/// The result of a command that moves (or tries to move) focus.
+public struct FocusOutcome: Equatable, Sendable {
+    public var focus: Focus
+    /// The focused element's utterance.
+    public var utterance: Utterance
+    /// The tree's title, spoken first when focus entered this tree from another one.
+    public var title: String?
+    /// The move hit the first or last stop; focus stayed and nothing new is spoken.
+    public var boundary: Bool
+
+    /// The full text to speak: the title (when entering the tree) and the utterance.
+    public var spokenText: String {
+        guard let title else { return utterance.text }
+        return Utterance.join([title, utterance.text])
+    }
+}
+
+/// A request for the app that owns a tree: it performs the action and answers with an update.
+public struct OwnerAction: Equatable, Sendable {
+    public var tree: String
+    /// The element that handles the action (for magic tap and escape, the nearest ancestor that does).
+    public var element: String
+    /// `activate`, `increment`, `decrement`, `magicTap`, `escape`, or a custom action's name.
+    public var action: String
+}
+
+/// The result of an increment or decrement.
+public enum AdjustOutcome: Equatable, Sendable {
+    /// A declarative value changed (or stayed at its bound); `spoken` is the new value alone.
+    case changed(focus: Focus, value: Double, spoken: String, atBound: Bool)
+    /// The app adjusts the element itself: send it this action.
+    case delegated(OwnerAction)
+}
+
+/// A rotor the user can turn to, with its items.
+public struct RotorSummary: Equatable, Sendable {
+    public enum Kind: String, Sendable { case headings, links, actions, custom }
+    public var name: String
+    public var kind: Kind
+    /// Element ids for navigation rotors; action names for the actions rotor.
+    public var items: [String]
+}
+
+/// What a rotor turn did.
+public enum RotorOutcome: Equatable, Sendable {
+    /// Focus moved to the next or previous target (or stayed at a boundary).
+    case moved(FocusOutcome)
+    /// The actions rotor selected an action; activating now performs it.
+    case selectedAction(name: String, focus: Focus)
+}
+
+/// One focus stop, as `show` prints it.
+public struct StopSummary: Equatable, Sendable {
+    public var id: String
+    public var utterance: Utterance
+    /// Screen coordinates, when the element has a frame.
+    public var frame: Rect?
+}

@@ -1,0 +1,341 @@
+/// The screen reader's view of the desktop: the registered trees and the one focus cursor.
+///
+/// Every navigation command is a pure state transition here; the daemon serializes calls and
+/// turns outcomes into speech, replies and events for tree owners.
+public struct Workspace: Sendable {
+    public private(set) var trees: [String: AccessibilityTree] = [:]
+    /// Where focus is, if anywhere.
+    public private(set) var focus: Focus?
+    /// The last focused element of each tree, so returning to a tree resumes where the user was.
+    private var lastFocus: [String: String] = [:]
+    /// The action picked with the actions rotor; `activate` performs it. Reset when focus moves.
+    public private(set) var selectedAction: String?
+    public var decoder: TreeDocumentDecoder
+
+    public init(decoder: TreeDocumentDecoder = TreeDocumentDecoder()) { self.decoder = decoder }
+
+    // MARK: Trees
+
+    /// Registers a tree, replacing one of the same name. Returns whether one was replaced.
+    @discardableResult
+    public mutating func register(_ document: TreeDocument) -> Bool {
+        let replaced = trees[document.name] != nil
+        trees[document.name] = AccessibilityTree(document: document)
+        if let focus, focus.tree == document.name {
+            repairFocus(in: document.name, tree: trees[document.name]!, oldStops: [], oldPosition: 0)
+        }
+        return replaced
+    }
+
+    public mutating func unregister(_ name: String) throws(NarratorError) {
+        _ = try tree(name)
+        trees[name] = nil
+        lastFocus[name] = nil
+        if focus?.tree == name {
+            focus = nil
+            selectedAction = nil
+        }
+    }
+
+    public func tree(_ name: String) throws(NarratorError) -> AccessibilityTree {
+        guard let tree = trees[name] else {
+            throw .unknownTree(name, suggestion: Suggestion.nearest(to: name, in: trees.keys))
+        }
+        return tree
+    }
+
+    /// The focus stops of a tree in reading order, with utterances and screen frames.
+    public func stops(of name: String) throws(NarratorError) -> [StopSummary] {
+        let tree = try tree(name)
+        return (0..<tree.stopCount).map { StopSummary(id: tree.stopID(at: $0), utterance: tree.utterance(atStop: $0), frame: tree.stopFrame(at: $0)) }
+    }
+
+    // MARK: Focus moves
+
+    /// Focuses an element by id (an id inside a combined element focuses that element), or,
+    /// without an id, the tree's last focused element or its first stop.
+    public mutating func focus(tree name: String, element: String? = nil) throws(NarratorError) -> FocusOutcome {
+        let tree = try tree(name)
+        let position: Int
+        if let element {
+            position = try resolve(element, in: tree)
+        } else if let last = lastFocus[name], case .stop(let p) = tree.lookup(last) {
+            position = p
+        } else {
+            guard tree.stopCount > 0 else { throw .emptyTree(name) }
+            position = 0
+        }
+        return moveFocus(to: position, in: tree)
+    }
+
+    public enum Move: String, Sendable, CaseIterable { case next, previous, first, last }
+
+    /// Moves through the focused tree's stops (or `tree`'s, when given). At either end focus
+    /// stays and the outcome reports a boundary.
+    public mutating func move(_ move: Move, tree name: String? = nil) throws(NarratorError) -> FocusOutcome {
+        let (tree, current) = try cursor(in: name)
+        guard tree.stopCount > 0 else { throw .emptyTree(tree.name) }
+        let target: Int
+        switch move {
+        case .first: target = 0
+        case .last: target = tree.stopCount - 1
+        case .next: target = current.map { $0 + 1 } ?? 0
+        case .previous: target = current.map { $0 - 1 } ?? tree.stopCount - 1
+        }
+        if target < 0 || target >= tree.stopCount {
+            return boundary(in: tree, at: current!)
+        }
+        return moveFocus(to: target, in: tree)
+    }
+
+    /// Focuses the deepest stop at a screen point in the focused tree (or `tree`).
+    public mutating func touch(x: Double, y: Double, tree name: String? = nil) throws(NarratorError) -> FocusOutcome {
+        let (tree, _) = try cursor(in: name)
+        guard let position = tree.hitTest(Point(x: x, y: y)) else { throw .noTarget(x: x, y: y, tree: tree.name) }
+        return moveFocus(to: position, in: tree)
+    }
+
+    // MARK: Acting on the focus
+
+    /// Activates the focused element (or performs the action picked with the actions rotor).
+    public mutating func activate() throws(NarratorError) -> OwnerAction {
+        let (focus, _, _) = try focused()
+        if let selectedAction {
+            return OwnerAction(tree: focus.tree, element: focus.element, action: selectedAction)
+        }
+        return OwnerAction(tree: focus.tree, element: focus.element, action: "activate")
+    }
+
+    /// Increments or decrements the focused element. A declarative value changes here, within
+    /// its bounds; any other adjustable element is delegated to its app.
+    public mutating func adjust(_ direction: AdjustableValue.Direction) throws(NarratorError) -> AdjustOutcome {
+        let (focus, slot, node, decimalSeparator) = try { () throws(NarratorError) in
+            let (focus, tree, position) = try focused()
+            let slot = tree.slot(ofStop: position)
+            return (focus, slot, tree.nodes[Int(slot)], tree.phrases.decimalSeparator)
+        }()
+        guard let current = node.declarativeAdjustable else {
+            guard node.effectiveTraits.contains(.adjustable) else {
+                throw .notAdjustable(tree: focus.tree, element: focus.element)
+            }
+            return .delegated(OwnerAction(tree: focus.tree, element: focus.element, action: direction.actionName))
+        }
+        let next = current.adjusted(direction)
+        // Modify in place: the tree may hold a million nodes, and a copy would cost them all.
+        if node.representation?.adjustable != nil {
+            trees[focus.tree]!.nodes[Int(slot)].representation!.adjustable = next
+        } else {
+            trees[focus.tree]!.nodes[Int(slot)].adjustable = next
+        }
+        let spoken = next.spoken(decimalSeparator: decimalSeparator)
+        return .changed(focus: focus, value: next.value, spoken: spoken, atBound: next.value == current.value)
+    }
+
+    /// The custom actions of the focused element.
+    public func actions() throws(NarratorError) -> [String] {
+        let (_, tree, position) = try focused()
+        return tree.actions(atStop: position)
+    }
+
+    /// Performs a named custom action of the focused element.
+    public func perform(action name: String) throws(NarratorError) -> OwnerAction {
+        let (focus, tree, position) = try focused()
+        let available = tree.actions(atStop: position)
+        guard !available.isEmpty else { throw .noActions(tree: focus.tree, element: focus.element) }
+        guard available.contains(name) else {
+            throw .unknownAction(name, tree: focus.tree, element: focus.element, available: available)
+        }
+        return OwnerAction(tree: focus.tree, element: focus.element, action: name)
+    }
+
+    public enum RoutedAction: String, Sendable { case magicTap, escape }
+
+    /// Magic tap or escape: routed to the nearest element, from the focus up, that handles it.
+    public func route(_ action: RoutedAction) throws(NarratorError) -> OwnerAction {
+        let (focus, tree, position) = try focused()
+        for slot in tree.ancestry(ofStop: position) {
+            let node = tree.nodes[Int(slot)]
+            if action == .magicTap ? node.magicTap : node.escape {
+                return OwnerAction(tree: focus.tree, element: node.id, action: action.rawValue)
+            }
+        }
+        throw .noHandler(action: action == .magicTap ? "magic tap" : "escape", tree: focus.tree, element: focus.element)
+    }
+
+    // MARK: Rotors
+
+    /// The rotors available at the focus: headings and links when the tree has any, the
+    /// focused element's actions, and the tree's custom rotors.
+    public func rotors(tree name: String? = nil) throws(NarratorError) -> [RotorSummary] {
+        let (tree, current) = try cursor(in: name)
+        var rotors: [RotorSummary] = []
+        let headings = tree.stopIDs(withTrait: .header)
+        if !headings.isEmpty { rotors.append(RotorSummary(name: "headings", kind: .headings, items: headings)) }
+        let links = tree.stopIDs(withTrait: .link)
+        if !links.isEmpty { rotors.append(RotorSummary(name: "links", kind: .links, items: links)) }
+        if let current {
+            let actions = tree.actions(atStop: current)
+            if !actions.isEmpty { rotors.append(RotorSummary(name: "actions", kind: .actions, items: actions)) }
+        }
+        for rotor in tree.customRotors() {
+            rotors.append(RotorSummary(name: rotor.name, kind: .custom, items: rotor.targets))
+        }
+        return rotors
+    }
+
+    /// Turns a rotor: moves focus to the next or previous target after the focus in reading
+    /// order, or, for the actions rotor, picks the next or previous action.
+    public mutating func rotor(_ name: String, _ direction: Move) throws(NarratorError) -> RotorOutcome {
+        let available = try rotors()
+        guard let rotor = available.first(where: { $0.name == name }) else {
+            throw .unknownRotor(name, available: available.map(\.name))
+        }
+        let (tree, current) = try cursor(in: nil)
+        if rotor.kind == .actions {
+            let (focus, _, _) = try focused()
+            let items = rotor.items
+            let index = selectedAction.flatMap { items.firstIndex(of: $0) }
+            let next: Int
+            switch direction {
+            case .next: next = index.map { ($0 + 1) % items.count } ?? 0
+            case .previous: next = index.map { ($0 + items.count - 1) % items.count } ?? items.count - 1
+            case .first: next = 0
+            case .last: next = items.count - 1
+            }
+            selectedAction = items[next]
+            return .selectedAction(name: items[next], focus: focus)
+        }
+        let positions = rotor.items.compactMap { id -> Int? in
+            if case .stop(let p) = tree.lookup(id) { return p }
+            return nil
+        }.sorted()
+        let here = current ?? -1
+        let target: Int?
+        switch direction {
+        case .next: target = positions.first { $0 > here }
+        case .previous: target = current == nil ? positions.last : positions.last { $0 < here }
+        case .first: target = positions.first
+        case .last: target = positions.last
+        }
+        guard let target else {
+            guard let current else { throw .emptyTree(tree.name) }
+            return .moved(boundary(in: tree, at: current))
+        }
+        return .moved(moveFocus(to: target, in: tree))
+    }
+
+    // MARK: Updates
+
+    /// Applies an app's update to its tree. When the focused element disappears (or becomes
+    /// hidden), focus moves to the nearest remaining stop and the new focus is returned.
+    public mutating func update(tree name: String, _ update: TreeUpdate, path: [JSONPathComponent] = [])
+        throws(NarratorError) -> FocusOutcome?
+    {
+        _ = try tree(name)
+        // Take the tree out while it changes, so that it is not copied.
+        var tree = trees.removeValue(forKey: name)!
+        defer { trees[name] = tree }
+        var oldStops: [AccessibilityTree.Slot] = []
+        var oldPosition = 0
+        var focusLost = false
+        if let focus, focus.tree == name, case .stop(let position) = tree.lookup(focus.element) {
+            oldStops = tree.stops
+            oldPosition = position
+        }
+        try tree.apply(update, decoder: decoder, path: path)
+        if let focus, focus.tree == name {
+            if case .stop(let position) = tree.lookup(focus.element), tree.stopID(at: position) == focus.element {
+                focusLost = false
+            } else {
+                focusLost = true
+            }
+        }
+        var outcome: FocusOutcome?
+        if focusLost { outcome = repairFocus(in: name, tree: tree, oldStops: oldStops, oldPosition: oldPosition) }
+        tree.compactIfNeeded()
+        return outcome
+    }
+
+    @discardableResult
+    private mutating func repairFocus(
+        in name: String, tree: AccessibilityTree, oldStops: [AccessibilityTree.Slot], oldPosition: Int
+    ) -> FocusOutcome? {
+        if let focus, case .stop(let position) = tree.lookup(focus.element), oldStops.isEmpty {
+            self.focus = Focus(tree: name, element: tree.stopID(at: position))
+            return nil
+        }
+        guard let position = tree.nearestSurvivingStop(oldStops: oldStops, position: oldPosition) else {
+            focus = nil
+            selectedAction = nil
+            return nil
+        }
+        return moveFocus(to: position, in: tree, speaksTitle: false)
+    }
+
+    // MARK: Helpers
+
+    private func resolve(_ element: String, in tree: AccessibilityTree) throws(NarratorError) -> Int {
+        switch tree.lookup(element) {
+        case .stop(let position): return position
+        case .unknown:
+            throw .unknownElement(tree: tree.name, element: element, suggestion: Suggestion.nearest(to: element, in: tree.ids))
+        case .hidden: throw .hiddenElement(tree: tree.name, element: element)
+        case .outsideModal(let modal): throw .outsideModal(tree: tree.name, element: element, modal: modal)
+        case .noStop: throw .notFocusable(tree: tree.name, element: element)
+        }
+    }
+
+    /// The tree to navigate (given, or the focused one) and the focus position in it, if any.
+    private func cursor(in name: String?) throws(NarratorError) -> (AccessibilityTree, Int?) {
+        if let name, name != focus?.tree {
+            let tree = try tree(name)
+            if let last = lastFocus[name], case .stop(let p) = tree.lookup(last) { return (tree, p) }
+            return (tree, nil)
+        }
+        guard let focus else { throw .noFocus }
+        let tree = try tree(focus.tree)
+        if case .stop(let position) = tree.lookup(focus.element) { return (tree, position) }
+        return (tree, nil)
+    }
+
+    private func focused() throws(NarratorError) -> (Focus, AccessibilityTree, Int) {
+        guard let focus else { throw .noFocus }
+        let tree = try tree(focus.tree)
+        guard case .stop(let position) = tree.lookup(focus.element) else { throw .noFocus }
+        return (focus, tree, position)
+    }
+
+    private mutating func moveFocus(to position: Int, in tree: AccessibilityTree, speaksTitle: Bool = true) -> FocusOutcome {
+        let entering = focus?.tree != tree.name
+        let target = Focus(tree: tree.name, element: tree.stopID(at: position))
+        if target != focus { selectedAction = nil }
+        focus = target
+        lastFocus[tree.name] = target.element
+        return FocusOutcome(
+            focus: target, utterance: tree.utterance(atStop: position),
+            title: entering && speaksTitle ? tree.title : nil, boundary: false)
+    }
+
+    private mutating func boundary(in tree: AccessibilityTree, at position: Int) -> FocusOutcome {
+        let target = Focus(tree: tree.name, element: tree.stopID(at: position))
+        focus = target
+        lastFocus[tree.name] = target.element
+        return FocusOutcome(focus: target, utterance: tree.utterance(atStop: position), title: nil, boundary: true)
+    }
+}
+
+extension AccessibilityTree {
+    /// Ids of the stops that carry a trait, in reading order (the headings and links rotors).
+    func stopIDs(withTrait trait: Trait) -> [String] {
+        stops.compactMap { nodes[Int($0)].effectiveTraits.contains(trait) ? nodes[Int($0)].id : nil }
+    }
+
+    /// The custom rotors of every visible node, in document order.
+    func customRotors() -> [CustomRotor] {
+        var rotors: [CustomRotor] = []
+        for slot in nodes.indices where alive[slot] && !hiddenSlots[slot] && !nodes[slot].rotors.isEmpty {
+            rotors.append(contentsOf: nodes[slot].rotors)
+        }
+        return rotors
+    }
+}

@@ -1,0 +1,246 @@
+/// A registered tree compiled for navigation: nodes in flat arrays, indexed by id, with the
+/// focus stops in reading order and every frame converted to screen space.
+///
+/// The flat layout keeps a million-element tree compact and makes every lookup O(1);
+/// the derived index is rebuilt (O(n)) after each update.
+public struct AccessibilityTree: Sendable {
+    typealias Slot = Int32
+
+    public let name: String
+    public var title: String?
+    public var language: String?
+
+    /// Node properties by slot. `children` is always empty here: structure is in `childSlots`.
+    var nodes: [Node] = []
+    var childSlots: [[Slot]] = []
+    var parentSlot: [Slot] = []
+    var alive: [Bool] = []
+    var deadCount = 0
+    var slotByID: [String: Slot] = [:]
+    let rootSlot: Slot = 0
+
+    // Derived by `reindex()`.
+    /// Focus stops (slots) in reading order.
+    private(set) var stops: [Slot] = []
+    /// The tree depth of each stop, for hit testing.
+    private(set) var stopDepths: [Int32] = []
+    /// For each slot, the position in `stops` of the stop that speaks for it (itself, or the
+    /// combine/ignore element that contains it); -1 when hidden or outside the modal scope.
+    private(set) var stopOfSlot: [Int32] = []
+    /// Screen-space frame of each slot (nil when the node has no frame).
+    private(set) var screenFrames: [Rect?] = []
+    /// Whether each slot is hidden, by itself or by an ancestor.
+    private(set) var hiddenSlots: [Bool] = []
+    /// The modal node that confines navigation, if one is present.
+    private(set) var modalSlot: Slot?
+
+    public init(document: TreeDocument) {
+        name = document.name
+        title = document.title
+        language = document.language
+        var count = 0
+        func countNodes(_ node: Node) { count += 1; node.children.forEach(countNodes) }
+        countNodes(document.root)
+        nodes.reserveCapacity(count)
+        childSlots.reserveCapacity(count)
+        parentSlot.reserveCapacity(count)
+        slotByID.reserveCapacity(count)
+        _ = append(document.root, parent: -1)
+        reindex()
+    }
+
+    /// Appends a subtree in pre-order and returns the slot of its root.
+    mutating func append(_ node: Node, parent: Slot) -> Slot {
+        var stack: [(node: Node, parent: Slot, indexInParent: Int)] = [(node, parent, -1)]
+        var first: Slot = -1
+        while let (node, parent, _) = stack.popLast() {
+            let slot = Slot(nodes.count)
+            if first < 0 { first = slot }
+            var bare = node
+            bare.children = []
+            nodes.append(bare)
+            childSlots.append([])
+            parentSlot.append(parent)
+            alive.append(true)
+            slotByID[node.id] = slot
+            if parent >= 0 && slot != first { childSlots[Int(parent)].append(slot) }
+            for child in node.children.reversed() { stack.append((child, slot, 0)) }
+        }
+        return first
+    }
+
+    // MARK: Reading order
+
+    /// Rebuilds stops, screen frames and the modal scope from the nodes.
+    mutating func reindex() {
+        let count = nodes.count
+        var frames = [Rect?](repeating: nil, count: count)
+        var hidden = [Bool](repeating: false, count: count)
+        var modal: Slot?
+        // Pass 1, document order: screen frames, hidden flags, the last present modal node.
+        var stack: [(slot: Slot, origin: Point, hidden: Bool)] = [(rootSlot, Point(x: 0, y: 0), false)]
+        while let (slot, origin, hiddenAbove) = stack.popLast() {
+            let node = nodes[Int(slot)]
+            let frame = node.frame?.offset(by: origin)
+            frames[Int(slot)] = frame
+            let isHidden = hiddenAbove || node.hidden
+            hidden[Int(slot)] = isHidden
+            if node.modal && !isHidden { modal = slot }
+            let childOrigin = frame?.origin ?? origin
+            for child in childSlots[Int(slot)].reversed() { stack.append((child, childOrigin, isHidden)) }
+        }
+        // Pass 2, reading order from the scope root: the focus stops.
+        var stops: [Slot] = []
+        var depths: [Int32] = []
+        var stopOf = [Int32](repeating: -1, count: count)
+        var walk: [(slot: Slot, inherited: Int32, depth: Int32)] = [(modal ?? rootSlot, -1, 1)]
+        while let (slot, inherited, depth) = walk.popLast() {
+            let node = nodes[Int(slot)]
+            if node.hidden { continue }
+            let kids = childSlots[Int(slot)]
+            if inherited >= 0 {
+                stopOf[Int(slot)] = inherited
+                for child in kids { walk.append((child, inherited, depth + 1)) }
+            } else if node.isAccessibilityElement(hasChildren: !kids.isEmpty) {
+                let position = Int32(stops.count)
+                stops.append(slot)
+                depths.append(depth)
+                stopOf[Int(slot)] = position
+                for child in kids { walk.append((child, position, depth + 1)) }
+            } else {
+                for child in orderedChildren(slot).reversed() { walk.append((child, -1, depth + 1)) }
+            }
+        }
+        self.stops = stops
+        self.stopDepths = depths
+        self.stopOfSlot = stopOf
+        self.screenFrames = frames
+        self.hiddenSlots = hidden
+        self.modalSlot = modal
+    }
+
+    /// Children in reading order: higher `sortPriority` first, document order for ties.
+    func orderedChildren(_ slot: Slot) -> [Slot] {
+        let kids = childSlots[Int(slot)]
+        guard kids.count > 1 else { return kids }
+        let first = nodes[Int(kids[0])].sortPriority
+        guard kids.contains(where: { nodes[Int($0)].sortPriority != first }) else { return kids }
+        return kids.enumerated().sorted { a, b in
+            let pa = nodes[Int(a.element)].sortPriority, pb = nodes[Int(b.element)].sortPriority
+            return pa != pb ? pa > pb : a.offset < b.offset
+        }.map(\.element)
+    }
+
+    /// Live descendants of `slot` in reading order (hidden ones skipped), not including itself.
+    func descendantsInReadingOrder(of slot: Slot) -> [Slot] {
+        var result: [Slot] = []
+        var walk = orderedChildren(slot).reversed().map { $0 }
+        while let next = walk.popLast() {
+            if nodes[Int(next)].hidden { continue }
+            result.append(next)
+            walk.append(contentsOf: orderedChildren(next).reversed())
+        }
+        return result
+    }
+
+    // MARK: Queries
+
+    /// Number of nodes in the tree (hidden ones included).
+    public var nodeCount: Int { nodes.count - deadCount }
+    /// Number of focus stops.
+    public var stopCount: Int { stops.count }
+
+    /// The node with `id` (its `children` empty; see `document` for the whole tree).
+    public func node(_ id: String) -> Node? {
+        slotByID[id].map { nodes[Int($0)] }
+    }
+
+    public func contains(_ id: String) -> Bool { slotByID[id] != nil }
+
+    /// All element ids, for "did you mean" suggestions.
+    public var ids: Dictionary<String, Int32>.Keys { slotByID.keys }
+
+    /// The id of the stop at a reading-order position.
+    public func stopID(at position: Int) -> String { nodes[Int(stops[position])].id }
+
+    /// Where focus lands for `id`, or why it cannot.
+    public enum StopLookup: Equatable, Sendable {
+        /// The position of the stop in reading order (the element itself or the element containing it).
+        case stop(Int)
+        case unknown
+        /// The node or one of its ancestors is hidden.
+        case hidden
+        /// A modal node is present and this node is outside it.
+        case outsideModal(modal: String)
+        /// Neither an element nor a container of any.
+        case noStop
+    }
+
+    public func lookup(_ id: String) -> StopLookup {
+        guard let slot = slotByID[id] else { return .unknown }
+        if hiddenSlots[Int(slot)] { return .hidden }
+        let position = stopOfSlot[Int(slot)]
+        if position >= 0 { return .stop(Int(position)) }
+        // A container: its first stop in reading order.
+        for descendant in descendantsInReadingOrder(of: slot) where stopOfSlot[Int(descendant)] >= 0 {
+            return .stop(Int(stopOfSlot[Int(descendant)]))
+        }
+        if let modalSlot, !isInSubtree(slot, of: modalSlot) {
+            return .outsideModal(modal: nodes[Int(modalSlot)].id)
+        }
+        return .noStop
+    }
+
+    /// The screen-space frame of a node.
+    public func screenFrame(_ id: String) -> Rect? {
+        slotByID[id].flatMap { screenFrames[Int($0)] }
+    }
+
+    /// The screen frame of the stop at a position.
+    public func stopFrame(at position: Int) -> Rect? { screenFrames[Int(stops[position])] }
+
+    /// The id of the modal node confining navigation, if any.
+    public var modalID: String? { modalSlot.map { nodes[Int($0)].id } }
+
+    func isInSubtree(_ slot: Slot, of ancestor: Slot) -> Bool {
+        var current = slot
+        while current >= 0 {
+            if current == ancestor { return true }
+            current = parentSlot[Int(current)]
+        }
+        return false
+    }
+
+    /// The chain from the stop at `position` up to the root: the element first.
+    func ancestry(ofStop position: Int) -> [Slot] {
+        var chain: [Slot] = []
+        var current = stops[position]
+        while current >= 0 {
+            chain.append(current)
+            current = parentSlot[Int(current)]
+        }
+        return chain
+    }
+
+    /// The deepest stop whose screen frame contains `point` (the last one in reading order among
+    /// equally deep stops, as it is drawn on top).
+    public func hitTest(_ point: Point) -> Int? {
+        var best: (position: Int, depth: Int32)?
+        for (position, slot) in stops.enumerated() {
+            guard let frame = screenFrames[Int(slot)], frame.contains(point) else { continue }
+            let depth = stopDepths[position]
+            if best == nil || depth >= best!.depth { best = (position, depth) }
+        }
+        return best?.position
+    }
+
+    /// The whole tree as a document again.
+    public var document: TreeDocument {
+        func build(_ slot: Slot) -> Node {
+            var node = nodes[Int(slot)]
+            node.children = childSlots[Int(slot)].map(build)
+            return node
+        }
+        return TreeDocument(name: name, title: title, language: language, root: build(rootSlot))
+    }
+}

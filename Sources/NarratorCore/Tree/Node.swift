@@ -1,0 +1,88 @@
+/// One node of an accessibility tree, as written in a tree document.
+///
+/// A node is a view: it may be an accessibility element (a focus stop) or a container of
+/// elements, depending on its children, `childBehavior` and `isElement`.
+public struct Node: Equatable, Sendable {
+    /// Unique in its tree; doubles as the accessibility identifier apps and tests query by.
+    public var id: String
+    public var label: String?
+    public var value: String?
+    public var hint: String?
+    public var traits: Traits
+    public var childBehavior: ChildBehavior?
+    /// UIKit's `isAccessibilityElement`; `nil` means "decide from the other properties".
+    public var isElement: Bool?
+    /// Hides the whole subtree from assistive technologies.
+    public var hidden: Bool
+    /// Higher is read first among siblings.
+    public var sortPriority: Double
+    /// While present, navigation stays inside this node.
+    public var modal: Bool
+    /// In the parent's coordinate space (the root's in screen space).
+    public var frame: Rect?
+    /// In the node's own coordinate space; the default is the centre of its frame.
+    public var activationPoint: Point?
+    /// Names of custom actions, in order.
+    public var actions: [String]
+    public var magicTap: Bool
+    public var escape: Bool
+    public var adjustable: AdjustableValue?
+    public var representation: Representation?
+    public var rotors: [CustomRotor]
+    public var children: [Node]
+
+    public init(
+        id: String, label: String? = nil, value: String? = nil, hint: String? = nil, traits: Traits = [],
+        childBehavior: ChildBehavior? = nil, isElement: Bool? = nil, hidden: Bool = false,
+        sortPriority: Double = 0, modal: Bool = false, frame: Rect? = nil, activationPoint: Point? = nil,
+        actions: [String] = [], magicTap: Bool = false, escape: Bool = false,
+        adjustable: AdjustableValue? = nil, representation: Representation? = nil,
+        rotors: [CustomRotor] = [], children: [Node] = []
+    ) {
+        self.id = id
+        self.label = label
+        self.value = value
+        self.hint = hint
+        self.traits = traits
+        self.childBehavior = childBehavior
+        self.isElement = isElement
+        self.hidden = hidden
+        self.sortPriority = sortPriority
+        self.modal = modal
+        self.frame = frame
+        self.activationPoint = activationPoint
+        self.actions = actions
+        self.magicTap = magicTap
+        self.escape = escape
+        self.adjustable = adjustable
+        self.representation = representation
+        self.rotors = rotors
+        self.children = children
+    }
+
+    /// The traits the element presents: its own, those implied by a declarative adjustable,
+    /// or, for a representation, the control's plus the node's state traits.
+    public var effectiveTraits: Traits {
+        if let representation {
+            return representation.control.traits.union(traits.intersection(Traits([.selected, .notEnabled])))
+        }
+        return adjustable == nil ? traits : traits.union(Traits(.adjustable))
+    }
+
+    /// The declarative adjustable value, from the node or its representation.
+    public var declarativeAdjustable: AdjustableValue? {
+        representation?.adjustable ?? adjustable
+    }
+
+    /// Whether the node is an accessibility element when it has (or lacks) live children.
+    func isAccessibilityElement(hasChildren: Bool) -> Bool {
+        if representation != nil { return true }
+        if let isElement { return isElement }
+        switch childBehavior {
+        case .combine, .ignore: return true
+        case .contain: return false
+        case nil:
+            return !hasChildren && (label != nil || value != nil || !traits.isEmpty || adjustable != nil)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+/// A change an app makes to its registered tree.
+public enum TreeUpdate: Equatable, Sendable {
+    /// Set properties of an element: a JSON object of node keys; `null` clears a property.
+    case setProperties(element: String, properties: JSONValue)
+    /// Replace an element's children with new nodes (a JSON array of nodes).
+    case replaceChildren(element: String, children: JSONValue)
+    /// Remove an element and its subtree.
+    case remove(element: String)
+
+    public var element: String {
+        switch self {
+        case .setProperties(let element, _), .replaceChildren(let element, _), .remove(let element): element
+        }
+    }
+}
+
+extension AccessibilityTree {
+    /// Applies an update. On error the tree is unchanged. `path` locates the payload in the
+    /// request, for messages (e.g. `["children"]`).
+    public mutating func apply(
+        _ update: TreeUpdate, decoder: TreeDocumentDecoder = TreeDocumentDecoder(), path: [JSONPathComponent] = []
+    ) throws(NarratorError) {
+        guard let slot = slotByID[update.element] else {
+            throw .unknownElement(
+                tree: name, element: update.element, suggestion: Suggestion.nearest(to: update.element, in: slotByID.keys))
+        }
+        switch update {
+        case .setProperties(_, let properties):
+            do {
+                nodes[Int(slot)] = try decoder.applyProperties(properties, to: nodes[Int(slot)], at: path)
+            } catch {
+                throw .invalidDocument(error)
+            }
+        case .replaceChildren(_, let children):
+            var depth = 1
+            var up = parentSlot[Int(slot)]
+            while up >= 0 { depth += 1; up = parentSlot[Int(up)] }
+            let newNodes: [Node]
+            do {
+                let tree = self
+                newNodes = try decoder.decodeNodes(children, at: path, depth: depth) { id in
+                    guard let existing = tree.slotByID[id] else { return false }
+                    return !tree.isInSubtree(existing, of: slot) || existing == slot
+                }
+            } catch {
+                throw .invalidDocument(error)
+            }
+            if nodeCount - subtreeSize(slot) + 1 + newNodes.reduce(0, { $0 + $1.subtreeCount }) > decoder.limits.maxNodes {
+                throw .invalidDocument(
+                    .invalid([DocumentProblem(path: path.rendered, message: "the tree would exceed \(decoder.limits.maxNodes) nodes")]))
+            }
+            for child in childSlots[Int(slot)] { kill(child) }
+            childSlots[Int(slot)] = []
+            for child in newNodes {
+                let childSlot = append(child, parent: slot)
+                childSlots[Int(slot)].append(childSlot)
+            }
+        case .remove:
+            let parent = parentSlot[Int(slot)]
+            guard parent >= 0 else { throw .cannotRemoveRoot(tree: name) }
+            childSlots[Int(parent)].removeAll { $0 == slot }
+            kill(slot)
+        }
+        reindex()
+    }
+
+    /// Marks a subtree dead and forgets its ids.
+    private mutating func kill(_ slot: Slot) {
+        var stack = [slot]
+        while let next = stack.popLast() {
+            guard alive[Int(next)] else { continue }
+            alive[Int(next)] = false
+            deadCount += 1
+            if slotByID[nodes[Int(next)].id] == next { slotByID[nodes[Int(next)].id] = nil }
+            stack.append(contentsOf: childSlots[Int(next)])
+            childSlots[Int(next)] = []
+            nodes[Int(next)] = Node(id: nodes[Int(next)].id)
+        }
+    }
+
+    private func subtreeSize(_ slot: Slot) -> Int {
+        var count = 0
+        var stack = [slot]
+        while let next = stack.popLast() {
+            count += 1
+            stack.append(contentsOf: childSlots[Int(next)])
+        }
+        return count
+    }
+
+    /// Rebuilds the storage without dead slots once they outweigh the live ones.
+    /// Slots change, so callers holding positions must re-resolve them by id.
+    public mutating func compactIfNeeded() {
+        guard deadCount > 64, deadCount * 2 > nodes.count else { return }
+        self = AccessibilityTree(document: document)
+    }
+
+    /// The slot that stands for the stop at `position` (stable across updates until compaction).
+    func slot(ofStop position: Int) -> Slot { stops[position] }
+
+    /// After an update: the stop nearest to where `oldStops[position]` was, searching outward
+    /// (after before before, at equal distance) through the old reading order.
+    func nearestSurvivingStop(oldStops: [Slot], position: Int) -> Int? {
+        guard !oldStops.isEmpty else { return stops.isEmpty ? nil : 0 }
+        for distance in 0..<oldStops.count {
+            for candidate in distance == 0 ? [position] : [position + distance, position - distance] {
+                guard candidate >= 0, candidate < oldStops.count else { continue }
+                let slot = oldStops[candidate]
+                if Int(slot) < alive.count, alive[Int(slot)], stopOfSlot[Int(slot)] >= 0 {
+                    return Int(stopOfSlot[Int(slot)])
+                }
+            }
+        }
+        return stops.isEmpty ? nil : 0
+    }
+}
+
+extension Node {
+    /// Nodes in this subtree, itself included.
+    public var subtreeCount: Int { 1 + children.reduce(0) { $0 + $1.subtreeCount } }
+}

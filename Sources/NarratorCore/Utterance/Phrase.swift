@@ -1,0 +1,58 @@
+/// The words Narrator adds to what apps provide: trait names, states and fixed phrases.
+public enum Phrase: String, CaseIterable, Sendable {
+    case selected, unlabelled, dimmed
+    case heading, link, searchField, button, switchButton, tab, image, adjustable
+    /// "{index} of {count}", spoken after "tab" inside a tab bar.
+    case tabPosition
+    /// Spoken values of a toggle.
+    case on, off
+    /// Follows the hint when an element has custom actions.
+    case actionsAvailable
+}
+
+/// The phrases of one language. Lookups fall back to English for anything a table lacks,
+/// so a partial translation never makes Narrator silent.
+public struct PhraseTable: Equatable, Sendable {
+    public let language: String
+    let phrases: [Phrase: String]
+    /// How decimals are written in spoken values ("2.5" in English, "2,5" in German).
+    public let decimalSeparator: String
+
+    public init(language: String, phrases: [Phrase: String], decimalSeparator: String = ".") {
+        self.language = language
+        self.phrases = phrases
+        self.decimalSeparator = decimalSeparator
+    }
+
+    public subscript(phrase: Phrase) -> String {
+        phrases[phrase] ?? PhraseTable.english.phrases[phrase] ?? phrase.rawValue
+    }
+
+    /// The phrases that are missing from this table (and come from English).
+    public var missing: [Phrase] { Phrase.allCases.filter { phrases[$0] == nil } }
+
+    /// The table for a language tag: "de-AT" uses "de"; unknown languages use English.
+    public static func forLanguage(_ tag: String?) -> PhraseTable {
+        guard let tag else { return english }
+        let primary = tag.split(separator: "-").first.map { String($0).lowercased() } ?? ""
+        return builtin[primary] ?? english
+    }
+
+    /// Languages with a built-in table.
+    public static var languages: [String] { builtin.keys.sorted() }
+
+    static let english = builtin["en"]!
+
+    static let builtin: [String: PhraseTable] = {
+        var tables: [String: PhraseTable] = [:]
+        for (language, entry) in PhraseData.tables {
+            var phrases: [Phrase: String] = [:]
+            for (key, text) in entry.phrases {
+                guard let phrase = Phrase(rawValue: key) else { continue }
+                phrases[phrase] = text
+            }
+            tables[language] = PhraseTable(language: language, phrases: phrases, decimalSeparator: entry.decimalSeparator)
+        }
+        return tables
+    }()
+}

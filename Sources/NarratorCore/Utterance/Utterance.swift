@@ -1,0 +1,34 @@
+/// What Narrator says for a focus stop: the main text, and the hint spoken after a pause.
+public struct Utterance: Equatable, Sendable {
+    /// "rating, 3, adjustable".
+    public var text: String
+    /// The hint (followed by "actions available" when the element has custom actions), or nil.
+    public var hint: String?
+
+    public init(text: String, hint: String? = nil) {
+        self.text = text
+        self.hint = hint
+    }
+
+    /// Joins parts with ", ", skipping empty parts and parts that repeat an earlier one
+    /// (ignoring case), so "Play, play, button" becomes "Play, button".
+    public static func join(_ parts: [String]) -> String {
+        var kept: [String] = []
+        var seen = Set<String>()
+        for part in parts {
+            let trimmed = part.trimmingWhitespace
+            guard !trimmed.isEmpty, seen.insert(trimmed.lowercased()).inserted else { continue }
+            kept.append(trimmed)
+        }
+        return kept.joined(separator: ", ")
+    }
+}
+
+extension String {
+    var trimmingWhitespace: String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[start...end])
+    }
+}

@@ -1,0 +1,114 @@
+/// Builds the utterance for each focus stop, following the VoiceOver model:
+/// `selected`, label, value, trait words, `dimmed`; the hint separately.
+extension AccessibilityTree {
+    /// The phrase table for this tree's language.
+    public var phrases: PhraseTable { PhraseTable.forLanguage(language) }
+
+    /// The utterance for the stop at a reading-order position.
+    public func utterance(atStop position: Int) -> Utterance {
+        utterance(forSlot: stops[position], phrases: phrases)
+    }
+
+    func utterance(forSlot slot: Slot, phrases: PhraseTable) -> Utterance {
+        let node = nodes[Int(slot)]
+        let traits = node.effectiveTraits
+        var parts: [String] = []
+        if traits.contains(.selected) { parts.append(phrases[.selected]) }
+
+        let labelParts = self.labelParts(slot, node: node, phrases: phrases)
+        if labelParts.isEmpty {
+            if !traits.intersection(.needsLabel).isEmpty { parts.append(phrases[.unlabelled]) }
+        } else {
+            parts.append(contentsOf: labelParts)
+        }
+        if let value = spokenValue(slot, phrases: phrases) { parts.append(value) }
+
+        if traits.contains(.header) { parts.append(phrases[.heading]) }
+        if traits.contains(.link) { parts.append(phrases[.link]) }
+        if traits.contains(.searchField) { parts.append(phrases[.searchField]) }
+        if traits.contains(.toggle) {
+            parts.append(phrases[.switchButton])
+        } else if traits.contains(.button) {
+            parts.append(phrases[.button])
+        }
+        if traits.contains(.tab) {
+            parts.append(phrases[.tab])
+            if let (index, count) = tabPosition(slot) {
+                parts.append(
+                    phrases[.tabPosition].replacingAll("{index}", with: "\(index)").replacingAll("{count}", with: "\(count)"))
+            }
+        }
+        if traits.contains(.image) { parts.append(phrases[.image]) }
+        if traits.contains(.adjustable) { parts.append(phrases[.adjustable]) }
+        if traits.contains(.notEnabled) { parts.append(phrases[.dimmed]) }
+
+        return Utterance(text: Utterance.join(parts), hint: hint(slot, node: node, phrases: phrases))
+    }
+
+    /// The label, or for a `combine` element without one, its descendants' labels and values.
+    func labelParts(_ slot: Slot, node: Node, phrases: PhraseTable) -> [String] {
+        if let label = node.representation?.label ?? node.label { return [label] }
+        guard node.representation == nil, node.childBehavior == .combine else { return [] }
+        var parts: [String] = []
+        for descendant in descendantsInReadingOrder(of: slot) {
+            if let label = nodes[Int(descendant)].label { parts.append(label) }
+            if let value = spokenValue(descendant, phrases: phrases) { parts.append(value) }
+        }
+        return parts
+    }
+
+    /// The value as spoken: a declarative value formatted, a toggle's state as on/off.
+    func spokenValue(_ slot: Slot, phrases: PhraseTable) -> String? {
+        let node = nodes[Int(slot)]
+        if let adjustable = node.declarativeAdjustable {
+            return adjustable.spoken(decimalSeparator: phrases.decimalSeparator)
+        }
+        if let isOn = node.representation?.isOn { return phrases[isOn ? .on : .off] }
+        guard let value = node.representation?.value ?? node.value else { return nil }
+        if node.effectiveTraits.contains(.toggle) {
+            switch value.lowercased() {
+            case "1", "true", "on", "yes": return phrases[.on]
+            case "0", "false", "off", "no": return phrases[.off]
+            default: return value
+            }
+        }
+        return value
+    }
+
+    /// "N of M" for a tab whose parent is a tab bar.
+    func tabPosition(_ slot: Slot) -> (Int, Int)? {
+        let parent = parentSlot[Int(slot)]
+        guard parent >= 0, nodes[Int(parent)].traits.contains(.tabBar) else { return nil }
+        let tabs = orderedChildren(parent).filter {
+            !nodes[Int($0)].hidden && nodes[Int($0)].effectiveTraits.contains(.tab)
+        }
+        guard let index = tabs.firstIndex(of: slot) else { return nil }
+        return (index + 1, tabs.count)
+    }
+
+    /// Custom actions of a stop: its own, plus its descendants' for a `combine` element.
+    func customActions(_ slot: Slot) -> [String] {
+        let node = nodes[Int(slot)]
+        var actions = node.actions
+        if node.childBehavior == .combine && node.representation == nil {
+            for descendant in descendantsInReadingOrder(of: slot) {
+                for action in nodes[Int(descendant)].actions where !actions.contains(action) { actions.append(action) }
+            }
+        }
+        return actions
+    }
+
+    func hint(_ slot: Slot, node: Node, phrases: PhraseTable) -> String? {
+        let hasActions = !customActions(slot).isEmpty
+        guard let hint = node.hint else { return hasActions ? phrases[.actionsAvailable] : nil }
+        guard hasActions else { return hint }
+        let endsSentence = hint.last.map { ".!?".contains($0) } ?? false
+        return hint + (endsSentence ? " " : ", ") + phrases[.actionsAvailable]
+    }
+
+    /// The custom actions of the stop at a reading-order position.
+    public func actions(atStop position: Int) -> [String] { customActions(stops[position]) }
+
+    /// The spoken value of the stop at a position (what an adjustment speaks).
+    public func spokenValue(atStop position: Int) -> String? { spokenValue(stops[position], phrases: phrases) }
+}

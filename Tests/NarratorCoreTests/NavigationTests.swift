@@ -1,0 +1,124 @@
+import Testing
+@testable import NarratorCore
+
+@Suite struct NavigationTests {
+    func workspace(_ files: String...) throws -> Workspace {
+        var w = Workspace()
+        for file in files { w.register(try loadExample(file)) }
+        return w
+    }
+
+    @Test func nextAndPreviousStopAtTheEnds() throws {
+        var w = try workspace("segmented.json")
+        let first = try w.focus(tree: "quality")
+        #expect(first.focus.element == "low")
+        #expect(first.title == "Stream quality")
+        #expect(first.spokenText == "Stream quality, Low, button")
+        #expect(try w.move(.previous).boundary)
+        #expect(w.focus?.element == "low")
+        #expect(try w.move(.next).utterance.text == "selected, Medium, button")
+        #expect(try w.move(.last).focus.element == "high")
+        let end = try w.move(.next)
+        #expect(end.boundary && end.focus.element == "high" && end.title == nil)
+        #expect(try w.move(.first).focus.element == "low")
+    }
+
+    @Test func titleIsSpokenOnlyWhenEnteringAnotherTree() throws {
+        var w = try workspace("segmented.json", "profile.json")
+        #expect(try w.focus(tree: "quality").title == "Stream quality")
+        #expect(try w.move(.next).title == nil)
+        #expect(try w.focus(tree: "profile").title == "Profile")
+        // Returning resumes at the element last focused there.
+        let back = try w.focus(tree: "quality")
+        #expect(back.focus.element == "medium" && back.title == "Stream quality")
+    }
+
+    @Test func focusErrorsNameTheProblem() throws {
+        var w = try workspace("player.json")
+        #expect(throws: NarratorError.hiddenElement(tree: "player", element: "artwork")) { try w.focus(tree: "player", element: "artwork") }
+        #expect(throws: NarratorError.unknownElement(tree: "player", element: "ratng", suggestion: "rating")) {
+            try w.focus(tree: "player", element: "ratng")
+        }
+        #expect(throws: NarratorError.unknownTree("playr", suggestion: "player")) { try w.focus(tree: "playr") }
+        #expect(throws: NarratorError.noFocus) { try w.move(.next) }
+        #expect(NarratorError.unknownElement(tree: "player", element: "ratng", suggestion: "rating").message
+            == #"tree "player" has no element "ratng"; did you mean "rating"?"#)
+    }
+
+    @Test func focusOnAnIdInsideACombinedElement() throws {
+        var w = try workspace("player.json")
+        #expect(try w.focus(tree: "player", element: "star-2").focus.element == "rating")
+        // A container focuses its first stop.
+        #expect(try w.focus(tree: "player", element: "controls").focus.element == "previous")
+    }
+
+    @Test func touchFocusesTheElementAtAPoint() throws {
+        var w = try workspace("segmented.json")
+        _ = try w.focus(tree: "quality")
+        #expect(try w.touch(x: 130, y: 120).focus.element == "medium")
+        #expect(try w.touch(x: 20, y: 100).focus.element == "low")
+        #expect(throws: NarratorError.noTarget(x: 5, y: 5, tree: "quality")) { try w.touch(x: 5, y: 5) }
+    }
+
+    @Test func activationAndNamedActionsGoToTheOwner() throws {
+        var w = try workspace("player.json")
+        _ = try w.focus(tree: "player", element: "play")
+        #expect(try w.activate() == OwnerAction(tree: "player", element: "play", action: "activate"))
+        #expect(try w.actions() == ["skip", "repeat"])
+        #expect(try w.perform(action: "repeat") == OwnerAction(tree: "player", element: "play", action: "repeat"))
+        #expect(throws: NarratorError.unknownAction("skp", tree: "player", element: "play", available: ["skip", "repeat"])) {
+            try w.perform(action: "skp")
+        }
+        _ = try w.focus(tree: "player", element: "next")
+        #expect(throws: NarratorError.noActions(tree: "player", element: "next")) { try w.perform(action: "skip") }
+        #expect(throws: NarratorError.notAdjustable(tree: "player", element: "next")) { try w.adjust(.up) }
+    }
+
+    @Test func magicTapAndEscapeRouteToTheNearestHandler() throws {
+        var w = try workspace("player.json", "segmented.json")
+        _ = try w.focus(tree: "player", element: "next")
+        #expect(try w.route(.magicTap) == OwnerAction(tree: "player", element: "root", action: "magicTap"))
+        #expect(try w.route(.escape) == OwnerAction(tree: "player", element: "root", action: "escape"))
+        _ = try w.focus(tree: "quality")
+        #expect(throws: NarratorError.noHandler(action: "magic tap", tree: "quality", element: "low")) { try w.route(.magicTap) }
+    }
+
+    @Test func nonDeclarativeAdjustableIsDelegated() throws {
+        var w = Workspace()
+        w.register(try decode(document(#"{"id": "pager", "label": "Page", "value": "1 of 3", "traits": ["adjustable"]}"#)))
+        _ = try w.focus(tree: "t")
+        #expect(try w.adjust(.down) == .delegated(OwnerAction(tree: "t", element: "pager", action: "decrement")))
+    }
+
+    @Test func builtInAndCustomRotors() throws {
+        var w = try workspace("favorites.json")
+        _ = try w.focus(tree: "library")
+        let rotors = try w.rotors()
+        #expect(rotors.map(\.name) == ["headings", "links", "Unread"])
+        #expect(try w.rotor("Unread", .next) == .moved(try w.focus(tree: "library", element: "inbox")))
+        _ = try w.focus(tree: "library", element: "heading")
+        guard case .moved(let inbox) = try w.rotor("Unread", .next) else { Issue.record("no move"); return }
+        #expect(inbox.focus.element == "inbox")
+        guard case .moved(let updates) = try w.rotor("Unread", .next) else { Issue.record("no move"); return }
+        #expect(updates.focus.element == "updates")
+        guard case .moved(let end) = try w.rotor("Unread", .next) else { Issue.record("no move"); return }
+        #expect(end.boundary && end.focus.element == "updates")
+        guard case .moved(let back) = try w.rotor("Unread", .previous) else { Issue.record("no move"); return }
+        #expect(back.focus.element == "inbox")
+        guard case .moved(let link) = try w.rotor("links", .next) else { Issue.record("no move"); return }
+        #expect(link.utterance.text == "Help, link")
+        #expect(throws: NarratorError.unknownRotor("unred", available: ["headings", "links", "Unread"])) { try w.rotor("unred", .next) }
+    }
+
+    @Test func actionsRotorPicksAnActionThatActivatePerforms() throws {
+        var w = try workspace("player.json")
+        _ = try w.focus(tree: "player", element: "play")
+        #expect(try w.rotors().map(\.name) == ["headings", "actions"])
+        #expect(try w.rotor("actions", .next) == .selectedAction(name: "skip", focus: Focus(tree: "player", element: "play")))
+        #expect(try w.rotor("actions", .next) == .selectedAction(name: "repeat", focus: Focus(tree: "player", element: "play")))
+        #expect(try w.activate().action == "repeat")
+        _ = try w.move(.next)
+        _ = try w.move(.previous)
+        #expect(try w.activate().action == "activate")
+    }
+}

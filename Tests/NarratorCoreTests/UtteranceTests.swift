@@ -1,0 +1,79 @@
+import Testing
+@testable import NarratorCore
+
+@Suite struct UtteranceTests {
+    func say(_ node: String, extra: String = "") throws -> String {
+        let t = try tree(node, extra: extra)
+        return t.utterance(atStop: 0).text
+    }
+
+    @Test func partsInOrder() throws {
+        #expect(try say(#"{"id": "a", "label": "Wi-Fi", "value": "Home", "traits": ["button", "selected", "notEnabled"]}"#) == "selected, Wi-Fi, Home, button, dimmed")
+        #expect(try say(#"{"id": "a", "label": "Intro", "traits": ["header", "link"]}"#) == "Intro, heading, link")
+        #expect(try say(#"{"id": "a", "label": "Find", "traits": ["searchField"]}"#) == "Find, search field")
+        #expect(try say(#"{"id": "a", "label": "Cover", "traits": ["image"]}"#) == "Cover, image")
+    }
+
+    @Test func unlabelledControls() throws {
+        #expect(try say(#"{"id": "a", "traits": ["button"]}"#) == "unlabelled, button")
+        #expect(try say(#"{"id": "a", "traits": ["staticText"], "value": "5"}"#) == "5")
+    }
+
+    @Test func repeatedPartsAreDroppedIgnoringCase() throws {
+        #expect(try say(#"{"id": "a", "label": "Button", "traits": ["button"]}"#) == "Button")
+        #expect(try say(#"{"id": "a", "label": "Play", "value": "play"}"#) == "Play")
+    }
+
+    @Test func toggleIsSwitchButtonWithOnOff() throws {
+        #expect(try say(#"{"id": "a", "label": "Wi-Fi", "value": "1", "traits": ["toggle", "button"]}"#) == "Wi-Fi, on, switch button")
+        #expect(
+            try say(#"{"id": "a", "representation": {"control": "toggle", "label": "Shuffle", "isOn": false}}"#) == "Shuffle, off, switch button")
+    }
+
+    @Test func tabsInATabBarSayTheirPosition() throws {
+        let t = try tree(
+            #"{"id": "bar", "traits": ["tabBar"], "children": [{"id": "t1", "label": "Home", "traits": ["tab"]}, {"id": "t2", "label": "Search", "traits": ["tab", "selected"]}]}, {"id": "lone", "label": "Solo", "traits": ["tab"]}"#
+        )
+        #expect(utterances(t) == ["Home, tab, 1 of 2", "selected, Search, tab, 2 of 2", "Solo, tab"])
+    }
+
+    @Test func combineMergesDescendantLabelsAndActions() throws {
+        let t = try tree(
+            #"{"id": "c", "childBehavior": "combine", "traits": ["button"], "children": [{"id": "i", "traits": ["image"]}, {"id": "t", "label": "Favorites"}, {"id": "n", "value": "3", "actions": ["Increment"]}]}"#
+        )
+        #expect(t.utterance(atStop: 0) == Utterance(text: "Favorites, 3, button", hint: "actions available"))
+        #expect(t.actions(atStop: 0) == ["Increment"])
+        let labelled = try tree(#"{"id": "c", "label": "Own", "childBehavior": "combine", "children": [{"id": "t", "label": "Child"}]}"#)
+        #expect(utterances(labelled) == ["Own"])
+    }
+
+    @Test func hintIsSeparateAndMentionsActions() throws {
+        let t = try tree(
+            #"{"id": "a", "label": "A", "hint": "Opens it"}, {"id": "b", "label": "B", "hint": "Opens it.", "actions": ["x"]}, {"id": "c", "label": "C", "hint": "Opens it", "actions": ["x"]}"#
+        )
+        #expect(t.utterance(atStop: 0).hint == "Opens it")
+        #expect(t.utterance(atStop: 1).hint == "Opens it. actions available")
+        #expect(t.utterance(atStop: 2).hint == "Opens it, actions available")
+    }
+
+    @Test func declarativeValueFormats() throws {
+        #expect(try say(#"{"id": "a", "label": "Volume", "adjustable": {"value": 0.5, "min": 0, "max": 1, "step": 0.1, "format": "percent"}}"#) == "Volume, 50%, adjustable")
+        #expect(try say(#"{"id": "a", "label": "Elapsed", "adjustable": {"value": 3725, "format": "time"}}"#) == "Elapsed, 1:02:05, adjustable")
+        #expect(try say(#"{"id": "a", "label": "Stars", "adjustable": {"value": 4, "min": 0, "max": 5, "format": "{value} of 5"}}"#) == "Stars, 4 of 5, adjustable")
+        #expect(try say(#"{"id": "a", "label": "Speed", "adjustable": {"value": 1.25}}"#) == "Speed, 1.25, adjustable")
+    }
+
+    @Test func languagePicksThePhraseTable() throws {
+        #expect(try say(#"{"id": "a", "label": "Spielen", "traits": ["button", "notEnabled"]}"#, extra: #""language": "de-AT","#) == "Spielen, Taste, abgeblendet")
+        #expect(try say(#"{"id": "a", "label": "Tempo", "adjustable": {"value": 2.5}}"#, extra: #""language": "de","#) == "Tempo, 2,5, anpassbar")
+        #expect(try say(#"{"id": "a", "traits": ["button"]}"#, extra: #""language": "ja","#) == "unlabelled, button")
+    }
+
+    @Test func englishTableIsCompleteAndOthersOnlyUseKnownPhrases() {
+        #expect(PhraseTable.forLanguage("en").missing.isEmpty)
+        for (language, entry) in PhraseData.tables {
+            for key in entry.phrases.keys { #expect(Phrase(rawValue: key) != nil, "\(language): \(key)") }
+        }
+        #expect(PhraseTable.languages.contains("en"))
+    }
+}

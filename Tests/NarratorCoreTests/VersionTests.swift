@@ -1,4 +1,0 @@
-import Testing
-@testable import NarratorCore
-
-@Test func treeFormatIsOne() { #expect(NarratorVersion.treeFormat == 1) }
