@@ -51,6 +51,12 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        // Parser unit tests, and end-to-end tests that run the built binaries.
+        .testTarget(
+            name: "NarratorCLITests",
+            dependencies: ["NarratorCLI", "narratorctl", "narratord"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "NarratorSpeechTests", dependencies: ["NarratorSpeech"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
     ]

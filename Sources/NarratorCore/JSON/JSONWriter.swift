@@ -22,6 +22,11 @@ public struct JSONWriter {
         case .string(let s): JSONWriter.quote(s, into: &out)
         case .array(let items):
             if items.isEmpty { out += "[]"; return }
+            if indent != nil, items.allSatisfy(\.isScalar) {
+                // Frames and other short lists of numbers read best on one line.
+                out += "[" + items.map { JSONWriter().string($0) }.joined(separator: ", ") + "]"
+                return
+            }
             out += "["
             for (index, item) in items.enumerated() {
                 if index > 0 { out += "," }
@@ -78,6 +83,13 @@ public struct JSONWriter {
 }
 
 extension JSONValue {
+    var isScalar: Bool {
+        switch self {
+        case .array, .object: false
+        default: true
+        }
+    }
+
     /// Compact one-line JSON, the wire format of the protocol.
     public var compactText: String { JSONWriter().string(self) }
     /// Indented JSON for people.

@@ -1,0 +1,50 @@
+/// One command's name, help and argument grammar, and how to build the typed `Command`.
+struct CommandSpec: Sendable {
+    var name: String
+    var summary: String
+    var arguments: [ArgumentSpec] = []
+    var options: [OptionSpec] = []
+    var discussion: String = ""
+    var build: @Sendable (ParsedArguments) throws(UsageError) -> Command
+
+    var usage: String {
+        var parts = ["narratorctl", name]
+        for option in options where option.name != "--json" {
+            parts.append(option.isFlag ? "[\(option.name)]" : "[\(option.name) \(option.valueName!)]")
+        }
+        for argument in arguments {
+            let word = argument.variadic ? "\(argument.name)..." : argument.name
+            parts.append(argument.optional ? "[\(word)]" : word)
+        }
+        return parts.joined(separator: " ")
+    }
+}
+
+/// The options every command accepts.
+let commonOptions: [OptionSpec] = [
+    OptionSpec("--json", help: "print JSON instead of human-readable output"),
+    OptionSpec("--socket", value: "PATH", help: "the daemon's socket (default: $NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock)"),
+    OptionSpec("--help", help: "show help for this command"),
+]
+
+/// All commands, in the order `narratorctl help` lists them.
+let commandCatalog: [CommandSpec] = [
+    CommandSpec(
+        name: "show", summary: "validate a tree document offline and list its focus stops",
+        arguments: [ArgumentSpec("FILE", help: "a tree document (JSON); - reads standard input")],
+        discussion: """
+            Prints the focus stops in reading order, one utterance per line, or with --json an array
+            of {id, utterance, hint, frame} with frames in screen coordinates. An invalid document
+            exits 1 with every problem listed on stderr as "json.path: reason".
+            """,
+        build: { parsed throws(UsageError) in .show(file: parsed.positionals[0]) }),
+    CommandSpec(
+        name: "help", summary: "show help for a command",
+        arguments: [ArgumentSpec("COMMAND", help: "the command to explain", optional: true)],
+        build: { parsed throws(UsageError) in .help(topic: parsed.positionals.first) }),
+    CommandSpec(
+        name: "version", summary: "print the version",
+        build: { _ throws(UsageError) in .version }),
+]
+
+func commandSpec(named name: String) -> CommandSpec? { commandCatalog.first { $0.name == name } }

@@ -1,0 +1,50 @@
+import NarratorCore
+
+/// Help screens, generated from the command catalog so they cannot drift from the parser.
+enum HelpText {
+    static var overview: String {
+        let width = (commandCatalog.map(\.name.count).max() ?? 0) + 2
+        let commands = commandCatalog.map { spec in
+            "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary
+        }
+        return """
+            narratorctl: control the Narrator speech daemon and work with accessibility trees.
+
+            Usage: narratorctl [--socket PATH] [--json] COMMAND [ARGS]
+
+            Commands:
+            \(commands.joined(separator: "\n"))
+
+            Options:
+              --socket PATH  the daemon's socket (default: $NARRATOR_SOCKET, then
+                             $XDG_RUNTIME_DIR/narrator/narratord.sock)
+              --json         print JSON instead of human-readable output
+              --help         show this help (or "narratorctl help COMMAND")
+              --version      print the version
+
+            Exit status: 0 success, 1 refused or invalid input, 2 usage error, 3 daemon unreachable.
+            """
+    }
+
+    static func command(_ spec: CommandSpec) -> String {
+        var text = "narratorctl \(spec.name): \(spec.summary)\n\nUsage: \(spec.usage)\n"
+        let options = spec.options + commonOptions
+        let lefts = spec.arguments.map(\.name) + options.map { $0.isFlag ? $0.name : "\($0.name) \($0.valueName!)" }
+        let width = (lefts.map(\.count).max() ?? 0) + 2
+        func row(_ left: String, _ help: String) -> String {
+            "  " + left + String(repeating: " ", count: width - left.count) + help + "\n"
+        }
+        if !spec.arguments.isEmpty {
+            text += "\nArguments:\n"
+            for argument in spec.arguments { text += row(argument.name, argument.help) }
+        }
+        text += "\nOptions:\n"
+        for (option, left) in zip(options, lefts.suffix(options.count)) {
+            var help = option.help
+            if let choices = option.choices { help += " (\(choices.joined(separator: ", ")))" }
+            text += row(left, help)
+        }
+        if !spec.discussion.isEmpty { text += "\n" + spec.discussion + "\n" }
+        return text
+    }
+}

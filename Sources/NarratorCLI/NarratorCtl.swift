@@ -1,0 +1,35 @@
+import NarratorCore
+
+/// The `narratorctl` program as a function of its arguments and console, for `main` and for tests.
+public enum NarratorCtl {
+    public static func run(_ arguments: [String], console: Console) -> ExitStatus {
+        let invocation: Invocation
+        do {
+            invocation = try InvocationParser.parse(arguments)
+        } catch {
+            console.err("narratorctl: \(error.message)\n")
+            if let command = error.command {
+                console.err("usage: \(commandSpec(named: command)!.usage)\n(see \"narratorctl help \(command)\")\n")
+            }
+            return .usage
+        }
+        switch invocation.command {
+        case .show(let file):
+            return ShowCommand.run(file: file, json: invocation.json, console: console)
+        case .help(let topic):
+            if let topic {
+                guard let spec = commandSpec(named: topic) else {
+                    console.err("narratorctl: no command \"\(topic)\"\(Suggestion.hint(for: topic, in: commandCatalog.map(\.name)))\n")
+                    return .usage
+                }
+                console.out(HelpText.command(spec))
+            } else {
+                console.out(HelpText.overview + "\n")
+            }
+            return .success
+        case .version:
+            console.out("narratorctl \(NarratorVersion.daemon) (tree format \(NarratorVersion.treeFormat))\n")
+            return .success
+        }
+    }
+}

@@ -1,0 +1,3 @@
+import NarratorCore
+
+typealias Suggestion = NarratorCore.Suggestion

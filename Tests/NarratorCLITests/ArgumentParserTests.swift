@@ -1,0 +1,43 @@
+import Testing
+@testable import NarratorCLI
+
+@Suite struct ArgumentParserTests {
+    @Test func globalAndCommandOptions() throws {
+        #expect(try InvocationParser.parse(["--socket", "/tmp/s", "show", "f.json"]) == Invocation(socket: "/tmp/s", json: false, command: .show(file: "f.json")))
+        #expect(try InvocationParser.parse(["show", "--json", "f.json"]) == Invocation(socket: nil, json: true, command: .show(file: "f.json")))
+        #expect(try InvocationParser.parse(["--json", "show", "--socket=/x", "-"]) == Invocation(socket: "/x", json: true, command: .show(file: "-")))
+    }
+
+    @Test func helpAndVersion() throws {
+        #expect(try InvocationParser.parse(["--help"]).command == .help(topic: nil))
+        #expect(try InvocationParser.parse(["show", "--help"]).command == .help(topic: "show"))
+        #expect(try InvocationParser.parse(["help", "show"]).command == .help(topic: "show"))
+        #expect(try InvocationParser.parse(["--version"]).command == .version)
+    }
+
+    @Test func mistakesAreUsageErrorsWithSuggestions() {
+        #expect(throws: UsageError("missing command; run \"narratorctl help\" to list them")) { try InvocationParser.parse([]) }
+        #expect(throws: UsageError("show: missing FILE", command: "show")) { try InvocationParser.parse(["show"]) }
+        #expect(throws: UsageError("show: unexpected argument \"b\"", command: "show")) { try InvocationParser.parse(["show", "a", "b"]) }
+        #expect(throws: UsageError("show: unknown option --jsn (did you mean --json?)", command: "show")) {
+            try InvocationParser.parse(["show", "--jsn", "a"])
+        }
+        #expect(throws: UsageError("unknown option --sockt (did you mean --socket?)")) { try InvocationParser.parse(["--sockt", "x"]) }
+        #expect(throws: UsageError("--socket needs a value (PATH)")) { try InvocationParser.parse(["--socket"]) }
+    }
+
+    @Test func genericParserHandlesChoicesRepeatsAndDoubleDash() throws {
+        let options = [OptionSpec("--priority", value: "P", help: "", choices: ["low", "default", "high"]), OptionSpec("--policy", value: "N", help: "", repeatable: true)]
+        let args = [ArgumentSpec("TEXT", help: "", variadic: true)]
+        let parsed = try ArgumentParser.parse(["--priority", "high", "--policy", "a", "--policy=b", "--", "-5", "degrees"], options: options, positionals: args, command: "announce")
+        #expect(parsed.value("--priority") == "high")
+        #expect(parsed.values("--policy") == ["a", "b"])
+        #expect(parsed.positionals == ["-5", "degrees"])
+        #expect(throws: UsageError("announce: --priority must be one of low, default, high, not \"hgh\"; did you mean high?", command: "announce")) {
+            try ArgumentParser.parse(["--priority", "hgh", "x"], options: options, positionals: args, command: "announce")
+        }
+        #expect(throws: UsageError("announce: --priority given twice", command: "announce")) {
+            try ArgumentParser.parse(["--priority", "low", "--priority", "high", "x"], options: options, positionals: args, command: "announce")
+        }
+    }
+}
