@@ -15,6 +15,8 @@ public struct TreeDocumentDecoder: Sendable {
         "sortPriority", "modal", "frame", "activationPoint", "actions", "magicTap", "escape", "adjustable",
         "representation", "rotors",
     ]
+    static let nodeKeyBits: [String: UInt32] = Dictionary(
+        uniqueKeysWithValues: nodeKeys.enumerated().map { ($0.element, UInt32(1) << UInt32($0.offset)) })
     static let adjustableKeys = ["value", "min", "max", "step", "format"]
     static let representationKeys = ["control", "label", "value", "isOn", "adjustable"]
     static let rotorKeys = ["name", "targets"]
@@ -231,15 +233,18 @@ struct DecodingContext {
     /// Reads every member of a node object into `node`. In a patch, `null` resets a property
     /// and `id`/`children` are refused.
     mutating func fields(_ object: JSONObject, into node: inout Node, depth: Int, isPatch: Bool) {
-        var seen = Set<String>()
-        seen.reserveCapacity(object.members.count)
+        // Keys seen so far, as bits in `nodeKeys` order: no allocation per node.
+        var seen: UInt32 = 0
         var hasID = false
         for member in object.members {
             path.append(.key(member.key))
             defer { path.removeLast() }
-            if !seen.insert(member.key).inserted {
-                problem("key given twice")
-                continue
+            if let bit = TreeDocumentDecoder.nodeKeyBits[member.key] {
+                if seen & bit != 0 {
+                    problem("key given twice")
+                    continue
+                }
+                seen |= bit
             }
             let value = member.value
             switch member.key {

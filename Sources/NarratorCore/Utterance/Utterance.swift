@@ -14,10 +14,15 @@ public struct Utterance: Equatable, Sendable {
     /// (ignoring case), so "Play, play, button" becomes "Play, button".
     public static func join(_ parts: [String]) -> String {
         var kept: [String] = []
-        var seen = Set<String>()
+        var folded: [String] = []
+        kept.reserveCapacity(parts.count)
         for part in parts {
             let trimmed = part.trimmingWhitespace
-            guard !trimmed.isEmpty, seen.insert(trimmed.lowercased()).inserted else { continue }
+            guard !trimmed.isEmpty else { continue }
+            let key = trimmed.lowercased()
+            // Utterances have a handful of parts: a linear scan beats hashing.
+            guard !folded.contains(key) else { continue }
+            folded.append(key)
             kept.append(trimmed)
         }
         return kept.joined(separator: ", ")
@@ -26,6 +31,9 @@ public struct Utterance: Equatable, Sendable {
 
 extension String {
     var trimmingWhitespace: String {
+        if let first = utf8.first, let last = utf8.last, first > 0x20, last > 0x20, first < 0x80, last < 0x80 {
+            return self
+        }
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

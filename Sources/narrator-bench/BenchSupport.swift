@@ -1,0 +1,90 @@
+import Foundation
+
+/// One measured figure, with the baseline measured in the same run where there is one.
+struct BenchResult {
+    var name: String
+    var value: Double
+    var unit: String
+    var baseline: Double? = nil
+    var baselineName: String? = nil
+    var note: String = ""
+
+    var ratio: Double? { baseline.map { value / $0 } }
+
+    var json: [String: Any] {
+        var object: [String: Any] = ["name": name, "value": value, "unit": unit, "note": note]
+        if let baseline { object["baseline"] = baseline }
+        if let baselineName { object["baseline_name"] = baselineName }
+        if let ratio { object["ratio"] = ratio }
+        return object
+    }
+}
+
+enum Clock {
+    /// Monotonic seconds.
+    static func now() -> Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
+    }
+}
+
+enum Memory {
+    /// Resident set size of this process, from /proc/self/statm.
+    static func residentBytes() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+enum Stats {
+    static func percentile(_ values: [Double], _ p: Double) -> Double {
+        guard !values.isEmpty else { return .nan }
+        let sorted = values.sorted()
+        let index = min(sorted.count - 1, max(0, Int((p / 100 * Double(sorted.count - 1)).rounded())))
+        return sorted[index]
+    }
+
+    static func median(_ values: [Double]) -> Double { percentile(values, 50) }
+}
+
+enum Report {
+    static func table(_ results: [BenchResult]) -> String {
+        func f(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.3f", v) }
+        var lines = [
+            "benchmark".padding(toLength: 22, withPad: " ", startingAt: 0) + "value".padding(toLength: 16, withPad: " ", startingAt: 0)
+                + "baseline".padding(toLength: 16, withPad: " ", startingAt: 0) + "ratio   note"
+        ]
+        for r in results {
+            let value = "\(f(r.value)) \(r.unit)"
+            let base = r.baseline.map { "\(f($0)) \(r.unit)" } ?? "-"
+            let ratio = r.ratio.map { String(format: "%.2fx", $0) } ?? "-"
+            lines.append(
+                r.name.padding(toLength: 22, withPad: " ", startingAt: 0) + value.padding(toLength: 16, withPad: " ", startingAt: 0)
+                    + base.padding(toLength: 16, withPad: " ", startingAt: 0) + ratio.padding(toLength: 8, withPad: " ", startingAt: 0)
+                    + r.note + (r.baselineName.map { " (baseline: \($0))" } ?? ""))
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func write(_ results: [BenchResult], to path: String) throws {
+        let object: [String: Any] = [
+            "machine": machine(), "results": results.map(\.json),
+        ]
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])
+        try data.write(to: URL(fileURLWithPath: path))
+    }
+
+    static func machine() -> [String: Any] {
+        var info: [String: Any] = ["cores": ProcessInfo.processInfo.activeProcessorCount]
+        if let cpu = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8),
+            let line = cpu.split(separator: "\n").first(where: { $0.hasPrefix("model name") })
+        {
+            info["cpu"] = line.split(separator: ":").last.map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        info["memory_gib"] = Double(ProcessInfo.processInfo.physicalMemory) / 1_073_741_824
+        return info
+    }
+}
