@@ -47,6 +47,7 @@ enum ShowCommand {
                     "utterance": .string(utterance.text),
                     "hint": .optional(utterance.hint),
                     "frame": tree.stopFrame(at: position).map(TreeDocumentEncoder.json) ?? .null,
+                    "activationPoint": tree.activationPoint(atStop: position).map { [.number($0.x), .number($0.y)] } ?? .null,
                 ]
             })
     }

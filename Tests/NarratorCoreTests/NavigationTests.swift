@@ -63,7 +63,8 @@ import Testing
     @Test func activationAndNamedActionsGoToTheOwner() throws {
         var w = try workspace("player.json")
         _ = try w.focus(tree: "player", element: "play")
-        #expect(try w.activate() == OwnerAction(tree: "player", element: "play", action: "activate"))
+        // Play's frame is [125, 0, 100, 60] inside controls at [20, 580]: its centre on screen.
+        #expect(try w.activate() == OwnerAction(tree: "player", element: "play", action: "activate", point: Point(x: 195, y: 610)))
         #expect(try w.actions() == ["skip", "repeat"])
         #expect(try w.perform(action: "repeat") == OwnerAction(tree: "player", element: "play", action: "repeat"))
         #expect(throws: NarratorError.unknownAction("skp", tree: "player", element: "play", available: ["skip", "repeat"])) {
@@ -81,6 +82,15 @@ import Testing
         #expect(try w.route(.escape) == OwnerAction(tree: "player", element: "root", action: "escape"))
         _ = try w.focus(tree: "quality")
         #expect(throws: NarratorError.noHandler(action: "magic tap", tree: "quality", element: "low")) { try w.route(.magicTap) }
+    }
+
+    @Test func activationPointIsInScreenSpace() throws {
+        var w = Workspace()
+        w.register(try decode(document(#"{"id": "g", "frame": [10, 20, 100, 100], "children": [{"id": "b", "label": "B", "frame": [5, 5, 40, 40], "activationPoint": [2, 3]}, {"id": "n", "label": "No frame"}]}"#)))
+        _ = try w.focus(tree: "t", element: "b")
+        #expect(try w.activate().point == Point(x: 17, y: 28))
+        _ = try w.focus(tree: "t", element: "n")
+        #expect(try w.activate().point == nil)
     }
 
     @Test func nonDeclarativeAdjustableIsDelegated() throws {

@@ -32,6 +32,16 @@ public struct OwnerAction: Equatable, Sendable {
     public var element: String
     /// `activate`, `increment`, `decrement`, `magicTap`, `escape`, or a custom action's name.
     public var action: String
+    /// For `activate`: the element's activation point in screen coordinates, where an app
+    /// that handles activation as a tap should tap.
+    public var point: Point?
+
+    public init(tree: String, element: String, action: String, point: Point? = nil) {
+        self.tree = tree
+        self.element = element
+        self.action = action
+        self.point = point
+    }
 }
 
 /// The result of an increment or decrement.

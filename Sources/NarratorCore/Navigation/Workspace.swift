@@ -99,11 +99,12 @@ public struct Workspace: Sendable {
 
     /// Activates the focused element (or performs the action picked with the actions rotor).
     public mutating func activate() throws(NarratorError) -> OwnerAction {
-        let (focus, _, _) = try focused()
+        let (focus, tree, position) = try focused()
         if let selectedAction {
             return OwnerAction(tree: focus.tree, element: focus.element, action: selectedAction)
         }
-        return OwnerAction(tree: focus.tree, element: focus.element, action: "activate")
+        return OwnerAction(
+            tree: focus.tree, element: focus.element, action: "activate", point: tree.activationPoint(atStop: position))
     }
 
     /// Increments or decrements the focused element. A declarative value changes here, within

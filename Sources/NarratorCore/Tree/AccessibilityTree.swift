@@ -199,6 +199,15 @@ public struct AccessibilityTree: Sendable {
     /// The screen frame of the stop at a position.
     public func stopFrame(at position: Int) -> Rect? { screenFrames[Int(stops[position])] }
 
+    /// Where a tap activates the stop at a position, in screen coordinates: the element's
+    /// activation point (given in its own space) or the centre of its frame; nil without a frame.
+    public func activationPoint(atStop position: Int) -> Point? {
+        let slot = stops[position]
+        guard let frame = screenFrames[Int(slot)] else { return nil }
+        guard let point = nodes[Int(slot)].activationPoint else { return frame.center }
+        return Point(x: frame.x + point.x, y: frame.y + point.y)
+    }
+
     /// The id of the modal node confining navigation, if any.
     public var modalID: String? { modalSlot.map { nodes[Int($0)].id } }
 
