@@ -1,4 +1,3 @@
-import Dispatch
 import Foundation
 import NarratorCore
 
@@ -29,17 +28,15 @@ func log(_ message: String) {
     FileHandle.standardError.write(Data("<6>narratord: \(message)\n".utf8))
 }
 
-signal(SIGTERM, SIG_IGN)
-signal(SIGINT, SIG_IGN)
-var sources: [any DispatchSourceSignal] = []
-for number in [SIGTERM, SIGINT] {
-    let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-    source.setEventHandler {
-        log("received \(number == SIGTERM ? "SIGTERM" : "SIGINT"), stopping")
-        exit(0)
-    }
-    source.resume()
-    sources.append(source)
-}
+// Block the stop signals before any other thread exists and wait for them synchronously: a
+// signal is then never lost, whatever mask or disposition the parent handed down.
+var stopSignals = sigset_t()
+sigemptyset(&stopSignals)
+sigaddset(&stopSignals, SIGTERM)
+sigaddset(&stopSignals, SIGINT)
+pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
 log("started (version \(NarratorVersion.daemon), pid \(getpid()))")
-dispatchMain()
+var received: Int32 = 0
+sigwait(&stopSignals, &received)
+log("received \(received == SIGTERM ? "SIGTERM" : "SIGINT"), stopping")
+exit(0)

@@ -1,0 +1,13 @@
+/// English phrases (complete: the fallback for every other table).
+extension PhraseData {
+    static let en: (decimalSeparator: String, phrases: [String: String]) = (
+        ".",
+        [
+        "selected": "selected", "unlabelled": "unlabelled", "dimmed": "dimmed",
+        "heading": "heading", "link": "link", "searchField": "search field", "button": "button",
+        "switchButton": "switch button", "tab": "tab", "image": "image", "adjustable": "adjustable",
+        "tabPosition": "{index} of {count}", "on": "on", "off": "off",
+        "actionsAvailable": "actions available",
+        ]
+    )
+}
