@@ -85,6 +85,12 @@ extension Syscall {
         }
     }
 
+    /// setfsuid(2) for the calling thread only; returns the previous file-system uid. Tests use it
+    /// to act as another user on a dedicated thread without forking.
+    static func setFileSystemUID(_ uid: uid_t) -> uid_t {
+        uid_t(bitPattern: narrator_setfsuid(uid))
+    }
+
     /// The kernel id of the calling thread, to tell the loop thread apart from others.
     public static func currentThreadID() -> pid_t {
         narrator_gettid()

@@ -13,11 +13,20 @@ public struct ListeningSocket: Sendable {
     let identity: FileStatus
 
     /// Unlinks the socket file if it is still the one this process bound; returns whether it did.
+    /// Call it after the loop has closed the listener. Inode numbers are reused quickly, so a
+    /// matching inode alone does not prove the file is ours: a file some live daemon answers on
+    /// is left alone, while a dead one with our inode can only be ours.
     @discardableResult
     public func removeSocketFile() -> Bool {
         guard let current = try? Syscall.lstat(path),
-              current.device == identity.device, current.inode == identity.inode else { return false }
-        return (try? Syscall.unlink(path)) != nil
+              current.device == identity.device, current.inode == identity.inode,
+              let address = try? UnixSocketAddress(path: path) else { return false }
+        switch probeSocketFile(path, address) {
+        case .stale:
+            return (try? Syscall.unlink(path)) != nil
+        case .alive, .gone, .notASocket, .failed:
+            return false
+        }
     }
 }
 
@@ -79,7 +88,7 @@ extension SocketPath {
         } catch {
             throw .system(path, error)
         }
-        switch probe(address) {
+        switch probeSocketFile(path, address) {
         case .alive:
             throw .alreadyRunning(path)
         case .notASocket:
@@ -106,41 +115,42 @@ extension SocketPath {
             throw .system(path, error)
         }
     }
+}
 
-    private enum ProbeResult {
-        case alive, stale, gone, notASocket
-        case failed(Errno)
+/// What is at a socket path that is already taken.
+enum SocketProbe {
+    case alive, stale, gone, notASocket
+    case failed(Errno)
+}
+
+/// Connects to the existing file without blocking: an accepted (or queued, EAGAIN) connection
+/// means a live daemon; ECONNREFUSED means nobody listens any more.
+func probeSocketFile(_ path: String, _ address: UnixSocketAddress) -> SocketProbe {
+    do {
+        let status = try Syscall.lstat(path)
+        guard status.isSocket else { return .notASocket }
+    } catch where error.code == ENOENT {
+        return .gone
+    } catch {
+        return .failed(error)
     }
-
-    /// Connects to the existing file without blocking: an accepted (or queued, EAGAIN) connection
-    /// means a live daemon; ECONNREFUSED means nobody listens any more.
-    private func probe(_ address: UnixSocketAddress) -> ProbeResult {
-        do {
-            let status = try Syscall.lstat(path)
-            guard status.isSocket else { return .notASocket }
-        } catch where error.code == ENOENT {
-            return .gone
-        } catch {
-            return .failed(error)
-        }
-        let probe: Int32
-        do {
-            probe = try Syscall.unixSocket(type: Syscall.stream, nonBlocking: true)
-        } catch {
-            return .failed(error)
-        }
-        defer { try? Syscall.close(probe) }
-        do {
-            try Syscall.connect(probe, to: address)
-            return .alive
-        } catch where error.isWouldBlock {
-            return .alive
-        } catch where error.code == ECONNREFUSED {
-            return .stale
-        } catch where error.code == ENOENT {
-            return .gone
-        } catch {
-            return .failed(error)
-        }
+    let probe: Int32
+    do {
+        probe = try Syscall.unixSocket(type: Syscall.stream, nonBlocking: true)
+    } catch {
+        return .failed(error)
+    }
+    defer { try? Syscall.close(probe) }
+    do {
+        try Syscall.connect(probe, to: address)
+        return .alive
+    } catch where error.isWouldBlock {
+        return .alive
+    } catch where error.code == ECONNREFUSED {
+        return .stale
+    } catch where error.code == ENOENT {
+        return .gone
+    } catch {
+        return .failed(error)
     }
 }

@@ -35,6 +35,8 @@ public final class LoopContext {
     private var dirty: Set<ClientID> = []
     /// Clients marked for closing, finalised before the loop next sleeps.
     private var closing: Set<ClientID> = []
+    /// Closed connections waiting for their peer to finish (descriptor -> give-up time); see `finalize`.
+    private var lingering: [Int32: ContinuousClock.Instant] = [:]
     private var shutdownDeadline: ContinuousClock.Instant?
     private var acceptPausedUntil: ContinuousClock.Instant?
     private let readBuffer: UnsafeMutableRawBufferPointer
@@ -140,13 +142,15 @@ public final class LoopContext {
             fireDueTimers()
             flushDirty()
             reapClosing()
+            expireLingering(force: false)
             if let deadline = shutdownDeadline {
-                if clients.isEmpty { return }
+                if clients.isEmpty && lingering.isEmpty { return }
                 if clock.now >= deadline {
                     for connection in clients.values {
                         markClosing(connection, .now(.shutdownFlushTimedOut(unsentBytes: connection.output.count)))
                     }
                     reapClosing()
+                    expireLingering(force: true)
                     return
                 }
             }
@@ -160,6 +164,9 @@ public final class LoopContext {
                 for fd in listeners { entries.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
             }
             let listenerCount = entries.count - 1
+            let lingeringFDs = Array(lingering.keys)
+            for fd in lingeringFDs { entries.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let clientsStart = 1 + listenerCount + lingeringFDs.count
             for connection in clients.values {
                 var events: Int16 = 0
                 if connection.reading { events |= Int16(POLLIN) }
@@ -174,8 +181,11 @@ public final class LoopContext {
             for index in 0..<listenerCount where entries[1 + index].revents != 0 {
                 acceptPending(on: entries[1 + index].fd)
             }
+            for (offset, fd) in lingeringFDs.enumerated() where entries[1 + listenerCount + offset].revents != 0 {
+                discardInput(lingering: fd)
+            }
             for (offset, connection) in polledClients.enumerated() {
-                let events = entries[1 + listenerCount + offset].revents
+                let events = entries[clientsStart + offset].revents
                 if events != 0 { service(connection, events: events) }
             }
         }
@@ -187,6 +197,7 @@ public final class LoopContext {
         listeners.removeAll()
         for connection in clients.values { try? Syscall.close(connection.fd) }
         clients.removeAll()
+        expireLingering(force: true)
         timers.removeAll()
     }
 
@@ -194,6 +205,7 @@ public final class LoopContext {
         var deadlines = timers.values.map(\.deadline)
         if let shutdownDeadline { deadlines.append(shutdownDeadline) }
         if let acceptPausedUntil { deadlines.append(acceptPausedUntil) }
+        if let lingerEnd = lingering.values.min() { deadlines.append(lingerEnd) }
         guard let next = deadlines.min() else { return -1 }
         let remaining = clock.now.duration(to: next)
         guard remaining > .zero else { return 0 }
@@ -204,8 +216,11 @@ public final class LoopContext {
     }
 
     private func runQueuedWork() {
-        for signal in SignalRelay.take() where configuration.signals.contains(signal) {
-            handler.signal(signal, loop: self)
+        // Only the loop that claimed the relay may take from it: taking clears the pending bits.
+        if !configuration.signals.isEmpty {
+            for signal in SignalRelay.take() where configuration.signals.contains(signal) {
+                handler.signal(signal, loop: self)
+            }
         }
         for work in eventLoop.takeWork() {
             work(self)
@@ -371,20 +386,49 @@ public final class LoopContext {
         }
     }
 
+    /// How long a gracefully closed connection waits for its peer to close before it is dropped.
+    static let lingerTime = Duration.seconds(2)
+
+    /// Reads and drops what a lingering peer sent; closes once it reached end of file.
+    private func discardInput(lingering fd: Int32) {
+        for _ in 0..<16 {
+            do {
+                if try Syscall.read(fd, into: readBuffer) > 0 { continue }
+            } catch where error.isWouldBlock {
+                return
+            } catch {
+                // A reset peer is gone just the same.
+            }
+            lingering[fd] = nil
+            try? Syscall.close(fd)
+            return
+        }
+    }
+
+    /// Closes lingering connections whose time is up (all of them when `force`).
+    private func expireLingering(force: Bool) {
+        guard !lingering.isEmpty else { return }
+        let now = clock.now
+        for (fd, deadline) in lingering where force || deadline <= now {
+            lingering[fd] = nil
+            try? Syscall.close(fd)
+        }
+    }
+
     private func finalize(_ connection: Connection, reason: DisconnectReason, graceful: Bool) {
         clients[connection.id] = nil
         dirty.remove(connection.id)
         if graceful {
-            // Signal end of output, then discard anything the client sent that we will not read:
-            // closing a Unix socket with unread input makes the peer's next read fail with
-            // ECONNRESET instead of seeing our last line followed by a clean end of file.
+            // Signal end of output, then linger, discarding input, until the peer closes too:
+            // closing a Unix socket while the peer is still writing makes its writes fail with
+            // EPIPE and its reads with ECONNRESET, so it might never see our last line (for a
+            // refused client, the reason it was refused).
             try? Syscall.shutdown(connection.fd, writing: true, reading: false)
-            var discarded = 0
-            while discarded < 1 << 20, let count = try? Syscall.read(connection.fd, into: readBuffer), count > 0 {
-                discarded += count
-            }
+            lingering[connection.fd] = clock.now.advanced(by: Self.lingerTime)
+            discardInput(lingering: connection.fd)
+        } else {
+            try? Syscall.close(connection.fd)
         }
-        try? Syscall.close(connection.fd)
         guard connection.admitted else { return }
         handler.disconnected(connection.id, reason: reason, loop: self)
         switch reason {
