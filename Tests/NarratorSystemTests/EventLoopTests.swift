@@ -196,6 +196,31 @@ import Testing
         #expect(server.recorder.wait { $0.contains(.disconnected(ClientID(rawValue: 1), .peerClosed)) })
     }
 
+    @Test func closingAClientFlushesWhatWasQueuedFirst() throws {
+        let server = try RunningServer { recorder in
+            TestHandler(recorder: recorder) { input, client, loop in
+                if input == .line("hello") {
+                    // A newline inside a line would break the framing, so it is rejected, not sent.
+                    #expect(loop.send("a\nb", to: client) == .containsNewline)
+                    loop.send("ok", to: client)
+                }
+                guard input == .line("bye") else { return }
+                for index in 0..<1000 { loop.send("farewell \(index)", to: client) }
+                loop.close(client)
+                #expect(loop.send("too late", to: client) == .notConnected)
+            }
+        }
+        defer { server.stop() }
+        let client = try server.connect()
+        try client.send(line: "bye")
+        for index in 0..<1000 { #expect(try client.line() == "farewell \(index)") }
+        #expect(try client.line() == nil)
+        #expect(server.recorder.wait { $0.contains(.disconnected(ClientID(rawValue: 1), .closedByServer)) })
+        let other = try server.connect()
+        try other.send(line: "hello")
+        #expect(try other.line() == "ok")
+    }
+
     @Test func signalsArriveAsLoopCallbacks() throws {
         let server = try RunningServer(configuration: EventLoopConfiguration(signals: [.hangup, .terminate]))
         // A round trip through the loop proves it is running and owns the signal relay.
