@@ -39,8 +39,10 @@ let package = Package(
         .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "CEspeak", "CPCAudio"], swiftSettings: strict),
+        // Linux-only calls (accept4, eventfd, SO_PEERCRED) that Glibc hides without _GNU_SOURCE.
+        .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
-        .target(name: "NarratorSystem", swiftSettings: strict),
+        .target(name: "NarratorSystem", dependencies: ["CNarratorSystem"], swiftSettings: strict),
         // The command-line front end as a library, so that parsing is testable.
         .target(name: "NarratorCLI", dependencies: ["NarratorCore"], swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorCore"], swiftSettings: strict),

@@ -1,0 +1,27 @@
+#ifndef NARRATOR_CSYSTEM_SHIM_H
+#define NARRATOR_CSYSTEM_SHIM_H
+// Linux calls that Swift's Glibc module hides because it is built without _GNU_SOURCE
+// (accept4, eventfd, gettid, setfsuid, struct ucred). Including glibc's headers here with
+// _GNU_SOURCE would define types such as fd_set a second time, differently, and clash with the
+// Glibc module; so this header includes nothing and declares the calls itself with plain C
+// types, under names of our own bound to the real symbols with asm labels.
+
+/// struct ucred as SO_PEERCRED fills it (pid_t, uid_t, gid_t are 32-bit on every Linux ABI).
+struct narrator_ucred {
+    int pid;
+    unsigned int uid;
+    unsigned int gid;
+};
+
+/// accept4(2); the address arguments are passed as NULL (peers are identified by SO_PEERCRED).
+int narrator_accept4(int fd, void *address, void *address_length, int flags) __asm__("accept4");
+
+/// eventfd(2); the kernel defines EFD_CLOEXEC and EFD_NONBLOCK as O_CLOEXEC and O_NONBLOCK.
+int narrator_eventfd(unsigned int initial_value, int flags) __asm__("eventfd");
+
+/// gettid(2): identifies the loop thread.
+int narrator_gettid(void) __asm__("gettid");
+
+/// setfsuid(2): per-thread file-system uid; lets tests provoke permission errors as root.
+int narrator_setfsuid(unsigned int fsuid) __asm__("setfsuid");
+#endif

@@ -1,0 +1,49 @@
+import Glibc
+
+/// Echoes every line back to its sender: the raw Unix-socket round trip that benchmarks compare
+/// the daemon's own round trip against, built from the same loop the daemon uses.
+public final class EchoHandler: ConnectionHandler {
+    public init() {}
+
+    public func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext) -> Admission {
+        .accept
+    }
+
+    public func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext) {
+        switch input {
+        case .line(let text): loop.send(text, to: client)
+        case .lineTooLong(let limit): loop.send("line too long (limit \(limit) bytes)", to: client)
+        case .invalidUTF8: loop.send("invalid UTF-8", to: client)
+        }
+    }
+
+    public func log(_ event: LoopLogEvent) {}
+}
+
+/// An `EchoHandler` on its own loop thread, listening at `path`.
+public final class EchoServer: Sendable {
+    public let path: String
+    public let loop: EventLoop
+    private let thread: JoinableThread
+
+    public init(path: String, configuration: EventLoopConfiguration = EventLoopConfiguration()) throws(SocketPathError) {
+        let listener = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
+        do {
+            loop = try EventLoop(listeners: [listener.fd], configuration: configuration)
+        } catch {
+            try? Syscall.close(listener.fd)
+            listener.removeSocketFile()
+            throw .system(path, error)
+        }
+        self.path = path
+        let loop = self.loop
+        thread = JoinableThread { try? loop.run(EchoHandler()) }
+    }
+
+    /// Shuts the loop down, waits for its thread and removes the socket file.
+    public func stop() {
+        loop.shutdown()
+        thread.join()
+        try? Syscall.unlink(path)
+    }
+}

@@ -1,0 +1,68 @@
+import Glibc
+
+/// The parts of `struct stat` the socket layer decides on.
+public struct FileStatus: Hashable, Sendable {
+    public let mode: mode_t
+    public let owner: uid_t
+    public let device: UInt64
+    public let inode: UInt64
+
+    init(_ raw: stat) {
+        mode = raw.st_mode
+        owner = raw.st_uid
+        device = UInt64(raw.st_dev)
+        inode = UInt64(raw.st_ino)
+    }
+
+    /// Permission bits only (for example 0o700).
+    public var permissions: mode_t { mode & 0o7777 }
+    public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
+    public var isSocket: Bool { mode & S_IFMT == S_IFSOCK }
+    public var isSymbolicLink: Bool { mode & S_IFMT == S_IFLNK }
+}
+
+/// stat(2) outside `Syscall`, where the bare name `stat` means the C function, not our wrapper.
+private func followingStat(_ path: String, _ raw: UnsafeMutablePointer<stat>) -> Int32 {
+    stat(path, raw)
+}
+
+extension Syscall {
+    /// mkdir(2) with an explicit mode (still filtered by the umask; callers chmod afterwards).
+    public static func mkdir(_ path: String, mode: mode_t) throws(Errno) {
+        _ = try retryingInterrupts("mkdir") { Glibc.mkdir(path, mode) }
+    }
+
+    /// chmod(2).
+    public static func chmod(_ path: String, mode: mode_t) throws(Errno) {
+        _ = try retryingInterrupts("chmod") { Glibc.chmod(path, mode) }
+    }
+
+    /// chown(2); tests use it to build directories owned by another user.
+    public static func chown(_ path: String, owner: uid_t, group: gid_t) throws(Errno) {
+        _ = try retryingInterrupts("chown") { Glibc.chown(path, owner, group) }
+    }
+
+    /// lstat(2): does not follow a final symbolic link, so a planted link is seen as a link.
+    public static func lstat(_ path: String) throws(Errno) -> FileStatus {
+        var raw = Glibc.stat()
+        _ = try retryingInterrupts("lstat") { Glibc.lstat(path, &raw) }
+        return FileStatus(raw)
+    }
+
+    /// stat(2): follows symbolic links.
+    public static func stat(_ path: String) throws(Errno) -> FileStatus {
+        var raw = Glibc.stat()
+        _ = try retryingInterrupts("stat") { followingStat(path, &raw) }
+        return FileStatus(raw)
+    }
+
+    /// unlink(2).
+    public static func unlink(_ path: String) throws(Errno) {
+        _ = try retryingInterrupts("unlink") { Glibc.unlink(path) }
+    }
+
+    /// rmdir(2).
+    public static func rmdir(_ path: String) throws(Errno) {
+        _ = try retryingInterrupts("rmdir") { Glibc.rmdir(path) }
+    }
+}

@@ -1,0 +1,484 @@
+import Glibc
+
+/// Identifies a timer scheduled with `LoopContext.schedule(after:_:)`, for cancelling it.
+public struct TimerID: Hashable, Sendable {
+    let rawValue: UInt64
+}
+
+/// The result of `LoopContext.send`.
+public enum SendOutcome: Hashable, Sendable {
+    /// Queued; it is written as soon as the client's socket takes it.
+    case queued
+    /// No such client, or it is already closing: nothing was queued.
+    case notConnected
+    /// The client's output buffer would overflow: it is being disconnected.
+    case overflowed
+    /// The line contains a newline, which would break the framing: nothing was queued.
+    case containsNewline
+}
+
+/// The loop's state and the operations the daemon performs on it. It lives on the loop thread
+/// only (it is deliberately not `Sendable`): handlers receive it as a parameter, and other
+/// threads reach it through `EventLoop.execute`.
+public final class LoopContext {
+    /// The loop this context belongs to; hand it to other threads so they can `execute` on it.
+    public let eventLoop: EventLoop
+    private let handler: any ConnectionHandler
+    private let configuration: EventLoopConfiguration
+    private let clock = ContinuousClock()
+    private var listeners: [Int32]
+    private var clients: [ClientID: Connection] = [:]
+    private var nextClient: UInt64 = 1
+    private var timers: [TimerID: ScheduledTimer] = [:]
+    private var nextTimer: UInt64 = 1
+    /// Clients with newly queued output, written before the loop next sleeps.
+    private var dirty: Set<ClientID> = []
+    /// Clients marked for closing, finalised before the loop next sleeps.
+    private var closing: Set<ClientID> = []
+    /// Closed connections waiting for their peer to finish (descriptor -> give-up time); see `finalize`.
+    private var lingering: [Int32: ContinuousClock.Instant] = [:]
+    private var shutdownDeadline: ContinuousClock.Instant?
+    private var acceptPausedUntil: ContinuousClock.Instant?
+    private let readBuffer: UnsafeMutableRawBufferPointer
+
+    init(loop: EventLoop, listeners: [Int32], handler: any ConnectionHandler) {
+        self.eventLoop = loop
+        self.handler = handler
+        self.configuration = loop.configuration
+        self.listeners = listeners
+        self.readBuffer = .allocate(byteCount: loop.configuration.readChunkSize, alignment: 16)
+    }
+
+    deinit {
+        readBuffer.deallocate()
+    }
+
+    // MARK: - Operations for the daemon
+
+    /// Queues `line` plus a newline for `client`. Never blocks: if the client's pending output
+    /// would exceed the configured limit, the client is disconnected (`.outputOverflow`) instead.
+    @discardableResult
+    public func send(_ line: String, to client: ClientID) -> SendOutcome {
+        guard let connection = clients[client], connection.closing == nil else { return .notConnected }
+        var line = line
+        let bytes = line.withUTF8 { Array($0) }
+        guard !bytes.contains(UInt8(ascii: "\n")) else { return .containsNewline }
+        let queued = connection.output.count + bytes.count + 1
+        guard queued <= configuration.outputBufferLimit else {
+            connection.output.removeAll()
+            markClosing(connection, .now(.outputOverflow(limit: configuration.outputBufferLimit, queued: queued)))
+            return .overflowed
+        }
+        connection.output.append(bytes)
+        connection.output.append(CollectionOfOne(UInt8(ascii: "\n")))
+        dirty.insert(client)
+        return .queued
+    }
+
+    /// Closes `client` once its pending output has been written; its input is no longer read.
+    public func close(_ client: ClientID) {
+        guard let connection = clients[client], connection.closing == nil else { return }
+        markClosing(connection, .afterFlush(.closedByServer))
+    }
+
+    /// Runs `body` on the loop thread after `delay` (driven by poll's timeout).
+    @discardableResult
+    public func schedule(after delay: Duration, _ body: @escaping (LoopContext) -> Void) -> TimerID {
+        let id = TimerID(rawValue: nextTimer)
+        nextTimer += 1
+        timers[id] = ScheduledTimer(deadline: clock.now.advanced(by: max(delay, .zero)), body: body)
+        return id
+    }
+
+    /// Cancels a timer that has not fired yet; cancelling a fired or unknown timer does nothing.
+    public func cancel(_ timer: TimerID) {
+        timers[timer] = nil
+    }
+
+    /// Graceful shutdown: stop accepting (listening sockets are closed), stop reading, write what
+    /// is queued for each client (waiting at most `flushTimeout`, default from the configuration),
+    /// close every connection, and return from `EventLoop.run`. Calling it again can only shorten
+    /// the wait.
+    public func shutdown(flushTimeout: Duration? = nil) {
+        let deadline = clock.now.advanced(by: flushTimeout ?? configuration.shutdownFlushTimeout)
+        if let existing = shutdownDeadline {
+            shutdownDeadline = min(existing, deadline)
+            return
+        }
+        shutdownDeadline = deadline
+        for fd in listeners { try? Syscall.close(fd) }
+        listeners.removeAll()
+        handler.log(.shutdownStarted(clients: clients.count))
+        for connection in clients.values where connection.closing == nil {
+            markClosing(connection, .afterFlush(.shutdown))
+        }
+    }
+
+    /// True once `shutdown` has been called.
+    public var isShuttingDown: Bool { shutdownDeadline != nil }
+
+    /// The accepted clients that are still connected and not closing.
+    public var connectedClients: [ClientID] {
+        clients.values.filter { $0.admitted && $0.closing == nil }.map(\.id).sorted()
+    }
+
+    /// The credentials a connected client presented when it connected.
+    public func peer(of client: ClientID) -> PeerCredentials? {
+        clients[client]?.peer
+    }
+
+    /// Bytes queued for `client` and not yet taken by its socket.
+    public func pendingOutput(of client: ClientID) -> Int {
+        clients[client]?.output.count ?? 0
+    }
+
+    // MARK: - The loop
+
+    func runUntilFinished() throws(Errno) {
+        var entries: [pollfd] = []
+        var polledClients: [Connection] = []
+        while true {
+            runQueuedWork()
+            fireDueTimers()
+            flushDirty()
+            reapClosing()
+            expireLingering(force: false)
+            if let deadline = shutdownDeadline {
+                if clients.isEmpty && lingering.isEmpty { return }
+                if clock.now >= deadline {
+                    for connection in clients.values {
+                        markClosing(connection, .now(.shutdownFlushTimedOut(unsentBytes: connection.output.count)))
+                    }
+                    reapClosing()
+                    expireLingering(force: true)
+                    return
+                }
+            }
+
+            entries.removeAll(keepingCapacity: true)
+            polledClients.removeAll(keepingCapacity: true)
+            entries.append(pollfd(fd: eventLoop.wakeFD, events: Int16(POLLIN), revents: 0))
+            let accepting = acceptPausedUntil.map { clock.now >= $0 } ?? true
+            if accepting {
+                acceptPausedUntil = nil
+                for fd in listeners { entries.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            }
+            let listenerCount = entries.count - 1
+            let lingeringFDs = Array(lingering.keys)
+            for fd in lingeringFDs { entries.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
+            let clientsStart = 1 + listenerCount + lingeringFDs.count
+            for connection in clients.values {
+                var events: Int16 = 0
+                if connection.reading { events |= Int16(POLLIN) }
+                if !connection.output.isEmpty { events |= Int16(POLLOUT) }
+                entries.append(pollfd(fd: connection.fd, events: events, revents: 0))
+                polledClients.append(connection)
+            }
+
+            _ = try Syscall.poll(&entries, timeoutMilliseconds: pollTimeout())
+
+            if entries[0].revents != 0 { _ = try? Syscall.drainEventFD(eventLoop.wakeFD) }
+            for index in 0..<listenerCount where entries[1 + index].revents != 0 {
+                acceptPending(on: entries[1 + index].fd)
+            }
+            for (offset, fd) in lingeringFDs.enumerated() where entries[1 + listenerCount + offset].revents != 0 {
+                discardInput(lingering: fd)
+            }
+            for (offset, connection) in polledClients.enumerated() {
+                let events = entries[clientsStart + offset].revents
+                if events != 0 { service(connection, events: events) }
+            }
+        }
+    }
+
+    /// Closes whatever is left when `run` ends (normally nothing but the listeners).
+    func closeEverything() {
+        for fd in listeners { try? Syscall.close(fd) }
+        listeners.removeAll()
+        for connection in clients.values { try? Syscall.close(connection.fd) }
+        clients.removeAll()
+        expireLingering(force: true)
+        timers.removeAll()
+    }
+
+    private func pollTimeout() -> Int32 {
+        var deadlines = timers.values.map(\.deadline)
+        if let shutdownDeadline { deadlines.append(shutdownDeadline) }
+        if let acceptPausedUntil { deadlines.append(acceptPausedUntil) }
+        if let lingerEnd = lingering.values.min() { deadlines.append(lingerEnd) }
+        guard let next = deadlines.min() else { return -1 }
+        let remaining = clock.now.duration(to: next)
+        guard remaining > .zero else { return 0 }
+        let (seconds, attoseconds) = remaining.components
+        // Round up so that a timer never fires a little early and costs an extra wake-up.
+        let milliseconds = seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return Int32(clamping: milliseconds)
+    }
+
+    private func runQueuedWork() {
+        // Only the loop that claimed the relay may take from it: taking clears the pending bits.
+        if !configuration.signals.isEmpty {
+            for signal in SignalRelay.take() where configuration.signals.contains(signal) {
+                handler.signal(signal, loop: self)
+            }
+        }
+        for work in eventLoop.takeWork() {
+            work(self)
+        }
+    }
+
+    private func fireDueTimers() {
+        guard !timers.isEmpty else { return }
+        let now = clock.now
+        let due = timers.filter { $0.value.deadline <= now }
+            .sorted { ($0.value.deadline, $0.key.rawValue) < ($1.value.deadline, $1.key.rawValue) }
+        for (id, _) in due {
+            // An earlier timer in this batch may have cancelled this one.
+            guard let timer = timers.removeValue(forKey: id) else { continue }
+            timer.body(self)
+        }
+    }
+
+    private func acceptPending(on listener: Int32) {
+        // A bounded batch per wake-up keeps a connection storm from starving existing clients.
+        for _ in 0..<64 {
+            let fd: Int32
+            do {
+                guard let accepted = try Syscall.accept(listener) else { return }
+                fd = accepted
+            } catch {
+                handler.log(.acceptFailed(error))
+                if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) {
+                    // The pending connection stays queued, so poll would report it again at once.
+                    acceptPausedUntil = clock.now.advanced(by: .milliseconds(100))
+                }
+                return
+            }
+            let peer: PeerCredentials
+            do {
+                peer = try PeerCredentials(socket: fd)
+            } catch {
+                handler.log(.peerCredentialsUnavailable(error))
+                try? Syscall.close(fd)
+                continue
+            }
+            let id = ClientID(rawValue: nextClient)
+            nextClient += 1
+            let connection = Connection(id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength)
+            // Registered before asking the handler, so a greeting sent from `accept` is kept.
+            clients[id] = connection
+            switch handler.accept(id, peer: peer, loop: self) {
+            case .accept:
+                break
+            case .refuse(let finalLine):
+                connection.admitted = false
+                connection.output.removeAll()
+                connection.output.append(finalLine.utf8)
+                connection.output.append(CollectionOfOne(UInt8(ascii: "\n")))
+                dirty.insert(id)
+                closing.remove(id)
+                connection.closing = nil
+                markClosing(connection, .afterFlush(.closedByServer))
+                handler.log(.refused(id, peer: peer))
+            }
+        }
+    }
+
+    private func service(_ connection: Connection, events: Int16) {
+        if events & Int16(POLLOUT) != 0 || events & Int16(POLLERR | POLLHUP) != 0 {
+            connection.writeBlocked = false
+            if !connection.output.isEmpty { flush(connection) }
+        }
+        if events & Int16(POLLIN) != 0, connection.reading {
+            readOnce(connection)
+        } else if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0, connection.closingNow == nil {
+            // The peer is gone entirely; nothing more can be read or written.
+            let reason: DisconnectReason
+            if let error = try? Syscall.socketOption(connection.fd, level: SOL_SOCKET, name: SO_ERROR), error != 0 {
+                reason = .readFailed(Errno(code: error, syscall: "poll"))
+            } else {
+                reason = connection.closing?.reason ?? .peerClosed
+            }
+            connection.output.removeAll()
+            markClosing(connection, .now(reason))
+        }
+    }
+
+    private func readOnce(_ connection: Connection) {
+        let count: Int
+        do {
+            count = try Syscall.read(connection.fd, into: readBuffer)
+        } catch where error.isWouldBlock {
+            return
+        } catch {
+            markClosing(connection, .now(.readFailed(error)))
+            return
+        }
+        if count == 0 {
+            if let last = connection.framer.finish() { deliver(last, from: connection) }
+            if connection.closing == nil { markClosing(connection, .afterFlush(.peerClosed)) }
+            return
+        }
+        let frames = connection.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+        for frame in frames {
+            // Stop at once if the handler closed this client (or it overflowed) meanwhile.
+            guard connection.closing == nil else { return }
+            deliver(frame, from: connection)
+        }
+    }
+
+    private func deliver(_ frame: LineFramer.Frame, from connection: Connection) {
+        let input: ClientInput
+        switch frame {
+        case .tooLong:
+            input = .lineTooLong(limit: configuration.maximumLineLength)
+        case .line(let bytes):
+            if let text = String(validating: bytes, as: UTF8.self) {
+                input = .line(text)
+            } else {
+                input = .invalidUTF8(byteCount: bytes.count)
+            }
+        }
+        handler.receive(input, from: connection.id, loop: self)
+    }
+
+    private func flushDirty() {
+        guard !dirty.isEmpty else { return }
+        for id in dirty {
+            guard let connection = clients[id], !connection.writeBlocked, !connection.output.isEmpty else { continue }
+            flush(connection)
+        }
+        dirty.removeAll(keepingCapacity: true)
+    }
+
+    private func flush(_ connection: Connection) {
+        do {
+            connection.writeBlocked = try !connection.output.flush(to: connection.fd)
+        } catch {
+            connection.output.removeAll()
+            markClosing(connection, .now(.writeFailed(error)))
+        }
+    }
+
+    private func markClosing(_ connection: Connection, _ closing: Connection.Closing) {
+        if case .now = connection.closing { return }
+        connection.closing = closing
+        connection.reading = false
+        self.closing.insert(connection.id)
+    }
+
+    private func reapClosing() {
+        guard !closing.isEmpty else { return }
+        for id in closing {
+            guard let connection = clients[id], let state = connection.closing else {
+                closing.remove(id)
+                continue
+            }
+            switch state {
+            case .afterFlush(let reason) where connection.output.isEmpty:
+                finalize(connection, reason: reason, graceful: true)
+            case .now(let reason):
+                finalize(connection, reason: reason, graceful: false)
+            case .afterFlush:
+                continue
+            }
+            closing.remove(id)
+        }
+    }
+
+    /// How long a gracefully closed connection waits for its peer to close before it is dropped.
+    static let lingerTime = Duration.seconds(2)
+
+    /// Reads and drops what a lingering peer sent; closes once it reached end of file.
+    private func discardInput(lingering fd: Int32) {
+        for _ in 0..<16 {
+            do {
+                if try Syscall.read(fd, into: readBuffer) > 0 { continue }
+            } catch where error.isWouldBlock {
+                return
+            } catch {
+                // A reset peer is gone just the same.
+            }
+            lingering[fd] = nil
+            try? Syscall.close(fd)
+            return
+        }
+    }
+
+    /// Closes lingering connections whose time is up (all of them when `force`).
+    private func expireLingering(force: Bool) {
+        guard !lingering.isEmpty else { return }
+        let now = clock.now
+        for (fd, deadline) in lingering where force || deadline <= now {
+            lingering[fd] = nil
+            try? Syscall.close(fd)
+        }
+    }
+
+    private func finalize(_ connection: Connection, reason: DisconnectReason, graceful: Bool) {
+        clients[connection.id] = nil
+        dirty.remove(connection.id)
+        if graceful {
+            // Signal end of output, then linger, discarding input, until the peer closes too:
+            // closing a Unix socket while the peer is still writing makes its writes fail with
+            // EPIPE and its reads with ECONNRESET, so it might never see our last line (for a
+            // refused client, the reason it was refused).
+            try? Syscall.shutdown(connection.fd, writing: true, reading: false)
+            lingering[connection.fd] = clock.now.advanced(by: Self.lingerTime)
+            discardInput(lingering: connection.fd)
+        } else {
+            try? Syscall.close(connection.fd)
+        }
+        guard connection.admitted else { return }
+        handler.disconnected(connection.id, reason: reason, loop: self)
+        switch reason {
+        case .peerClosed, .closedByServer, .shutdown:
+            break
+        default:
+            handler.log(.disconnected(connection.id, peer: connection.peer, reason: reason))
+        }
+    }
+}
+
+/// One client's state, owned by the `LoopContext`.
+private final class Connection {
+    enum Closing {
+        /// Close once the output buffer is empty.
+        case afterFlush(DisconnectReason)
+        /// Close at the next opportunity, dropping unsent output.
+        case now(DisconnectReason)
+
+        var reason: DisconnectReason {
+            switch self {
+            case .afterFlush(let reason), .now(let reason): return reason
+            }
+        }
+    }
+
+    let id: ClientID
+    let fd: Int32
+    let peer: PeerCredentials
+    var admitted = true
+    var framer: LineFramer
+    var output = OutputBuffer()
+    var reading = true
+    var writeBlocked = false
+    var closing: Closing?
+
+    var closingNow: DisconnectReason? {
+        if case .now(let reason) = closing { return reason }
+        return nil
+    }
+
+    init(id: ClientID, fd: Int32, peer: PeerCredentials, lineLimit: Int) {
+        self.id = id
+        self.fd = fd
+        self.peer = peer
+        self.framer = LineFramer(limit: lineLimit)
+    }
+}
+
+private struct ScheduledTimer {
+    let deadline: ContinuousClock.Instant
+    let body: (LoopContext) -> Void
+}

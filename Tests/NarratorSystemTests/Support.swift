@@ -1,0 +1,161 @@
+import Dispatch
+import Foundation
+import Glibc
+import Synchronization
+@testable import NarratorSystem
+
+/// A fresh directory under /tmp (short paths: Unix sockets allow 107 bytes), removed on deinit.
+final class TemporaryDirectory: Sendable {
+    let path: String
+
+    init(mode: mode_t = 0o700) throws {
+        var template = Array("/tmp/nsys-XXXXXX".utf8CString)
+        guard let result = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else {
+            throw Errno.current("mkdtemp")
+        }
+        path = String(cString: result)
+        try Syscall.chmod(path, mode: mode)
+    }
+
+    func file(_ name: String) -> String { path + "/" + name }
+
+    deinit {
+        try? FileManager.default.removeItem(atPath: path)
+    }
+}
+
+/// Events recorded from the loop thread and awaited by the test thread (generous waits, no
+/// timing assertions: a wait only bounds how long a broken build can hang the suite).
+final class Recorder<Event: Sendable>: Sendable {
+    private let events = Mutex<[Event]>([])
+    private let arrivals = DispatchSemaphore(value: 0)
+
+    func record(_ event: Event) {
+        events.withLock { $0.append(event) }
+        arrivals.signal()
+    }
+
+    var all: [Event] { events.withLock { $0 } }
+
+    /// Waits until `condition` holds for the recorded events; false after 60 seconds.
+    @discardableResult
+    func wait(until condition: ([Event]) -> Bool) -> Bool {
+        let deadline = DispatchTime.now() + .seconds(60)
+        while true {
+            if events.withLock({ condition($0) }) { return true }
+            if arrivals.wait(timeout: deadline) == .timedOut { return events.withLock { condition($0) } }
+        }
+    }
+}
+
+/// What a `TestHandler` saw, in order.
+enum Observed: Sendable, Equatable {
+    case accepted(ClientID, PeerCredentials)
+    case input(ClientID, ClientInput)
+    case disconnected(ClientID, DisconnectReason)
+    case signal(LoopSignal)
+    case log(LoopLogEvent)
+}
+
+/// Who a `TestHandler` serves.
+enum AdmissionRule {
+    case everyone
+    /// The daemon's rule: its own user and root; anyone else gets a final error line.
+    case ownerOrRoot
+
+    func decide(_ peer: PeerCredentials) -> Admission {
+        switch self {
+        case .everyone:
+            return .accept
+        case .ownerOrRoot:
+            return peer.isSameUserOrRoot(as: getuid())
+                ? .accept
+                : .refuse(finalLine: #"{"error":"permission denied: uid \#(peer.uid) is not the daemon's user"}"#)
+        }
+    }
+}
+
+/// A handler whose reaction to each line is supplied by the test; it records everything.
+final class TestHandler: ConnectionHandler {
+    typealias Reaction = (ClientInput, ClientID, LoopContext) -> Void
+    let recorder: Recorder<Observed>
+    let admission: AdmissionRule
+    let reaction: Reaction
+
+    init(
+        recorder: Recorder<Observed>,
+        admission: AdmissionRule = .everyone,
+        reaction: @escaping Reaction = { input, client, loop in
+            if case .line(let text) = input { loop.send(text, to: client) }
+        }
+    ) {
+        self.recorder = recorder
+        self.admission = admission
+        self.reaction = reaction
+    }
+
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext) -> Admission {
+        let decision = admission.decide(peer)
+        if decision == .accept { recorder.record(.accepted(client, peer)) }
+        return decision
+    }
+
+    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext) {
+        recorder.record(.input(client, input))
+        reaction(input, client, loop)
+    }
+
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext) {
+        recorder.record(.disconnected(client, reason))
+    }
+
+    func signal(_ signal: LoopSignal, loop: LoopContext) {
+        recorder.record(.signal(signal))
+        if signal == .terminate { loop.shutdown() }
+    }
+
+    func log(_ event: LoopLogEvent) {
+        recorder.record(.log(event))
+    }
+}
+
+/// A loop serving a socket in a temporary directory on its own thread.
+struct RunningServer: Sendable {
+    let directory: TemporaryDirectory
+    let path: String
+    let loop: EventLoop
+    let thread: JoinableThread
+    let recorder: Recorder<Observed>
+
+    init(
+        configuration: EventLoopConfiguration = EventLoopConfiguration(),
+        directoryMode: mode_t = 0o700,
+        makeHandler: @escaping @Sendable (Recorder<Observed>) -> TestHandler = { TestHandler(recorder: $0) }
+    ) throws {
+        directory = try TemporaryDirectory(mode: directoryMode)
+        path = directory.file("s.sock")
+        let listener = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
+        let loop = try EventLoop(listeners: [listener.fd], configuration: configuration)
+        let recorder = Recorder<Observed>()
+        self.loop = loop
+        self.recorder = recorder
+        thread = JoinableThread { try? loop.run(makeHandler(recorder)) }
+    }
+
+    func connect() throws -> UnixClient {
+        try UnixClient(connectingTo: path)
+    }
+
+    /// Graceful shutdown, then waits for the loop thread to end.
+    func stop() {
+        loop.shutdown()
+        thread.join()
+    }
+}
+
+extension UnixClient {
+    /// readLine with a generous timeout, so a broken loop fails the test instead of hanging it.
+    func line() throws -> String? {
+        try readLine(timeout: .seconds(60))
+    }
+}
