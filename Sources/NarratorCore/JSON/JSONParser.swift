@@ -14,7 +14,7 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 ///
 /// Strict on purpose: invalid UTF-8, control characters in strings, NaN and trailing garbage are
 /// errors; nesting is bounded so hostile input cannot exhaust the stack.
-public struct JSONParser {
+public struct JSONParser: Sendable {
     /// The deepest nesting of arrays and objects accepted.
     public var maxDepth: Int
 

@@ -1,0 +1,53 @@
+/// One request line of the socket protocol: `{"id": 7, "cmd": "focus", "tree": "player", ...}`.
+public struct Request: Equatable, Sendable {
+    /// Echoed in the reply so clients can match them; any JSON number or string, or absent.
+    public var id: JSONValue?
+    public var command: RequestCommand
+
+    public init(id: JSONValue? = nil, command: RequestCommand) {
+        self.id = id
+        self.command = command
+    }
+}
+
+/// Every command of protocol version 1, with its typed arguments.
+public enum RequestCommand: Equatable, Sendable {
+    case hello(client: String?)
+    case register(document: JSONValue, ephemeral: Bool)
+    case update(tree: String, update: TreeUpdate, announce: Bool, notify: LayoutNotification?)
+    case unregister(tree: String)
+    case trees
+    case show(tree: String)
+    case focus(tree: String, element: String?)
+    case move(Workspace.Move, tree: String?)
+    case touch(x: Double, y: Double, tree: String?)
+    case activate
+    case adjust(AdjustableValue.Direction)
+    case actions
+    case action(name: String)
+    case magicTap
+    case escape
+    case rotors
+    case rotor(name: String, direction: Workspace.Move)
+    case speak(text: String)
+    case stop
+    case status
+    case set(key: String, value: JSONValue)
+    case get(key: String)
+    case voices
+    case subscribe
+
+    /// The `cmd` spelling of each command, for help and "did you mean".
+    public static let names = [
+        "hello", "register", "update", "unregister", "trees", "show", "focus", "next", "previous", "first", "last",
+        "touch", "activate", "adjust", "actions", "action", "magic-tap", "escape", "rotor", "speak",
+        "stop", "status", "set", "get", "voices", "subscribe",
+    ]
+}
+
+/// UIKit's layout notifications, sent with an update: focus moves to `element` (or the first
+/// stop) and is spoken.
+public enum LayoutNotification: Equatable, Sendable {
+    case screenChanged(element: String?)
+    case layoutChanged(element: String?)
+}

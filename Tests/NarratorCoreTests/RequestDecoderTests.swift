@@ -1,0 +1,42 @@
+import Testing
+@testable import NarratorCore
+
+@Suite struct RequestDecoderTests {
+    func decode(_ line: String) -> Result<Request, RequestFailure> { RequestDecoder().decode(Array(line.utf8)) }
+
+    func command(_ line: String) throws -> RequestCommand {
+        try decode(line).get().command
+    }
+
+    func failure(_ line: String) -> RequestFailure? {
+        if case .failure(let f) = decode(line) { return f }
+        return nil
+    }
+
+    @Test func decodesCommandsWithTheirFields() throws {
+        #expect(try decode(#"{"id": 7, "cmd": "focus", "tree": "player", "element": "rating"}"#).get() == Request(id: 7, command: .focus(tree: "player", element: "rating")))
+        #expect(try command(#"{"cmd": "next"}"#) == .move(.next, tree: nil))
+        #expect(try command(#"{"cmd": "touch", "x": 130, "y": 120}"#) == .touch(x: 130, y: 120, tree: nil))
+        #expect(try command(#"{"cmd": "adjust", "direction": "up"}"#) == .adjust(.up))
+        #expect(try command(#"{"cmd": "rotor"}"#) == .rotors)
+        #expect(try command(#"{"cmd": "rotor", "name": "Unread", "direction": "previous"}"#) == .rotor(name: "Unread", direction: .previous))
+        #expect(try command(#"{"cmd": "register", "document": {"tree": "t"}, "ephemeral": true}"#) == .register(document: ["tree": "t"], ephemeral: true))
+        #expect(
+            try command(#"{"cmd": "update", "tree": "t", "element": "a", "set": {"value": "4"}, "notify": "layoutChanged"}"#)
+                == .update(tree: "t", update: .setProperties(element: "a", properties: ["value": "4"]), announce: false, notify: .layoutChanged(element: nil)))
+        #expect(try command(#"{"cmd": "update", "tree": "t", "element": "a", "remove": true}"#) == .update(tree: "t", update: .remove(element: "a"), announce: false, notify: nil))
+    }
+
+    @Test func errorsCarryStableCodesAndTheId() {
+        #expect(failure("{nope") == RequestFailure(id: nil, error: ProtocolError(.malformedJSON, "malformed JSON: line 1, column 2: expected a string key, got 'n'")))
+        #expect(failure("[1]")?.error.code == .notAnObject)
+        #expect(failure(#"{"id": 3, "cmd": "fcous"}"#) == RequestFailure(id: 3, error: ProtocolError(.unknownCommand, #"unknown command "fcous"; did you mean "focus"?"#)))
+        #expect(failure(#"{"id": "a", "cmd": "focus"}"#) == RequestFailure(id: "a", error: ProtocolError(.missingField, #"focus: missing "tree""#)))
+        #expect(failure(#"{"cmd": "touch", "x": "1", "y": 2}"#)?.error == ProtocolError(.invalidField, "touch.x: expected a number, got a string"))
+        #expect(failure(#"{"cmd": "focus", "tree": "t", "elment": "a"}"#)?.error == ProtocolError(.unknownField, #"focus: unknown field "elment"; did you mean "element"?"#))
+        #expect(failure(#"{"cmd": "adjust", "direction": "upp"}"#)?.error.message == #"adjust.direction: expected one of up, down, got "upp"; did you mean "up"?"#)
+        #expect(failure(#"{"cmd": "update", "tree": "t", "element": "a"}"#)?.error.code == .missingField)
+        #expect(failure(#"{"cmd": "next", "cmd": "previous"}"#)?.error.message == "cmd: key given twice")
+        #expect(failure(#"{"id": 1}"#)?.error == ProtocolError(.missingField, #"missing "cmd" (the command name)"#))
+    }
+}
