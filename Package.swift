@@ -52,6 +52,7 @@ let package = Package(
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSpeechTests", dependencies: ["NarratorSpeech"], swiftSettings: strict),
+        .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
     ]
 )
