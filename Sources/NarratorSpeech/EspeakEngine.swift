@@ -250,6 +250,9 @@ private final class LibraryState: @unchecked Sendable {
 
     private func set(_ parameter: espeak_PARAMETER, _ name: String, _ value: Int) throws(EspeakError) {
         let status = espeak_ng_SetParameter(parameter, Int32(clamping: value), 0)
+        // eSpeak NG 1.51 stores the punctuation level and then reports EINVAL (measured: the level
+        // does change what is spoken), so that code is not a failure for this parameter.
+        if parameter == espeakPUNCTUATION && status.rawValue == UInt32(EINVAL) { return }
         if status != ENS_OK {
             throw .parameterRejected(name: name, value: value, status: status.rawValue)
         }
