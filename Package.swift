@@ -60,6 +60,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorSpeechTests", dependencies: ["NarratorSpeech"], swiftSettings: strict),
+        .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
     ]
 )

@@ -1,0 +1,57 @@
+import NarratorCore
+
+/// The PCM layout handed to outputs: signed 16-bit native-endian samples.
+public struct AudioFormat: Sendable, Hashable {
+    public var sampleRate: Int
+    public var channels: Int
+
+    public init(sampleRate: Int, channels: Int = 1) {
+        self.sampleRate = sampleRate
+        self.channels = channels
+    }
+
+    /// How long `samples` samples (of all channels together) last.
+    public func duration(ofSamples samples: Int) -> Duration {
+        .nanoseconds(Int64(samples) * 1_000_000_000 / Int64(sampleRate * channels))
+    }
+}
+
+/// A failure of an audio output, with the device's error code where there is one.
+public enum AudioOutputError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// No sound server or audio device could be reached.
+    case deviceUnavailable(String)
+    case openFailed(code: Int32, message: String)
+    case writeFailed(code: Int32, message: String)
+    case fileFailed(path: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case .deviceUnavailable(let detail):
+            "no audio device reachable: \(detail)"
+        case .openFailed(let code, let message):
+            "could not open the audio stream: \(message) (code \(code))"
+        case .writeFailed(let code, let message):
+            "audio write failed: \(message) (code \(code))"
+        case .fileFailed(let path, let reason):
+            "could not write '\(path)': \(reason)"
+        }
+    }
+}
+
+/// Where synthesized PCM goes.
+///
+/// `begin`, `write` and `end` are called on one thread (the engine thread), once per utterance,
+/// in that order; `end` is called even after an interrupt. `interrupt` may be called from any
+/// thread at any time: it silences the current utterance at once (drops queued audio and flushes
+/// the device buffer), and the pending and later `write`/`end` calls of that utterance return
+/// promptly without producing sound.
+public protocol AudioOutput: AnyObject, Sendable {
+    /// What `status` reports, e.g. "pulse", "null", "wav:/tmp/captions".
+    var name: String { get }
+    func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError)
+    /// Hands over PCM; may block to keep pace with playback.
+    func write(_ samples: [Int16]) throws(AudioOutputError)
+    /// Waits until what was written has been heard.
+    func end() throws(AudioOutputError)
+    func interrupt()
+}

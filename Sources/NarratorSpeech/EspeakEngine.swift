@@ -1,0 +1,260 @@
+import CEspeak
+import Foundation
+import Synchronization
+
+/// eSpeak NG, owned by one dedicated thread.
+///
+/// The library keeps global state and is not thread-safe, so an engine claims it for the whole
+/// process and makes every call from its own thread. Synthesis runs in synchronous mode: PCM
+/// arrives chunk by chunk through the synth callback, each chunk goes to the job's handler at once
+/// (so playback starts while the rest is being synthesized), and the callback's return value
+/// stops synthesis between chunks when the job is cancelled.
+public final class EspeakEngine: Sendable {
+    /// Whether some engine owns the library in this process.
+    private static let claimed = Mutex(false)
+
+    /// Samples per second of the PCM the engine produces (mono, signed 16-bit).
+    public let sampleRate: Int
+    /// The installed voices, read once at start-up.
+    public let voices: [EspeakVoice]
+    /// The data directory in use (nil: the library's default location).
+    public let dataPath: String?
+    private let worker: WorkerThread
+    private let library: LibraryState
+
+    /// Starts the engine thread and loads eSpeak NG's data.
+    ///
+    /// - Parameters:
+    ///   - dataPath: an `espeak-ng-data` directory (or its parent); nil for the installed one.
+    ///   - chunkMilliseconds: the size of the PCM chunks handed to the output.
+    /// - Throws: ``EspeakError/dataNotFound(path:)`` or ``EspeakError/initializationFailed(status:message:path:)``
+    ///   when the data is missing or broken; the library never exits the process.
+    public init(dataPath: String? = nil, chunkMilliseconds: Int = 20) throws(EspeakError) {
+        let alreadyClaimed = Self.claimed.withLock { claimed in
+            defer { claimed = true }
+            return claimed
+        }
+        if alreadyClaimed { throw .libraryInUse }
+        if let dataPath, !Self.holdsData(dataPath) {
+            Self.claimed.withLock { $0 = false }
+            throw .dataNotFound(path: dataPath)
+        }
+        let worker = WorkerThread(name: "narrator.espeak")
+        let library = LibraryState()
+        do {
+            let (rate, voices) = try worker.sync { () throws(EspeakError) -> (Int, [EspeakVoice]) in
+                try library.initialize(dataPath: dataPath, chunkMilliseconds: chunkMilliseconds)
+            }
+            self.sampleRate = rate
+            self.voices = voices
+        } catch {
+            worker.stop()
+            Self.claimed.withLock { $0 = false }
+            throw error
+        }
+        self.worker = worker
+        self.library = library
+        self.dataPath = dataPath
+    }
+
+    deinit {
+        let library = self.library
+        worker.submit { library.terminate() }
+        worker.stop()
+        Self.claimed.withLock { $0 = false }
+    }
+
+    /// Queues a job; it runs after the jobs submitted before it.
+    public func submit(_ job: SynthesisJob) {
+        let library = self.library
+        worker.submit { library.run(job) }
+    }
+
+    /// Synthesizes `text` completely and returns its PCM (for tests, benchmarks and captions).
+    public func synthesize(
+        _ text: String, voice: VoiceChoice = .standard, parameters: VoiceParameters = VoiceParameters()
+    ) throws(EspeakError) -> [Int16] {
+        let collected = Mutex<[Int16]>([])
+        let outcome = Mutex<SynthesisJob.Outcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let job = SynthesisJob(
+            text: text, voice: voice, parameters: parameters,
+            onChunk: { chunk in
+                collected.withLock { $0 += chunk }
+                return true
+            },
+            onEnd: { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            })
+        submit(job)
+        done.wait()
+        if case .failed(let error) = outcome.withLock({ $0 }) { throw error }
+        return collected.withLock { $0 }
+    }
+
+    /// Resolves a voice choice to the voice that would be used, without speaking.
+    public func resolve(_ choice: VoiceChoice) throws(EspeakError) -> String {
+        let library = self.library
+        return try worker.sync { () throws(EspeakError) -> String in
+            try library.select(choice)
+            return library.currentVoiceName
+        }
+    }
+
+    /// True when `path` (or `path/espeak-ng-data`) holds eSpeak NG's `phontab`.
+    static func holdsData(_ path: String) -> Bool {
+        let files = FileManager.default
+        return files.fileExists(atPath: path + "/phontab")
+            || files.fileExists(atPath: path + "/espeak-ng-data/phontab")
+    }
+}
+
+/// The library's global state. Touched only on the engine thread.
+private final class LibraryState: @unchecked Sendable {
+    private var voiceChoice: VoiceChoice?
+    private var parameters: VoiceParameters?
+    private(set) var currentVoiceName = ""
+
+    func initialize(dataPath: String?, chunkMilliseconds: Int) throws(EspeakError) -> (Int, [EspeakVoice]) {
+        espeak_ng_InitializePath(dataPath)
+        var context: espeak_ng_ERROR_CONTEXT?
+        let status = espeak_ng_Initialize(&context)
+        if status != ENS_OK {
+            let message = EspeakError.message(for: status)
+            espeak_ng_ClearErrorContext(&context)
+            throw .initializationFailed(status: status.rawValue, message: message, path: dataPath)
+        }
+        let output = espeak_ng_InitializeOutput(ENOUTPUT_MODE_SYNCHRONOUS, Int32(chunkMilliseconds), nil)
+        if output != ENS_OK {
+            throw .outputSetupFailed(status: output.rawValue, message: EspeakError.message(for: output))
+        }
+        espeak_SetSynthCallback { wav, count, events in
+            guard let userData = events?.pointee.user_data else { return 0 }
+            let run = Unmanaged<SynthesisRun>.fromOpaque(userData).takeUnretainedValue()
+            return run.deliver(wav, count: Int(count))
+        }
+        var voices: [EspeakVoice] = []
+        if var list = espeak_ListVoices(nil) {
+            while let voice = list.pointee {
+                voices.append(EspeakVoice(voice.pointee))
+                list += 1
+            }
+        }
+        try select(.standard)
+        try apply(VoiceParameters())
+        return (Int(espeak_ng_GetSampleRate()), voices)
+    }
+
+    func terminate() {
+        espeak_ng_Terminate()
+    }
+
+    func run(_ job: SynthesisJob) {
+        if job.isCancelled {
+            job.onEnd(.skipped)
+            return
+        }
+        job.onStart()
+        do throws(EspeakError) {
+            do {
+                try select(job.voice)
+            } catch {
+                // A tree in a language without an installed voice is still read, in the default voice.
+                try select(.standard)
+            }
+            try apply(job.parameters)
+        } catch {
+            job.onEnd(.failed(error))
+            return
+        }
+        let run = SynthesisRun(job: job)
+        let userData = Unmanaged.passUnretained(run).toOpaque()
+        let status = withExtendedLifetime(run) {
+            job.text.withCString { text in
+                espeak_ng_Synthesize(
+                    text, strlen(text) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, userData)
+            }
+        }
+        if run.stopped {
+            job.onEnd(.cancelled(samples: run.samples))
+        } else if status != ENS_OK {
+            job.onEnd(.failed(.synthesisFailed(status: status.rawValue, message: EspeakError.message(for: status))))
+        } else {
+            job.onEnd(.completed(samples: run.samples))
+        }
+    }
+
+    /// Switches voice only when the choice changed (loading a voice costs time).
+    func select(_ choice: VoiceChoice) throws(EspeakError) {
+        guard choice != voiceChoice else { return }
+        let status: espeak_ng_STATUS
+        let label: String
+        switch choice {
+        case .standard:
+            label = "en"
+            status = espeak_ng_SetVoiceByName("en")
+        case .named(let name):
+            label = name
+            status = espeak_ng_SetVoiceByName(name)
+        case .language(let tag):
+            label = tag
+            status = Self.setVoice(language: tag.lowercased().replacingOccurrences(of: "_", with: "-"))
+        }
+        guard status == ENS_OK else {
+            throw .voiceNotFound(label, status: status.rawValue)
+        }
+        voiceChoice = choice
+        currentVoiceName = espeak_GetCurrentVoice()?.pointee.name.map { String(cString: $0) } ?? label
+        // A voice change resets prosody inside the library: apply it again.
+        parameters = nil
+    }
+
+    /// Tries the full tag ("en-gb"), then the bare language ("en").
+    private static func setVoice(language: String) -> espeak_ng_STATUS {
+        var candidates = [language]
+        if let dash = language.firstIndex(of: "-") {
+            candidates.append(String(language[..<dash]))
+        }
+        var status = ENS_VOICE_NOT_FOUND
+        for candidate in candidates {
+            status = candidate.withCString { tag in
+                var spec = espeak_VOICE()
+                spec.languages = tag
+                return espeak_ng_SetVoiceByProperties(&spec)
+            }
+            if status == ENS_OK { return status }
+        }
+        return status
+    }
+
+    func apply(_ wanted: VoiceParameters) throws(EspeakError) {
+        let previous = parameters
+        if previous?.rate != wanted.rate { try set(espeakRATE, "rate", wanted.rate) }
+        if previous?.pitch != wanted.pitch { try set(espeakPITCH, "pitch", wanted.pitch) }
+        if previous?.volume != wanted.volume { try set(espeakVOLUME, "volume", wanted.volume) }
+        if previous?.punctuation != wanted.punctuation {
+            switch wanted.punctuation {
+            case .none:
+                try set(espeakPUNCTUATION, "punctuation", Int(espeakPUNCT_NONE.rawValue))
+            case .all:
+                try set(espeakPUNCTUATION, "punctuation", Int(espeakPUNCT_ALL.rawValue))
+            case .some:
+                let symbols = Array("#$%&*+/<=>@\\^_|~".unicodeScalars.map { wchar_t($0.value) }) + [0]
+                _ = symbols.withUnsafeBufferPointer { espeak_ng_SetPunctuationList($0.baseAddress) }
+                try set(espeakPUNCTUATION, "punctuation", Int(espeakPUNCT_SOME.rawValue))
+            }
+        }
+        parameters = wanted
+    }
+
+    private func set(_ parameter: espeak_PARAMETER, _ name: String, _ value: Int) throws(EspeakError) {
+        let status = espeak_ng_SetParameter(parameter, Int32(clamping: value), 0)
+        // eSpeak NG 1.51 stores the punctuation level and then reports EINVAL (measured: the level
+        // does change what is spoken), so that code is not a failure for this parameter.
+        if parameter == espeakPUNCTUATION && status.rawValue == UInt32(EINVAL) { return }
+        if status != ENS_OK {
+            throw .parameterRejected(name: name, value: value, status: status.rawValue)
+        }
+    }
+}

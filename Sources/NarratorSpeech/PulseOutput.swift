@@ -1,0 +1,97 @@
+import CPCAudio
+import Foundation
+import NarratorCore
+import Synchronization
+
+/// The platform audio device through pcaudiolib: PulseAudio (or PipeWire's pulse server), else ALSA.
+///
+/// pcaudiolib's PulseAudio backend is `pa_simple`, whose write blocks while the server buffer is
+/// full. So that an interrupt is heard at once, ``interrupt()`` calls `audio_object_flush`
+/// (`pa_simple_flush`: the server drops the stream's buffer) directly from the interrupting thread,
+/// while the engine thread may be blocked in a write; `pa_simple` serializes both on its mainloop
+/// lock. The writer hands audio over in 10 ms pieces, checks for an interrupt between pieces, and
+/// flushes again if a piece slipped in after the interrupt.
+public final class PulseOutput: AudioOutput, @unchecked Sendable {
+    public let name = "pulse"
+    private let object: OpaquePointer
+    /// Serializes open/close against a concurrent flush (writes and drains do not take it).
+    private let deviceLock = NSLock()
+    /// Counts interrupts; an utterance remembers the value it started with.
+    private let interrupts = Atomic<UInt64>(0)
+    // Engine-thread state.
+    private var openFormat: AudioFormat?
+    private var startedAt: UInt64 = 0
+
+    /// Connects to the sound server (or the ALSA device when there is no server).
+    public init(applicationName: String = "Narrator") throws(AudioOutputError) {
+        guard let object = create_audio_device_object(nil, applicationName, "Speech") else {
+            throw .deviceUnavailable("no PulseAudio/PipeWire server and no ALSA device")
+        }
+        self.object = object
+    }
+
+    deinit {
+        audio_object_close(object)
+        audio_object_destroy(object)
+    }
+
+    public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {
+        startedAt = interrupts.load(ordering: .acquiring)
+        guard openFormat != format else { return }
+        deviceLock.lock()
+        defer { deviceLock.unlock() }
+        if openFormat != nil {
+            audio_object_close(object)
+            openFormat = nil
+        }
+        let code = audio_object_open(object, AUDIO_OBJECT_FORMAT_S16LE, UInt32(format.sampleRate), UInt8(format.channels))
+        guard code == 0 else {
+            throw .openFailed(code: code, message: message(code))
+        }
+        openFormat = format
+    }
+
+    public func write(_ samples: [Int16]) throws(AudioOutputError) {
+        guard let format = openFormat, !wasInterrupted else { return }
+        let piece = max(1, format.sampleRate * format.channels / 100)
+        var offset = 0
+        while offset < samples.count {
+            let count = min(piece, samples.count - offset)
+            let code = samples.withUnsafeBufferPointer { buffer in
+                audio_object_write(object, buffer.baseAddress! + offset, count * 2)
+            }
+            if wasInterrupted {
+                // This piece may have reached the server after the interrupt's flush.
+                flush()
+                return
+            }
+            guard code == 0 else { throw .writeFailed(code: code, message: message(code)) }
+            offset += count
+        }
+    }
+
+    public func end() throws(AudioOutputError) {
+        guard openFormat != nil, !wasInterrupted else { return }
+        let code = audio_object_drain(object)
+        guard code == 0 || wasInterrupted else { throw .writeFailed(code: code, message: message(code)) }
+    }
+
+    public func interrupt() {
+        interrupts.add(1, ordering: .acquiringAndReleasing)
+        flush()
+    }
+
+    private var wasInterrupted: Bool {
+        interrupts.load(ordering: .acquiring) != startedAt
+    }
+
+    private func flush() {
+        deviceLock.lock()
+        defer { deviceLock.unlock() }
+        _ = audio_object_flush(object)
+    }
+
+    private func message(_ code: Int32) -> String {
+        audio_object_strerror(object, code).map { String(cString: $0) } ?? "error \(code)"
+    }
+}

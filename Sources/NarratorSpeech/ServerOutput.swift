@@ -1,0 +1,134 @@
+import Dispatch
+import Foundation
+import NarratorCore
+
+/// The sound server when it is reachable, `null` (in real time) when it is not.
+///
+/// Used for `--audio auto` and `--audio pulse`. A failed write (the server went away) moves the
+/// rest of the utterance to `null` and reports a fallback; a timer tries to reconnect every
+/// `retryInterval` and switches back when the server returns. Never throws: losing the sound
+/// server must not stop speech.
+public final class ServerOutput: AudioOutput, @unchecked Sendable {
+    private let spec: AudioSpec
+    private let retryInterval: Duration
+    private let connect: @Sendable () throws(AudioOutputError) -> any AudioOutput
+    private let onChange: @Sendable (OutputStatus) -> Void
+    private let null = NullOutput()
+    private let lock = NSLock()
+    private let timerQueue = DispatchQueue(label: "narrator.audio.reconnect")
+    private var timer: (any DispatchSourceTimer)?
+    // Guarded by `lock`.
+    private var device: (any AudioOutput)?
+    private var current: any AudioOutput
+    private var status: OutputStatus
+
+    /// - Parameters:
+    ///   - spec: `.auto` or `.pulse` (only changes how a missing server is reported).
+    ///   - connect: opens the device; the default is ``PulseOutput``.
+    ///   - onChange: called whenever the active output changes (from the reconnect queue or the engine thread).
+    public init(
+        spec: AudioSpec,
+        retryInterval: Duration = .seconds(2),
+        connect: @escaping @Sendable () throws(AudioOutputError) -> any AudioOutput = { () throws(AudioOutputError) in try PulseOutput() },
+        onChange: @escaping @Sendable (OutputStatus) -> Void = { _ in }
+    ) {
+        self.spec = spec
+        self.retryInterval = retryInterval
+        self.connect = connect
+        self.onChange = onChange
+        current = null
+        status = OutputStatus(spec: spec, active: "null", fallback: true, detail: "not connected yet")
+        attemptReconnect()
+        let timer = DispatchSource.makeTimerSource(queue: timerQueue)
+        let interval = DispatchTimeInterval.nanoseconds(Int(retryInterval.nanosecondsClamped))
+        timer.schedule(deadline: .now() + interval, repeating: interval)
+        timer.setEventHandler { [weak self] in self?.attemptReconnect() }
+        timer.resume()
+        self.timer = timer
+    }
+
+    deinit {
+        timer?.cancel()
+    }
+
+    public var name: String {
+        lock.withLock { current.name }
+    }
+
+    /// The output in use and whether it is a fallback.
+    public var outputStatus: OutputStatus {
+        lock.withLock { status }
+    }
+
+    public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
+        let target = lock.withLock { () -> any AudioOutput in
+            current = device ?? null
+            return current
+        }
+        do {
+            try target.begin(utterance, kind: kind, format: format)
+        } catch {
+            lose(target, error)
+            null.begin(utterance, kind: kind, format: format)
+        }
+    }
+
+    public func write(_ samples: [Int16]) {
+        let target = lock.withLock { current }
+        do {
+            try target.write(samples)
+        } catch {
+            lose(target, error)
+            null.write(samples)
+        }
+    }
+
+    public func end() {
+        let target = lock.withLock { current }
+        do {
+            try target.end()
+        } catch {
+            lose(target, error)
+        }
+    }
+
+    public func interrupt() {
+        let target = lock.withLock { current }
+        target.interrupt()
+        if target !== null { null.interrupt() }
+    }
+
+    /// Tries to reach the server when not connected. Called by the timer; callable directly.
+    public func attemptReconnect() {
+        guard lock.withLock({ device == nil }) else { return }
+        do {
+            let opened = try connect()
+            let changed = lock.withLock { () -> OutputStatus in
+                device = opened
+                status = OutputStatus(spec: spec, active: opened.name, fallback: false, detail: nil)
+                return status
+            }
+            onChange(changed)
+        } catch {
+            let changed = lock.withLock { () -> OutputStatus? in
+                let reason = spec == .auto ? "no sound server reachable: \(error)" : "\(error)"
+                guard status.detail != reason else { return nil }
+                status = OutputStatus(spec: spec, active: "null", fallback: true, detail: reason)
+                return status
+            }
+            if let changed { onChange(changed) }
+        }
+    }
+
+    /// The device failed: speak to `null` until the server is back.
+    private func lose(_ failed: any AudioOutput, _ error: AudioOutputError) {
+        let changed = lock.withLock { () -> OutputStatus? in
+            guard let device, device === failed else { return nil }
+            self.device = nil
+            current = null
+            status = OutputStatus(spec: spec, active: "null", fallback: true, detail: "lost \(failed.name): \(error)")
+            return status
+        }
+        if let changed { onChange(changed) }
+    }
+}

@@ -1,0 +1,68 @@
+import Foundation
+import NarratorCore
+@testable import NarratorSpeech
+import Synchronization
+
+/// eSpeak NG can be owned by one engine per process, so all tests share this one.
+let sharedEngine: EspeakEngine = {
+    do {
+        return try EspeakEngine()
+    } catch {
+        fatalError("eSpeak NG must be installed for these tests: \(error)")
+    }
+}()
+
+/// Root mean square of PCM, to tell speech from silence.
+func rms<C: Collection>(_ samples: C) -> Double where C.Element == Int16 {
+    guard !samples.isEmpty else { return 0 }
+    let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
+    return (sum / Double(samples.count)).squareRoot()
+}
+
+/// Collects a service's events, for assertions on their order.
+final class EventLog: Sendable {
+    private let events = Mutex<[SpeechEvent]>([])
+
+    var handler: @Sendable (SpeechEvent) -> Void {
+        { [self] event in events.withLock { $0.append(event) } }
+    }
+
+    var all: [SpeechEvent] { events.withLock { $0 } }
+
+    func phases(_ id: UtteranceID) -> [SpeechEvent.Phase] {
+        all.filter { $0.utterance == id }.map(\.phase)
+    }
+
+    /// Waits (polling, generous timeout) until `predicate` holds.
+    func wait(timeout: Duration = .seconds(20), until predicate: ([SpeechEvent]) -> Bool) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if predicate(all) { return true }
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        return predicate(all)
+    }
+}
+
+/// A fresh temporary directory.
+func temporaryDirectory(_ name: String) -> String {
+    let path = NSTemporaryDirectory() + "narrator-\(name)-\(UUID().uuidString)"
+    try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+    return path
+}
+
+/// Runs a program and returns its standard output (throws when it fails).
+@discardableResult
+func run(_ program: String, _ arguments: [String]) throws -> String {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: program)
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    struct Failed: Error { let status: Int32 }
+    guard process.terminationStatus == 0 else { throw Failed(status: process.terminationStatus) }
+    return String(decoding: data, as: UTF8.self)
+}
