@@ -1,3 +1,5 @@
+import NarratorCore
+
 /// A fully parsed `narratorctl` invocation.
 public struct Invocation: Equatable, Sendable {
     /// `--socket PATH`, overriding `$NARRATOR_SOCKET` and the default.
@@ -13,6 +15,30 @@ public enum Command: Equatable, Sendable {
     case show(file: String)
     case help(topic: String?)
     case version
+    /// A request for the daemon: the `cmd` name and its fields.
+    case daemon(DaemonRequest)
+}
+
+/// What a daemon command sends, and how the CLI treats the connection afterwards.
+public struct DaemonRequest: Equatable, Sendable {
+    public var cmd: String
+    public var fields: [JSONObject.Member]
+    /// A file whose JSON is sent as `field` (read when the command runs, not while parsing).
+    public var documentFile: (field: String, path: String)?
+    /// Keep the connection and print events after the reply (register --follow, monitor).
+    public var follow: Bool
+
+    public init(cmd: String, fields: [JSONObject.Member] = [], documentFile: (field: String, path: String)? = nil, follow: Bool = false) {
+        self.cmd = cmd
+        self.fields = fields
+        self.documentFile = documentFile
+        self.follow = follow
+    }
+
+    public static func == (a: DaemonRequest, b: DaemonRequest) -> Bool {
+        a.cmd == b.cmd && a.fields == b.fields && a.documentFile?.field == b.documentFile?.field
+            && a.documentFile?.path == b.documentFile?.path && a.follow == b.follow
+    }
 }
 
 /// How `narratorctl` exits, so scripts can tell failures apart.

@@ -28,13 +28,16 @@ let commonOptions: [OptionSpec] = [
 ]
 
 /// All commands, in the order `narratorctl help` lists them.
-let commandCatalog: [CommandSpec] = [
+let commandCatalog: [CommandSpec] = offlineCommands + daemonCommands
+
+let offlineCommands: [CommandSpec] = [
     CommandSpec(
-        name: "show", summary: "validate a tree document offline and list its focus stops",
-        arguments: [ArgumentSpec("FILE", help: "a tree document (JSON); - reads standard input")],
+        name: "show", summary: "list the focus stops of a tree document (offline) or of a registered tree",
+        arguments: [ArgumentSpec("FILE|TREE", help: "a tree document (JSON; - reads standard input), or a registered tree's name")],
         discussion: """
             Prints the focus stops in reading order, one utterance per line, or with --json an array
-            of {id, utterance, hint, frame} with frames in screen coordinates. An invalid document
+            of {id, utterance, hint, frame, activationPoint} with screen coordinates. An existing file
+            (or -) is read offline; any other name is asked of the daemon. An invalid document
             exits 1 with every problem listed on stderr as "json.path: reason".
             """,
         build: { parsed throws(UsageError) in .show(file: parsed.positionals[0]) }),

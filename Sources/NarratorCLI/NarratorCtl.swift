@@ -1,8 +1,9 @@
+import Foundation
 import NarratorCore
 
 /// The `narratorctl` program as a function of its arguments and console, for `main` and for tests.
 public enum NarratorCtl {
-    public static func run(_ arguments: [String], console: Console) -> ExitStatus {
+    public static func run(_ arguments: [String], environment: [String: String] = [:], console: Console) -> ExitStatus {
         let invocation: Invocation
         do {
             invocation = try InvocationParser.parse(arguments)
@@ -15,7 +16,14 @@ public enum NarratorCtl {
         }
         switch invocation.command {
         case .show(let file):
-            return ShowCommand.run(file: file, json: invocation.json, console: console)
+            if file == "-" || FileManager.default.fileExists(atPath: file) || file.contains("/") || file.hasSuffix(".json") {
+                return ShowCommand.run(file: file, json: invocation.json, console: console)
+            }
+            // Not a file: the name of a registered tree.
+            let request = DaemonRequest(cmd: "show", fields: [.init(key: "tree", value: .string(file))])
+            return DaemonSession.run(request, invocation: invocation, environment: environment, console: console)
+        case .daemon(let request):
+            return DaemonSession.run(request, invocation: invocation, environment: environment, console: console)
         case .help(let topic):
             if let topic {
                 guard let spec = commandSpec(named: topic) else {

@@ -7,4 +7,5 @@ let console = Console(
     err: { text in FileHandle.standardError.write(Data(text.utf8)) },
     readStandardInput: { [UInt8](FileHandle.standardInput.readDataToEndOfFile()) }
 )
-exit(NarratorCtl.run(Array(CommandLine.arguments.dropFirst()), console: console).rawValue)
+let arguments = Array(CommandLine.arguments.dropFirst())
+exit(NarratorCtl.run(arguments, environment: ProcessInfo.processInfo.environment, console: console).rawValue)

@@ -29,6 +29,11 @@ public enum JSONValue: Equatable, Sendable {
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
     public var isNull: Bool { self == .null }
+    /// The value, or `Optional.none` for JSON null (spelt out: a bare `nil` could mean `.null`).
+    public var nonNull: JSONValue? {
+        if case .null = self { return Optional.none }
+        return Optional.some(self)
+    }
 
     /// Looks up a member of an object; `nil` for other values or a missing key.
     public subscript(key: String) -> JSONValue? {

@@ -29,6 +29,7 @@ public enum RequestCommand: Equatable, Sendable {
     case escape
     case rotors
     case rotor(name: String, direction: Workspace.Move)
+    case announce(text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?)
     case speak(text: String)
     case stop
     case status
@@ -40,7 +41,7 @@ public enum RequestCommand: Equatable, Sendable {
     /// The `cmd` spelling of each command, for help and "did you mean".
     public static let names = [
         "hello", "register", "update", "unregister", "trees", "show", "focus", "next", "previous", "first", "last",
-        "touch", "activate", "adjust", "actions", "action", "magic-tap", "escape", "rotor", "speak",
+        "touch", "activate", "adjust", "actions", "action", "magic-tap", "escape", "rotor", "announce", "speak",
         "stop", "status", "set", "get", "voices", "subscribe",
     ]
 }

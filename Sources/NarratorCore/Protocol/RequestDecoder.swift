@@ -84,6 +84,11 @@ struct Fields {
             guard let rotor = try optionalString("name") else { return .rotors }
             let direction = try optionalChoice("direction", ["next", "previous", "first", "last"]) ?? "next"
             return .rotor(name: rotor, direction: Workspace.Move(rawValue: direction)!)
+        case "announce":
+            let priority = try optionalChoice("priority", AnnouncementPriority.allCases.map(\.rawValue)).flatMap(AnnouncementPriority.init(rawValue:))
+            return .announce(
+                text: try string("text"), priority: priority ?? .default, tree: try optionalString("tree"),
+                element: try optionalString("element"), key: try optionalString("key"))
         case "speak": return .speak(text: try string("text"))
         case "stop": return .stop
         case "status": return .status

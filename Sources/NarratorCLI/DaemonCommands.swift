@@ -1,0 +1,164 @@
+import NarratorCore
+
+private func request(_ cmd: String, _ fields: [JSONObject.Member] = [], follow: Bool = false) -> Command {
+    .daemon(DaemonRequest(cmd: cmd, fields: fields, follow: follow))
+}
+private func member(_ key: String, _ value: JSONValue) -> JSONObject.Member { .init(key: key, value: value) }
+private func number(_ text: String, _ name: String, _ command: String) throws(UsageError) -> Double {
+    guard let value = Double(text), value.isFinite else { throw UsageError("\(command): \(name) must be a number, not \"\(text)\"", command: command) }
+    return value
+}
+private func json(_ text: String, _ option: String, _ command: String) throws(UsageError) -> JSONValue {
+    do { return try JSONParser().parse(text) } catch {
+        throw UsageError("\(command): \(option) is not valid JSON: \(error)", command: command)
+    }
+}
+
+private let treeOption = OptionSpec("--tree", value: "TREE", help: "navigate this tree instead of the focused one")
+
+/// The commands that talk to narratord, one request each.
+let daemonCommands: [CommandSpec] = {
+    func move(_ name: String, _ summary: String) -> CommandSpec {
+        CommandSpec(name: name, summary: summary, options: [treeOption]) { parsed throws(UsageError) in
+            request(name, parsed.value("--tree").map { [member("tree", .string($0))] } ?? [])
+        }
+    }
+    return [
+        CommandSpec(
+            name: "register", summary: "register a tree document with the daemon",
+            arguments: [ArgumentSpec("FILE", help: "a tree document (JSON); - reads standard input")],
+            options: [
+                OptionSpec("--ephemeral", help: "unregister the tree when this connection ends"),
+                OptionSpec("--follow", help: "stay connected as the tree's owner and print the events it receives (actions, values) as JSON lines"),
+            ],
+            discussion: """
+                The connection that registers a tree owns it: activate, named actions, magic tap, escape and
+                non-declarative adjustments are sent to it as events. Without --follow narratorctl exits at once
+                and the tree stays registered without an owner (unless --ephemeral).
+                """
+        ) { parsed throws(UsageError) in
+            .daemon(
+                DaemonRequest(
+                    cmd: "register", fields: parsed.has("--ephemeral") ? [member("ephemeral", true)] : [],
+                    documentFile: ("document", parsed.positionals[0]), follow: parsed.has("--follow")))
+        },
+        CommandSpec(
+            name: "update", summary: "change an element: set properties, replace its children, or remove it",
+            arguments: [ArgumentSpec("TREE", help: "the tree"), ArgumentSpec("ELEMENT", help: "the element id")],
+            options: [
+                OptionSpec("--set", value: "JSON", help: #"properties to set, e.g. '{"value": "4"}' (null clears one)"#),
+                OptionSpec("--children", value: "JSON", help: "a JSON array of nodes replacing the element's children"),
+                OptionSpec("--remove", help: "remove the element and its subtree"),
+                OptionSpec("--announce", help: "speak the new value if the element has focus"),
+                OptionSpec("--notify", value: "KIND", help: "screenChanged or layoutChanged: move focus and speak it", choices: ["screenChanged", "layoutChanged"]),
+                OptionSpec("--focus", value: "ID", help: "with --notify: the element to focus (default: the first)"),
+            ]
+        ) { parsed throws(UsageError) in
+            var fields = [member("tree", .string(parsed.positionals[0])), member("element", .string(parsed.positionals[1]))]
+            let given = ["--set", "--children"].filter { parsed.value($0) != nil }.count + (parsed.has("--remove") ? 1 : 0)
+            guard given == 1 else { throw UsageError("update: give exactly one of --set, --children or --remove", command: "update") }
+            if let set = parsed.value("--set") { fields.append(member("set", try json(set, "--set", "update"))) }
+            if let children = parsed.value("--children") { fields.append(member("children", try json(children, "--children", "update"))) }
+            if parsed.has("--remove") { fields.append(member("remove", true)) }
+            if parsed.has("--announce") { fields.append(member("announce", true)) }
+            if let notify = parsed.value("--notify") { fields.append(member("notify", .string(notify))) }
+            if let focus = parsed.value("--focus") {
+                guard parsed.value("--notify") != nil else { throw UsageError("update: --focus needs --notify", command: "update") }
+                fields.append(member("focus", .string(focus)))
+            }
+            return request("update", fields)
+        },
+        CommandSpec(name: "unregister", summary: "remove a registered tree", arguments: [ArgumentSpec("TREE", help: "the tree")]) {
+            parsed throws(UsageError) in request("unregister", [member("tree", .string(parsed.positionals[0]))])
+        },
+        CommandSpec(name: "trees", summary: "list the registered trees") { _ throws(UsageError) in request("trees") },
+        CommandSpec(
+            name: "focus", summary: "focus a tree (its last focused or first element) or an element",
+            arguments: [ArgumentSpec("TREE", help: "the tree"), ArgumentSpec("ELEMENT", help: "the element id", optional: true)]
+        ) { parsed throws(UsageError) in
+            var fields = [member("tree", .string(parsed.positionals[0]))]
+            if parsed.positionals.count > 1 { fields.append(member("element", .string(parsed.positionals[1]))) }
+            return request("focus", fields)
+        },
+        move("next", "move focus to the next element"),
+        move("previous", "move focus to the previous element"),
+        move("first", "move focus to the first element"),
+        move("last", "move focus to the last element"),
+        CommandSpec(
+            name: "touch", summary: "focus the element at a screen point",
+            arguments: [ArgumentSpec("X", help: "screen x"), ArgumentSpec("Y", help: "screen y")], options: [treeOption]
+        ) { parsed throws(UsageError) in
+            var fields = [member("x", .number(try number(parsed.positionals[0], "X", "touch"))), member("y", .number(try number(parsed.positionals[1], "Y", "touch")))]
+            if let tree = parsed.value("--tree") { fields.append(member("tree", .string(tree))) }
+            return request("touch", fields)
+        },
+        CommandSpec(name: "activate", summary: "activate the focused element (double tap)") { _ throws(UsageError) in request("activate") },
+        CommandSpec(
+            name: "adjust", summary: "increment or decrement the focused element",
+            arguments: [ArgumentSpec("DIRECTION", help: "up or down")]
+        ) { parsed throws(UsageError) in
+            let direction = parsed.positionals[0]
+            guard direction == "up" || direction == "down" else {
+                throw UsageError("adjust: DIRECTION must be up or down, not \"\(direction)\"", command: "adjust")
+            }
+            return request("adjust", [member("direction", .string(direction))])
+        },
+        CommandSpec(name: "actions", summary: "list the focused element's custom actions") { _ throws(UsageError) in request("actions") },
+        CommandSpec(name: "action", summary: "perform a custom action of the focused element", arguments: [ArgumentSpec("NAME", help: "the action's name")]) {
+            parsed throws(UsageError) in request("action", [member("name", .string(parsed.positionals[0]))])
+        },
+        CommandSpec(name: "magic-tap", summary: "the main action, handled by the nearest element up from the focus") { _ throws(UsageError) in request("magic-tap") },
+        CommandSpec(name: "escape", summary: "dismiss, handled by the nearest element up from the focus") { _ throws(UsageError) in request("escape") },
+        CommandSpec(
+            name: "rotor", summary: "list rotors, or move to the next/previous item of one",
+            arguments: [
+                ArgumentSpec("NAME", help: "headings, links, actions, or a custom rotor", optional: true),
+                ArgumentSpec("DIRECTION", help: "next (default), previous, first or last", optional: true),
+            ]
+        ) { parsed throws(UsageError) in
+            guard let name = parsed.positionals.first else { return request("rotor") }
+            let direction = parsed.positionals.count > 1 ? parsed.positionals[1] : "next"
+            guard ["next", "previous", "first", "last"].contains(direction) else {
+                throw UsageError("rotor: DIRECTION must be next, previous, first or last, not \"\(direction)\"", command: "rotor")
+            }
+            return request("rotor", [member("name", .string(name)), member("direction", .string(direction))])
+        },
+        CommandSpec(
+            name: "announce", summary: "queue an announcement",
+            arguments: [ArgumentSpec("TEXT", help: "what to say", variadic: true)],
+            options: [
+                OptionSpec("--priority", value: "P", help: "low waits, default interrupts, high cannot be interrupted", choices: ["low", "default", "high"]),
+                OptionSpec("--tree", value: "TREE", help: "the screen it belongs to"),
+                OptionSpec("--element", value: "ID", help: "the control it is about"),
+                OptionSpec("--key", value: "KEY", help: "deduplication key (default: the normalized text)"),
+            ]
+        ) { parsed throws(UsageError) in
+            var fields = [member("text", .string(parsed.positionals.joined(separator: " ")))]
+            for (option, key) in [("--priority", "priority"), ("--tree", "tree"), ("--element", "element"), ("--key", "key")] {
+                if let value = parsed.value(option) { fields.append(member(key, .string(value))) }
+            }
+            return request("announce", fields)
+        },
+        CommandSpec(name: "speak", summary: "say text now, interrupting focus speech", arguments: [ArgumentSpec("TEXT", help: "what to say", variadic: true)]) {
+            parsed throws(UsageError) in request("speak", [member("text", .string(parsed.positionals.joined(separator: " ")))])
+        },
+        CommandSpec(name: "stop", summary: "silence speech and drop what is waiting") { _ throws(UsageError) in request("stop") },
+        CommandSpec(name: "status", summary: "uptime, clients, trees, focus, audio output, voice, queue") { _ throws(UsageError) in request("status") },
+        CommandSpec(
+            name: "set", summary: "change a speech setting (voice, rate, pitch, volume, punctuation, hints, hint-delay)",
+            arguments: [ArgumentSpec("KEY", help: "the setting"), ArgumentSpec("VALUE", help: "its new value")]
+        ) { parsed throws(UsageError) in
+            request("set", [member("key", .string(parsed.positionals[0])), member("value", .string(parsed.positionals[1]))])
+        },
+        CommandSpec(name: "get", summary: "print a speech setting", arguments: [ArgumentSpec("KEY", help: "the setting")]) {
+            parsed throws(UsageError) in request("get", [member("key", .string(parsed.positionals[0]))])
+        },
+        CommandSpec(name: "voices", summary: "list the installed eSpeak NG voices") { _ throws(UsageError) in request("voices") },
+        CommandSpec(name: "monitor", summary: "print each utterance as it is spoken, until interrupted") { _ throws(UsageError) in
+            request("subscribe", follow: true)
+        },
+        CommandSpec(name: "hello", summary: "check the daemon is there and print its versions") { _ throws(UsageError) in
+            request("hello", [member("client", "narratorctl")])
+        },
+    ]
+}()

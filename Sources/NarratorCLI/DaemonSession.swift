@@ -1,0 +1,91 @@
+import Foundation
+import NarratorCore
+import NarratorSystem
+
+/// Sends one request to the daemon and renders the reply; for `register --follow` and
+/// `monitor`, keeps reading events until the daemon closes the connection.
+enum DaemonSession {
+    static func run(_ request: DaemonRequest, invocation: Invocation, environment: [String: String], console: Console) -> ExitStatus {
+        var fields = request.fields
+        if let (field, path) = request.documentFile {
+            let bytes: [UInt8]
+            if path == "-" {
+                bytes = console.readStandardInput()
+            } else {
+                guard let data = FileManager.default.contents(atPath: path) else {
+                    console.err("narratorctl \(request.cmd): cannot read \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")\n")
+                    return .refused
+                }
+                bytes = [UInt8](data)
+            }
+            do {
+                fields.insert(.init(key: field, value: try DocumentLimits.default.parser.parse(bytes)), at: 0)
+            } catch {
+                console.err("narratorctl \(request.cmd): \(path == "-" ? "standard input" : path) is not valid JSON: \(error)\n")
+                return .refused
+            }
+        }
+        var object = JSONObject([("id", 1), ("cmd", .string(request.cmd))].map { JSONObject.Member(key: $0.0, value: $0.1) })
+        object.members.append(contentsOf: fields)
+
+        let path = SocketPath.resolve(flag: invocation.socket, environment: environment, uid: getuid()).path
+        let client: UnixClient
+        do {
+            client = try UnixClient(connectingTo: path)
+        } catch {
+            console.err("narratorctl: cannot reach narratord at \(path): \(error)\n")
+            console.err("Start it with \"narratord\" (or \"make run\", or \"systemctl --user start narratord.socket\"), or point --socket / $NARRATOR_SOCKET at a running one.\n")
+            return .unreachable
+        }
+        defer { client.close() }
+        let replyLine: String
+        do {
+            try client.send(line: JSONValue.object(object).compactText)
+            guard let line = try client.readLine() else {
+                console.err("narratorctl: narratord at \(path) closed the connection without replying\n")
+                return .unreachable
+            }
+            replyLine = line
+        } catch {
+            console.err("narratorctl: lost the connection to narratord at \(path): \(error)\n")
+            return .unreachable
+        }
+        guard let reply = try? JSONParser().parse(replyLine), case .object(let replyObject) = reply else {
+            console.err("narratorctl: narratord sent something that is not a JSON object: \(replyLine)\n")
+            return .refused
+        }
+        if replyObject["ok"] != true {
+            if invocation.json {
+                console.out(reply.prettyText + "\n")
+            }
+            let error = replyObject["error"]
+            let message = error?["message"]?.stringValue ?? replyLine
+            console.err("narratorctl \(request.cmd == "subscribe" ? "monitor" : request.cmd): \(message)\n")
+            if let problems = error?["problems"]?.arrayValue {
+                for problem in problems {
+                    let path = problem["path"]?.stringValue ?? ""
+                    console.err("  \(path.isEmpty ? "" : path + ": ")\(problem["message"]?.stringValue ?? "")\n")
+                }
+            }
+            return .refused
+        }
+        if invocation.json {
+            console.out(reply.compactText + "\n")
+        } else {
+            let text = ReplyRenderer.render(request.cmd, replyObject)
+            if !text.isEmpty { console.out(text + "\n") }
+        }
+        guard request.follow else { return .success }
+        // Follow: print each event as it arrives until the daemon hangs up.
+        while true {
+            let line: String?
+            do { line = try client.readLine() } catch { return .unreachable }
+            guard let line else { return .success }
+            if invocation.json || request.cmd != "subscribe" {
+                console.out(line + "\n")
+            } else if let event = try? JSONParser().parse(line), let text = ReplyRenderer.monitorLine(event) {
+                console.out(text + "\n")
+            }
+        }
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import NarratorCore
+import NarratorSpeech
+import NarratorSystem
+import Synchronization
+
+/// `narratord` as a function of its arguments and environment; `main.swift` only calls this.
+///
+/// Exit status: 0 after a clean stop, 1 when it cannot start (socket in use, speech engine
+/// unavailable), 2 for a usage error.
+public enum DaemonMain {
+    public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        let options: DaemonOptions
+        switch Result(catching: { () throws(UsageError) in try DaemonOptions.parse(arguments, environment: environment) }) {
+        case .failure(let error):
+            FileHandle.standardError.write(Data("narratord: \(error.message) (see narratord --help)\n".utf8))
+            return 2
+        case .success(.help):
+            print(DaemonOptions.usage)
+            return 0
+        case .success(.version):
+            print("narratord \(NarratorVersion.daemon) (protocol \(NarratorVersion.protocolVersion), tree format \(NarratorVersion.treeFormat))")
+            return 0
+        case .success(.run(let parsed)):
+            options = parsed
+        }
+        let logger = Logger(level: options.logLevel)
+        do {
+            return try serve(options, environment: environment, logger: logger)
+        } catch {
+            logger.error("narratord: \(error)")
+            return 1
+        }
+    }
+
+    /// A failure to start, with what to do about it.
+    struct StartError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func serve(_ options: DaemonOptions, environment: [String: String], logger: Logger) throws -> Int32 {
+        let uid = getuid()
+        let notifier = SystemdNotifier(environment: environment)
+
+        // The listening socket: passed by systemd, or bound here.
+        var owned: ListeningSocket?
+        var listeners: [Int32]
+        var socketPath: String?
+        if let activation = try SocketActivation.takeFromProcess() {
+            listeners = activation.listeningUnixStreamSockets
+            guard !listeners.isEmpty else { throw StartError(description: "systemd passed no listening Unix stream socket") }
+            logger.info("using \(listeners.count) socket(s) passed by systemd")
+        } else {
+            let path = SocketPath.resolve(flag: options.socket, environment: environment, uid: uid)
+            do {
+                owned = try path.bindListener(uid: uid)
+            } catch .alreadyRunning(let where_) {
+                throw StartError(description: "another narratord is already listening on \(where_); stop it first, or start this one with --socket PATH")
+            } catch {
+                throw StartError(description: "cannot listen on \(path.path): \(error)")
+            }
+            listeners = [owned!.fd]
+            socketPath = owned!.path
+            if owned!.replacedStaleSocket { logger.notice("replaced a stale socket left by a daemon that is gone") }
+        }
+
+        // Speech: the engine and the audio output.
+        let audio: AudioSpec
+        do { audio = try AudioSpec.parse(options.audio) } catch { throw StartError(description: "--audio: \(error)") }
+        try? FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let sink = SpeechEventSink()
+        let speech: SpeechService
+        do {
+            speech = try SpeechService.start(
+                audio: audio, settingsPath: options.stateDirectory + "/settings.json", espeakDataPath: options.espeakData,
+                log: { logger.notice($0) }, onEvent: { sink.deliver($0) })
+        } catch {
+            throw StartError(description: "cannot start speech: \(error)")
+        }
+        if let voice = options.voice {
+            do { try speech.set("voice", to: voice) } catch { throw StartError(description: "--voice: \(error)") }
+        }
+        if let rate = options.rate {
+            do { try speech.set("rate", to: String(rate)) } catch { throw StartError(description: "--rate: \(error)") }
+        }
+
+        let configuration = EventLoopConfiguration(
+            maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
+            signals: [.terminate, .interrupt, .hangup])
+        let loop: EventLoop
+        do { loop = try EventLoop(listeners: listeners, configuration: configuration) } catch {
+            throw StartError(description: "cannot start the event loop: \(error)")
+        }
+        let daemon = Daemon(logger: logger, speech: speech, uid: uid, socketPath: socketPath, maxMessageBytes: options.maxMessageBytes)
+        sink.connect(LoopBound(daemon, loop: loop))
+
+        let status = speech.status
+        logger.notice(
+            "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket"); audio: \(status.output.active)\(status.output.fallback ? " (fallback: \(status.output.detail ?? "sound server unreachable"))" : ""); voice: \(status.voice)")
+        try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
+        do { try loop.run(daemon) } catch { throw StartError(description: "event loop failed: \(error)") }
+        try? notifier.stopping()
+        if let owned { _ = owned.removeSocketFile() }
+        logger.notice("stopped")
+        return 0
+    }
+}
+
+/// Forwards speech events from the speech queue to the daemon on its loop thread.
+final class SpeechEventSink: Sendable {
+    private let target = Mutex<LoopBound<Daemon>?>(nil)
+
+    func connect(_ daemon: LoopBound<Daemon>) { target.withLock { $0 = daemon } }
+
+    func deliver(_ event: SpeechEvent) {
+        guard let bound = target.withLock({ $0 }) else { return }
+        _ = bound.loop.execute { loop in bound.open().speechEvent(event, loop: loop) }
+    }
+}

@@ -1,0 +1,116 @@
+import NarratorCore
+
+/// `narratord`'s command line, parsed purely from arguments and environment.
+public struct DaemonOptions: Equatable, Sendable {
+    /// `--socket PATH`; nil means `$NARRATOR_SOCKET`, then the runtime directory.
+    public var socket: String?
+    /// `--audio SPEC`: auto, pulse, null or wav:DIR.
+    public var audio: String = "auto"
+    /// `--voice NAME` and `--rate WPM` override the saved speech settings at start-up.
+    public var voice: String?
+    public var rate: Int?
+    /// `--state-dir DIR`: where settings (and the log database) live;
+    /// default `$XDG_STATE_HOME/narrator`, else `~/.local/state/narrator`.
+    public var stateDirectory: String
+    /// `--db PATH`: the SQLite log (used from the announcement issue on).
+    public var database: String?
+    public var logLevel: LogLevel = .info
+    /// `--max-message BYTES`: the longest request line accepted.
+    public var maxMessageBytes: Int = 16 << 20
+    /// `--espeak-data DIR`: eSpeak NG's data directory (default: the library's own).
+    public var espeakData: String?
+
+    public enum Action: Equatable, Sendable {
+        case run(DaemonOptions)
+        case help
+        case version
+    }
+
+    public static let usage = """
+        narratord: the Narrator speech daemon.
+
+        Usage: narratord [OPTIONS]
+
+        Options:
+          --socket PATH       listen here (default: $NARRATOR_SOCKET, then
+                              $XDG_RUNTIME_DIR/narrator/narratord.sock, else /tmp/narrator-UID/)
+          --audio SPEC        auto (default), pulse, null, or wav:DIR
+          --voice NAME        eSpeak NG voice (saved settings otherwise; see narratorctl voices)
+          --rate WPM          speech rate in words per minute (80-450)
+          --state-dir DIR     settings and logs (default: $XDG_STATE_HOME/narrator)
+          --db PATH           the SQLite log (default: STATE_DIR/narrator.db)
+          --espeak-data DIR   eSpeak NG's data directory
+          --max-message N     longest request line in bytes (default 16777216)
+          --log-level LEVEL   error, warning, notice, info (default) or debug
+          --version           print the version
+          --help              show this help
+
+        Logs go to stderr with syslog priority prefixes, as journald reads them.
+        SIGTERM or SIGINT: stop accepting, send pending replies, exit 0.
+        """
+
+    public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Action {
+        var options = DaemonOptions(stateDirectory: defaultStateDirectory(environment))
+        var index = 0
+        func value(_ name: String) throws(UsageError) -> String {
+            guard index + 1 < arguments.count else { throw UsageError("\(name) needs a value") }
+            index += 1
+            return arguments[index]
+        }
+        while index < arguments.count {
+            var argument = arguments[index]
+            var inline: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                inline = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
+            func take() throws(UsageError) -> String { if let inline { return inline } else { return try value(argument) } }
+            switch argument {
+            case "--help", "-h": return .help
+            case "--version": return .version
+            case "--socket": options.socket = try take()
+            case "--audio": options.audio = try take()
+            case "--voice": options.voice = try take()
+            case "--rate":
+                let text = try take()
+                guard let rate = Int(text), (80...450).contains(rate) else {
+                    throw UsageError("--rate must be a whole number of words per minute from 80 to 450, not \"\(text)\"")
+                }
+                options.rate = rate
+            case "--state-dir": options.stateDirectory = try take()
+            case "--db": options.database = try take()
+            case "--espeak-data": options.espeakData = try take()
+            case "--max-message":
+                let text = try take()
+                guard let bytes = Int(text), bytes >= 1024 else {
+                    throw UsageError("--max-message must be a number of bytes of at least 1024, not \"\(text)\"")
+                }
+                options.maxMessageBytes = bytes
+            case "--log-level":
+                let text = try take()
+                guard let level = LogLevel(rawValue: text) else {
+                    throw UsageError(
+                        "--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\""
+                            + Suggestion.hint(for: text, in: LogLevel.allCases.map(\.rawValue)))
+                }
+                options.logLevel = level
+            default:
+                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--espeak-data", "--max-message", "--log-level", "--version", "--help"]
+                throw UsageError("unknown option \(argument)" + (Suggestion.nearest(to: argument, in: known).map { " (did you mean \($0)?)" } ?? ""))
+            }
+            index += 1
+        }
+        return .run(options)
+    }
+
+    static func defaultStateDirectory(_ environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/narrator" }
+        return (environment["HOME"] ?? "/tmp") + "/.local/state/narrator"
+    }
+}
+
+/// A command-line mistake: the message and exit status 2.
+public struct UsageError: Error, Equatable, Sendable {
+    public var message: String
+    public init(_ message: String) { self.message = message }
+}

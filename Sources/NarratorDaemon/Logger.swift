@@ -1,0 +1,38 @@
+import Foundation
+
+/// How much the daemon logs.
+public enum LogLevel: String, CaseIterable, Comparable, Sendable {
+    case error, warning, notice, info, debug
+
+    /// The syslog priority journald reads from a `<N>` line prefix.
+    var priority: Int {
+        switch self {
+        case .error: 3
+        case .warning: 4
+        case .notice: 5
+        case .info: 6
+        case .debug: 7
+        }
+    }
+
+    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.priority < b.priority }
+}
+
+/// Writes one line per event to stderr, prefixed with its syslog priority (`<6>`), which
+/// journald turns into the entry's priority when the daemon runs as a service.
+public struct Logger: Sendable {
+    public var level: LogLevel
+
+    public init(level: LogLevel) { self.level = level }
+
+    public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
+        guard level <= self.level else { return }
+        FileHandle.standardError.write(Data("<\(level.priority)>\(message())\n".utf8))
+    }
+
+    public func error(_ message: @autoclosure () -> String) { log(.error, message()) }
+    public func warning(_ message: @autoclosure () -> String) { log(.warning, message()) }
+    public func notice(_ message: @autoclosure () -> String) { log(.notice, message()) }
+    public func info(_ message: @autoclosure () -> String) { log(.info, message()) }
+    public func debug(_ message: @autoclosure () -> String) { log(.debug, message()) }
+}
