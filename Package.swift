@@ -65,6 +65,12 @@ let package = Package(
             dependencies: ["NarratorCLI", "narratorctl", "narratord"],
             swiftSettings: strict
         ),
+        // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
+        .testTarget(
+            name: "NarratorEndToEndTests",
+            dependencies: ["NarratorCore", "NarratorSystem", "narratord", "narratorctl"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "NarratorSpeechTests", dependencies: ["NarratorSpeech"], swiftSettings: strict),
         .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),

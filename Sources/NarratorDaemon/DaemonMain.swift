@@ -10,6 +10,13 @@ import Synchronization
 /// unavailable), 2 for a usage error.
 public enum DaemonMain {
     public static func run(arguments: [String], environment: [String: String]) -> Int32 {
+        // A parent may hand down a mask that blocks the stop signals (test runners and some
+        // supervisors do). Unblock them before any thread starts, so every thread inherits it
+        // and SIGTERM always reaches the event loop.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, signal) }
+        pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let options: DaemonOptions
         switch Result(catching: { () throws(UsageError) in try DaemonOptions.parse(arguments, environment: environment) }) {
         case .failure(let error):

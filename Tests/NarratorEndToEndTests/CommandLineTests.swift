@@ -1,0 +1,86 @@
+import Foundation
+import NarratorCore
+import Testing
+
+/// narratorctl against a live daemon: every command's human output and exit status.
+@Suite struct CommandLineTests {
+    @Test func everyCommandThroughNarratorctl() throws {
+        let daemon = try DaemonHarness()
+        #expect(try daemon.ctl("hello").stdout.hasPrefix("narratord \(NarratorVersion.daemon)"))
+        #expect(try daemon.ctl("register", "examples/favorites.json").stdout == "registered library: 9 stops, 14 nodes\n")
+        let trees = try daemon.ctl("trees")
+        #expect(trees.lines.first?.hasPrefix("TREE") == true)
+        #expect(trees.lines.dropFirst().first?.hasPrefix("library") == true)
+        #expect(try daemon.ctl("show", "library").lines.count == 9)
+        #expect(try daemon.ctl("focus", "library").stdout == "Library, Library, heading\n")
+        #expect(try daemon.ctl("next").stdout == "Favorites, 3 items, button\n  hint: Double-tap to toggle. actions available\n")
+        #expect(try daemon.ctl("last").stdout == "Search, tab, 3 of 3\n")
+        #expect(try daemon.ctl("previous").stdout == "selected, Library, tab, 2 of 3\n")
+        #expect(try daemon.ctl("first").stdout == "Library, heading\n")
+        let rotors = try daemon.ctl("rotor")
+        #expect(rotors.lines.map { String($0.prefix(8)) } == ["ROTOR   ", "headings", "links   ", "Unread  "])
+        #expect(try daemon.ctl("rotor", "Unread").stdout == "Inbox, 2 unread, button\n")
+        #expect(try daemon.ctl("rotor", "Unread", "next").stdout == "Updates, 5 unread, button\n")
+        #expect(try daemon.ctl("rotor", "links").stdout == "Help, link\n")
+        #expect(try daemon.ctl("touch", "200", "300").stdout == "Updates, 5 unread, button\n")
+        #expect(try daemon.ctl("speak", "hello", "there").stdout == "hello there\n")
+        #expect(try daemon.ctl("announce", "Download", "complete", "--priority", "high").stdout.hasPrefix("announcement "))
+        #expect(try daemon.ctl("stop").status == 0)
+        #expect(try daemon.ctl("set", "rate", "220").stdout == "rate = 220\n")
+        #expect(try daemon.ctl("get", "rate").stdout == "220\n")
+        #expect(try daemon.ctl("set", "hints", "off").status == 0)
+        #expect(try daemon.ctl("voices").lines.contains { $0.contains("en") })
+        let status = try daemon.ctl("status")
+        #expect(status.stdout.contains("audio:    null"))
+        #expect(status.stdout.contains("focus:    library/updates"))
+        #expect(try daemon.ctl("unregister", "library").stdout == "unregistered library\n")
+        #expect(try daemon.ctl("trees").lines.count == 1)
+    }
+
+    @Test func refusalsAndUsageErrorsHaveTheirExitCodes() throws {
+        let daemon = try DaemonHarness()
+        let refused = try daemon.ctl("focus", "nowhere")
+        #expect(refused.status == 1)
+        #expect(refused.stderr == "narratorctl focus: no tree named \"nowhere\" is registered\n")
+        #expect(try daemon.ctl("next").stderr.contains("nothing has focus yet"))
+        #expect(try daemon.ctl("adjust", "sideways").status == 2)
+        #expect(try daemon.ctl("set", "rate", "fast").status == 1)
+        let invalid = try daemon.ctl("register", "-", stdin: #"{"tree": "t", "root": {"id": "r", "lable": "x"}}"#)
+        #expect(invalid.status == 1)
+        #expect(invalid.stderr.contains(#"root.lable: unknown key; did you mean "label"?"#))
+    }
+
+    @Test func unreachableDaemonExitsThreeNamingTheSocket() throws {
+        let result = try DaemonHarness.run(DaemonHarness.binaries + "/narratorctl", ["--socket", "/tmp/narrator-nowhere/x.sock", "status"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("/tmp/narrator-nowhere/x.sock"))
+        #expect(result.stderr.contains("Start it with"))
+    }
+
+    @Test func registerFollowPrintsTheEventsItReceives() throws {
+        let daemon = try DaemonHarness()
+        let owner = Process()
+        owner.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/narratorctl")
+        owner.arguments = ["--socket", daemon.socket, "register", "--follow", "examples/player.json"]
+        owner.currentDirectoryURL = URL(fileURLWithPath: DaemonHarness.repository)
+        let out = Pipe()
+        owner.standardOutput = out
+        try owner.run()
+        defer { owner.terminate(); owner.waitUntilExit() }
+        // Wait until the tree is registered, then act on it.
+        var focus = try daemon.ctl("focus", "player", "play")
+        for _ in 0..<100 where focus.status != 0 {
+            usleep(20_000)
+            focus = try daemon.ctl("focus", "player", "play")
+        }
+        #expect(try daemon.ctl("activate").status == 0)
+        var seen = ""
+        while !seen.contains("\"action\":\"activate\"") {
+            let chunk = out.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += String(decoding: chunk, as: UTF8.self)
+        }
+        #expect(seen.contains("registered player"))
+        #expect(seen.contains(#"{"event":"action","tree":"player","element":"play","action":"activate","point":[195,610]}"#))
+    }
+}

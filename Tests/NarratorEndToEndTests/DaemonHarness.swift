@@ -1,0 +1,168 @@
+import Foundation
+import NarratorCore
+import NarratorSystem
+import Synchronization
+
+/// The daemon's stderr, collected from the pipe's reader thread.
+final class LogBuffer: Sendable {
+    private let data = Mutex(Data())
+    func append(_ chunk: Data) { data.withLock { $0.append(chunk) } }
+    var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
+}
+
+/// A real `narratord` on a temporary socket (null audio: real synthesis, no sound card), driven
+/// by the real `narratorctl` and by raw socket clients. Each test gets its own daemon.
+final class DaemonHarness {
+    static let binaries: String = {
+        if let dir = ProcessInfo.processInfo.environment["NARRATOR_BIN_DIR"] { return dir }
+        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        while url.path != "/" {
+            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("narratord").path) { return url.path }
+            url.deleteLastPathComponent()
+        }
+        return ".build/debug"
+    }()
+
+    static let repository: String = {
+        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
+        parts.removeLast(3)
+        return parts.joined(separator: "/")
+    }()
+
+    let directory: String
+    let socket: String
+    let process = Process()
+    private let errPipe = Pipe()
+    private let stderrBuffer = LogBuffer()
+
+    /// Starts the daemon and waits until it answers `hello`.
+    init(extraArguments: [String] = [], socketDirectoryMode: mode_t = 0o700) throws {
+        directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-e2e-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        chmod(directory, socketDirectoryMode)
+        socket = directory + "/narratord.sock"
+        process.executableURL = URL(fileURLWithPath: Self.binaries + "/narratord")
+        process.arguments = ["--socket", socket, "--audio", "null", "--state-dir", directory + "/state", "--log-level", "debug"] + extraArguments
+        process.standardError = errPipe
+        process.standardOutput = FileHandle.nullDevice
+        let buffer = stderrBuffer
+        errPipe.fileHandleForReading.readabilityHandler = { handle in buffer.append(handle.availableData) }
+        try process.run()
+        let deadline = Date().addingTimeInterval(20)
+        while Date() < deadline {
+            if let client = try? UnixClient(connectingTo: socket) {
+                client.close()
+                return
+            }
+            guard process.isRunning else { break }
+            usleep(20_000)
+        }
+        throw HarnessError(message: "narratord did not start: \(log)")
+    }
+
+    struct HarnessError: Error, CustomStringConvertible {
+        var message: String
+        var description: String { message }
+    }
+
+    /// What the daemon wrote to stderr so far.
+    var log: String { stderrBuffer.text }
+
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        errPipe.fileHandleForReading.readabilityHandler = nil
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// Sends SIGTERM and waits for the exit status.
+    func stop() -> Int32 {
+        process.terminate()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    struct Output {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
+    }
+
+    /// Runs `narratorctl --socket SOCKET ARGS...` to completion.
+    @discardableResult
+    func ctl(_ arguments: String..., stdin: String? = nil) throws -> Output {
+        try Self.run(Self.binaries + "/narratorctl", ["--socket", socket] + arguments, stdin: stdin)
+    }
+
+    static func run(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws -> Output {
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = arguments
+        child.currentDirectoryURL = URL(fileURLWithPath: repository)
+        if let environment { child.environment = environment }
+        let out = Pipe(), err = Pipe(), input = Pipe()
+        child.standardOutput = out
+        child.standardError = err
+        child.standardInput = input
+        try child.run()
+        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
+        try input.fileHandleForWriting.close()
+        let group = DispatchGroup()
+        nonisolated(unsafe) var errData = Data()
+        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        group.wait()
+        child.waitUntilExit()
+        return Output(status: child.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// A raw protocol client: JSON lines over the socket, as an app would speak it.
+    func client() throws -> RawClient { try RawClient(path: socket) }
+}
+
+final class RawClient {
+    let connection: UnixClient
+    private var nextID = 0
+
+    init(path: String) throws { connection = try UnixClient(connectingTo: path) }
+    deinit { connection.close() }
+
+    /// Sends a request (an id is added) and returns its reply, keeping any events that arrive first.
+    func request(_ object: JSONValue) throws -> JSONValue {
+        nextID += 1
+        guard case .object(var fields) = object else { fatalError("requests are objects") }
+        fields.members.insert(.init(key: "id", value: .number(Double(nextID))), at: 0)
+        try connection.send(line: JSONValue.object(fields).compactText)
+        while true {
+            let line = try next()
+            if line["event"] != nil { events.append(line); continue }
+            return line
+        }
+    }
+
+    /// Events received while waiting for replies, in order.
+    var events: [JSONValue] = []
+
+    /// The next line from the daemon, parsed.
+    func next(timeout: Duration = .seconds(20)) throws -> JSONValue {
+        guard let line = try connection.readLine(timeout: timeout) else { throw DaemonHarness.HarnessError(message: "connection closed") }
+        return try JSONParser().parse(line)
+    }
+
+    /// The next event (from those buffered, or read now).
+    func nextEvent(timeout: Duration = .seconds(20)) throws -> JSONValue {
+        if !events.isEmpty { return events.removeFirst() }
+        return try next(timeout: timeout)
+    }
+
+    /// Sends raw bytes as one line (for malformed requests).
+    func sendRaw(_ text: String) throws { try connection.send(line: text) }
+}
+
+func loadExample(_ name: String) throws -> JSONValue {
+    let data = try Data(contentsOf: URL(fileURLWithPath: DaemonHarness.repository + "/examples/" + name))
+    return try JSONParser().parse([UInt8](data))
+}
