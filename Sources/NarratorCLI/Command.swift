@@ -11,6 +11,8 @@ public struct Invocation: Equatable, Sendable {
 public enum Command: Equatable, Sendable {
     /// Validate a tree document offline and print its focus stops (`-` reads stdin).
     case show(file: String)
+    /// Check a tree (a file, `-`, or a registered tree's name) against the accessibility rules.
+    case audit(AuditRequest)
     case help(topic: String?)
     case version
 }

@@ -16,6 +16,8 @@ public enum NarratorCtl {
         switch invocation.command {
         case .show(let file):
             return ShowCommand.run(file: file, json: invocation.json, console: console)
+        case .audit(let request):
+            return AuditCommand.run(request, json: invocation.json, console: console)
         case .help(let topic):
             if let topic {
                 guard let spec = commandSpec(named: topic) else {
