@@ -23,6 +23,8 @@ struct Auditor {
     let enabled: Set<AuditRule>
     let phrases: PhraseTable
     private(set) var found: [(slot: Slot, finding: AuditFinding)] = []
+    /// Built on the first finding, so that paths cost O(depth) even in a list of 100k siblings.
+    private var indexInParent: [Int32]?
 
     init(tree: AccessibilityTree, limits: AuditLimits, enabled: Set<AuditRule>) {
         self.tree = tree
@@ -35,7 +37,8 @@ struct Auditor {
         _ rule: AuditRule, _ slot: Slot, _ message: String, path extra: [JSONPathComponent] = [], fix: String? = nil
     ) {
         guard enabled.contains(rule) else { return }
-        let path = (tree.jsonPath(ofSlot: slot) + extra).rendered
+        if indexInParent == nil { indexInParent = tree.indexesInParent() }
+        let path = (tree.jsonPath(ofSlot: slot, indexInParent: indexInParent) + extra).rendered
         found.append((slot, AuditFinding(rule: rule, element: id(slot), path: path, message: message, fix: fix)))
     }
 
