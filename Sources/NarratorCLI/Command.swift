@@ -13,6 +13,8 @@ public struct Invocation: Equatable, Sendable {
 public enum Command: Equatable, Sendable {
     /// Validate a tree document offline and print its focus stops (`-` reads stdin).
     case show(file: String)
+    /// Check a tree (a file, `-`, or a registered tree's name) against the accessibility rules.
+    case audit(AuditRequest)
     case help(topic: String?)
     case version
     /// A request for the daemon: the `cmd` name and its fields.
@@ -42,7 +44,7 @@ public struct DaemonRequest: Equatable, Sendable {
 }
 
 /// How `narratorctl` exits, so scripts can tell failures apart.
-public enum ExitStatus: Int32, Sendable {
+public enum ExitStatus: Int32, Error, Sendable {
     case success = 0
     /// The daemon refused the request, or the input (a document) is invalid.
     case refused = 1

@@ -41,6 +41,7 @@ let offlineCommands: [CommandSpec] = [
             exits 1 with every problem listed on stderr as "json.path: reason".
             """,
         build: { parsed throws(UsageError) in .show(file: parsed.positionals[0]) }),
+    auditCommandSpec,
     CommandSpec(
         name: "help", summary: "show help for a command",
         arguments: [ArgumentSpec("COMMAND", help: "the command to explain", optional: true)],

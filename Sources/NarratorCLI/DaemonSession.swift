@@ -5,6 +5,42 @@ import NarratorSystem
 /// Sends one request to the daemon and renders the reply; for `register --follow` and
 /// `monitor`, keeps reading events until the daemon closes the connection.
 enum DaemonSession {
+    /// One request whose reply another command uses (not printed). Errors are reported on
+    /// stderr and come back as the exit status to use.
+    static func fetch(
+        cmd: String, fields: [JSONObject.Member], invocation: Invocation, environment: [String: String], console: Console
+    ) -> Result<JSONObject, ExitStatus> {
+        let path = SocketPath.resolve(flag: invocation.socket, environment: environment, uid: getuid()).path
+        let client: UnixClient
+        do { client = try UnixClient(connectingTo: path) } catch {
+            unreachable(path, error, console)
+            return .failure(.unreachable)
+        }
+        defer { client.close() }
+        var object = JSONObject([.init(key: "id", value: 1), .init(key: "cmd", value: .string(cmd))])
+        object.members.append(contentsOf: fields)
+        do {
+            try client.send(line: JSONValue.object(object).compactText)
+            guard let line = try client.readLine(), case .object(let reply)? = try? JSONParser().parse(line) else {
+                console.err("narratorctl: narratord at \(path) closed the connection without a reply\n")
+                return .failure(.unreachable)
+            }
+            guard reply["ok"] == true else {
+                console.err("narratorctl: \(reply["error"]?["message"]?.stringValue ?? line)\n")
+                return .failure(.refused)
+            }
+            return .success(reply)
+        } catch {
+            console.err("narratorctl: lost the connection to narratord at \(path): \(error)\n")
+            return .failure(.unreachable)
+        }
+    }
+
+    static func unreachable(_ path: String, _ error: any Error, _ console: Console) {
+        console.err("narratorctl: cannot reach narratord at \(path): \(error)\n")
+        console.err("Start it with \"narratord\" (or \"make run\", or \"systemctl --user start narratord.socket\"), or point --socket / $NARRATOR_SOCKET at a running one.\n")
+    }
+
     static func run(_ request: DaemonRequest, invocation: Invocation, environment: [String: String], console: Console) -> ExitStatus {
         var fields = request.fields
         if let (field, path) = request.documentFile {
@@ -33,8 +69,7 @@ enum DaemonSession {
         do {
             client = try UnixClient(connectingTo: path)
         } catch {
-            console.err("narratorctl: cannot reach narratord at \(path): \(error)\n")
-            console.err("Start it with \"narratord\" (or \"make run\", or \"systemctl --user start narratord.socket\"), or point --socket / $NARRATOR_SOCKET at a running one.\n")
+            unreachable(path, error, console)
             return .unreachable
         }
         defer { client.close() }

@@ -24,6 +24,8 @@ public enum NarratorCtl {
             return DaemonSession.run(request, invocation: invocation, environment: environment, console: console)
         case .daemon(let request):
             return DaemonSession.run(request, invocation: invocation, environment: environment, console: console)
+        case .audit(let request):
+            return AuditCommand.run(request, json: invocation.json, invocation: invocation, environment: environment, console: console)
         case .help(let topic):
             if let topic {
                 guard let spec = commandSpec(named: topic) else {

@@ -31,6 +31,8 @@ extension Daemon {
         case .show(let tree):
             let stops = try workspace.stops(of: tree)
             return [.init(key: "tree", value: .string(tree)), .init(key: "stops", value: .array(stops.map(Self.stopJSON)))]
+        case .export(let tree):
+            return [.init(key: "tree", value: .string(tree)), .init(key: "document", value: TreeDocumentEncoder.json(try workspace.tree(tree).document))]
         case .focus(let tree, let element):
             return speakFocus(try workspace.focus(tree: tree, element: element))
         case .move(let move, let tree):

@@ -46,6 +46,8 @@ public enum DaemonMain {
     }
 
     static func serve(_ options: DaemonOptions, environment: [String: String], logger: Logger) throws -> Int32 {
+        let audio: AudioSpec
+        do { audio = try AudioSpec.parse(options.audio) } catch { throw StartError(description: "--audio: \(error)") }
         let uid = getuid()
         let notifier = SystemdNotifier(environment: environment)
 
@@ -72,8 +74,6 @@ public enum DaemonMain {
         }
 
         // Speech: the engine and the audio output.
-        let audio: AudioSpec
-        do { audio = try AudioSpec.parse(options.audio) } catch { throw StartError(description: "--audio: \(error)") }
         try? FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let sink = SpeechEventSink()
         let speech: SpeechService

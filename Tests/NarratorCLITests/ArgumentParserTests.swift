@@ -17,7 +17,7 @@ import Testing
 
     @Test func mistakesAreUsageErrorsWithSuggestions() {
         #expect(throws: UsageError("missing command; run \"narratorctl help\" to list them")) { try InvocationParser.parse([]) }
-        #expect(throws: UsageError("show: missing FILE", command: "show")) { try InvocationParser.parse(["show"]) }
+        #expect(throws: UsageError("show: missing FILE|TREE", command: "show")) { try InvocationParser.parse(["show"]) }
         #expect(throws: UsageError("show: unexpected argument \"b\"", command: "show")) { try InvocationParser.parse(["show", "a", "b"]) }
         #expect(throws: UsageError("show: unknown option --jsn (did you mean --json?)", command: "show")) {
             try InvocationParser.parse(["show", "--jsn", "a"])

@@ -64,25 +64,3 @@ import Testing
         #expect(try Binaries.run("narratorctl", ["show", "--help"]).stdout == show.stdout)
     }
 }
-
-@Suite struct DaemonLifecycleTests {
-    @Test func startsAndStopsCleanlyOnSIGTERM() throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Binaries.directory + "/narratord")
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        // Wait until it says it started, then ask it to stop.
-        var seen = ""
-        while !seen.contains("started") {
-            let chunk = err.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            seen += String(decoding: chunk, as: UTF8.self)
-        }
-        process.terminate()
-        process.waitUntilExit()
-        #expect(seen.contains("started"))
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
-    }
-}

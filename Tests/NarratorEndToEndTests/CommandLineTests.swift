@@ -37,6 +37,19 @@ import Testing
         #expect(try daemon.ctl("trees").lines.count == 1)
     }
 
+    @Test func auditARegisteredTreeAsItIsNow() throws {
+        let daemon = try DaemonHarness()
+        _ = try daemon.ctl("register", "examples/segmented.json")
+        #expect(try daemon.ctl("audit", "quality").status == 0)
+        // The app breaks its tree: an unlabelled button is an error finding.
+        _ = try daemon.ctl("update", "quality", "low", "--set", #"{"label": null}"#)
+        let audit = try daemon.ctl("audit", "quality", "--json")
+        #expect(audit.status == 1)
+        let findings = try JSONParser().parse(audit.stdout)
+        #expect(findings.arrayValue?.contains { $0["rule"] == "unlabelled-control" && $0["element"] == "low" } == true)
+        #expect(try daemon.ctl("audit", "nosuchtree").stderr.contains(#"no tree named "nosuchtree""#))
+    }
+
     @Test func refusalsAndUsageErrorsHaveTheirExitCodes() throws {
         let daemon = try DaemonHarness()
         let refused = try daemon.ctl("focus", "nowhere")

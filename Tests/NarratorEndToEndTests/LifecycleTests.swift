@@ -52,7 +52,7 @@ import Testing
     }
 
     @Test func startUpErrorsAreClear() throws {
-        let bad = try DaemonHarness.run(DaemonHarness.binaries + "/narratord", ["--audio", "speakers"])
+        let bad = try DaemonHarness.run(DaemonHarness.binaries + "/narratord", ["--socket", "/tmp/narrator-e2e-unused.sock", "--audio", "speakers"])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("--audio"))
         let usage = try DaemonHarness.run(DaemonHarness.binaries + "/narratord", ["--rate", "fast"])

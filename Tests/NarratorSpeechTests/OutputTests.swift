@@ -44,9 +44,10 @@ struct SpeechServiceTests {
         let lines = output.split(separator: "\n").map { $0.split(separator: " ").compactMap { Int($0) } }
         #expect(lines.count == 2)
         #expect(Array(lines.first?.prefix(3) ?? []) == [sharedEngine.sampleRate, 1, 2])
-        // eSpeak NG's output for the same text varies by a few milliseconds with its previous state.
+        // eSpeak NG's output for the same text varies with its previous state (up to about 7%
+        // seen here), so the duration is checked against a fresh synthesis within 15%.
         let frames = Double(lines.first?[3] ?? 0)
-        #expect(abs(frames - Double(expected.count)) < Double(expected.count) * 0.05, "\(frames) vs \(expected.count)")
+        #expect(abs(frames - Double(expected.count)) < Double(expected.count) * 0.15, "\(frames) vs \(expected.count)")
         #expect((lines.last?[3] ?? 0) > sharedEngine.sampleRate / 4)
     }
 

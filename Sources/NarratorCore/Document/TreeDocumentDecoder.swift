@@ -8,7 +8,7 @@ public struct TreeDocumentDecoder: Sendable {
     public init(limits: DocumentLimits = .default) { self.limits = limits }
 
     /// Keys a document may have at the top level.
-    public static let documentKeys = ["version", "tree", "title", "language", "root"]
+    public static let documentKeys = ["version", "tree", "title", "language", "root", "audit"]
     /// Keys a node may have.
     public static let nodeKeys = [
         "id", "label", "value", "hint", "traits", "children", "childBehavior", "isElement", "hidden",
@@ -184,6 +184,7 @@ struct DecodingContext {
             case "root":
                 hasRoot = true
                 if let root = node(member.value, depth: 1) { document.root = root }
+            case "audit": document.auditIgnore = auditSettings(member.value)
             default:
                 problem("unknown key" + Suggestion.hint(for: member.key, in: TreeDocumentDecoder.documentKeys))
             }

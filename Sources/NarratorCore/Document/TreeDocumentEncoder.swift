@@ -6,6 +6,7 @@ public enum TreeDocumentEncoder {
         object.members.append(.init(key: "tree", value: .string(document.name)))
         if let title = document.title { object.members.append(.init(key: "title", value: .string(title))) }
         if let language = document.language { object.members.append(.init(key: "language", value: .string(language))) }
+        if !document.auditIgnore.isEmpty { object.members.append(.init(key: "audit", value: auditSettings(document))) }
         object.members.append(.init(key: "root", value: json(document.root)))
         return .object(object)
     }

@@ -18,6 +18,8 @@ public enum RequestCommand: Equatable, Sendable {
     case unregister(tree: String)
     case trees
     case show(tree: String)
+    /// The registered tree as a document, as it is now (after updates).
+    case export(tree: String)
     case focus(tree: String, element: String?)
     case move(Workspace.Move, tree: String?)
     case touch(x: Double, y: Double, tree: String?)
@@ -40,7 +42,7 @@ public enum RequestCommand: Equatable, Sendable {
 
     /// The `cmd` spelling of each command, for help and "did you mean".
     public static let names = [
-        "hello", "register", "update", "unregister", "trees", "show", "focus", "next", "previous", "first", "last",
+        "hello", "register", "update", "unregister", "trees", "show", "export", "focus", "next", "previous", "first", "last",
         "touch", "activate", "adjust", "actions", "action", "magic-tap", "escape", "rotor", "announce", "speak",
         "stop", "status", "set", "get", "voices", "subscribe",
     ]

@@ -66,6 +66,7 @@ struct Fields {
         case "unregister": return .unregister(tree: try string("tree"))
         case "trees": return .trees
         case "show": return .show(tree: try string("tree"))
+        case "export": return .export(tree: try string("tree"))
         case "focus": return .focus(tree: try string("tree"), element: try optionalString("element"))
         case "next": return .move(.next, tree: try optionalString("tree"))
         case "previous": return .move(.previous, tree: try optionalString("tree"))

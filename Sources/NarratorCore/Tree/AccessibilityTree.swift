@@ -9,6 +9,8 @@ public struct AccessibilityTree: Sendable {
     public let name: String
     public var title: String?
     public var language: String?
+    /// Audit rules the document switched off.
+    public var auditIgnore: [AuditRule]
 
     /// Node properties by slot. `children` is always empty here: structure is in `childSlots`.
     var nodes: [Node] = []
@@ -38,6 +40,7 @@ public struct AccessibilityTree: Sendable {
         name = document.name
         title = document.title
         language = document.language
+        auditIgnore = document.auditIgnore
         var count = 0
         func countNodes(_ node: Node) { count += 1; node.children.forEach(countNodes) }
         countNodes(document.root)
@@ -250,6 +253,6 @@ public struct AccessibilityTree: Sendable {
             node.children = childSlots[Int(slot)].map(build)
             return node
         }
-        return TreeDocument(name: name, title: title, language: language, root: build(rootSlot))
+        return TreeDocument(name: name, title: title, language: language, root: build(rootSlot), auditIgnore: auditIgnore)
     }
 }

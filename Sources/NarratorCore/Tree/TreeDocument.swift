@@ -7,11 +7,14 @@ public struct TreeDocument: Equatable, Sendable {
     /// BCP 47 language tag ("en", "de-DE"): picks the phrase table and the voice.
     public var language: String?
     public var root: Node
+    /// Audit rules switched off for this tree (`"audit": {"ignore": [...]}`).
+    public var auditIgnore: [AuditRule]
 
-    public init(name: String, title: String? = nil, language: String? = nil, root: Node) {
+    public init(name: String, title: String? = nil, language: String? = nil, root: Node, auditIgnore: [AuditRule] = []) {
         self.name = name
         self.title = title
         self.language = language
         self.root = root
+        self.auditIgnore = auditIgnore
     }
 }
