@@ -97,3 +97,30 @@ import Testing
         #expect(seen.contains(#"{"event":"action","tree":"player","element":"play","action":"activate","point":[195,610]}"#))
     }
 }
+
+@Suite struct MonitorCommandTests {
+    @Test func monitorPrintsEachUtteranceAsItStarts() throws {
+        let daemon = try DaemonHarness()
+        _ = try daemon.ctl("register", "examples/segmented.json")
+        let monitor = Process()
+        monitor.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/narratorctl")
+        monitor.arguments = ["--socket", daemon.socket, "monitor"]
+        let out = Pipe()
+        monitor.standardOutput = out
+        try monitor.run()
+        defer { kill(monitor.processIdentifier, SIGKILL); monitor.waitUntilExit() }
+        // Speak until the monitor (which may still be subscribing) has printed a line for it.
+        var seen = ""
+        let reader = out.fileHandleForReading
+        for attempt in 0..<50 where !seen.contains("focus\tquality/") {
+            _ = try daemon.ctl("focus", "quality", attempt % 2 == 0 ? "medium" : "high")
+            usleep(100_000)
+            let flags = fcntl(reader.fileDescriptor, F_GETFL)
+            _ = fcntl(reader.fileDescriptor, F_SETFL, flags | O_NONBLOCK)
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            let count = read(reader.fileDescriptor, &buffer, buffer.count)
+            if count > 0 { seen += String(decoding: buffer[0..<count], as: UTF8.self) }
+        }
+        #expect(seen.contains("focus\tquality/medium\t") || seen.contains("focus\tquality/high\t"), "\(seen)")
+    }
+}

@@ -110,3 +110,50 @@ import Testing
         #expect(started?["element"] == "medium")
     }
 }
+
+/// Every command once over a raw socket, as an app or script in any language would send it.
+@Suite struct RawClientTests {
+    @Test func everyCommandOverTheSocket() throws {
+        let daemon = try DaemonHarness()
+        let app = try daemon.client()
+        func ok(_ request: JSONValue) throws -> JSONValue {
+            let reply = try app.request(request)
+            #expect(reply["ok"] == true, "\(request.compactText) -> \(reply.compactText)")
+            return reply
+        }
+        #expect(try ok(["cmd": "hello", "client": "raw"])["protocol"] == 1)
+        #expect(try ok(["cmd": "register", "document": try loadExample("favorites.json")])["stops"] == 9)
+        #expect(try ok(["cmd": "trees"])["trees"]?.arrayValue?.first?["owner"]?["name"] == "raw")
+        #expect(try ok(["cmd": "show", "tree": "library"])["stops"]?.arrayValue?.count == 9)
+        #expect(try ok(["cmd": "export", "tree": "library"])["document"]?["tree"] == "library")
+        #expect(try ok(["cmd": "focus", "tree": "library", "element": "favorites"])["utterance"] == "Library, Favorites, 3 items, button")
+        #expect(try ok(["cmd": "next"])["focus"]?["element"] == "inbox")
+        #expect(try ok(["cmd": "previous"])["focus"]?["element"] == "favorites")
+        #expect(try ok(["cmd": "last"])["focus"]?["element"] == "tab-search")
+        #expect(try ok(["cmd": "first"])["focus"]?["element"] == "heading")
+        #expect(try ok(["cmd": "touch", "x": 30, "y": 120])["focus"]?["element"] == "favorites")
+        #expect(try ok(["cmd": "actions"])["actions"] == ["Increment Count"])
+        #expect(try ok(["cmd": "action", "name": "Increment Count"])["delivered"] == true)
+        #expect(try app.nextEvent()["action"] == "Increment Count")
+        #expect(try ok(["cmd": "activate"])["action"] == "activate")
+        #expect(try app.nextEvent()["action"] == "activate")
+        #expect(try ok(["cmd": "rotor"])["rotors"]?.arrayValue?.map { $0["name"] } == ["headings", "links", "actions", "Unread"])
+        #expect(try ok(["cmd": "rotor", "name": "actions", "direction": "next"])["action"] == "Increment Count")
+        #expect(try ok(["cmd": "rotor", "name": "Unread"])["focus"]?["element"] == "inbox")
+        #expect(try app.request(["cmd": "adjust", "direction": "up"])["error"]?["code"] == "not_adjustable")
+        #expect(try app.request(["cmd": "magic-tap"])["error"]?["code"] == "no_handler")
+        #expect(try app.request(["cmd": "escape"])["error"]?["code"] == "no_handler")
+        #expect(try ok(["cmd": "update", "tree": "library", "element": "inbox", "set": ["value": "3 unread"], "announce": true])["utterance"] == "3 unread")
+        #expect(try ok(["cmd": "announce", "text": "Sync complete", "priority": "low", "tree": "library"])["decision"] == "queued")
+        #expect(try ok(["cmd": "speak", "text": "Hello"])["utterance"] == "Hello")
+        #expect(try ok(["cmd": "stop"])["ok"] == true)
+        #expect(try ok(["cmd": "set", "key": "pitch", "value": 60])["value"] == "60")
+        #expect(try ok(["cmd": "get", "key": "pitch"])["value"] == "60")
+        #expect(try ok(["cmd": "voices"])["voices"]?.arrayValue?.isEmpty == false)
+        let status = try ok(["cmd": "status"])
+        #expect(status["focus"] == ["tree": "library", "element": "inbox"])
+        #expect(status["audio"]?["output"] == "null")
+        #expect(try ok(["cmd": "subscribe"])["subscribed"] == true)
+        #expect(try ok(["cmd": "unregister", "tree": "library"])["tree"] == "library")
+    }
+}
