@@ -1,0 +1,100 @@
+import Foundation
+import NarratorCore
+import Testing
+
+/// The user units, socket activation through systemd-socket-activate, and readiness notification.
+@Suite struct SystemdTests {
+    static let hasSystemdTools = FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-analyze")
+        && FileManager.default.isExecutableFile(atPath: "/usr/bin/systemd-socket-activate")
+
+    @Test(.enabled(if: hasSystemdTools, "systemd-analyze and systemd-socket-activate are not installed"))
+    func unitsVerify() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-units-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory + "/runtime", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        chmod(directory + "/runtime", 0o700)
+        let service = try String(contentsOfFile: DaemonHarness.repository + "/systemd/narratord.service", encoding: .utf8)
+            .replacingOccurrences(of: "@BINDIR@", with: DaemonHarness.binaries)
+        try service.write(toFile: directory + "/narratord.service", atomically: true, encoding: .utf8)
+        try FileManager.default.copyItem(atPath: DaemonHarness.repository + "/systemd/narratord.socket", toPath: directory + "/narratord.socket")
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = directory + "/runtime"
+        let result = try DaemonHarness.run(
+            "/usr/bin/systemd-analyze", ["verify", "--man=no", "--user", directory + "/narratord.socket", directory + "/narratord.service"],
+            environment: environment)
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(!result.stderr.contains("narratord."), "\(result.stderr)")
+    }
+
+    @Test(.enabled(if: hasSystemdTools, "systemd-socket-activate is not installed"))
+    func socketActivationAndReadiness() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-act-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/narratord.sock"
+        let notify = try NotifyListener(path: directory + "/notify")
+
+        let activator = Process()
+        activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
+        activator.arguments = [
+            "-l", socket, "-E", "NOTIFY_SOCKET=" + notify.path,
+            DaemonHarness.binaries + "/narratord", "--audio", "null", "--state-dir", directory + "/state",
+        ]
+        activator.standardError = FileHandle.nullDevice
+        try activator.run()
+        defer { kill(activator.processIdentifier, SIGKILL); activator.waitUntilExit() }
+        // The socket exists before the daemon does; the first connection starts it.
+        var hello = try DaemonHarness.run(DaemonHarness.binaries + "/narratorctl", ["--socket", socket, "hello"])
+        for _ in 0..<100 where hello.status != 0 {
+            usleep(50_000)
+            hello = try DaemonHarness.run(DaemonHarness.binaries + "/narratorctl", ["--socket", socket, "hello"])
+        }
+        #expect(hello.status == 0, "\(hello.stderr)")
+        #expect(hello.stdout.hasPrefix("narratord"))
+        let status = try DaemonHarness.run(DaemonHarness.binaries + "/narratorctl", ["--socket", socket, "status"])
+        #expect(status.stdout.contains("socket:   passed by systemd"))
+
+        let ready = try notify.receive()
+        #expect(ready.contains("READY=1"))
+        #expect(ready.contains("STATUS=Listening"))
+        // SIGTERM: the daemon says it is stopping.
+        let pid = Int32(ready.split(separator: "\n").first { $0.hasPrefix("MAINPID=") }?.dropFirst(8) ?? "") ?? activator.processIdentifier
+        kill(pid, SIGTERM)
+        let stopping = try notify.receive()
+        #expect(stopping.contains("STOPPING=1"))
+    }
+}
+
+/// A datagram socket standing in for systemd's NOTIFY_SOCKET.
+final class NotifyListener {
+    let path: String
+    let fd: Int32
+
+    struct Failure: Error { var message: String }
+
+    init(path: String) throws {
+        self.path = path
+        fd = socket(AF_UNIX, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
+        }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard bound == 0 else { throw Failure(message: "bind \(path): errno \(errno)") }
+        var timeout = timeval(tv_sec: 20, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+    }
+
+    deinit { close(fd) }
+
+    /// The next datagram's text.
+    func receive() throws -> String {
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        let count = recv(fd, &buffer, buffer.count, 0)
+        guard count > 0 else { throw Failure(message: "no notification within 20 s (errno \(errno))") }
+        return String(decoding: buffer[0..<count], as: UTF8.self)
+    }
+}
