@@ -51,11 +51,13 @@ let package = Package(
             dependencies: ["NarratorCore", "NarratorSystem", "NarratorSpeech"],
             swiftSettings: strict
         ),
+        // A private PulseAudio server with a null sink, for the end-to-end tests and the benchmarks.
+        .target(name: "NarratorPulseHarness", dependencies: ["NarratorSystem"], swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon"], swiftSettings: strict),
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
         .executableTarget(
             name: "narrator-bench",
-            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem"],
+            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness"],
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),
@@ -71,7 +73,11 @@ let package = Package(
             dependencies: ["NarratorCore", "NarratorSystem", "narratord", "narratorctl"],
             swiftSettings: strict
         ),
-        .testTarget(name: "NarratorSpeechTests", dependencies: ["NarratorSpeech"], swiftSettings: strict),
+        .testTarget(
+            name: "NarratorSpeechTests",
+            dependencies: ["NarratorSpeech", "NarratorSystem", "NarratorPulseHarness"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
     ]

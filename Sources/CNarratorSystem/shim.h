@@ -24,4 +24,9 @@ int narrator_gettid(void) __asm__("gettid");
 
 /// setfsuid(2): per-thread file-system uid; lets tests provoke permission errors as root.
 int narrator_setfsuid(unsigned int fsuid) __asm__("setfsuid");
+
+/// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes every descriptor from
+/// `from` up, so that it cannot hold pipes or sockets the parent's other threads opened without
+/// O_CLOEXEC. `actions` is a posix_spawn_file_actions_t *.
+int narrator_spawn_addclosefrom(void *actions, int from) __asm__("posix_spawn_file_actions_addclosefrom_np");
 #endif

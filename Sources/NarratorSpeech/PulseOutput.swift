@@ -22,12 +22,22 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     private var openFormat: AudioFormat?
     private var startedAt: UInt64 = 0
 
-    /// Connects to the sound server (or the ALSA device when there is no server).
-    public init(applicationName: String = "Narrator") throws(AudioOutputError) {
+    /// Connects to the sound server (or the ALSA device when there is no server) and opens a
+    /// stream in `format`, so that a connection only counts when audio can really be played:
+    /// `create_audio_device_object` alone never contacts the server (without one it returns an ALSA
+    /// object whose open fails later), which made a reconnect look successful with the server down.
+    public init(applicationName: String = "Narrator", format: AudioFormat = AudioFormat(sampleRate: 22_050)) throws(AudioOutputError) {
         guard let object = create_audio_device_object(nil, applicationName, "Speech") else {
             throw .deviceUnavailable("no PulseAudio/PipeWire server and no ALSA device")
         }
+        let code = audio_object_open(object, AUDIO_OBJECT_FORMAT_S16LE, UInt32(format.sampleRate), UInt8(format.channels))
+        guard code == 0 else {
+            let message = audio_object_strerror(object, code).map { String(cString: $0) } ?? "error \(code)"
+            audio_object_destroy(object)
+            throw .openFailed(code: code, message: message)
+        }
         self.object = object
+        openFormat = format
     }
 
     deinit {

@@ -5,9 +5,11 @@ import Synchronization
 
 /// Narrator's voice: the scheduler, the eSpeak NG engine and an audio output, glued together.
 ///
-/// All state lives on one serial queue. Requests return at once; an interrupt reaches the output
-/// (synthesis cancelled, device flushed) within the same hop onto that queue. Events are delivered
-/// in order on that queue through `onEvent`.
+/// All state lives on one serial queue. `say` and `stop` run their scheduling step on that queue
+/// synchronously (libdispatch runs an uncontended sync on the caller's thread, so no thread has to
+/// wake up before the engine gets the job), and return once it is done: microseconds, or the
+/// device flush when they interrupt. Called from `onEvent` (on the queue) they are queued instead.
+/// Events are delivered in order on that queue through `onEvent`.
 public final class SpeechService: @unchecked Sendable {
     /// What `status` shows.
     public struct Status: Sendable, Hashable {
@@ -24,6 +26,7 @@ public final class SpeechService: @unchecked Sendable {
     private let store: SpeechSettingsStore?
     private let onEvent: @Sendable (SpeechEvent) -> Void
     private let queue = DispatchQueue(label: "narrator.speech", qos: .userInteractive)
+    private let onQueue = DispatchSpecificKey<Bool>()
     private let nextID = Atomic<UInt64>(1)
     private let fixedStatus: OutputStatus?
     // Owned by `queue`.
@@ -53,6 +56,7 @@ public final class SpeechService: @unchecked Sendable {
         scheduler = SpeechScheduler(configuration: loaded.schedulerConfiguration)
         fixedStatus = (output as? ServerOutput) == nil
             ? OutputStatus(spec: Self.spec(of: output), active: output.name, fallback: false) : nil
+        queue.setSpecific(key: onQueue, value: true)
     }
 
     /// Starts the engine and opens the output for an `--audio` spec.
@@ -94,12 +98,12 @@ public final class SpeechService: @unchecked Sendable {
 
     // MARK: - Speaking
 
-    /// Asks for `text` to be spoken as `kind`; returns its id at once (events follow).
+    /// Asks for `text` to be spoken as `kind`; returns its id once it is scheduled (events follow).
     @discardableResult
     public func say(_ text: String, kind: SpeechKind, language: String? = nil) -> UtteranceID {
         let id = UtteranceID(nextID.add(1, ordering: .relaxed).oldValue)
         let request = UtteranceRequest(id: id, kind: kind, text: text, language: language)
-        queue.async { [self] in
+        onServiceQueue { [self] in
             apply(scheduler.submit(request, at: MonotonicClock.now()))
         }
         return id
@@ -107,8 +111,17 @@ public final class SpeechService: @unchecked Sendable {
 
     /// Silences everything now and drops what waits.
     public func stop() {
-        queue.async { [self] in
+        onServiceQueue { [self] in
             apply(scheduler.stopAll(at: MonotonicClock.now()))
+        }
+    }
+
+    /// Runs `body` on the queue: synchronously from other threads, queued when already on it.
+    private func onServiceQueue(_ body: @escaping @Sendable () -> Void) {
+        if DispatchQueue.getSpecific(key: onQueue) == true {
+            queue.async(execute: body)
+        } else {
+            queue.sync(execute: body)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorSystem
 import Testing
 
 /// The user units, socket activation through systemd-socket-activate, and readiness notification.
@@ -34,15 +35,16 @@ import Testing
         let socket = directory + "/narratord.sock"
         let notify = try NotifyListener(path: directory + "/notify")
 
-        let activator = Process()
-        activator.executableURL = URL(fileURLWithPath: "/usr/bin/systemd-socket-activate")
-        activator.arguments = [
-            "-l", socket, "-E", "NOTIFY_SOCKET=" + notify.path,
-            DaemonHarness.binaries + "/narratord", "--audio", "null", "--state-dir", directory + "/state",
-        ]
-        activator.standardError = FileHandle.nullDevice
-        try activator.run()
-        defer { kill(activator.processIdentifier, SIGKILL); activator.waitUntilExit() }
+        // systemd-socket-activate closes the descriptors it inherits, which Foundation's Process
+        // takes for an exit (and then blocks its monitor thread): start it with posix_spawn.
+        let activator = try ChildProcess(
+            "/usr/bin/systemd-socket-activate",
+            [
+                "-l", socket, "-E", "NOTIFY_SOCKET=" + notify.path,
+                DaemonHarness.binaries + "/narratord", "--audio", "null", "--state-dir", directory + "/state",
+            ],
+            environment: ProcessInfo.processInfo.environment, error: directory + "/activator.log")
+        defer { _ = try? activator.kill() }
         // The socket exists before the daemon does; the first connection starts it.
         var hello = try DaemonHarness.run(DaemonHarness.binaries + "/narratorctl", ["--socket", socket, "hello"])
         for _ in 0..<100 where hello.status != 0 {
@@ -58,8 +60,8 @@ import Testing
         #expect(ready.contains("READY=1"))
         #expect(ready.contains("STATUS=Listening"))
         // SIGTERM: the daemon says it is stopping.
-        let pid = Int32(ready.split(separator: "\n").first { $0.hasPrefix("MAINPID=") }?.dropFirst(8) ?? "") ?? activator.processIdentifier
-        kill(pid, SIGTERM)
+        // systemd-socket-activate execs the daemon, so the activator's pid is the daemon's.
+        try activator.send(SIGTERM)
         let stopping = try notify.receive()
         #expect(stopping.contains("STOPPING=1"))
     }

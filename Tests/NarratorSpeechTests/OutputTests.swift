@@ -1,6 +1,7 @@
 import Foundation
 import NarratorCore
 @testable import NarratorSpeech
+import Synchronization
 import Testing
 
 @Suite("Audio specs")
@@ -83,6 +84,30 @@ struct SpeechServiceTests {
         #expect(log.phases(first) == [.queued, .started, .interrupted(by: second)])
         #expect(log.phases(hint) == [.queued, .dropped(.focusMoved)])
         #expect(log.phases(second) == [.queued, .started, .finished])
+    }
+
+    @Test("an event handler may speak: a follow-up said from onEvent is spoken after the first")
+    func speakFromEventHandler() throws {
+        let log = EventLog()
+        let owner = Mutex<SpeechService?>(nil)
+        let followUp = Mutex<UtteranceID?>(nil)
+        let record = log.handler
+        let service = try SpeechService(engine: sharedEngine, output: NullOutput(), onEvent: { event in
+            record(event)
+            // Runs on the service queue: say must queue the request there, not wait for the queue.
+            if event.phase == .finished, followUp.withLock({ $0 }) == nil, let service = owner.withLock({ $0 }) {
+                let id = service.say("Done", kind: .speak)
+                followUp.withLock { $0 = id }
+            }
+        })
+        owner.withLock { $0 = service }
+        let first = service.say("Saved", kind: .speak)
+        #expect(log.wait { _ in followUp.withLock { $0 } != nil })
+        let second = try #require(followUp.withLock { $0 })
+        #expect(log.wait { $0.contains { $0.utterance == second && $0.isFinal } })
+        #expect(log.phases(first).last == .finished)
+        #expect(log.phases(second) == [.queued, .started, .finished])
+        owner.withLock { $0 = nil }
     }
 
     @Test("settings persist across restarts and bad values are refused")

@@ -1,0 +1,137 @@
+import Foundation
+import NarratorSystem
+import Synchronization
+
+/// Why a private sound server could not be started.
+public enum PulseHarnessError: Error, Sendable, CustomStringConvertible {
+    case spawnFailed(Errno)
+    /// The server did not answer `pactl info` in time; `log` is the end of its log.
+    case notReady(log: String)
+
+    public var description: String {
+        switch self {
+        case .spawnFailed(let error): "could not start a PulseAudio tool: \(error)"
+        case .notReady(let log): "the private PulseAudio server did not become ready; its log ends with:\n\(log)"
+        }
+    }
+}
+
+/// A private PulseAudio server with a null sink, for tests and benchmarks on machines without sound.
+///
+/// Everything lives in one temporary directory: the socket, `HOME`, the runtime directory, a
+/// client.conf with `autospawn = no` (so that no tool starts a server of its own), and the server's
+/// log. Children are ``ChildProcess``es (clean signal mask, no inherited descriptors) and are
+/// stopped with SIGKILL and reaped, so a stop never waits on a child that ignores SIGTERM. The sink
+/// runs at eSpeak NG's format (22050 Hz mono), and a silent low-latency stream keeps it at low
+/// latency as a hardware sink would be; without it a new stream's first write can wait up to 2 s.
+public final class PrivatePulseServer: Sendable {
+    public static let tools = ["/usr/bin/pulseaudio", "/usr/bin/pactl", "/usr/bin/pacat", "/usr/bin/parec"]
+    /// Whether pulseaudio and pulseaudio-utils are installed (`make test-deps` installs them).
+    public static var isInstalled: Bool {
+        tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    public let directory: String
+    public let sinkName = "narrator_test"
+    public let sampleRate = 22_050
+    public var socket: String { directory + "/native" }
+    public var clientConfig: String { directory + "/client.conf" }
+    public var serverLog: String { directory + "/server.log" }
+    private let children = Mutex<[ChildProcess]>([])
+
+    public init() {
+        directory = NSTemporaryDirectory() + "narrator-pulse-\(UUID().uuidString.prefix(8))"
+        try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        _ = FileManager.default.createFile(atPath: clientConfig, contents: Data("autospawn = no\n".utf8))
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
+
+    /// The environment that points libpulse and the pulse tools at this server only.
+    public var environment: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = "unix:" + socket
+        environment["PULSE_CLIENTCONFIG"] = clientConfig
+        environment["PULSE_RUNTIME_PATH"] = directory
+        environment["PULSE_STATE_PATH"] = directory
+        environment["HOME"] = directory
+        environment["XDG_RUNTIME_DIR"] = directory
+        environment["XDG_CONFIG_HOME"] = directory + "/.config"
+        return environment
+    }
+
+    /// Points libpulse in this process (pcaudiolib's `pa_simple`) at this server, without autospawn.
+    public func useInThisProcess() {
+        setenv("PULSE_SERVER", "unix:" + socket, 1)
+        setenv("PULSE_CLIENTCONFIG", clientConfig, 1)
+    }
+
+    /// Starts the server (headless, as root or not) and waits (up to 30 s) until it answers.
+    public func start() throws(PulseHarnessError) {
+        unlink(socket)  // a server killed earlier leaves its socket file behind
+        let server = try spawn("/usr/bin/pulseaudio", [
+            "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--system=no",
+            "--use-pid-file=no", "--log-target=stderr", "--log-level=notice",
+            "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
+            "-L", "module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=1",
+            "-L", "module-always-sink",
+        ], error: serverLog)
+        let deadline = ContinuousClock.now + .seconds(30)
+        var ready = false
+        while !ready && ContinuousClock.now < deadline {
+            if (try? server.poll()) ?? nil != nil { break }
+            let probe = try spawn("/usr/bin/pactl", ["info"])
+            ready = (try? probe.wait(timeout: .seconds(10))) == .exited(0)
+            if !ready { usleep(50_000) }
+        }
+        guard ready else {
+            stop()
+            let log = (try? String(contentsOfFile: serverLog, encoding: .utf8)) ?? ""
+            throw .notReady(log: String(log.suffix(2_000)))
+        }
+        _ = try spawn("/usr/bin/pacat", [
+            "--playback", "--raw", "--format=s16le", "--rate=\(sampleRate)", "--channels=1",
+            "--latency-msec=20", "/dev/zero",
+        ])
+    }
+
+    /// Kills every child this server started (server, keep-alive stream, recorders) and reaps them.
+    public func stop() {
+        let running = children.withLock { children in
+            defer { children.removeAll() }
+            return children
+        }
+        // Recorders and players first, so that they do not log a lost server.
+        for child in running.reversed() {
+            _ = try? child.kill()
+        }
+    }
+
+    /// Starts `parec` on the sink's monitor, recording raw mono s16le to the file `path`.
+    /// A file, not a pipe: the test reads what has arrived so far without waiting for end of file.
+    public func record(to path: String) throws(PulseHarnessError) -> ChildProcess {
+        try spawn("/usr/bin/parec", [
+            "--device=\(sinkName).monitor", "--raw", "--format=s16le", "--rate=\(sampleRate)", "--channels=1",
+            "--latency-msec=20", "--file-format=raw", path,
+        ])
+    }
+
+    /// Samples recorded so far in a raw s16le file.
+    public static func samples(in path: String) -> [Int16] {
+        guard let data = FileManager.default.contents(atPath: path) else { return [] }
+        return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
+    }
+
+    private func spawn(_ path: String, _ arguments: [String], error: String = "/dev/null") throws(PulseHarnessError) -> ChildProcess {
+        do {
+            let child = try ChildProcess(path, arguments, environment: environment, error: error)
+            children.withLock { $0.append(child) }
+            return child
+        } catch {
+            throw .spawnFailed(error)
+        }
+    }
+}
