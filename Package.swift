@@ -67,6 +67,7 @@ let package = Package(
             dependencies: ["NarratorCLI", "narratorctl", "narratord"],
             swiftSettings: strict
         ),
+        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon"], swiftSettings: strict),
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",

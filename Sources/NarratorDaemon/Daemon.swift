@@ -6,7 +6,9 @@ import NarratorSystem
 /// The daemon's state and its answer to every request. It lives on the event loop thread and
 /// is the single owner of the workspace (trees and focus), the clients and the tree owners.
 final class Daemon: ConnectionHandler {
-    let logger: Logger
+    var logger: Logger
+    /// Re-reads the configuration (SIGHUP); set by `DaemonMain`.
+    var reload: (() -> Void)?
     let speech: SpeechService
     let uid: uid_t
     let started = Date()
@@ -95,7 +97,8 @@ final class Daemon: ConnectionHandler {
             speech.stop()
             loop.shutdown()
         case .hangup:
-            logger.notice("received SIGHUP; nothing to reload")
+            logger.notice("received SIGHUP, reloading the configuration")
+            reload?()
         }
     }
 

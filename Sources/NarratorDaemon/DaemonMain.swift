@@ -18,7 +18,7 @@ public enum DaemonMain {
         for signal in [SIGTERM, SIGINT, SIGHUP] { sigaddset(&stopSignals, signal) }
         pthread_sigmask(SIG_UNBLOCK, &stopSignals, nil)
         let options: DaemonOptions
-        switch Result(catching: { () throws(UsageError) in try DaemonOptions.parse(arguments, environment: environment) }) {
+        switch Result(catching: { () throws(UsageError) in try readOptions(arguments, environment: environment) }) {
         case .failure(let error):
             FileHandle.standardError.write(Data("narratord: \(error.message) (see narratord --help)\n".utf8))
             return 2
@@ -33,11 +33,23 @@ public enum DaemonMain {
         }
         let logger = Logger(level: options.logLevel)
         do {
-            return try serve(options, environment: environment, logger: logger)
+            return try serve(options, arguments: arguments, environment: environment, logger: logger)
         } catch {
             logger.error("narratord: \(error)")
             return 1
         }
+    }
+
+    /// Reads the configuration file (when there is one) and the command line over it.
+    static func readOptions(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions.Action {
+        let (path, explicit) = DaemonOptions.configPath(arguments, environment: environment)
+        var entries: [ConfigFile.Entry] = []
+        if let data = FileManager.default.contents(atPath: path) {
+            entries = try ConfigFile.parse(String(decoding: data, as: UTF8.self), file: path)
+        } else if explicit {
+            throw UsageError("--config: cannot read \(path)")
+        }
+        return try DaemonOptions.parse(arguments, environment: environment, config: entries, configFile: path)
     }
 
     /// A failure to start, with what to do about it.
@@ -45,7 +57,7 @@ public enum DaemonMain {
         var description: String
     }
 
-    static func serve(_ options: DaemonOptions, environment: [String: String], logger: Logger) throws -> Int32 {
+    static func serve(_ options: DaemonOptions, arguments: [String], environment: [String: String], logger: Logger) throws -> Int32 {
         let audio: AudioSpec
         do { audio = try AudioSpec.parse(options.audio) } catch { throw StartError(description: "--audio: \(error)") }
         let uid = getuid()
@@ -100,6 +112,38 @@ public enum DaemonMain {
         }
         let daemon = Daemon(logger: logger, speech: speech, uid: uid, socketPath: socketPath, maxMessageBytes: options.maxMessageBytes)
         sink.connect(LoopBound(daemon, loop: loop))
+        var current = options
+        daemon.reload = { [unowned daemon] in
+            // SIGHUP: re-read the file; apply what can change while running, keep every client.
+            try? notifier.notify([.reloading])
+            defer { try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")") }
+            let next: DaemonOptions
+            switch Result(catching: { () throws(UsageError) in try readOptions(arguments, environment: environment) }) {
+            case .success(.run(let parsed)):
+                next = parsed
+            case .success:
+                return
+            case .failure(let error):
+                daemon.logger.error("reload failed, keeping the current settings: \(error.message)")
+                return
+            }
+            daemon.logger = Logger(level: next.logLevel)
+            if next.voice != current.voice, let voice = next.voice {
+                do { try speech.set("voice", to: voice) } catch { daemon.logger.error("reload: voice: \(error)") }
+            }
+            if next.rate != current.rate, let rate = next.rate {
+                do { try speech.set("rate", to: String(rate)) } catch { daemon.logger.error("reload: rate: \(error)") }
+            }
+            var restart: [String] = []
+            if next.socket != current.socket { restart.append("socket") }
+            if next.audio != current.audio { restart.append("audio") }
+            if next.stateDirectory != current.stateDirectory { restart.append("state-dir") }
+            if next.espeakData != current.espeakData { restart.append("espeak-data") }
+            if next.maxMessageBytes != current.maxMessageBytes { restart.append("max-message") }
+            if !restart.isEmpty { daemon.logger.warning("reload: \(restart.joined(separator: ", ")) take effect after a restart") }
+            daemon.logger.notice("reloaded \(next.configPath) (log level \(next.logLevel.rawValue))")
+            current = next
+        }
 
         let status = speech.status
         logger.notice(

@@ -19,6 +19,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var maxMessageBytes: Int = 16 << 20
     /// `--espeak-data DIR`: eSpeak NG's data directory (default: the library's own).
     public var espeakData: String?
+    /// `--config PATH`: the configuration file (default `$XDG_CONFIG_HOME/narrator/narratord.conf`).
+    public var configPath: String
 
     public enum Action: Equatable, Sendable {
         case run(DaemonOptions)
@@ -38,10 +40,12 @@ public struct DaemonOptions: Equatable, Sendable {
           --voice NAME        eSpeak NG voice (saved settings otherwise; see narratorctl voices)
           --rate WPM          speech rate in words per minute (80-450)
           --state-dir DIR     settings and logs (default: $XDG_STATE_HOME/narrator)
-          --db PATH           the SQLite log (default: STATE_DIR/narrator.db)
           --espeak-data DIR   eSpeak NG's data directory
           --max-message N     longest request line in bytes (default 16777216)
           --log-level LEVEL   error, warning, notice, info (default) or debug
+          --config PATH       settings file (default: $XDG_CONFIG_HOME/narrator/narratord.conf);
+                              "key = value" lines with the option names above; flags win;
+                              SIGHUP re-reads it
           --version           print the version
           --help              show this help
 
@@ -49,8 +53,37 @@ public struct DaemonOptions: Equatable, Sendable {
         SIGTERM or SIGINT: stop accepting, send pending replies, exit 0.
         """
 
+    /// The configuration file named by `--config`, or the default one.
+    public static func configPath(_ arguments: [String], environment: [String: String]) -> (path: String, explicit: Bool) {
+        for (index, argument) in arguments.enumerated() {
+            if argument == "--config", index + 1 < arguments.count { return (arguments[index + 1], true) }
+            if argument.hasPrefix("--config=") { return (String(argument.dropFirst("--config=".count)), true) }
+        }
+        return (ConfigFile.defaultPath(environment), false)
+    }
+
+    /// Parses the configuration file's entries, then the command line over them.
+    public static func parse(
+        _ arguments: [String], environment: [String: String], config: [ConfigFile.Entry], configFile: String = "narratord.conf"
+    ) throws(UsageError) -> Action {
+        var options = DaemonOptions(stateDirectory: defaultStateDirectory(environment), configPath: configFile)
+        for entry in config {
+            do {
+                _ = try options.apply(["--" + entry.key, entry.value])
+            } catch {
+                throw UsageError("\(configFile):\(entry.line): \(error.message)")
+            }
+        }
+        return try options.apply(arguments)
+    }
+
     public static func parse(_ arguments: [String], environment: [String: String]) throws(UsageError) -> Action {
-        var options = DaemonOptions(stateDirectory: defaultStateDirectory(environment))
+        try parse(arguments, environment: environment, config: [], configFile: configPath(arguments, environment: environment).path)
+    }
+
+    /// Applies command-line style arguments over the current options.
+    mutating func apply(_ arguments: [String]) throws(UsageError) -> Action {
+        var options = self
         var index = 0
         func value(_ name: String) throws(UsageError) -> String {
             guard index + 1 < arguments.count else { throw UsageError("\(name) needs a value") }
@@ -80,6 +113,7 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--state-dir": options.stateDirectory = try take()
             case "--db": options.database = try take()
             case "--espeak-data": options.espeakData = try take()
+            case "--config": options.configPath = try take()
             case "--max-message":
                 let text = try take()
                 guard let bytes = Int(text), bytes >= 1024 else {
@@ -95,11 +129,12 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 options.logLevel = level
             default:
-                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--espeak-data", "--max-message", "--log-level", "--version", "--help"]
+                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--espeak-data", "--max-message", "--log-level", "--config", "--version", "--help"]
                 throw UsageError("unknown option \(argument)" + (Suggestion.nearest(to: argument, in: known).map { " (did you mean \($0)?)" } ?? ""))
             }
             index += 1
         }
+        self = options
         return .run(options)
     }
 

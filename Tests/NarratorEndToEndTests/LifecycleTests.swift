@@ -61,3 +61,41 @@ import Testing
         #expect(try DaemonHarness.run(DaemonHarness.binaries + "/narratord", ["--version"]).stdout.hasPrefix("narratord \(NarratorVersion.daemon)"))
     }
 }
+
+@Suite struct ConfigurationTests {
+    @Test func configFileFlagsAndReloadOnSIGHUP() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("narratord-\(UUID().uuidString.prefix(8)).conf").path
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try "# test configuration\nrate = 200\nlog-level = info\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonHarness(extraArguments: ["--config", config, "--voice", "English (Great Britain)"])
+        #expect(try daemon.ctl("get", "rate").stdout == "200\n")
+        // A client connected before the reload keeps its connection.
+        let client = try daemon.client()
+        #expect(try client.request(["cmd": "hello"])["ok"] == true)
+        try "rate = 320\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        var rate = try daemon.ctl("get", "rate").stdout
+        for _ in 0..<100 where rate != "320\n" {
+            usleep(20_000)
+            rate = try daemon.ctl("get", "rate").stdout
+        }
+        #expect(rate == "320\n")
+        #expect(try client.request(["cmd": "hello"])["ok"] == true)
+        #expect(daemon.log.contains("reloaded \(config)"))
+        // A broken file is reported and the running settings stay.
+        try "rate = fast\n".write(toFile: config, atomically: true, encoding: .utf8)
+        kill(daemon.process.processIdentifier, SIGHUP)
+        for _ in 0..<100 where !daemon.log.contains("reload failed") { usleep(20_000) }
+        #expect(daemon.log.contains("reload failed, keeping the current settings: \(config):1: --rate must be a whole number"))
+        #expect(try daemon.ctl("get", "rate").stdout == "320\n")
+    }
+
+    @Test func aBrokenConfigFileStopsTheStartWithItsLine() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("narratord-bad-\(UUID().uuidString.prefix(8)).conf").path
+        defer { try? FileManager.default.removeItem(atPath: config) }
+        try "audio = null\nsoket = /tmp/x\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let result = try DaemonHarness.run(DaemonHarness.binaries + "/narratord", ["--config", config])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains(#"\#(config):2: unknown key "soket"; did you mean "socket"?"#))
+    }
+}
