@@ -4,12 +4,21 @@ CONFIG     ?= debug
 SWIFTFLAGS ?=
 BIN        := .build/$(CONFIG)
 BENCH_OUT  ?= bench-results.json
+PREFIX     ?= /usr/local
+DESTDIR    ?=
+BINDIR     := $(PREFIX)/bin
+UNITDIR    := $(PREFIX)/lib/systemd/user
+MANDIR     := $(PREFIX)/share/man/man1
+COMPLDIR   := $(PREFIX)/share/bash-completion/completions
+DATADIR    := $(PREFIX)/share/narrator
+DOCDIR     := $(PREFIX)/share/doc/narrator
 
-# Build and link: eSpeak NG, pcaudiolib, SQLite. Tests: a real sound server to record from.
+# Build and link: eSpeak NG, pcaudiolib, SQLite. Tests: a real sound server to record from,
+# systemd-analyze and systemd-socket-activate for the units, man for the manual pages.
 BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libsqlite3-dev pkg-config
-TEST_PACKAGES  := pulseaudio pulseaudio-utils sox espeak-ng sqlite3 python3
+TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux
 
-.PHONY: all deps test-deps build run test bench clean help
+.PHONY: all deps test-deps build run test bench clean help install install-files uninstall
 
 all: build
 
@@ -18,6 +27,8 @@ help:
 	@echo "make test    run every test (installs what they need)"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
 	@echo "make deps    install the Debian packages needed to build"
+	@echo "make install release build, then install into \$$(DESTDIR)\$$(PREFIX) (default /usr/local)"
+	@echo "make uninstall  remove what make install installed"
 
 define ensure_packages
 	@missing=""; for p in $(1); do \
@@ -54,6 +65,30 @@ test: test-deps
 bench: deps
 	$(SWIFT) build -c release $(SWIFTFLAGS)
 	.build/release/narrator-bench --out $(BENCH_OUT)
+
+# Installs release binaries, the systemd user units, man pages, bash completion and examples.
+install: CONFIG = release
+install: build install-files
+
+# The files alone, from an existing build of $(CONFIG) (the tests install a debug build this way).
+install-files:
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR) \
+	    $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DOCDIR)
+	install -m 0755 $(BIN)/narratord $(BIN)/narratorctl $(DESTDIR)$(BINDIR)/
+	sed 's|@BINDIR@|$(BINDIR)|g' systemd/narratord.service > $(DESTDIR)$(UNITDIR)/narratord.service
+	chmod 0644 $(DESTDIR)$(UNITDIR)/narratord.service
+	install -m 0644 systemd/narratord.socket $(DESTDIR)$(UNITDIR)/
+	install -m 0644 man/narratord.1 man/narratorctl.1 $(DESTDIR)$(MANDIR)/
+	install -m 0644 completions/narratorctl.bash $(DESTDIR)$(COMPLDIR)/narratorctl
+	install -m 0644 examples/*.json $(DESTDIR)$(DATADIR)/examples/
+	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/narratord $(DESTDIR)$(BINDIR)/narratorctl
+	rm -f $(DESTDIR)$(UNITDIR)/narratord.service $(DESTDIR)$(UNITDIR)/narratord.socket
+	rm -f $(DESTDIR)$(MANDIR)/narratord.1 $(DESTDIR)$(MANDIR)/narratorctl.1
+	rm -f $(DESTDIR)$(COMPLDIR)/narratorctl
+	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
 
 clean:
 	rm -rf .build $(BENCH_OUT)
