@@ -2,7 +2,7 @@
 SWIFT      ?= $(shell command -v swift 2>/dev/null || echo /opt/swift/usr/bin/swift)
 CONFIG     ?= debug
 SWIFTFLAGS ?=
-BIN        := .build/$(CONFIG)
+BIN         = .build/$(CONFIG)
 BENCH_OUT  ?= bench-results.json
 PREFIX     ?= /usr/local
 DESTDIR    ?=
