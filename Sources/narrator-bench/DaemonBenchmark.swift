@@ -1,0 +1,128 @@
+import Foundation
+import NarratorCore
+import NarratorSystem
+
+/// The daemon as a whole: registering large trees (time and resident memory), moving through the
+/// largest, and what an idle daemon costs (memory and wake-ups).
+enum DaemonBenchmark {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    /// A running narratord (release, null audio) on a temporary socket.
+    final class Daemon {
+        let process = Process()
+        let directory: String
+        let client: UnixClient
+        var nextID = 0
+
+        init() throws {
+            directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-bench-d-\(getpid())").path
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("narratord")
+            let socket = directory + "/narratord.sock"
+            process.arguments = ["--socket", socket, "--audio", "null", "--state-dir", directory + "/state", "--log-level", "warning", "--max-message", "1000000000"]
+            try process.run()
+            var connected: UnixClient?
+            for _ in 0..<500 where connected == nil {
+                connected = try? UnixClient(connectingTo: socket, maximumLineLength: 1 << 30)
+                if connected == nil { usleep(10_000) }
+            }
+            guard let connected else { throw Failure(description: "narratord did not start") }
+            client = connected
+        }
+
+        deinit {
+            client.close()
+            kill(process.processIdentifier, SIGTERM)
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(atPath: directory)
+        }
+
+        /// Sends a request line and waits for its reply.
+        @discardableResult
+        func request(_ body: String) throws -> String {
+            nextID += 1
+            try client.send(line: #"{"id": \#(nextID), "# + body + "}")
+            guard let reply = try client.readLine() else { throw Failure(description: "daemon closed the connection") }
+            guard reply.contains(#""ok":true"#) else { throw Failure(description: "request failed: \(reply.prefix(300))") }
+            return reply
+        }
+
+        var pid: Int32 { process.processIdentifier }
+
+        /// Resident memory of the daemon, from /proc.
+        func residentBytes() -> Int {
+            guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                let kb = Int(line.split(separator: " ").dropFirst().first ?? "")
+            else { return 0 }
+            return kb * 1024
+        }
+
+        /// Context switches of all the daemon's threads so far (each is a wake-up).
+        func contextSwitches() -> Int {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            var total = 0
+            for task in tasks {
+                guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
+                for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
+                    total += Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+                }
+            }
+            return total
+        }
+    }
+
+    static func run(sizes: [Int], moves: Int, idleSeconds: Double) throws -> [BenchResult] {
+        var results: [BenchResult] = []
+        let daemon = try Daemon()
+        // Idle first, before anything was registered: what a desktop pays for the service.
+        // One request makes sure start-up work is over before counting.
+        try daemon.request(#""cmd": "hello""#)
+        usleep(500_000)
+        let idle = daemon.residentBytes()
+        let switchesBefore = daemon.contextSwitches()
+        usleep(UInt32(idleSeconds * 1_000_000))
+        let wakeups = Double(daemon.contextSwitches() - switchesBefore) / idleSeconds
+        results.append(BenchResult(name: "idle.rss", value: Double(idle) / 1_048_576, unit: "MiB", note: "resident memory of an idle daemon"))
+        results.append(BenchResult(name: "idle.wakeups", value: wakeups, unit: "/s", note: "context switches of all threads over \(Int(idleSeconds)) s idle (aim: 0)"))
+
+        for size in sizes {
+            let document = TreeBenchmark.document(nodes: size).replacingOccurrences(of: #""tree": "big""#, with: #""tree": "big\#(size)""#)
+            let before = daemon.residentBytes()
+            // Baseline: the same bytes through the socket to a request the daemon rejects at once,
+            // so the ratio shows what registering adds to moving the document.
+            let b0 = Clock.now()
+            try daemon.client.send(line: #"{"id": 0, "cmd": "nope", "document": "# + document + "}")
+            _ = try daemon.client.readLine()
+            let transfer = Clock.now() - b0
+            let t0 = Clock.now()
+            try daemon.request(#""cmd": "register", "document": "# + document)
+            let elapsed = Clock.now() - t0
+            let grown = daemon.residentBytes() - before
+            results.append(
+                BenchResult(
+                    name: "register.\(size)", value: elapsed * 1000, unit: "ms", baseline: transfer * 1000,
+                    baselineName: "sending the same bytes to a rejected request",
+                    note: "\(document.utf8.count / 1024) KiB document; target for 100k: under 300 ms"))
+            results.append(
+                BenchResult(
+                    name: "register.\(size).rss", value: Double(grown) / Double(size), unit: "B/node",
+                    note: "daemon resident memory growth per node (target: under 1024)"))
+        }
+        if let largest = sizes.max() {
+            try daemon.request(#""cmd": "focus", "tree": "big\#(largest)""#)
+            var times: [Double] = []
+            for index in 0..<moves {
+                let t0 = Clock.now()
+                try daemon.request(index % 2 == 0 ? #""cmd": "next""# : #""cmd": "previous""#)
+                times.append(Clock.now() - t0)
+            }
+            results.append(
+                BenchResult(
+                    name: "move.\(largest).p50", value: Stats.percentile(times, 50) * 1e6, unit: "us",
+                    note: "next/previous round trip on the \(largest)-node tree"))
+            results.append(BenchResult(name: "move.\(largest).p99", value: Stats.percentile(times, 99) * 1e6, unit: "us", note: ""))
+        }
+        return results
+    }
+}
