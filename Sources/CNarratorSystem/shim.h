@@ -29,4 +29,7 @@ int narrator_setfsuid(unsigned int fsuid) __asm__("setfsuid");
 /// `from` up, so that it cannot hold pipes or sockets the parent's other threads opened without
 /// O_CLOEXEC. `actions` is a posix_spawn_file_actions_t *.
 int narrator_spawn_addclosefrom(void *actions, int from) __asm__("posix_spawn_file_actions_addclosefrom_np");
+
+/// malloc_trim(3): returns freed heap pages to the system (after a large tree is parsed).
+int narrator_malloc_trim(unsigned long pad) __asm__("malloc_trim");
 #endif

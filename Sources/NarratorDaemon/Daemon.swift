@@ -57,7 +57,7 @@ final class Daemon: ConnectionHandler {
         switch input {
         case .line(let line):
             let answer: JSONValue
-            switch decoder.decode(Array(line.utf8)) {
+            switch decoder.decode(line) {
             case .failure(let failure):
                 answer = reply(id: failure.id, error: CommandError(failure.error))
             case .success(let request):

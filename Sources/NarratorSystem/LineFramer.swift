@@ -1,3 +1,5 @@
+import Glibc
+
 /// Splits a byte stream into newline-terminated lines of at most `limit` bytes. An over-long
 /// line is reported once, as soon as it passes the limit (so memory stays bounded), and its
 /// remaining bytes are skipped up to the next newline; the lines after it are framed normally.
@@ -25,7 +27,10 @@ struct LineFramer {
         var start = 0
         let newline = UInt8(ascii: "\n")
         while start < bytes.count {
-            let end = bytes[start...].firstIndex(of: newline)
+            // memchr: the framer sees every byte of every request, including megabyte trees.
+            let end: Int? = memchr(bytes.baseAddress! + start, Int32(newline), bytes.count - start).map {
+                bytes.baseAddress!.distance(to: UnsafeRawPointer($0))
+            }
             let segmentEnd = end ?? bytes.count
             if discarding {
                 if end != nil { discarding = false }
@@ -41,7 +46,8 @@ struct LineFramer {
                     } else {
                         pending.append(contentsOf: bytes[start..<segmentEnd])
                         frames.append(.line(pending))
-                        pending.removeAll(keepingCapacity: true)
+                        // Keep a small buffer for the next line, but not the megabytes of a big tree.
+                        pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                     }
                 } else {
                     pending.append(contentsOf: bytes[start..<segmentEnd])

@@ -88,13 +88,13 @@ enum DaemonBenchmark {
 
         for size in sizes {
             let document = TreeBenchmark.document(nodes: size).replacingOccurrences(of: #""tree": "big""#, with: #""tree": "big\#(size)""#)
-            let before = daemon.residentBytes()
             // Baseline: the same bytes through the socket to a request the daemon rejects at once,
             // so the ratio shows what registering adds to moving the document.
             let b0 = Clock.now()
             try daemon.client.send(line: #"{"id": 0, "cmd": "nope", "document": "# + document + "}")
             _ = try daemon.client.readLine()
             let transfer = Clock.now() - b0
+            let before = daemon.residentBytes()
             let t0 = Clock.now()
             try daemon.request(#""cmd": "register", "document": "# + document)
             let elapsed = Clock.now() - t0

@@ -10,13 +10,7 @@ public struct TreeDocumentDecoder: Sendable {
     /// Keys a document may have at the top level.
     public static let documentKeys = ["version", "tree", "title", "language", "root", "audit"]
     /// Keys a node may have.
-    public static let nodeKeys = [
-        "id", "label", "value", "hint", "traits", "children", "childBehavior", "isElement", "hidden",
-        "sortPriority", "modal", "frame", "activationPoint", "actions", "magicTap", "escape", "adjustable",
-        "representation", "rotors",
-    ]
-    static let nodeKeyBits: [String: UInt32] = Dictionary(
-        uniqueKeysWithValues: nodeKeys.enumerated().map { ($0.element, UInt32(1) << UInt32($0.offset)) })
+    public static let nodeKeys = NodeField.allCases.map(\.rawValue)
     static let adjustableKeys = ["value", "min", "max", "step", "format"]
     static let representationKeys = ["control", "label", "value", "isOn", "adjustable"]
     static let rotorKeys = ["name", "targets"]
@@ -75,6 +69,37 @@ public struct TreeDocumentDecoder: Sendable {
         }
         try context.finish(json: json, rootPath: path)
         return copy
+    }
+}
+
+/// The keys of a node, so that one string comparison chain (no hashing) finds each member's
+/// meaning and its bit in the "seen" mask.
+public enum NodeField: String, CaseIterable, Sendable {
+    case id, label, value, hint, traits, children, childBehavior, isElement, hidden, sortPriority, modal, frame
+    case activationPoint, actions, magicTap, escape, adjustable, representation, rotors
+
+    var bitIndex: UInt32 {
+        switch self {
+        case .id: 0
+        case .label: 1
+        case .value: 2
+        case .hint: 3
+        case .traits: 4
+        case .children: 5
+        case .childBehavior: 6
+        case .isElement: 7
+        case .hidden: 8
+        case .sortPriority: 9
+        case .modal: 10
+        case .frame: 11
+        case .activationPoint: 12
+        case .actions: 13
+        case .magicTap: 14
+        case .escape: 15
+        case .adjustable: 16
+        case .representation: 17
+        case .rotors: 18
+        }
     }
 }
 
@@ -240,13 +265,16 @@ struct DecodingContext {
         for member in object.members {
             path.append(.key(member.key))
             defer { path.removeLast() }
-            if let bit = TreeDocumentDecoder.nodeKeyBits[member.key] {
-                if seen & bit != 0 {
-                    problem("key given twice")
-                    continue
-                }
-                seen |= bit
+            guard let field = NodeField(rawValue: member.key) else {
+                problem("unknown key" + Suggestion.hint(for: member.key, in: TreeDocumentDecoder.nodeKeys))
+                continue
             }
+            let bit = UInt32(1) << field.bitIndex
+            if seen & bit != 0 {
+                problem("key given twice")
+                continue
+            }
+            seen |= bit
             let value = member.value
             switch member.key {
             case "id":

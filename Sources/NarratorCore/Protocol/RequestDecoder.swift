@@ -7,6 +7,16 @@ public struct RequestDecoder: Sendable {
 
     /// The outcome of one line: the request, or an error plus whatever id the line carried.
     public func decode(_ line: [UInt8]) -> Result<Request, RequestFailure> {
+        line.withUnsafeBufferPointer { decode($0) }
+    }
+
+    /// Decodes a line held in a String without copying it.
+    public func decode(_ line: String) -> Result<Request, RequestFailure> {
+        var line = line
+        return line.withUTF8 { decode($0) }
+    }
+
+    public func decode(_ line: UnsafeBufferPointer<UInt8>) -> Result<Request, RequestFailure> {
         let json: JSONValue
         do {
             json = try parser.parse(line)
