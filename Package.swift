@@ -72,6 +72,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorSpeechTests", dependencies: ["NarratorSpeech"], swiftSettings: strict),
+        // The announcement queue, its policies and replay simulation, on a virtual clock.
+        .testTarget(name: "NarratorAnnouncementTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
     ]
