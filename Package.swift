@@ -39,6 +39,8 @@ let package = Package(
         .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "CEspeak", "CPCAudio"], swiftSettings: strict),
+        // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
+        .target(name: "NarratorStore", dependencies: ["NarratorCore", "CSQLite"], swiftSettings: strict),
         // Linux-only calls (accept4, eventfd, SO_PEERCRED) that Glibc hides without _GNU_SOURCE.
         .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
@@ -74,6 +76,9 @@ let package = Package(
         .testTarget(name: "NarratorSpeechTests", dependencies: ["NarratorSpeech"], swiftSettings: strict),
         // The announcement queue, its policies and replay simulation, on a virtual clock.
         .testTarget(name: "NarratorAnnouncementTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .testTarget(name: "NarratorStoreTests", dependencies: ["NarratorStore", "narrator-log-probe"], swiftSettings: strict),
+        // Appends log rows and prints each id once committed, for the SIGKILL durability test.
+        .executableTarget(name: "narrator-log-probe", dependencies: ["NarratorStore"], path: "Tests/Helpers/narrator-log-probe", swiftSettings: strict),
         .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
     ]
