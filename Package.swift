@@ -46,7 +46,7 @@ let package = Package(
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
         .target(name: "NarratorSystem", dependencies: ["CNarratorSystem"], swiftSettings: strict),
         // The command-line front end as a library, so that parsing is testable.
-        .target(name: "NarratorCLI", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
+        .target(name: "NarratorCLI", dependencies: ["NarratorCore", "NarratorSystem", "NarratorStore", "NarratorSpeech"], swiftSettings: strict),
         // The daemon as a library: options, the request handler, start-up and shutdown.
         .target(
             name: "NarratorDaemon",

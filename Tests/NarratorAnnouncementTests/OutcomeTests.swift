@@ -214,3 +214,30 @@ struct OutcomeTests {
         #expect(ids.allSatisfy { s.outcome($0) == .spoken })
     }
 }
+
+@Suite("Announcement queue: coalescing waiting announcements")
+struct CoalescingTests {
+    @Test("a newer announcement about the same control replaces one still waiting; other controls keep theirs")
+    func replacesWaiting() {
+        var s = Session(.default, speechLength: .seconds(2))
+        let playing = s.announce("Uploading", tree: "files", element: "status")
+        let first = s.announce("10 percent", tree: "files", element: "progress")
+        let other = s.announce("2 files selected", tree: "files", element: "selection")
+        let newer = s.announce("20 percent", tree: "files", element: "progress")
+        s.drain()
+        #expect(s.outcome(first) == .throttled)
+        #expect(s.record(first)?.duplicateOf == newer)
+        #expect(s.spokenTexts == ["Uploading", "2 files selected", "20 percent"])
+        #expect([playing, other, newer].allSatisfy { s.outcome($0) == .spoken })
+    }
+
+    @Test("without coalescing every waiting value is kept")
+    func keepsAllWithoutCoalescing() {
+        var s = Session(AnnouncementPolicy.default.with { $0.coalesce = false }, speechLength: .seconds(2))
+        s.announce("Uploading", tree: "files", element: "status")
+        s.announce("10 percent", tree: "files", element: "progress")
+        s.announce("20 percent", tree: "files", element: "progress")
+        s.drain()
+        #expect(s.spokenTexts == ["Uploading", "10 percent", "20 percent"])
+    }
+}

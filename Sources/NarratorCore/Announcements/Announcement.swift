@@ -46,8 +46,8 @@ public struct Announcement: Sendable, Hashable {
     /// What deduplication compares: the key within one tree (two apps saying "Done" are two messages).
     var dedupIdentity: String { "\(tree ?? ""):\(key)" }
 
-    /// What coalescing groups by: the control when there is one, else the key.
+    /// What coalescing groups by: the control when there is one, else the key, within one tree.
     var coalescingIdentity: String {
-        element.map { "element:\(tree ?? ""):\($0)" } ?? "key:\(key)"
+        element.map { "element:\(tree ?? ""):\($0)" } ?? "key:\(tree ?? ""):\(key)"
     }
 }

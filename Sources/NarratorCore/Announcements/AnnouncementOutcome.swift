@@ -6,7 +6,8 @@ public enum AnnouncementOutcome: String, Sendable, Hashable, CaseIterable {
     case interrupted
     /// The same key was queued, speaking, or spoken within the dedup window.
     case deduplicated
-    /// Its screen's rate limit was exhausted (or, coalescing, a newer one for the same control replaced it).
+    /// Its screen's rate limit was exhausted, or (coalescing) a newer announcement about the same
+    /// control replaced it before it started; `duplicateOf` then names the newer one.
     case throttled
     /// It waited longer than its time to live.
     case expired

@@ -256,7 +256,13 @@ public struct AnnouncementQueue: Sendable {
     }
 
     /// Puts an entry in the queue (by priority, then arrival), enforces the bound, and releases.
+    /// Coalescing, it replaces a waiting announcement about the same control: only the newest value is worth saying.
     private mutating func admit(_ entry: Entry, fresh: Bool, at now: MonotonicInstant, into step: inout AnnouncementStep) {
+        if policy(for: entry.announcement.tree).coalesce,
+            let index = pending.firstIndex(where: { $0.announcement.coalescingIdentity == entry.announcement.coalescingIdentity })
+        {
+            finish(pending.remove(at: index), .throttled, at: now, duplicateOf: entry.announcement.id, into: &step)
+        }
         let index = pending.firstIndex { $0.rank < entry.rank } ?? pending.endIndex
         pending.insert(entry, at: index)
         if let limit = policy.queueLimit, pending.count > limit {
