@@ -50,7 +50,7 @@ let package = Package(
         // The daemon as a library: options, the request handler, start-up and shutdown.
         .target(
             name: "NarratorDaemon",
-            dependencies: ["NarratorCore", "NarratorSystem", "NarratorSpeech"],
+            dependencies: ["NarratorCore", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
             swiftSettings: strict
         ),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon"], swiftSettings: strict),

@@ -98,7 +98,14 @@ public enum DaemonMain {
         do { loop = try EventLoop(listeners: listeners, configuration: configuration) } catch {
             throw StartError(description: "cannot start the event loop: \(error)")
         }
-        let daemon = Daemon(logger: logger, speech: speech, uid: uid, socketPath: socketPath, maxMessageBytes: options.maxMessageBytes)
+        let policy = try announcementPolicy(options.policy)
+        let logPath = options.database ?? options.stateDirectory + "/narrator.db"
+        let desk = AnnouncementDesk(policy: policy, logPath: logPath)
+        if let problem = desk.logOpenError {
+            logger.warning("the utterance log is unavailable, speech goes on without it: \(problem)")
+        }
+        let daemon = Daemon(
+            logger: logger, speech: speech, desk: desk, uid: uid, socketPath: socketPath, maxMessageBytes: options.maxMessageBytes)
         sink.connect(LoopBound(daemon, loop: loop))
 
         let status = speech.status
@@ -108,8 +115,24 @@ public enum DaemonMain {
         do { try loop.run(daemon) } catch { throw StartError(description: "event loop failed: \(error)") }
         try? notifier.stopping()
         if let owned { _ = owned.removeSocketFile() }
+        desk.log?.close()
         logger.notice("stopped")
         return 0
+    }
+
+    /// `--policy`: a built-in name or a policy file.
+    static func announcementPolicy(_ choice: String?) throws -> AnnouncementPolicy {
+        guard let choice else { return .default }
+        if let builtIn = AnnouncementPolicy.named(choice) { return builtIn }
+        guard let data = FileManager.default.contents(atPath: choice) else {
+            throw StartError(description: "--policy \(choice): not a built-in policy (none, default, strict) nor a readable file")
+        }
+        do {
+            let json = try JSONParser().parse([UInt8](data))
+            return try AnnouncementPolicy.parse(json, name: ((choice as NSString).lastPathComponent as NSString).deletingPathExtension)
+        } catch {
+            throw StartError(description: "--policy \(choice): \(error)")
+        }
     }
 }
 

@@ -14,6 +14,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var stateDirectory: String
     /// `--db PATH`: the SQLite log (used from the announcement issue on).
     public var database: String?
+    /// `--policy NAME|FILE`: the announcement policy (none, default, strict, or a policy file).
+    public var policy: String?
     public var logLevel: LogLevel = .info
     /// `--max-message BYTES`: the longest request line accepted.
     public var maxMessageBytes: Int = 16 << 20
@@ -39,6 +41,7 @@ public struct DaemonOptions: Equatable, Sendable {
           --rate WPM          speech rate in words per minute (80-450)
           --state-dir DIR     settings and logs (default: $XDG_STATE_HOME/narrator)
           --db PATH           the SQLite log (default: STATE_DIR/narrator.db)
+          --policy NAME|FILE  announcement policy: none, default (the default), strict, or a JSON file
           --espeak-data DIR   eSpeak NG's data directory
           --max-message N     longest request line in bytes (default 16777216)
           --log-level LEVEL   error, warning, notice, info (default) or debug
@@ -79,6 +82,7 @@ public struct DaemonOptions: Equatable, Sendable {
                 options.rate = rate
             case "--state-dir": options.stateDirectory = try take()
             case "--db": options.database = try take()
+            case "--policy": options.policy = try take()
             case "--espeak-data": options.espeakData = try take()
             case "--max-message":
                 let text = try take()
@@ -95,7 +99,7 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 options.logLevel = level
             default:
-                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--espeak-data", "--max-message", "--log-level", "--version", "--help"]
+                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--policy", "--espeak-data", "--max-message", "--log-level", "--version", "--help"]
                 throw UsageError("unknown option \(argument)" + (Suggestion.nearest(to: argument, in: known).map { " (did you mean \($0)?)" } ?? ""))
             }
             index += 1

@@ -77,6 +77,17 @@ public struct LogRow: Sendable, Hashable {
 
     static let insertSQL = "INSERT INTO utterances (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
+    /// Fills in a live announcement's outcome, found by its announcement id.
+    static let updateSQL =
+        "UPDATE utterances SET utterance = ?, policy = ?, started_at = ?, ended_at = ?, outcome = ?, duplicate_of = ?, interrupted_by = ? WHERE announcement = ? AND experiment IS NULL"
+
+    var updateValues: [SQLValue] {
+        [
+            .optional(utterance), .optional(policy), .optional(startedAt), .optional(endedAt), .text(outcome), .optional(duplicateOf),
+            .optional(interruptedBy), .optional(announcement),
+        ]
+    }
+
     var values: [SQLValue] {
         [
             .optional(announcement), .optional(utterance), .text(kind), .text(text), .optional(priority), .optional(tree),

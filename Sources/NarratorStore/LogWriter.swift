@@ -24,6 +24,8 @@ public final class LogWriter: Sendable {
 
     private enum Item: Sendable {
         case row(LogRow, Completion?, enqueued: UInt64)
+        /// Sets the outcome of a live announcement's row inserted earlier.
+        case update(LogRow)
         case barrier(DispatchSemaphore)
     }
 
@@ -33,9 +35,13 @@ public final class LogWriter: Sendable {
         var status: Status
         var latencies: [Double] = []
         var latencyCursor = 0
+        var lastAnnouncementID: Int64 = 0
     }
 
     public let path: String
+    /// The highest live announcement id in the file when it was opened: a daemon numbers its
+    /// announcements after it, so ids stay unique across restarts.
+    public var lastAnnouncementID: Int64 { state.withLock { $0.lastAnnouncementID } }
     /// The most rows kept waiting while the database cannot be written; older ones fail first.
     public let backlogLimit: Int
     private let state: Mutex<State>
@@ -48,29 +54,40 @@ public final class LogWriter: Sendable {
         self.path = path
         self.backlogLimit = backlogLimit
         state = Mutex(State(status: Status(path: path, rowsWritten: 0, rowsFailed: 0, batches: 0, pending: 0)))
-        let opened = Mutex<Result<Void, DatabaseError>?>(nil)
+        let opened = Mutex<Result<Int64, DatabaseError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread { [self] in
             let database: Database
-            let insert: Statement
+            let statements: Statements
+            let last: Int64
             do throws(DatabaseError) {
                 database = try UtteranceLog.openForWriting(path, busyTimeout: busyTimeout)
-                insert = try database.prepare(LogRow.insertSQL)
+                statements = Statements(insert: try database.prepare(LogRow.insertSQL), update: try database.prepare(LogRow.updateSQL))
+                last = try database.query("SELECT COALESCE(MAX(announcement), 0) FROM utterances WHERE experiment IS NULL") { $0.int64(0) }[0]
             } catch {
                 opened.withLock { $0 = .failure(error) }
                 ready.signal()
                 finished.signal()
                 return
             }
-            opened.withLock { $0 = .success(()) }
+            state.withLock { $0.lastAnnouncementID = last }
+            opened.withLock { $0 = .success(last) }
             ready.signal()
-            run(database, insert)
+            run(database, statements)
             finished.signal()
         }
         thread.name = "narrator.log"
         thread.start()
         ready.wait()
-        if case .failure(let error) = opened.withLock({ $0 })! { throw error }
+        switch opened.withLock({ $0 })! {
+        case .failure(let error): throw error
+        case .success: break
+        }
+    }
+
+    private struct Statements {
+        var insert: Statement
+        var update: Statement
     }
 
     deinit {
@@ -93,6 +110,12 @@ public final class LogWriter: Sendable {
         if case .row(_, let dropped?, _) = overflow {
             dropped(.failure(DatabaseError(extendedCode: 13, message: "the log backlog is full (\(backlogLimit) rows)", context: "append a log row")))
         }
+        wake.signal()
+    }
+
+    /// Queues the outcome of a live announcement whose row was appended before (matched by `row.announcement`).
+    public func update(_ row: LogRow) {
+        state.withLock { $0.items.append(.update(row)) }
         wake.signal()
     }
 
@@ -130,7 +153,7 @@ public final class LogWriter: Sendable {
 
     // MARK: The writer thread
 
-    private func run(_ database: Database, _ insert: Statement) {
+    private func run(_ database: Database, _ statements: Statements) {
         while true {
             wake.wait()
             while true {
@@ -143,30 +166,34 @@ public final class LogWriter: Sendable {
                     if closing { return }
                     break
                 }
-                commit(batch, database, insert)
+                commit(batch, database, statements)
             }
         }
     }
 
-    private func commit(_ batch: [Item], _ database: Database, _ insert: Statement) {
+    private func commit(_ batch: [Item], _ database: Database, _ statements: Statements) {
         var rows: [(LogRow, Completion?, UInt64)] = []
+        var updates: [LogRow] = []
         var barriers: [DispatchSemaphore] = []
         for item in batch {
             switch item {
             case .row(let row, let completion, let enqueued): rows.append((row, completion, enqueued))
+            case .update(let row): updates.append(row)
             case .barrier(let semaphore): barriers.append(semaphore)
             }
         }
         var result: Result<[Int64], DatabaseError> = .success([])
-        if !rows.isEmpty {
+        if !rows.isEmpty || !updates.isEmpty {
             result = Result { () throws(DatabaseError) -> [Int64] in
                 try database.transaction { () throws(DatabaseError) -> [Int64] in
                     var ids: [Int64] = []
                     ids.reserveCapacity(rows.count)
                     for (row, _, _) in rows {
-                        try insert.run(row.values)
+                        try statements.insert.run(row.values)
                         ids.append(database.lastInsertRowID)
                     }
+                    // After the inserts: an update may be for a row inserted in this same batch.
+                    for row in updates { try statements.update.run(row.updateValues) }
                     return ids
                 }
             }

@@ -39,6 +39,8 @@ public enum Schema {
         """,
         // 2: `narratorctl log --outcome` and `stats` group by outcome.
         "CREATE INDEX utterances_outcome ON utterances(outcome, queued_at);",
+        // 3: narratord inserts an announcement's row when it is queued and updates it with its outcome.
+        "CREATE INDEX utterances_live_announcement ON utterances(announcement) WHERE experiment IS NULL;",
     ]
 
     public static var version: Int { migrations.count }
