@@ -57,7 +57,7 @@ let package = Package(
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
         .executableTarget(
             name: "narrator-bench",
-            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem"],
+            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorStore"],
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),

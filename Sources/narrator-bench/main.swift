@@ -1,7 +1,7 @@
 import Foundation
 
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
-// Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree; default: all)
+// Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, announce; default: all)
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var outPath: String?
@@ -13,13 +13,14 @@ if arguments.first == "tree-memory", arguments.count == 2, let count = Int(argum
     TreeBenchmark.memoryChild(nodes: count)
     exit(0)
 }
-let suites = arguments.isEmpty ? ["tree"] : arguments
+let suites = arguments.isEmpty ? ["tree", "announce"] : arguments
 var results: [BenchResult] = []
 for suite in suites {
     switch suite {
     case "tree": results += TreeBenchmark.run(sizes: [1_000, 10_000, 100_000], repeats: 5)
+    case "announce": results += AnnouncementBenchmark.run(count: 50_000)
     default:
-        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: tree)\n".utf8))
+        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: tree, announce)\n".utf8))
         exit(2)
     }
 }

@@ -241,3 +241,21 @@ struct CoalescingTests {
         #expect(s.spokenTexts == ["Uploading", "10 percent", "20 percent"])
     }
 }
+
+@Suite("Announcement queue: the bound covers deferred announcements")
+struct BoundTests {
+    @Test("deferred announcements count against the queue limit, so a flood of distinct ones stays bounded")
+    func deferredAreBounded() {
+        let policy = AnnouncementPolicy.default.with {
+            $0.queueLimit = 3
+            $0.rateLimit = .init(burst: 1, refillPerSecond: 0.01)
+        }
+        var s = Session(policy, speechLength: .seconds(1))
+        let ids = (1...10).map { s.announce("Distinct \($0)", tree: "feed") }
+        #expect(s.simulation.queue.waiting.count + s.simulation.queue.deferred.count == 3)
+        #expect(s.outcome(ids[1]) == .dropped)
+        #expect(s.firstDecision(ids[9]) == "deferred")
+        // The first one speaks; of the nine deferred, the six oldest are dropped.
+        #expect(ids.filter { s.outcome($0) == .dropped }.count == 6)
+    }
+}

@@ -15,7 +15,7 @@ public struct AnnouncementPolicy: Sendable, Hashable {
     public var coalesce: Bool
     /// How long an announcement may wait in the queue; nil waits forever.
     public var timeToLive: Duration?
-    /// How many announcements may wait at once; nil is unbounded.
+    /// How many announcements may wait at once, deferred ones included; nil is unbounded.
     public var queueLimit: Int?
     /// Focus moving to another tree cancels the `low` and `default` announcements of the tree left.
     public var flushOnFocusChange: Bool

@@ -110,7 +110,10 @@ public struct AnnouncementQueue: Sendable {
                     finish(held.remove(at: index), .throttled, at: now, duplicateOf: announcement.id, into: &step)
                 }
                 held.append(entry)
-                step.decisions.append(AnnouncementDecision(announcement: announcement.id, state: .deferred, at: now))
+                enforceLimit(at: now, into: &step)
+                if held.contains(where: { $0.announcement.id == announcement.id }) {
+                    step.decisions.append(AnnouncementDecision(announcement: announcement.id, state: .deferred, at: now))
+                }
                 return step
             }
         }
@@ -265,15 +268,26 @@ public struct AnnouncementQueue: Sendable {
         }
         let index = pending.firstIndex { $0.rank < entry.rank } ?? pending.endIndex
         pending.insert(entry, at: index)
-        if let limit = policy.queueLimit, pending.count > limit {
-            // Lowest priority first, oldest first among equals.
-            let lowest = pending.map(\.rank).min()!
-            let victim = pending.firstIndex { $0.rank == lowest }!
-            finish(pending.remove(at: victim), .dropped, at: now, into: &step)
-        }
+        enforceLimit(at: now, into: &step)
         release(fresh: fresh ? entry.announcement.id : nil, at: now, into: &step)
         if pending.contains(where: { $0.announcement.id == entry.announcement.id }) {
             step.decisions.append(AnnouncementDecision(announcement: entry.announcement.id, state: .queued, at: now))
+        }
+    }
+
+    /// Keeps waiting and deferred announcements together within the queue limit, dropping the
+    /// lowest priority first and the oldest first among equals.
+    private mutating func enforceLimit(at now: MonotonicInstant, into step: inout AnnouncementStep) {
+        guard let limit = policy.queueLimit else { return }
+        while pending.count + held.count > limit {
+            let lowest = (pending + held).map(\.rank).min()!
+            let waiting = pending.firstIndex { $0.rank == lowest }
+            let deferred = held.firstIndex { $0.rank == lowest }
+            if let w = waiting, deferred.map({ pending[w].queuedAt <= held[$0].queuedAt }) ?? true {
+                finish(pending.remove(at: w), .dropped, at: now, into: &step)
+            } else if let d = deferred {
+                finish(held.remove(at: d), .dropped, at: now, into: &step)
+            }
         }
     }
 
