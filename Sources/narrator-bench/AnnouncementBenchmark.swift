@@ -21,6 +21,15 @@ enum AnnouncementBenchmark {
                 name: "announce+log", value: logged.rate, unit: "ann/s", baseline: raw, baselineName: "raw batched INSERT",
                 note: "queue decision + group-committed row; commit p50 \(ms(logged.commitP50)) p99 \(ms(logged.commitP99))"))
 
+        // What an `announce` reply waits for: one row appended and its commit completed, one at a
+        // time as a client waiting for each reply would, beside a one-row transaction done directly.
+        let direct = directCommitP50(path: directory + "/direct.db", count: 300)
+        let acked = acknowledgedCommit(path: directory + "/acked.db", count: 300)
+        results.append(
+            BenchResult(
+                name: "ack latency p50", value: acked.p50 * 1000, unit: "ms", baseline: direct * 1000,
+                baselineName: "one-row transaction, same thread", note: "append to completion through the writer thread; p99 \(ms(acked.p99))"))
+
         // Deciding while the writer is saturated by another thread, beside deciding with it idle.
         let idle = decideLatencyP99(path: directory + "/idle.db", saturate: false)
         let busy = decideLatencyP99(path: directory + "/busy.db", saturate: true)
@@ -72,6 +81,31 @@ enum AnnouncementBenchmark {
         let status = writer.status
         writer.close()
         return (Double(count) / elapsed, status.commitLatencyP50, status.commitLatencyP99)
+    }
+
+    static func directCommitP50(path: String, count: Int) -> Double {
+        let database = try! UtteranceLog.openForWriting(path)
+        var samples: [Double] = []
+        for n in 0..<count {
+            let t0 = Clock.now()
+            try! UtteranceLog.insert([row(n)], into: database)
+            samples.append(Clock.now() - t0)
+        }
+        return Stats.percentile(samples, 50)
+    }
+
+    static func acknowledgedCommit(path: String, count: Int) -> (p50: Double, p99: Double) {
+        let writer = try! LogWriter(path: path)
+        var samples: [Double] = []
+        for n in 0..<count {
+            let done = DispatchSemaphore(value: 0)
+            let t0 = Clock.now()
+            writer.append(row(n)) { _ in done.signal() }
+            done.wait()
+            samples.append(Clock.now() - t0)
+        }
+        writer.close()
+        return (Stats.percentile(samples, 50), Stats.percentile(samples, 99))
     }
 
     static func decideLatencyP99(path: String, saturate: Bool) -> Double {
