@@ -45,6 +45,11 @@ final class AnnouncementDesk {
         wallOffset = Date().timeIntervalSince1970 - Double(MonotonicClock.now().nanoseconds) / 1e9
     }
 
+    /// Gives `tree` its own policy (`--tree-policy`).
+    func setPolicy(_ policy: AnnouncementPolicy, forTree tree: String) {
+        queue.setPolicy(policy, forTree: tree)
+    }
+
     func seconds(_ instant: MonotonicInstant) -> Double { wallOffset + Double(instant.nanoseconds) / 1e9 }
 
     // MARK: Inputs from the daemon
@@ -216,6 +221,7 @@ final class AnnouncementDesk {
                 key: "announcements",
                 value: [
                     "policy": .string(queue.policy.name), "waiting": .number(Double(queue.waiting.count)),
+                    "trees": .object(JSONObject(queue.treePolicies.keys.sorted().map { .init(key: $0, value: .string(queue.treePolicies[$0]!.name)) })),
                     "deferred": .number(Double(queue.deferred.count)),
                 ]),
             .init(key: "log", value: .object(logJSON)),

@@ -101,6 +101,9 @@ public enum DaemonMain {
         let policy = try announcementPolicy(options.policy)
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
         let desk = AnnouncementDesk(policy: policy, logPath: logPath)
+        for (tree, choice) in options.treePolicies.sorted(by: { $0.key < $1.key }) {
+            desk.setPolicy(try announcementPolicy(choice), forTree: tree)
+        }
         if let problem = desk.logOpenError {
             logger.warning("the utterance log is unavailable, speech goes on without it: \(problem)")
         }

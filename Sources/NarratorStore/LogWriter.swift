@@ -38,25 +38,36 @@ public final class LogWriter: Sendable {
         var lastAnnouncementID: Int64 = 0
     }
 
+    /// What the writer thread shares with callers. The thread holds only this, never the
+    /// `LogWriter`, so dropping the last reference to the writer closes it.
+    private final class Shared: Sendable {
+        let state: Mutex<State>
+        let wake = DispatchSemaphore(value: 0)
+        let finished = DispatchSemaphore(value: 0)
+
+        init(_ state: State) { self.state = Mutex(state) }
+    }
+
     public let path: String
     /// The highest live announcement id in the file when it was opened: a daemon numbers its
     /// announcements after it, so ids stay unique across restarts.
-    public var lastAnnouncementID: Int64 { state.withLock { $0.lastAnnouncementID } }
+    public var lastAnnouncementID: Int64 { shared.state.withLock { $0.lastAnnouncementID } }
     /// The most rows kept waiting while the database cannot be written; older ones fail first.
     public let backlogLimit: Int
-    private let state: Mutex<State>
-    private let wake = DispatchSemaphore(value: 0)
-    private let finished = DispatchSemaphore(value: 0)
+    private let shared: Shared
+    private var wake: DispatchSemaphore { shared.wake }
+    private var finished: DispatchSemaphore { shared.finished }
 
     /// Opens (creating and migrating) the database on a new writer thread.
     /// - Throws: the ``DatabaseError`` that kept it from opening; nothing is left running then.
     public init(path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250)) throws(DatabaseError) {
         self.path = path
         self.backlogLimit = backlogLimit
-        state = Mutex(State(status: Status(path: path, rowsWritten: 0, rowsFailed: 0, batches: 0, pending: 0)))
+        let shared = Shared(State(status: Status(path: path, rowsWritten: 0, rowsFailed: 0, batches: 0, pending: 0)))
+        self.shared = shared
         let opened = Mutex<Result<Int64, DatabaseError>?>(nil)
         let ready = DispatchSemaphore(value: 0)
-        let thread = Thread { [self] in
+        let thread = Thread {
             let database: Database
             let statements: Statements
             let last: Int64
@@ -67,14 +78,14 @@ public final class LogWriter: Sendable {
             } catch {
                 opened.withLock { $0 = .failure(error) }
                 ready.signal()
-                finished.signal()
+                shared.finished.signal()
                 return
             }
-            state.withLock { $0.lastAnnouncementID = last }
+            shared.state.withLock { $0.lastAnnouncementID = last }
             opened.withLock { $0 = .success(last) }
             ready.signal()
-            run(database, statements)
-            finished.signal()
+            Self.run(shared, database, statements)
+            shared.finished.signal()
         }
         thread.name = "narrator.log"
         thread.start()
@@ -97,7 +108,7 @@ public final class LogWriter: Sendable {
     /// Queues a row; `completion` runs on the writer thread after the row's transaction ends.
     public func append(_ row: LogRow, completion: Completion? = nil) {
         let now = DispatchTime.now().uptimeNanoseconds
-        let overflow: Item? = state.withLock { state in
+        let overflow: Item? = shared.state.withLock { state in
             state.items.append(.row(row, completion, enqueued: now))
             state.status.pending += 1
             guard state.items.count > backlogLimit, let index = state.items.firstIndex(where: { if case .row = $0 { true } else { false } }) else {
@@ -115,21 +126,21 @@ public final class LogWriter: Sendable {
 
     /// Queues the outcome of a live announcement whose row was appended before (matched by `row.announcement`).
     public func update(_ row: LogRow) {
-        state.withLock { $0.items.append(.update(row)) }
+        shared.state.withLock { $0.items.append(.update(row)) }
         wake.signal()
     }
 
     /// Waits until every row appended before the call is committed or failed.
     public func flush() {
         let done = DispatchSemaphore(value: 0)
-        state.withLock { $0.items.append(.barrier(done)) }
+        shared.state.withLock { $0.items.append(.barrier(done)) }
         wake.signal()
         done.wait()
     }
 
     /// Commits what is queued and stops the writer thread. Idempotent.
     public func close() {
-        let wasClosing = state.withLock { state in
+        let wasClosing = shared.state.withLock { state in
             defer { state.closing = true }
             return state.closing
         }
@@ -140,7 +151,7 @@ public final class LogWriter: Sendable {
     }
 
     public var status: Status {
-        state.withLock { state in
+        shared.state.withLock { state in
             var status = state.status
             let sorted = state.latencies.sorted()
             if !sorted.isEmpty {
@@ -153,11 +164,11 @@ public final class LogWriter: Sendable {
 
     // MARK: The writer thread
 
-    private func run(_ database: Database, _ statements: Statements) {
+    private static func run(_ shared: Shared, _ database: Database, _ statements: Statements) {
         while true {
-            wake.wait()
+            shared.wake.wait()
             while true {
-                let (batch, closing) = state.withLock { state -> ([Item], Bool) in
+                let (batch, closing) = shared.state.withLock { state -> ([Item], Bool) in
                     let taken = state.items
                     state.items.removeAll(keepingCapacity: true)
                     return (taken, state.closing)
@@ -166,12 +177,12 @@ public final class LogWriter: Sendable {
                     if closing { return }
                     break
                 }
-                commit(batch, database, statements)
+                commit(batch, shared, database, statements)
             }
         }
     }
 
-    private func commit(_ batch: [Item], _ database: Database, _ statements: Statements) {
+    private static func commit(_ batch: [Item], _ shared: Shared, _ database: Database, _ statements: Statements) {
         var rows: [(LogRow, Completion?, UInt64)] = []
         var updates: [LogRow] = []
         var barriers: [DispatchSemaphore] = []
@@ -199,7 +210,7 @@ public final class LogWriter: Sendable {
             }
         }
         let committedAt = DispatchTime.now().uptimeNanoseconds
-        state.withLock { state in
+        shared.state.withLock { state in
             state.status.pending -= rows.count
             switch result {
             case .success:

@@ -75,18 +75,25 @@ func sqlite(_ database: String, _ sql: String) throws -> [String] {
         #expect(daemon.log.contains("the utterance log is unavailable"))
     }
 
-    @Test func focusSpeechIsLoggedAndAPolicyCanBeChosen() throws {
-        let daemon = try DaemonHarness(extraArguments: ["--policy", "none"])
+    @Test func focusSpeechIsLoggedAndPoliciesAreChosenPerDaemonAndPerTree() throws {
+        let daemon = try DaemonHarness(extraArguments: ["--policy", "none", "--tree-policy", "library=strict"])
         let database = daemon.directory + "/state/narrator.db"
         let app = try daemon.client()
         _ = try app.request(["cmd": "register", "document": try loadExample("favorites.json")])
         _ = try app.request(["cmd": "focus", "tree": "library"])
-        let a = try app.request(["cmd": "announce", "text": "Same", "tree": "library"])
-        let b = try app.request(["cmd": "announce", "text": "Same", "tree": "library"])
+        // Without a tree the daemon's policy (none) decides: no deduplication.
+        let a = try app.request(["cmd": "announce", "text": "Same"])
+        let b = try app.request(["cmd": "announce", "text": "Same"])
         #expect(a["policy"] == "none")
         #expect(b["decision"] != "deduplicated")
+        // The library tree has its own policy, which deduplicates.
+        let c = try app.request(["cmd": "announce", "text": "Synced", "tree": "library"])
+        let d = try app.request(["cmd": "announce", "text": "Synced", "tree": "library"])
+        #expect(c["policy"] == "strict")
+        #expect(d["decision"] == "deduplicated")
+        #expect(try app.request(["cmd": "status"])["announcements"]?["trees"]?["library"] == "strict")
         #expect(daemon.stop() == 0)
         #expect(try sqlite(database, "SELECT kind, tree FROM utterances WHERE kind = 'focus'") == ["focus|library"])
-        #expect(try sqlite(database, "SELECT COUNT(*) FROM utterances WHERE kind = 'announcement' AND policy = 'none'") == ["2"])
+        #expect(try sqlite(database, "SELECT policy, COUNT(*) FROM utterances WHERE kind = 'announcement' GROUP BY policy ORDER BY policy") == ["none|2", "strict|2"])
     }
 }

@@ -55,6 +55,33 @@ struct LogWriterTests {
         #expect(writer.status.lastError == nil)
     }
 
+    @Test("dropping the last reference to a writer commits what it holds and stops its thread")
+    func deinitCloses() throws {
+        let path = try temporaryDirectory() + "/log.db"
+        do {
+            let writer = try LogWriter(path: path)
+            for n in 1...100 { writer.append(row(Int64(n))) }
+        }
+        let db = try UtteranceLog.openForReading(path)
+        #expect(try db.query("SELECT COUNT(*) FROM utterances") { $0.int64(0) } == [100])
+    }
+
+    @Test("an update fills in the outcome of a row appended earlier, even in the same batch")
+    func updates() throws {
+        let path = try temporaryDirectory() + "/log.db"
+        let writer = try LogWriter(path: path)
+        writer.append(row(7, outcome: "queued"))
+        var final = row(7, outcome: "spoken", started: 7.5, ended: 9)
+        final.utterance = 3
+        writer.update(final)
+        writer.flush()
+        let db = try UtteranceLog.openForReading(path)
+        #expect(try UtteranceLog.rows(LogFilter(), in: db).map(\.row) == [final])
+        writer.close()
+        // A writer reopening the file numbers announcements after the ones it holds.
+        #expect(try LogWriter(path: path).lastAnnouncementID == 7)
+    }
+
     @Test("a database that cannot be opened is reported before anything runs")
     func cannotOpen() throws {
         let directory = try temporaryDirectory()
