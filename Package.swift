@@ -39,16 +39,18 @@ let package = Package(
         .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "CEspeak", "CPCAudio"], swiftSettings: strict),
+        // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
+        .target(name: "NarratorStore", dependencies: ["NarratorCore", "CSQLite"], swiftSettings: strict),
         // Linux-only calls (accept4, eventfd, SO_PEERCRED) that Glibc hides without _GNU_SOURCE.
         .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
         .target(name: "NarratorSystem", dependencies: ["CNarratorSystem"], swiftSettings: strict),
         // The command-line front end as a library, so that parsing is testable.
-        .target(name: "NarratorCLI", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
+        .target(name: "NarratorCLI", dependencies: ["NarratorCore", "NarratorSystem", "NarratorStore", "NarratorSpeech"], swiftSettings: strict),
         // The daemon as a library: options, the request handler, start-up and shutdown.
         .target(
             name: "NarratorDaemon",
-            dependencies: ["NarratorCore", "NarratorSystem", "NarratorSpeech"],
+            dependencies: ["NarratorCore", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
             swiftSettings: strict
         ),
         // A private PulseAudio server with a null sink, for the end-to-end tests and the benchmarks.
@@ -57,7 +59,7 @@ let package = Package(
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
         .executableTarget(
             name: "narrator-bench",
-            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness"],
+            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore"],
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),
@@ -79,6 +81,11 @@ let package = Package(
             dependencies: ["NarratorSpeech", "NarratorSystem", "NarratorPulseHarness"],
             swiftSettings: strict
         ),
+        // The announcement queue, its policies and replay simulation, on a virtual clock.
+        .testTarget(name: "NarratorAnnouncementTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .testTarget(name: "NarratorStoreTests", dependencies: ["NarratorStore", "narrator-log-probe"], swiftSettings: strict),
+        // Appends log rows and prints each id once committed, for the SIGKILL durability test.
+        .executableTarget(name: "narrator-log-probe", dependencies: ["NarratorStore"], path: "Tests/Helpers/narrator-log-probe", swiftSettings: strict),
         .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
     ]

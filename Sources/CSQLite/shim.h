@@ -1,4 +1,8 @@
 #ifndef NARRATOR_CSQLITE_SHIM_H
 #define NARRATOR_CSQLITE_SHIM_H
 #include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a macro casting -1 to a function pointer, which Swift cannot import:
+/// binding text with it makes SQLite copy the bytes before the call returns.
+static inline sqlite3_destructor_type narrator_sqlite_transient(void) { return SQLITE_TRANSIENT; }
 #endif

@@ -28,7 +28,7 @@ let commonOptions: [OptionSpec] = [
 ]
 
 /// All commands, in the order `narratorctl help` lists them.
-let commandCatalog: [CommandSpec] = offlineCommands + daemonCommands
+let commandCatalog: [CommandSpec] = offlineCommands + daemonCommands + announcementCommandSpecs
 
 let offlineCommands: [CommandSpec] = [
     CommandSpec(

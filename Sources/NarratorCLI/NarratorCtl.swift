@@ -22,6 +22,8 @@ public enum NarratorCtl {
             // Not a file: the name of a registered tree.
             let request = DaemonRequest(cmd: "show", fields: [.init(key: "tree", value: .string(file))])
             return DaemonSession.run(request, invocation: invocation, environment: environment, console: console)
+        case .announcements(let command):
+            return AnnouncementTools.run(command, json: invocation.json, environment: environment, console: console)
         case .daemon(let request):
             return DaemonSession.run(request, invocation: invocation, environment: environment, console: console)
         case .audit(let request):

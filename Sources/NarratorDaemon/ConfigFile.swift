@@ -4,7 +4,9 @@ import NarratorCore
 /// (`rate = 200`, `audio = pulse`). Command-line flags override the file.
 public enum ConfigFile {
     /// Keys the file may set (every long option except help, version and config itself).
-    public static let keys = ["socket", "audio", "voice", "rate", "state-dir", "espeak-data", "max-message", "log-level"]
+    public static let keys = [
+        "socket", "audio", "voice", "rate", "state-dir", "db", "policy", "tree-policy", "espeak-data", "max-message", "log-level",
+    ]
 
     /// The default place: `$XDG_CONFIG_HOME/narrator/narratord.conf`, else `~/.config/...`.
     public static func defaultPath(_ environment: [String: String]) -> String {

@@ -92,20 +92,16 @@ extension Daemon {
             }
         case .announce(let text, let priority, let tree, let element, let key):
             if let tree { _ = try workspace.tree(tree) }
-            let id = say(text, .announcement(priority), tree: tree, element: element)
-            return [
-                .init(key: "announcement", value: .number(Double(id.rawValue))),
-                .init(key: "decision", value: "queued"), .init(key: "priority", value: .string(priority.rawValue)),
-                .init(key: "key", value: .string(key ?? Self.normalizedKey(text))),
-            ]
+            return desk.announce(text: text, priority: priority, tree: tree, element: element, key: key, client: clients[client], daemon: self, loop: loop)
         case .speak(let text):
             let id = say(text, .speak, tree: nil, element: nil)
             return [.init(key: "utterance", value: .string(text)), .init(key: "speech", value: .number(Double(id.rawValue)))]
         case .stop:
+            desk.stop(daemon: self, loop: loop)
             speech.stop()
             return []
         case .status:
-            return status()
+            return status() + desk.statusMembers
         case .set(let key, let value):
             let text: String
             switch value {
@@ -226,6 +222,7 @@ extension Daemon {
     /// Speaks a focus move (unless it hit a boundary) and its hint, and builds the reply.
     func speakFocus(_ outcome: FocusOutcome) -> Members {
         if !outcome.boundary {
+            desk.focusMoved(toTree: outcome.focus.tree, daemon: self)
             say(outcome.spokenText, .focus, tree: outcome.focus.tree, element: outcome.focus.element)
             if let hint = outcome.utterance.hint { say(hint, .hint, tree: outcome.focus.tree, element: outcome.focus.element) }
         }
@@ -283,10 +280,5 @@ extension Daemon {
             "id": .string(stop.id), "utterance": .string(stop.utterance.text), "hint": .optional(stop.utterance.hint),
             "frame": stop.frame.map(TreeDocumentEncoder.json) ?? .null,
         ]
-    }
-
-    /// The default dedup key: the text lowercased with runs of whitespace collapsed.
-    static func normalizedKey(_ text: String) -> String {
-        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

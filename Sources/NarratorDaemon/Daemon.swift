@@ -22,6 +22,8 @@ final class Daemon: ConnectionHandler {
     /// What each recent utterance was about, for speech events to subscribers.
     var spoken: [UtteranceID: SpokenItem] = [:]
     let decoder: RequestDecoder
+    /// The announcement queue and the utterance log.
+    let desk: AnnouncementDesk
 
     struct SpokenItem {
         var kind: SpeechKind
@@ -30,7 +32,8 @@ final class Daemon: ConnectionHandler {
         var element: String?
     }
 
-    init(logger: Logger, speech: SpeechService, uid: uid_t, socketPath: String?, maxMessageBytes: Int) {
+    init(logger: Logger, speech: SpeechService, desk: AnnouncementDesk, uid: uid_t, socketPath: String?, maxMessageBytes: Int) {
+        self.desk = desk
         self.logger = logger
         self.speech = speech
         self.uid = uid
@@ -66,6 +69,8 @@ final class Daemon: ConnectionHandler {
                 } catch {
                     answer = reply(id: request.id, error: error)
                 }
+                // An announcement is acknowledged once its log row is committed.
+                if desk.sendAfterCommit(answer, to: client, loop: loop) { return }
             }
             _ = loop.send(answer.compactText, to: client)
         case .lineTooLong(let limit):
@@ -117,6 +122,7 @@ final class Daemon: ConnectionHandler {
     func speechEvent(_ event: SpeechEvent, loop: LoopContext) {
         let item = spoken[event.utterance]
         if event.isFinal { spoken[event.utterance] = nil }
+        desk.speechEvent(event, item: item, daemon: self, loop: loop)
         let subscribers = clients.values.filter(\.subscribed)
         guard !subscribers.isEmpty else { return }
         var object = JSONObject([

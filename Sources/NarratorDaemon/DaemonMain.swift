@@ -110,7 +110,17 @@ public enum DaemonMain {
         do { loop = try EventLoop(listeners: listeners, configuration: configuration) } catch {
             throw StartError(description: "cannot start the event loop: \(error)")
         }
-        let daemon = Daemon(logger: logger, speech: speech, uid: uid, socketPath: socketPath, maxMessageBytes: options.maxMessageBytes)
+        let policy = try announcementPolicy(options.policy)
+        let logPath = options.database ?? options.stateDirectory + "/narrator.db"
+        let desk = AnnouncementDesk(policy: policy, logPath: logPath)
+        for (tree, choice) in options.treePolicies.sorted(by: { $0.key < $1.key }) {
+            desk.setPolicy(try announcementPolicy(choice), forTree: tree)
+        }
+        if let problem = desk.logOpenError {
+            logger.warning("the utterance log is unavailable, speech goes on without it: \(problem)")
+        }
+        let daemon = Daemon(
+            logger: logger, speech: speech, desk: desk, uid: uid, socketPath: socketPath, maxMessageBytes: options.maxMessageBytes)
         sink.connect(LoopBound(daemon, loop: loop))
         var current = options
         daemon.reload = { [unowned daemon] in
@@ -140,6 +150,8 @@ public enum DaemonMain {
             if next.stateDirectory != current.stateDirectory { restart.append("state-dir") }
             if next.espeakData != current.espeakData { restart.append("espeak-data") }
             if next.maxMessageBytes != current.maxMessageBytes { restart.append("max-message") }
+            if next.database != current.database { restart.append("db") }
+            if next.policy != current.policy || next.treePolicies != current.treePolicies { restart.append("policy") }
             if !restart.isEmpty { daemon.logger.warning("reload: \(restart.joined(separator: ", ")) take effect after a restart") }
             daemon.logger.notice("reloaded \(next.configPath) (log level \(next.logLevel.rawValue))")
             current = next
@@ -152,8 +164,24 @@ public enum DaemonMain {
         do { try loop.run(daemon) } catch { throw StartError(description: "event loop failed: \(error)") }
         try? notifier.stopping()
         if let owned { _ = owned.removeSocketFile() }
+        desk.log?.close()
         logger.notice("stopped")
         return 0
+    }
+
+    /// `--policy`: a built-in name or a policy file.
+    static func announcementPolicy(_ choice: String?) throws -> AnnouncementPolicy {
+        guard let choice else { return .default }
+        if let builtIn = AnnouncementPolicy.named(choice) { return builtIn }
+        guard let data = FileManager.default.contents(atPath: choice) else {
+            throw StartError(description: "--policy \(choice): not a built-in policy (none, default, strict) nor a readable file")
+        }
+        do {
+            let json = try JSONParser().parse([UInt8](data))
+            return try AnnouncementPolicy.parse(json, name: ((choice as NSString).lastPathComponent as NSString).deletingPathExtension)
+        } catch {
+            throw StartError(description: "--policy \(choice): \(error)")
+        }
     }
 }
 

@@ -14,6 +14,10 @@ public struct DaemonOptions: Equatable, Sendable {
     public var stateDirectory: String
     /// `--db PATH`: the SQLite log (used from the announcement issue on).
     public var database: String?
+    /// `--policy NAME|FILE`: the announcement policy (none, default, strict, or a policy file).
+    public var policy: String?
+    /// `--tree-policy TREE=NAME|FILE` (repeatable): a tree's own announcement policy.
+    public var treePolicies: [String: String] = [:]
     public var logLevel: LogLevel = .info
     /// `--max-message BYTES`: the longest request line accepted.
     public var maxMessageBytes: Int = 16 << 20
@@ -40,6 +44,10 @@ public struct DaemonOptions: Equatable, Sendable {
           --voice NAME        eSpeak NG voice (saved settings otherwise; see narratorctl voices)
           --rate WPM          speech rate in words per minute (80-450)
           --state-dir DIR     settings and logs (default: $XDG_STATE_HOME/narrator)
+          --db PATH           the SQLite log (default: STATE_DIR/narrator.db)
+          --policy NAME|FILE  announcement policy: none, default (the default), strict, or a JSON file
+          --tree-policy TREE=NAME|FILE
+                              a tree's own announcement policy (repeatable)
           --espeak-data DIR   eSpeak NG's data directory
           --max-message N     longest request line in bytes (default 16777216)
           --log-level LEVEL   error, warning, notice, info (default) or debug
@@ -112,6 +120,13 @@ public struct DaemonOptions: Equatable, Sendable {
                 options.rate = rate
             case "--state-dir": options.stateDirectory = try take()
             case "--db": options.database = try take()
+            case "--policy": options.policy = try take()
+            case "--tree-policy":
+                let text = try take()
+                guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
+                    throw UsageError("--tree-policy takes TREE=NAME|FILE, e.g. chat=strict, not \"\(text)\"")
+                }
+                options.treePolicies[String(text[..<equals])] = String(text[text.index(after: equals)...])
             case "--espeak-data": options.espeakData = try take()
             case "--config": options.configPath = try take()
             case "--max-message":
@@ -129,7 +144,7 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 options.logLevel = level
             default:
-                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--espeak-data", "--max-message", "--log-level", "--config", "--version", "--help"]
+                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--policy", "--tree-policy", "--espeak-data", "--max-message", "--log-level", "--config", "--version", "--help"]
                 throw UsageError("unknown option \(argument)" + (Suggestion.nearest(to: argument, in: known).map { " (did you mean \($0)?)" } ?? ""))
             }
             index += 1

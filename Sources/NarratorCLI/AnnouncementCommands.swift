@@ -1,0 +1,119 @@
+import NarratorCore
+
+/// The offline commands about announcements: replay traces, read the log, summarize it.
+public enum AnnouncementCommand: Equatable, Sendable {
+    case replay(ReplayRequest)
+    case log(LogRequest)
+    case stats(LogRequest)
+}
+
+/// `narratorctl replay TRACE --policy P ...`.
+public struct ReplayRequest: Equatable, Sendable {
+    public var trace: String
+    /// Built-in policy names or policy files, in table order (default: none, default, strict).
+    public var policies: [String]
+    public var database: String?
+    public var timeline: String?
+    /// eSpeak NG's rate in words per minute for utterance lengths.
+    public var rate: Int
+    public var voice: String?
+}
+
+/// `narratorctl log` and `stats`: where to read and which rows.
+public struct LogRequest: Equatable, Sendable {
+    public enum Format: Equatable, Sendable { case table, json, csv }
+    public var database: String?
+    /// A duration back from now ("10m", "2h", "90s", "1d") or a local time ("2026-11-29T15:00", "2026-11-29").
+    public var since: String?
+    public var outcome: String?
+    public var tree: String?
+    public var experiment: String?
+    public var policy: String?
+    public var limit: Int?
+    public var format: Format
+}
+
+private let databaseOption = OptionSpec("--db", value: "PATH", help: "the log database (default: $XDG_STATE_HOME/narrator/narrator.db)")
+
+private func logRequest(_ parsed: ParsedArguments, command: String) throws(UsageError) -> LogRequest {
+    var limit: Int?
+    if let text = parsed.value("--limit") {
+        guard let n = Int(text), n > 0 else { throw UsageError("--limit must be a whole number above 0, not \"\(text)\"", command: command) }
+        limit = n
+    }
+    if let since = parsed.value("--since"), LogTime.parse(since, now: 0) == nil {
+        throw UsageError("--since takes a duration such as 90s, 10m, 2h, 1d or a time such as 2026-11-29T15:00, not \"\(since)\"", command: command)
+    }
+    if parsed.has("--csv") && parsed.has("--json") { throw UsageError("give --json or --csv, not both", command: command) }
+    return LogRequest(
+        database: parsed.value("--db"), since: parsed.value("--since"), outcome: parsed.value("--outcome"), tree: parsed.value("--tree"),
+        experiment: parsed.value("--experiment"), policy: parsed.value("--policy"), limit: limit,
+        format: parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : .table)
+}
+
+private let filterOptions: [OptionSpec] = [
+    OptionSpec("--since", value: "DURATION|TIME", help: "rows queued in the last DURATION (90s, 10m, 2h, 1d) or since TIME (2026-11-29T15:00)"),
+    OptionSpec("--tree", value: "TREE", help: "only this tree's rows"),
+    OptionSpec("--experiment", value: "ID", help: "rows of a replay experiment instead of live ones"),
+    OptionSpec("--policy", value: "NAME", help: "only rows decided by this policy"),
+    databaseOption,
+]
+
+/// Specs for `replay`, `log` and `stats` (listed by `narratorctl help`).
+let announcementCommandSpecs: [CommandSpec] = [
+    CommandSpec(
+        name: "replay", summary: "replay an announcement trace under policies and compare them (offline)",
+        arguments: [ArgumentSpec("TRACE", help: "a JSON-lines trace (see examples/traces)")],
+        options: [
+            OptionSpec("--policy", value: "NAME|FILE", help: "none, default, strict, or a policy file (repeatable; default: all three)", repeatable: true),
+            databaseOption,
+            OptionSpec("--timeline", value: "FILE.svg", help: "draw every decision per policy as SVG"),
+            OptionSpec("--rate", value: "WPM", help: "speech rate for utterance lengths (default 175)"),
+            OptionSpec("--voice", value: "NAME", help: "eSpeak NG voice for utterance lengths (default: en)"),
+        ],
+        discussion: """
+            Feeds the trace through the same announcement queue and speech scheduler as narratord, on a
+            virtual clock where each utterance lasts as long as eSpeak NG takes to say it (synthesized once,
+            cached in $XDG_CACHE_HOME/narrator). Prints one row per policy: outcomes, queued-to-started
+            latency percentiles, speech time and focus speech cut by announcements; --json prints them as
+            JSON. Every decision is written to the log database under a new experiment id (see
+            "narratorctl log --experiment ID").
+            """,
+        build: { parsed throws(UsageError) in
+            var rate = 175
+            if let text = parsed.value("--rate") {
+                guard let n = Int(text), (80...450).contains(n) else { throw UsageError("--rate must be 80 to 450 words per minute, not \"\(text)\"", command: "replay") }
+                rate = n
+            }
+            let policies = parsed.values("--policy")
+            return .announcements(
+                .replay(
+                    ReplayRequest(
+                        trace: parsed.positionals[0], policies: policies.isEmpty ? AnnouncementPolicy.builtIns.map(\.name) : policies,
+                        database: parsed.value("--db"), timeline: parsed.value("--timeline"), rate: rate, voice: parsed.value("--voice"))))
+        }),
+    CommandSpec(
+        name: "log", summary: "list logged announcements and utterances with their outcome (reads the database)",
+        options: filterOptions + [
+            OptionSpec("--outcome", value: "OUTCOME", help: "only this outcome", choices: AnnouncementOutcome.allCases.map(\.rawValue)),
+            OptionSpec("--limit", value: "N", help: "the N most recent rows"),
+            OptionSpec("--csv", help: "print CSV"),
+        ],
+        discussion: "Works with or without a running daemon. Columns: time queued, kind, priority, tree, outcome, wait (queued to started), text.",
+        build: { parsed throws(UsageError) in .announcements(.log(try logRequest(parsed, command: "log"))) }),
+    CommandSpec(
+        name: "stats", summary: "counts per outcome, tree and priority; latency percentiles; speech time (reads the database)",
+        options: filterOptions,
+        build: { parsed throws(UsageError) in .announcements(.stats(try logRequest(parsed, command: "stats"))) }),
+]
+
+/// Runs an ``AnnouncementCommand``.
+enum AnnouncementTools {
+    static func run(_ command: AnnouncementCommand, json: Bool, environment: [String: String], console: Console) -> ExitStatus {
+        switch command {
+        case .replay(let request): ReplayCommand.run(request, json: json, environment: environment, console: console)
+        case .log(let request): LogCommand.log(request, environment: environment, console: console)
+        case .stats(let request): LogCommand.stats(request, json: json, environment: environment, console: console)
+        }
+    }
+}

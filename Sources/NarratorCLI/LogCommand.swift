@@ -1,0 +1,134 @@
+import Foundation
+import NarratorCore
+import NarratorStore
+
+/// `narratorctl log` and `narratorctl stats`: read the SQLite log directly, daemon or not.
+enum LogCommand {
+    static func open(_ request: LogRequest, environment: [String: String], console: Console) -> Database? {
+        let path = request.database ?? LogTime.defaultDatabase(environment)
+        guard FileManager.default.fileExists(atPath: path) else {
+            console.err("narratorctl: no log at \(path) (start narratord, run a replay, or pass --db PATH)\n")
+            return nil
+        }
+        do {
+            return try UtteranceLog.openForReading(path)
+        } catch {
+            console.err("narratorctl: \(error)\n")
+            return nil
+        }
+    }
+
+    static func filter(_ request: LogRequest) -> LogFilter {
+        LogFilter(
+            since: request.since.flatMap { LogTime.parse($0, now: Date().timeIntervalSince1970) }, outcome: request.outcome,
+            tree: request.tree, experiment: request.experiment, policy: request.policy, limit: request.limit)
+    }
+
+    static func log(_ request: LogRequest, environment: [String: String], console: Console) -> ExitStatus {
+        guard let database = open(request, environment: environment, console: console) else { return .refused }
+        let rows: [(id: Int64, row: LogRow)]
+        do {
+            rows = try UtteranceLog.rows(filter(request), in: database)
+        } catch {
+            console.err("narratorctl log: \(error)\n")
+            return .refused
+        }
+        switch request.format {
+        case .json: console.out(JSONValue.array(rows.map { json($0.id, $0.row) }).prettyText + "\n")
+        case .csv: console.out(csv(rows))
+        case .table: console.out(table(rows, experiment: request.experiment != nil))
+        }
+        return .success
+    }
+
+    static func stats(_ request: LogRequest, json: Bool, environment: [String: String], console: Console) -> ExitStatus {
+        guard let database = open(request, environment: environment, console: console) else { return .refused }
+        let stats: LogStatistics
+        do {
+            stats = try UtteranceLog.statistics(filter(request), in: database)
+        } catch {
+            console.err("narratorctl stats: \(error)\n")
+            return .refused
+        }
+        func counts(_ pairs: [(String, Int)]) -> JSONValue { .object(JSONObject(pairs.map { .init(key: $0.0, value: .number(Double($0.1))) })) }
+        if json || request.format == .json {
+            let object: JSONValue = [
+                "rows": .number(Double(stats.total)), "outcomes": counts(stats.byOutcome), "trees": counts(stats.byTree),
+                "priorities": counts(stats.byPriority),
+                "latency": ["p50": .optional(stats.latencyP50), "p95": .optional(stats.latencyP95), "p99": .optional(stats.latencyP99)],
+                "speechSeconds": .number(stats.speechTime), "interruptions": .number(Double(stats.interruptions)),
+            ]
+            console.out(object.prettyText + "\n")
+            return .success
+        }
+        func line(_ title: String, _ pairs: [(String, Int)]) -> String {
+            "\(title): " + (pairs.isEmpty ? "-" : pairs.map { "\($0.0) \($0.1)" }.joined(separator: ", ")) + "\n"
+        }
+        func ms(_ value: Double?) -> String { value.map { String(format: "%.0f ms", $0 * 1000) } ?? "-" }
+        var text = "rows: \(stats.total)\n"
+        text += line("outcome", stats.byOutcome)
+        text += line("tree", stats.byTree)
+        text += line("priority/kind", stats.byPriority)
+        text += "queued to started: p50 \(ms(stats.latencyP50)), p95 \(ms(stats.latencyP95)), p99 \(ms(stats.latencyP99))\n"
+        text += String(format: "speech time: %.1f s\n", stats.speechTime)
+        text += "interruptions of ongoing speech: \(stats.interruptions)\n"
+        console.out(text)
+        return .success
+    }
+
+    static func json(_ id: Int64, _ row: LogRow) -> JSONValue {
+        func int(_ n: Int64?) -> JSONValue { n.map { .number(Double($0)) } ?? .null }
+        return [
+            "id": .number(Double(id)), "announcement": int(row.announcement), "utterance": int(row.utterance), "kind": .string(row.kind),
+            "text": .string(row.text), "priority": .optional(row.priority), "tree": .optional(row.tree), "element": .optional(row.element),
+            "key": .optional(row.dedupKey), "policy": .optional(row.policy),
+            "client": ["pid": int(row.clientPID), "uid": int(row.clientUID), "name": .optional(row.clientName)],
+            "queued": .number(row.queuedAt), "started": .optional(row.startedAt), "ended": .optional(row.endedAt),
+            "outcome": .string(row.outcome), "duplicate_of": int(row.duplicateOf), "interrupted_by": .optional(row.interruptedBy),
+            "experiment": .optional(row.experiment),
+        ]
+    }
+
+    static let csvColumns = [
+        "id", "announcement", "utterance", "kind", "text", "priority", "tree", "element", "key", "policy", "client_pid", "client_uid",
+        "client_name", "queued", "started", "ended", "outcome", "duplicate_of", "interrupted_by", "experiment",
+    ]
+
+    static func csv(_ rows: [(id: Int64, row: LogRow)]) -> String {
+        func field(_ text: String?) -> String {
+            guard let text else { return "" }
+            return text.contains(where: { $0 == "," || $0 == "\"" || $0.isNewline }) ? "\"" + text.replacingOccurrences(of: "\"", with: "\"\"") + "\"" : text
+        }
+        func number(_ n: Double?) -> String { n.map { String(format: "%.6f", $0) } ?? "" }
+        var out = csvColumns.joined(separator: ",") + "\n"
+        for (id, r) in rows {
+            let cells: [String] = [
+                String(id), r.announcement.map(String.init) ?? "", r.utterance.map(String.init) ?? "", field(r.kind), field(r.text),
+                field(r.priority), field(r.tree), field(r.element), field(r.dedupKey), field(r.policy), r.clientPID.map(String.init) ?? "",
+                r.clientUID.map(String.init) ?? "", field(r.clientName), number(r.queuedAt), number(r.startedAt), number(r.endedAt),
+                field(r.outcome), r.duplicateOf.map(String.init) ?? "", field(r.interruptedBy), field(r.experiment),
+            ]
+            out += cells.joined(separator: ",") + "\n"
+        }
+        return out
+    }
+
+    static func table(_ rows: [(id: Int64, row: LogRow)], experiment: Bool) -> String {
+        let headings = ["QUEUED", "ID", "KIND", "PRIORITY", "TREE", "POLICY", "OUTCOME", "WAIT", "TEXT"]
+        let cells = rows.map { id, r -> [String] in
+            let wait = r.startedAt.map { String(format: "%.0fms", ($0 - r.queuedAt) * 1000) } ?? "-"
+            var outcome = r.outcome
+            if let of = r.duplicateOf { outcome += " (of \(of))" }
+            if let by = r.interruptedBy { outcome += " (by \(by))" }
+            return [
+                LogTime.format(r.queuedAt, experiment: experiment), r.announcement.map { "A\($0)" } ?? "U\(r.utterance ?? id)", r.kind,
+                r.priority ?? "-", r.tree ?? "-", r.policy ?? "-", outcome, wait, r.text,
+            ]
+        }
+        let widths = headings.indices.dropLast().map { column in (cells.map { $0[column].count } + [headings[column].count]).max()! + 2 }
+        func line(_ row: [String]) -> String {
+            zip(row.dropLast(), widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined() + row.last!
+        }
+        return ([line(headings)] + cells.map(line)).joined(separator: "\n") + "\n" + (rows.isEmpty ? "(no rows)\n" : "")
+    }
+}

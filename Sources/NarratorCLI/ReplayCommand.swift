@@ -1,0 +1,124 @@
+import Foundation
+import NarratorCore
+import NarratorStore
+
+/// `narratorctl replay`: a trace through the announcement queue under each policy, offline.
+enum ReplayCommand {
+    static func run(_ request: ReplayRequest, json: Bool, environment: [String: String], console: Console) -> ExitStatus {
+        guard let data = FileManager.default.contents(atPath: request.trace) else {
+            console.err("narratorctl replay: cannot read \(request.trace)\n")
+            return .refused
+        }
+        let events: [TraceEvent]
+        do {
+            events = try AnnouncementTrace.parse(String(decoding: data, as: UTF8.self))
+        } catch {
+            console.err("narratorctl replay: \(request.trace): \(error)\n")
+            return .refused
+        }
+        var policies: [AnnouncementPolicy] = []
+        for name in request.policies {
+            switch loadPolicy(name) {
+            case .success(let policy): policies.append(policy)
+            case .failure(let error):
+                console.err("narratorctl replay: \(error.message)\n")
+                return .usage
+            }
+        }
+        let durations = SpeechDurations(cacheDirectory: LogTime.cacheDirectory(environment), voice: request.voice, rate: request.rate)
+        var texts = Set<String>()
+        for event in events {
+            switch event.kind {
+            case .announce(let text, _, _), .focus(let text): texts.insert(text)
+            }
+        }
+        do {
+            try durations.prepare(texts)
+        } catch {
+            console.err("narratorctl replay: cannot measure utterance lengths with eSpeak NG: \(error)\n")
+            return .refused
+        }
+        durations.save()
+
+        var lanes: [AnnouncementTimeline.Lane] = []
+        for policy in policies {
+            var simulation = AnnouncementSimulation(policy: policy) { durations.duration($0) }
+            simulation.run(events)
+            lanes.append(AnnouncementTimeline.Lane(policy: policy.name, records: simulation.records, speech: simulation.speech))
+        }
+        let summaries = lanes.map { ReplaySummary(policy: $0.policy, records: $0.records, speech: $0.speech) }
+
+        var status = ExitStatus.success
+        let experiment = experimentID()
+        let databasePath = request.database ?? LogTime.defaultDatabase(environment)
+        var written = 0
+        do {
+            let database = try UtteranceLog.openForWriting(databasePath)
+            let seconds = { (instant: MonotonicInstant) in Double(instant.nanoseconds) / 1e9 }
+            var rows: [LogRow] = []
+            for lane in lanes {
+                rows += lane.records.map { LogRow($0, experiment: experiment, seconds: seconds) }
+                rows += lane.speech.map { LogRow($0, policy: lane.policy, experiment: experiment, seconds: seconds) }
+            }
+            try database.transaction { () throws(DatabaseError) in
+                try UtteranceLog.insertExperiment(
+                    id: experiment, trace: request.trace, policies: policies.map(\.name), createdAt: Date().timeIntervalSince1970, into: database)
+            }
+            try UtteranceLog.insert(rows, into: database)
+            written = rows.count
+        } catch {
+            console.err("narratorctl replay: the decisions were not logged: \(error)\n")
+            status = .refused
+        }
+        if let path = request.timeline {
+            let title = "\((request.trace as NSString).lastPathComponent): \(events.count) events, eSpeak NG at \(request.rate) wpm"
+            let svg = AnnouncementTimeline(lanes: lanes, origin: MonotonicInstant(nanoseconds: 0), title: title).svg
+            do {
+                try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+            } catch {
+                console.err("narratorctl replay: cannot write \(path): \(error.localizedDescription)\n")
+                status = .refused
+            }
+        }
+        if json {
+            let object: JSONValue = [
+                "experiment": .string(experiment), "database": .string(databasePath), "rows": .number(Double(written)),
+                "policies": .array(summaries.map(\.json)),
+            ]
+            console.out(object.prettyText + "\n")
+        } else {
+            console.out(ReplaySummary.table(summaries))
+            if written > 0 { console.out("\nexperiment \(experiment): \(written) rows in \(databasePath)\n") }
+        }
+        return status
+    }
+
+    /// A built-in policy by name, or a policy file (named after the file unless it names itself).
+    static func loadPolicy(_ name: String) -> Result<AnnouncementPolicy, PolicyLoadError> {
+        if let builtIn = AnnouncementPolicy.named(name) { return .success(builtIn) }
+        guard let data = FileManager.default.contents(atPath: name) else {
+            let hint = Suggestion.hint(for: name, in: AnnouncementPolicy.builtIns.map(\.name))
+            return .failure(PolicyLoadError(message: "--policy \(name): not a built-in policy (none, default, strict) nor a readable file\(hint)"))
+        }
+        do {
+            let json = try JSONParser().parse([UInt8](data))
+            let base = ((name as NSString).lastPathComponent as NSString).deletingPathExtension
+            return .success(try AnnouncementPolicy.parse(json, name: base))
+        } catch let error as JSONSyntaxError {
+            return .failure(PolicyLoadError(message: "\(name): \(error)"))
+        } catch {
+            return .failure(PolicyLoadError(message: "\(name): \(error)"))
+        }
+    }
+
+    struct PolicyLoadError: Error {
+        var message: String
+    }
+
+    private static func experimentID() -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return "replay-" + formatter.string(from: Date()) + "-" + String(UInt16.random(in: 0...UInt16.max), radix: 16)
+    }
+}

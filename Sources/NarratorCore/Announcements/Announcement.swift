@@ -1,0 +1,53 @@
+/// Identifies one announcement from its request to its final outcome (the `announcement` of a reply).
+public struct AnnouncementID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var rawValue: UInt64
+
+    public init(_ rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    public static func < (lhs: AnnouncementID, rhs: AnnouncementID) -> Bool {
+        lhs.rawValue < rhs.rawValue
+    }
+
+    public var description: String { "A\(rawValue)" }
+}
+
+/// Something an app wants said, before the queue has decided anything about it.
+public struct Announcement: Sendable, Hashable {
+    public var id: AnnouncementID
+    public var text: String
+    public var priority: AnnouncementPriority
+    /// The tree (screen) it belongs to; its rate limit and policy apply.
+    public var tree: String?
+    /// The control it is about; announcements about the same control coalesce.
+    public var element: String?
+    /// Two announcements with the same key are the same message (default: the normalized text).
+    public var key: String
+
+    public init(
+        id: AnnouncementID, text: String, priority: AnnouncementPriority = .default, tree: String? = nil,
+        element: String? = nil, key: String? = nil
+    ) {
+        self.id = id
+        self.text = text
+        self.priority = priority
+        self.tree = tree
+        self.element = element
+        self.key = key ?? Self.normalizedKey(text)
+    }
+
+    /// The default dedup key: the text lowercased with runs of whitespace collapsed, so
+    /// "3 new  Messages" and "3 new messages" are one message.
+    public static func normalizedKey(_ text: String) -> String {
+        text.lowercased().split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    /// What deduplication compares: the key within one tree (two apps saying "Done" are two messages).
+    var dedupIdentity: String { "\(tree ?? ""):\(key)" }
+
+    /// What coalescing groups by: the control when there is one, else the key, within one tree.
+    var coalescingIdentity: String {
+        element.map { "element:\(tree ?? ""):\($0)" } ?? "key:\(tree ?? ""):\(key)"
+    }
+}

@@ -1,0 +1,112 @@
+import NarratorCore
+
+/// One row of the utterance log: an announcement or any other utterance, with its outcome.
+///
+/// Times are seconds: Unix time for rows the daemon writes, seconds from the trace's start for
+/// replayed rows (which carry an `experiment`).
+public struct LogRow: Sendable, Hashable {
+    public var announcement: Int64?
+    public var utterance: Int64?
+    /// "announcement", "focus", "hint", "value" or "speak".
+    public var kind: String
+    public var text: String
+    public var priority: String?
+    public var tree: String?
+    public var element: String?
+    public var dedupKey: String?
+    public var policy: String?
+    public var clientPID: Int64?
+    public var clientUID: Int64?
+    public var clientName: String?
+    public var queuedAt: Double
+    public var startedAt: Double?
+    public var endedAt: Double?
+    public var outcome: String
+    public var duplicateOf: Int64?
+    public var interruptedBy: String?
+    public var experiment: String?
+
+    public init(
+        announcement: Int64? = nil, utterance: Int64? = nil, kind: String, text: String, priority: String? = nil, tree: String? = nil,
+        element: String? = nil, dedupKey: String? = nil, policy: String? = nil, clientPID: Int64? = nil, clientUID: Int64? = nil,
+        clientName: String? = nil, queuedAt: Double, startedAt: Double? = nil, endedAt: Double? = nil, outcome: String,
+        duplicateOf: Int64? = nil, interruptedBy: String? = nil, experiment: String? = nil
+    ) {
+        self.announcement = announcement
+        self.utterance = utterance
+        self.kind = kind
+        self.text = text
+        self.priority = priority
+        self.tree = tree
+        self.element = element
+        self.dedupKey = dedupKey
+        self.policy = policy
+        self.clientPID = clientPID
+        self.clientUID = clientUID
+        self.clientName = clientName
+        self.queuedAt = queuedAt
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+        self.outcome = outcome
+        self.duplicateOf = duplicateOf
+        self.interruptedBy = interruptedBy
+        self.experiment = experiment
+    }
+
+    /// An announcement's life as a row; `seconds` turns the queue's instants into the row's clock.
+    public init(_ record: AnnouncementRecord, experiment: String? = nil, seconds: (MonotonicInstant) -> Double) {
+        let a = record.announcement
+        self.init(
+            announcement: Int64(a.id.rawValue), kind: "announcement", text: a.text, priority: a.priority.rawValue, tree: a.tree,
+            element: a.element, dedupKey: a.key, policy: record.policy, queuedAt: seconds(record.queuedAt),
+            startedAt: record.startedAt.map(seconds), endedAt: seconds(record.endedAt), outcome: record.outcome.rawValue,
+            duplicateOf: record.duplicateOf.map { Int64($0.rawValue) }, experiment: experiment)
+    }
+
+    /// Another utterance's life as a row.
+    public init(_ record: SpeechRecord, policy: String? = nil, experiment: String? = nil, seconds: (MonotonicInstant) -> Double) {
+        self.init(
+            utterance: Int64(record.utterance.rawValue), kind: record.kind.name, text: record.text, tree: record.tree,
+            element: record.element, policy: policy, queuedAt: seconds(record.queuedAt), startedAt: record.startedAt.map(seconds),
+            endedAt: seconds(record.endedAt), outcome: record.outcome.rawValue, interruptedBy: record.interruptedBy?.name,
+            experiment: experiment)
+    }
+
+    static let columns =
+        "announcement, utterance, kind, text, priority, tree, element, dedup_key, policy, client_pid, client_uid, client_name, queued_at, started_at, ended_at, outcome, duplicate_of, interrupted_by, experiment"
+
+    static let insertSQL = "INSERT INTO utterances (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+
+    /// Fills in a live announcement's outcome, found by its announcement id.
+    static let updateSQL =
+        "UPDATE utterances SET utterance = ?, policy = ?, started_at = ?, ended_at = ?, outcome = ?, duplicate_of = ?, interrupted_by = ? WHERE announcement = ? AND experiment IS NULL"
+
+    var updateValues: [SQLValue] {
+        [
+            .optional(utterance), .optional(policy), .optional(startedAt), .optional(endedAt), .text(outcome), .optional(duplicateOf),
+            .optional(interruptedBy), .optional(announcement),
+        ]
+    }
+
+    var values: [SQLValue] {
+        [
+            .optional(announcement), .optional(utterance), .text(kind), .text(text), .optional(priority), .optional(tree),
+            .optional(element), .optional(dedupKey), .optional(policy), .optional(clientPID), .optional(clientUID),
+            .optional(clientName), .real(queuedAt), .optional(startedAt), .optional(endedAt), .text(outcome),
+            .optional(duplicateOf), .optional(interruptedBy), .optional(experiment),
+        ]
+    }
+
+    /// Reads a row selected as `id, <columns>`.
+    static func read(_ s: Statement) -> (id: Int64, row: LogRow) {
+        (
+            s.int64(0),
+            LogRow(
+                announcement: s.optionalInt64(1), utterance: s.optionalInt64(2), kind: s.string(3) ?? "", text: s.string(4) ?? "",
+                priority: s.string(5), tree: s.string(6), element: s.string(7), dedupKey: s.string(8), policy: s.string(9),
+                clientPID: s.optionalInt64(10), clientUID: s.optionalInt64(11), clientName: s.string(12), queuedAt: s.double(13),
+                startedAt: s.optionalDouble(14), endedAt: s.optionalDouble(15), outcome: s.string(16) ?? "",
+                duplicateOf: s.optionalInt64(17), interruptedBy: s.string(18), experiment: s.string(19))
+        )
+    }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import FoundationXML
+import Testing
+
+/// Collects SVG elements by their class attribute, per policy lane.
+private final class LaneCollector: NSObject, XMLParserDelegate {
+    var lanes: [String] = []
+    var classes: [String: [String]] = [:]
+    private var lane: String?
+
+    func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+        if name == "g", attributes["class"] == "lane" {
+            lane = attributes["data-policy"]
+            lanes.append(lane ?? "")
+        } else if let lane, let cls = attributes["class"] {
+            classes[lane, default: []].append(cls)
+        }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
+        if name == "g" { lane = nil }
+    }
+}
+
+/// `narratorctl replay`, `log` and `stats` through the real binary, with real eSpeak NG lengths and a real SQLite file.
+@Suite struct ReplayCommandTests {
+    let directory: String = {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-replay-\(UUID().uuidString.prefix(8))").path
+        try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }()
+
+    /// The table's cells for one policy row, keyed by heading.
+    func row(_ table: String, policy: String) -> [String: String] {
+        let lines = table.split(separator: "\n").map { $0.split(separator: " ", omittingEmptySubsequences: true).map(String.init) }
+        guard let header = lines.first, let cells = lines.first(where: { $0.first == policy }) else { return [:] }
+        // Headings with spaces ("P50 S", "SPEECH S", "FOCUS CUT") are split too: rebuild them.
+        var names: [String] = []
+        var index = 0
+        while index < header.count {
+            if index + 1 < header.count, ["S", "CUT"].contains(header[index + 1]) {
+                names.append(header[index] + " " + header[index + 1])
+                index += 2
+            } else {
+                names.append(header[index])
+                index += 1
+            }
+        }
+        return Dictionary(uniqueKeysWithValues: zip(names, cells))
+    }
+
+    @Test func sliderDragTableTimelineAndLog() throws {
+        let db = directory + "/log.db", svg = directory + "/slider.svg"
+        let result = try Binaries.run(
+            "narratorctl", ["replay", "examples/traces/slider-drag.jsonl", "--policy", "none", "--policy", "default", "--db", db, "--timeline", svg])
+        #expect(result.status == 0, "\(result.stderr)")
+        let none = row(result.stdout, policy: "none"), tuned = row(result.stdout, policy: "default")
+        // Without a policy every one of the 61 frames is said; the tuned policy says the first few and the final value.
+        #expect(Int(none["SPOKEN"] ?? "")! + Int(none["INTERRUPTED"] ?? "")! == 61)
+        #expect(none["THROTTLED"] == "0")
+        #expect(Int(tuned["SPOKEN"] ?? "")! <= 4)
+        #expect(Int(tuned["THROTTLED"] ?? "")! >= 55)
+        #expect(Double(tuned["P95 S"] ?? "")! < Double(none["P95 S"] ?? "")!)
+
+        // The timeline: one lane per policy, a queued mark for each of the 61 frames, a cross per throttled one.
+        let parser = XMLParser(data: try Data(contentsOf: URL(fileURLWithPath: svg)))
+        let collector = LaneCollector()
+        parser.delegate = collector
+        #expect(parser.parse())
+        #expect(collector.lanes == ["none", "default"])
+        #expect(collector.classes["none"]?.filter { $0 == "queued" }.count == 61)
+        #expect(collector.classes["default"]?.filter { $0 == "unspoken throttled" }.count == Int(tuned["THROTTLED"]!))
+        #expect(collector.classes["default"]?.filter { $0 == "speech spoken" }.count == Int(tuned["SPOKEN"]!))
+
+        // Every decision is in the log under the experiment id.
+        let experiment = try #require(result.stdout.split(separator: "\n").last?.split(separator: " ").dropFirst().first.map { String($0.dropLast()) })
+        let log = try Binaries.run("narratorctl", ["log", "--db", db, "--experiment", experiment, "--policy", "default", "--json"])
+        #expect(log.status == 0, "\(log.stderr)")
+        let rows = try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as! [[String: Any]]
+        #expect(rows.filter { $0["kind"] as? String == "announcement" }.count == 61)
+        #expect(rows.filter { $0["outcome"] as? String == "throttled" }.count == Int(tuned["THROTTLED"]!))
+        #expect(rows.contains { $0["kind"] as? String == "focus" })
+        let stats = try Binaries.run("narratorctl", ["stats", "--db", db, "--experiment", experiment, "--policy", "none"])
+        // 61 announcements and the 2 focus utterances of the trace.
+        #expect(stats.stdout.contains("rows: 63"))
+        #expect(stats.stdout.contains("priority/kind: default 61, focus 2"))
+        #expect(stats.stdout.contains("queued to started: p50"))
+        // Live rows are kept apart from replayed ones.
+        #expect(try Binaries.run("narratorctl", ["log", "--db", db]).stdout.contains("(no rows)"))
+    }
+
+    @Test func policyFilesAndCSV() throws {
+        let db = directory + "/log.db", policy = directory + "/chatty.json"
+        try Data(#"{"base": "default", "burst": 20, "refill": 5, "dedup": false}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        let result = try Binaries.run("narratorctl", ["replay", "examples/traces/chat-burst.jsonl", "--policy", "strict", "--policy", policy, "--db", db])
+        #expect(result.status == 0, "\(result.stderr)")
+        let chatty = row(result.stdout, policy: "chatty"), strict = row(result.stdout, policy: "strict")
+        #expect(Int(chatty["SPOKEN"]!)! > Int(strict["SPOKEN"]!)!)
+        let experiment = String(result.stdout.split(separator: "\n").last!.split(separator: " ")[1].dropLast())
+        let csv = try Binaries.run("narratorctl", ["log", "--db", db, "--experiment", experiment, "--csv", "--tree", "system"])
+        let lines = csv.stdout.split(separator: "\n")
+        #expect(lines.first?.hasPrefix("id,announcement,utterance,kind,text,priority,tree") == true)
+        // Text with a comma is quoted, as RFC 4180 says.
+        #expect(lines.dropFirst().allSatisfy { $0.contains(#","Battery low, 10 percent",high,system"#) })
+        #expect(lines.count == 3)  // header + strict + chatty
+    }
+
+    @Test func mistakesAreExplained() throws {
+        let badPolicy = try Binaries.run("narratorctl", ["replay", "examples/traces/chat-burst.jsonl", "--policy", "strickt"])
+        #expect(badPolicy.status == 2)
+        #expect(badPolicy.stderr.contains("did you mean \"strict\""))
+        let missing = try Binaries.run("narratorctl", ["log", "--db", directory + "/nothing.db"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("no log at"))
+        let since = try Binaries.run("narratorctl", ["log", "--since", "yesterday"])
+        #expect(since.status == 2)
+        #expect(since.stderr.contains("--since takes a duration"))
+    }
+}
