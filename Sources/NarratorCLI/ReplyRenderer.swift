@@ -48,6 +48,15 @@ enum ReplyRenderer {
                 "voice:    \(reply["voice"]?.stringValue ?? "?")",
                 "speaking: \(reply["speaking"] == true ? "yes" : "no"), \(number(reply["queue"])) waiting",
             ]
+            if let announcements = reply["announcements"]?.nonNull {
+                lines.append("policy:   \(announcements["policy"]?.stringValue ?? "?"), \(number(announcements["waiting"])) announcement(s) waiting")
+            }
+            if let log = reply["log"]?.nonNull {
+                let state = log["ok"] == true
+                    ? "ok, \(number(log["rows"])) rows"
+                    : "NOT WRITING: \(log["reason"]?.stringValue ?? log["error"]?.stringValue ?? "unknown error")"
+                lines.append("log:      \(log["path"]?.stringValue ?? "?") (\(state))")
+            }
             if audio?["fallback"] == true {
                 lines.insert("fallback: \(audio?["detail"]?.stringValue ?? "sound server unreachable")", at: 7)
             }

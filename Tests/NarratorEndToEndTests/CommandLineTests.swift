@@ -33,6 +33,8 @@ import Testing
         let status = try daemon.ctl("status")
         #expect(status.stdout.contains("audio:    null"))
         #expect(status.stdout.contains("focus:    library/updates"))
+        #expect(status.stdout.contains("policy:   default"))
+        #expect(status.stdout.contains("log:      \(daemon.directory)/state/narrator.db (ok, "))
         #expect(try daemon.ctl("unregister", "library").stdout == "unregistered library\n")
         #expect(try daemon.ctl("trees").lines.count == 1)
     }
