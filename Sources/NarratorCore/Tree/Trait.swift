@@ -4,7 +4,30 @@ public enum Trait: String, CaseIterable, Sendable {
     case searchField, keyboardKey, summaryElement, updatesFrequently, playsSound, startsMediaSession
     case allowsDirectInteraction, causesPageTurn
 
-    var bit: UInt32 { 1 << UInt32(Trait.allCases.firstIndex(of: self)!) }
+    /// The trait's bit in `Traits` (a switch: this runs for every trait of every node).
+    var bit: UInt32 {
+        switch self {
+        case .button: 1 << 0
+        case .link: 1 << 1
+        case .header: 1 << 2
+        case .image: 1 << 3
+        case .staticText: 1 << 4
+        case .selected: 1 << 5
+        case .notEnabled: 1 << 6
+        case .adjustable: 1 << 7
+        case .toggle: 1 << 8
+        case .tab: 1 << 9
+        case .tabBar: 1 << 10
+        case .searchField: 1 << 11
+        case .keyboardKey: 1 << 12
+        case .summaryElement: 1 << 13
+        case .updatesFrequently: 1 << 14
+        case .playsSound: 1 << 15
+        case .startsMediaSession: 1 << 16
+        case .allowsDirectInteraction: 1 << 17
+        case .causesPageTurn: 1 << 18
+        }
+    }
 }
 
 /// A set of traits, stored as a bit mask so that a million-element tree stays small.
