@@ -56,17 +56,9 @@ enum AuditCommand {
     ) -> ExitStatus {
         let target = request.target
         let bytes: [UInt8]
-        if target == "-" {
-            bytes = console.readStandardInput()
-        } else if FileManager.default.fileExists(atPath: target) {
-            guard let data = FileManager.default.contents(atPath: target) else {
-                console.err("narratorctl audit: cannot read \(target): permission denied\n")
-                return .refused
-            }
-            bytes = [UInt8](data)
-        } else if target.contains("/") || target.hasSuffix(".json") {
-            console.err("narratorctl audit: cannot read \(target): no such file\n")
-            return .refused
+        if InputFile.isFile(target) {
+            guard let read = InputFile.read(target, for: "audit", console: console) else { return .refused }
+            bytes = read
         } else {
             // Not a file: a tree registered with the daemon, audited as it is now.
             switch DaemonSession.fetch(cmd: "export", fields: [JSONObject.Member(key: "tree", value: .string(target))], invocation: invocation, environment: environment, console: console) {

@@ -44,16 +44,7 @@ enum DaemonSession {
     static func run(_ request: DaemonRequest, invocation: Invocation, environment: [String: String], console: Console) -> ExitStatus {
         var fields = request.fields
         if let (field, path) = request.documentFile {
-            let bytes: [UInt8]
-            if path == "-" {
-                bytes = console.readStandardInput()
-            } else {
-                guard let data = FileManager.default.contents(atPath: path) else {
-                    console.err("narratorctl \(request.cmd): cannot read \(path): \(FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file")\n")
-                    return .refused
-                }
-                bytes = [UInt8](data)
-            }
+            guard let bytes = InputFile.read(path, for: request.cmd, console: console) else { return .refused }
             do {
                 fields.insert(.init(key: field, value: try DocumentLimits.default.parser.parse(bytes)), at: 0)
             } catch {

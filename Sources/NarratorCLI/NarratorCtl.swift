@@ -16,7 +16,7 @@ public enum NarratorCtl {
         }
         switch invocation.command {
         case .show(let file):
-            if file == "-" || FileManager.default.fileExists(atPath: file) || file.contains("/") || file.hasSuffix(".json") {
+            if InputFile.isFile(file) {
                 return ShowCommand.run(file: file, json: invocation.json, console: console)
             }
             // Not a file: the name of a registered tree.

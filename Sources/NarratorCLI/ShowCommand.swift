@@ -4,16 +4,7 @@ import NarratorCore
 /// `narratorctl show FILE`: decode and validate a document offline, print its focus stops.
 enum ShowCommand {
     static func run(file: String, json: Bool, console: Console) -> ExitStatus {
-        let bytes: [UInt8]
-        if file == "-" {
-            bytes = console.readStandardInput()
-        } else {
-            guard let data = FileManager.default.contents(atPath: file) else {
-                console.err("narratorctl show: cannot read \(file): \(FileManager.default.fileExists(atPath: file) ? "permission denied" : "no such file")\n")
-                return .refused
-            }
-            bytes = [UInt8](data)
-        }
+        guard let bytes = InputFile.read(file, for: "show", console: console) else { return .refused }
         let document: TreeDocument
         do {
             document = try TreeDocumentDecoder().decode(bytes: bytes)

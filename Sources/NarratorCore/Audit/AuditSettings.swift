@@ -9,14 +9,9 @@ extension DecodingContext {
             return []
         }
         var rules: [AuditRule] = []
-        var seen = Set<String>()
-        for member in object.members {
+        for member in distinctMembers(object) {
             path.append(.key(member.key))
             defer { path.removeLast() }
-            if !seen.insert(member.key).inserted {
-                problem("key given twice")
-                continue
-            }
             guard member.key == "ignore" else {
                 problem("unknown key" + Suggestion.hint(for: member.key, in: Self.auditKeys))
                 continue

@@ -125,6 +125,21 @@ struct DecodingContext {
         problems.append(DocumentProblem(path: path.rendered, message: message))
     }
 
+    /// The object's members with each key once: a key given again is reported at its path and
+    /// skipped, so that every object in a document is checked for duplicates the same way.
+    mutating func distinctMembers(_ object: JSONObject) -> [JSONObject.Member] {
+        var seen = Set<String>()
+        var members: [JSONObject.Member] = []
+        for member in object.members {
+            if seen.insert(member.key).inserted {
+                members.append(member)
+            } else {
+                at(member.key) { $0.problem("key given twice") }
+            }
+        }
+        return members
+    }
+
     mutating func at<T>(_ key: String, _ body: (inout DecodingContext) -> T) -> T {
         path.append(.key(key))
         defer { path.removeLast() }
@@ -183,15 +198,10 @@ struct DecodingContext {
             return nil
         }
         var document = TreeDocument(name: "", root: Node(id: ""))
-        var seen = Set<String>()
         var hasTree = false, hasRoot = false
-        for member in object.members {
+        for member in distinctMembers(object) {
             path.append(.key(member.key))
             defer { path.removeLast() }
-            if !seen.insert(member.key).inserted {
-                problem("key given twice")
-                continue
-            }
             switch member.key {
             case "version":
                 if let v = number(member.value), v != Double(NarratorVersion.treeFormat) {
@@ -480,16 +490,11 @@ struct DecodingContext {
             return nil
         }
         var result = AdjustableValue(value: 0)
-        var seen = Set<String>()
         var hasValue = false
         var ok = true
-        for member in object.members {
+        for member in distinctMembers(object) {
             path.append(.key(member.key))
             defer { path.removeLast() }
-            if !seen.insert(member.key).inserted {
-                problem("key given twice")
-                continue
-            }
             switch member.key {
             case "value":
                 hasValue = true
@@ -550,14 +555,9 @@ struct DecodingContext {
         }
         var control: Representation.Control?
         var result = Representation(control: .button)
-        var seen = Set<String>()
-        for member in object.members {
+        for member in distinctMembers(object) {
             path.append(.key(member.key))
             defer { path.removeLast() }
-            if !seen.insert(member.key).inserted {
-                problem("key given twice")
-                continue
-            }
             switch member.key {
             case "control":
                 guard let name = string(member.value) else { continue }
@@ -574,7 +574,7 @@ struct DecodingContext {
             }
         }
         guard let control else {
-            if !seen.contains("control") { problem("missing \"control\" (slider, stepper, button, toggle or link)") }
+            if object["control"] == nil { problem("missing \"control\" (slider, stepper, button, toggle or link)") }
             return nil
         }
         result.control = control
@@ -602,14 +602,9 @@ struct DecodingContext {
             }
             var name: String?
             var targets: [String] = []
-            var seen = Set<String>()
-            for member in object.members {
+            for member in distinctMembers(object) {
                 path.append(.key(member.key))
                 defer { path.removeLast() }
-                if !seen.insert(member.key).inserted {
-                    problem("key given twice")
-                    continue
-                }
                 switch member.key {
                 case "name": name = identifier(member.value, what: "rotor name")
                 case "targets":
@@ -627,7 +622,7 @@ struct DecodingContext {
                 }
             }
             guard let name else {
-                if !seen.contains("name") { problem("missing \"name\"") }
+                if object["name"] == nil { problem("missing \"name\"") }
                 continue
             }
             if rotors.contains(where: { $0.name == name }) {
