@@ -154,6 +154,8 @@ public struct DaemonOptions: Equatable, Sendable {
     }
 
     static func defaultStateDirectory(_ environment: [String: String]) -> String {
+        // Under systemd, StateDirectory= names the one directory the sandbox lets us write.
+        if let state = environment["STATE_DIRECTORY"]?.split(separator: ":").first, state.hasPrefix("/") { return String(state) }
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/narrator" }
         return (environment["HOME"] ?? "/tmp") + "/.local/state/narrator"
     }

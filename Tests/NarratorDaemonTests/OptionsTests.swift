@@ -19,6 +19,8 @@ import Testing
         #expect(DaemonOptions.configPath([], environment: environment) == ("/home/u/.cfg/narrator/narratord.conf", false))
         #expect(DaemonOptions.configPath(["--config", "/x.conf"], environment: environment) == ("/x.conf", true))
         #expect(ConfigFile.defaultPath(["HOME": "/h"]) == "/h/.config/narrator/narratord.conf")
+        // systemd's StateDirectory= wins: it is the directory the sandbox leaves writable.
+        #expect(DaemonOptions.defaultStateDirectory(["STATE_DIRECTORY": "/s/narrator", "XDG_STATE_HOME": "/x"]) == "/s/narrator")
     }
 
     @Test func flagsOverrideTheFile() throws {

@@ -25,6 +25,12 @@ import Testing
             environment: environment)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!result.stderr.contains("narratord."), "\(result.stderr)")
+        // The sandboxing, as systemd scores it (0 is best, 10 worst).
+        let security = try DaemonHarness.run(
+            "/usr/bin/systemd-analyze", ["security", "--offline=true", "--user", directory + "/narratord.service"], environment: environment)
+        let line = security.stdout.split(separator: "\n").first { $0.contains("Overall exposure level") } ?? ""
+        let score = Double(line.split(separator: ":").last?.split(separator: " ").first ?? "") ?? 10
+        #expect(score <= 2.0, "\(line)")
     }
 
     @Test(.enabled(if: hasSystemdTools, "systemd-socket-activate is not installed"))
