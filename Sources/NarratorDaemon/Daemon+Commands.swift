@@ -91,9 +91,11 @@ extension Daemon {
                 ]
             }
         case .announce(let text, let priority, let tree, let element, let key):
+            try checkTextLength(text, field: "announce.text")
             if let tree { _ = try workspace.tree(tree) }
             return desk.announce(text: text, priority: priority, tree: tree, element: element, key: key, client: clients[client], daemon: self, loop: loop)
         case .speak(let text):
+            try checkTextLength(text, field: "speak.text")
             let id = say(text, .speak, tree: nil, element: nil)
             return [.init(key: "utterance", value: .string(text)), .init(key: "speech", value: .number(Double(id.rawValue)))]
         case .stop:
@@ -140,6 +142,14 @@ extension Daemon {
         }
     }
 
+    /// Refuses a text longer than `--max-text` characters.
+    func checkTextLength(_ text: String, field: String) throws {
+        let count = text.count
+        guard count <= limits.textLength else {
+            throw CommandError(code: "limit_exceeded", message: "\(field): \(count) characters; at most \(limits.textLength) are spoken (--max-text)")
+        }
+    }
+
     // MARK: Trees
 
     private func register(_ json: JSONValue, ephemeral isEphemeral: Bool, from client: ClientID) throws -> Members {
@@ -155,6 +165,12 @@ extension Daemon {
             throw CommandError(
                 code: "tree_owned",
                 message: "tree \"\(document.name)\" is registered by another connection, \(state.label); unregister it first or use another name")
+        }
+        let owned = clients[client]?.ownedTrees ?? []
+        if !owned.contains(document.name), owned.count >= limits.treesPerClient {
+            throw CommandError(
+                code: "limit_exceeded",
+                message: "this connection already owns \(owned.count) trees, the most allowed (--max-trees); unregister one first")
         }
         let replaced = workspace.register(document)
         if let previous = owners[document.name] { clients[previous]?.ownedTrees.remove(document.name) }

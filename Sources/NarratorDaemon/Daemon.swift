@@ -32,13 +32,17 @@ final class Daemon: ConnectionHandler {
         var element: String?
     }
 
-    init(logger: Logger, speech: SpeechService, desk: AnnouncementDesk, uid: uid_t, socketPath: String?, maxMessageBytes: Int) {
+    let limits: DaemonLimits
+
+    init(logger: Logger, speech: SpeechService, desk: AnnouncementDesk, uid: uid_t, socketPath: String?, limits: DaemonLimits) {
         self.desk = desk
+        self.limits = limits
+        self.workspace = Workspace(decoder: TreeDocumentDecoder(limits: limits.document))
         self.logger = logger
         self.speech = speech
         self.uid = uid
         self.socketPath = socketPath
-        self.decoder = RequestDecoder(parser: DocumentLimits.default.parser)
+        self.decoder = RequestDecoder(parser: limits.document.parser)
     }
 
     // MARK: Connections

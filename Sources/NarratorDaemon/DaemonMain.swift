@@ -120,7 +120,7 @@ public enum DaemonMain {
             logger.warning("the utterance log is unavailable, speech goes on without it: \(problem)")
         }
         let daemon = Daemon(
-            logger: logger, speech: speech, desk: desk, uid: uid, socketPath: socketPath, maxMessageBytes: options.maxMessageBytes)
+            logger: logger, speech: speech, desk: desk, uid: uid, socketPath: socketPath, limits: options.limits)
         sink.connect(LoopBound(daemon, loop: loop))
         var current = options
         daemon.reload = { [unowned daemon] in
@@ -150,6 +150,7 @@ public enum DaemonMain {
             if next.stateDirectory != current.stateDirectory { restart.append("state-dir") }
             if next.espeakData != current.espeakData { restart.append("espeak-data") }
             if next.maxMessageBytes != current.maxMessageBytes { restart.append("max-message") }
+            if next.limits != current.limits { restart.append("limits") }
             if next.database != current.database { restart.append("db") }
             if next.policy != current.policy || next.treePolicies != current.treePolicies { restart.append("policy") }
             if !restart.isEmpty { daemon.logger.warning("reload: \(restart.joined(separator: ", ")) take effect after a restart") }

@@ -21,6 +21,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var logLevel: LogLevel = .info
     /// `--max-message BYTES`: the longest request line accepted.
     public var maxMessageBytes: Int = 16 << 20
+    /// `--max-depth`, `--max-nodes`, `--max-string`, `--max-trees`, `--max-text`.
+    public var limits = DaemonLimits()
     /// `--espeak-data DIR`: eSpeak NG's data directory (default: the library's own).
     public var espeakData: String?
     /// `--config PATH`: the configuration file (default `$XDG_CONFIG_HOME/narrator/narratord.conf`).
@@ -50,6 +52,11 @@ public struct DaemonOptions: Equatable, Sendable {
                               a tree's own announcement policy (repeatable)
           --espeak-data DIR   eSpeak NG's data directory
           --max-message N     longest request line in bytes (default 16777216)
+          --max-depth N       deepest tree accepted, in levels (default 256)
+          --max-nodes N       most nodes in one tree (default 2000000)
+          --max-string N      longest id, label, value or hint, in characters (default 4096)
+          --max-trees N       trees one connection may own (default 64)
+          --max-text N        longest announce or speak text, in characters (default 2000)
           --log-level LEVEL   error, warning, notice, info (default) or debug
           --config PATH       settings file (default: $XDG_CONFIG_HOME/narrator/narratord.conf);
                               "key = value" lines with the option names above; flags win;
@@ -135,6 +142,11 @@ public struct DaemonOptions: Equatable, Sendable {
                     throw UsageError("--max-message must be a number of bytes of at least 1024, not \"\(text)\"")
                 }
                 options.maxMessageBytes = bytes
+            case "--max-depth": options.limits.document.maxDepth = try Self.count(try take(), argument, 1...4096)
+            case "--max-nodes": options.limits.document.maxNodes = try Self.count(try take(), argument, 1...100_000_000)
+            case "--max-string": options.limits.document.maxStringLength = try Self.count(try take(), argument, 1...1_000_000)
+            case "--max-trees": options.limits.treesPerClient = try Self.count(try take(), argument, 1...100_000)
+            case "--max-text": options.limits.textLength = try Self.count(try take(), argument, 1...1_000_000)
             case "--log-level":
                 let text = try take()
                 guard let level = LogLevel(rawValue: text) else {
@@ -144,13 +156,21 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 options.logLevel = level
             default:
-                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--policy", "--tree-policy", "--espeak-data", "--max-message", "--log-level", "--config", "--version", "--help"]
+                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--policy", "--tree-policy", "--espeak-data", "--max-message", "--max-depth", "--max-nodes", "--max-string", "--max-trees", "--max-text", "--log-level", "--config", "--version", "--help"]
                 throw UsageError("unknown option \(argument)" + (Suggestion.nearest(to: argument, in: known).map { " (did you mean \($0)?)" } ?? ""))
             }
             index += 1
         }
         self = options
         return .run(options)
+    }
+
+    /// A whole number in `range` for a limit option.
+    static func count(_ text: String, _ option: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError("\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+        }
+        return value
     }
 
     static func defaultStateDirectory(_ environment: [String: String]) -> String {
