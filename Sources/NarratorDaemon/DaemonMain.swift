@@ -84,7 +84,29 @@ public enum DaemonMain {
             socketPath = owned!.path
             if owned!.replacedStaleSocket { logger.notice("replaced a stale socket left by a daemon that is gone") }
         }
+        do {
+            // The loop owns the listening sockets from here on and closes them if start-up fails.
+            let configuration = EventLoopConfiguration(
+                maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
+                signals: [.terminate, .interrupt, .hangup])
+            let loop: EventLoop
+            do { loop = try EventLoop(listeners: listeners, configuration: configuration) } catch {
+                throw StartError(description: "cannot start the event loop: \(error)")
+            }
+            return try serve(options, loop: loop, socketPath: socketPath, owned: owned, audio: audio,
+                             arguments: arguments, environment: environment, notifier: notifier, logger: logger)
+        } catch {
+            // Failing to start must not leave a socket behind that looks like a dead daemon's.
+            if let owned { _ = owned.removeSocketFile() }
+            throw error
+        }
+    }
 
+    static func serve(
+        _ options: DaemonOptions, loop: EventLoop, socketPath: String?, owned: ListeningSocket?, audio: AudioSpec,
+        arguments: [String], environment: [String: String], notifier: SystemdNotifier, logger: Logger
+    ) throws -> Int32 {
+        let uid = getuid()
         // Speech: the engine and the audio output.
         try? FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let sink = SpeechEventSink()
@@ -103,13 +125,6 @@ public enum DaemonMain {
             do { try speech.set("rate", to: String(rate)) } catch { throw StartError(description: "--rate: \(error)") }
         }
 
-        let configuration = EventLoopConfiguration(
-            maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
-            signals: [.terminate, .interrupt, .hangup])
-        let loop: EventLoop
-        do { loop = try EventLoop(listeners: listeners, configuration: configuration) } catch {
-            throw StartError(description: "cannot start the event loop: \(error)")
-        }
         let policy = try announcementPolicy(options.policy)
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
         let desk = AnnouncementDesk(policy: policy, logPath: logPath)

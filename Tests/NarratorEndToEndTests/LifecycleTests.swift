@@ -99,3 +99,27 @@ import Testing
         #expect(result.stderr.contains(#"\#(config):2: unknown key "soket"; did you mean "socket"?"#))
     }
 }
+
+@Suite struct SpeechDataTests {
+    @Test func missingOrBrokenEspeakDataIsAClearStartUpError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-data-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory + "/broken", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let socket = directory + "/narratord.sock"
+        let missing = try DaemonHarness.run(
+            DaemonHarness.binaries + "/narratord",
+            ["--socket", socket, "--audio", "null", "--state-dir", directory + "/state", "--espeak-data", directory + "/nowhere"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr.contains("eSpeak NG data not found at '\(directory)/nowhere'"))
+        #expect(missing.stderr.contains("install espeak-ng-data"))
+        // No socket is left behind to look like a dead daemon's.
+        #expect(!FileManager.default.fileExists(atPath: socket))
+
+        try "not a phoneme table".write(toFile: directory + "/broken/phontab", atomically: true, encoding: .utf8)
+        let broken = try DaemonHarness.run(
+            DaemonHarness.binaries + "/narratord",
+            ["--socket", socket, "--audio", "null", "--state-dir", directory + "/state", "--espeak-data", directory + "/broken"])
+        #expect(broken.status == 1)
+        #expect(broken.stderr.contains("eSpeak NG could not load its data from '\(directory)/broken'"))
+    }
+}
