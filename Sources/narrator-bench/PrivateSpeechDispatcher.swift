@@ -71,7 +71,8 @@ final class PrivateSpeechDispatcher {
 
     deinit { stop() }
 
-    /// Kills its output modules first (so that the server, still alive, reaps them), then the server.
+    /// Kills the server, then its output modules, which this process adopted when the server died
+    /// if it is a subreaper (`Syscall.becomeChildSubreaper`), so that they are reaped here.
     func stop() {
         guard (try? process.poll()) ?? nil == nil else { return }
         let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
@@ -79,11 +80,8 @@ final class PrivateSpeechDispatcher {
             let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/children", encoding: .utf8)) ?? ""
             return children.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
         }
-        for module in modules { kill(module, SIGKILL) }
-        let deadline = Clock.now() + 1
-        while Clock.now() < deadline, modules.contains(where: { FileManager.default.fileExists(atPath: "/proc/\($0)") }) {
-            usleep(10_000)
-        }
         _ = try? process.kill()
+        // Without a subreaper the module is still killed; only the reaping is left to init (ECHILD here).
+        for module in modules { try? Syscall.killAndReap(module) }
     }
 }

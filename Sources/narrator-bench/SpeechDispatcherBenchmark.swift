@@ -1,5 +1,6 @@
 import Foundation
 import NarratorPulseHarness
+import NarratorSystem
 
 /// Narrator beside Speech Dispatcher (Debian's speech-dispatcher with its eSpeak NG module), both
 /// started by this run and both playing into the same private PulseAudio null sink, with the same
@@ -18,6 +19,8 @@ enum SpeechDispatcherBenchmark {
         guard PrivatePulseServer.isInstalled else {
             return [.skipped("spd", reason: "pulseaudio/pulseaudio-utils are not installed (both systems play into its null sink)")]
         }
+        // speech-dispatcher's output modules come back here when it is killed, to be reaped.
+        do { try Syscall.becomeChildSubreaper() } catch { print("spd: its output modules may be left as zombies: \(error)") }
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-bench-spd-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let pulse = PrivatePulseServer()
@@ -97,10 +100,12 @@ enum SpeechDispatcherBenchmark {
         let common = "same private PulseAudio null sink, narratord audio: \(output), n=\(runs)"
         return rows(
             "spd.begin", begin.narrator, begin.spd, baselineName: spdName,
-            note: "\"\(text)\": narratord speak sent to its \"started\" event; SSIP final \".\" sent to 701 BEGIN; \(common); target ratio <= 0.5")
+            note: "\"\(text)\": narratord speak sent to its \"started\" event (emitted when its scheduler hands the utterance to the engine, "
+                    + "before audio reaches the sink); SSIP final \".\" sent to 701 BEGIN (reported by the output module); \(common); target ratio <= 0.5")
             + rows(
                 "spd.cancel.event", cancelEvent.narrator, cancelEvent.spd, baselineName: spdName,
-                note: "long text playing: narratord stop sent to the utterance's final event (\(phases)); CANCEL SELF sent to 703 CANCELED; target ratio <= 0.5")
+                note: "long text playing: narratord stop sent to the utterance's final event (\(phases); emitted at the stop decision, "
+                    + "not when the sink went silent); CANCEL SELF sent to 703 CANCELED (after the output module confirmed the stop); target ratio <= 0.5")
             + rows(
                 "spd.cancel.reply", cancelReply.narrator, cancelReply.spd, baselineName: spdName,
                 note: "same runs: narratord stop sent to its reply; CANCEL SELF sent to its 213 OK CANCELED reply")
