@@ -32,4 +32,13 @@ int narrator_spawn_addclosefrom(void *actions, int from) __asm__("posix_spawn_fi
 
 /// malloc_trim(3): returns freed heap pages to the system (after a large tree is parsed).
 int narrator_malloc_trim(unsigned long pad) __asm__("malloc_trim");
+
+/// prctl(2), declared as glibc declares it.
+int prctl(int option, ...);
+
+/// prctl(PR_SET_CHILD_SUBREAPER, 1): orphaned descendants are re-parented to this process instead
+/// of init, so that it can reap them. PR_SET_CHILD_SUBREAPER is 36 in <linux/prctl.h>.
+static inline int narrator_set_child_subreaper(void) {
+    return prctl(36, 1UL, 0UL, 0UL, 0UL);
+}
 #endif

@@ -8,10 +8,18 @@ struct BenchResult {
     var baseline: Double? = nil
     var baselineName: String? = nil
     var note: String = ""
+    /// Why the figure could not be measured on this machine (a missing tool); the row says so.
+    var skipped: String? = nil
 
     var ratio: Double? { baseline.map { value / $0 } }
 
+    /// A row that says a suite was skipped and why, so that a missing tool never fails a run.
+    static func skipped(_ name: String, reason: String) -> BenchResult {
+        BenchResult(name: name, value: 0, unit: "", skipped: reason)
+    }
+
     var json: [String: Any] {
+        if let skipped { return ["name": name, "skipped": skipped] }
         var object: [String: Any] = ["name": name, "value": value, "unit": unit, "note": note]
         if let baseline { object["baseline"] = baseline }
         if let baselineName { object["baseline_name"] = baselineName }
@@ -58,6 +66,11 @@ enum Report {
                 + "baseline".padding(toLength: 16, withPad: " ", startingAt: 0) + "ratio   note"
         ]
         for r in results {
+            if let skipped = r.skipped {
+                lines.append(
+                    r.name.padding(toLength: 22, withPad: " ", startingAt: 0) + "skipped".padding(toLength: 40, withPad: " ", startingAt: 0) + skipped)
+                continue
+            }
             let value = "\(f(r.value)) \(r.unit)"
             let base = r.baseline.map { "\(f($0)) \(r.unit)" } ?? "-"
             let ratio = r.ratio.map { String(format: "%.2fx", $0) } ?? "-"

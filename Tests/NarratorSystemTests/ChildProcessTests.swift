@@ -42,3 +42,20 @@ struct ChildProcessTests {
         }
     }
 }
+
+@Suite("Orphaned descendants")
+struct SubreaperTests {
+    @Test("a grandchild orphaned by its parent comes back to a subreaper, which kills and reaps it")
+    func orphanIsAdoptedAndReaped() throws {
+        try Syscall.becomeChildSubreaper()
+        let path = NSTemporaryDirectory() + "narrator-orphan-\(UUID().uuidString).pid"
+        defer { unlink(path) }
+        let parent = try ChildProcess("/bin/sh", ["-c", "sleep 60 & echo $! > \(path)"], environment: [:])
+        #expect(try parent.wait() == .exited(0))
+        let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let orphan = try #require(pid_t(text))
+        // Without the subreaper the orphan belongs to init, and waitpid here fails with ECHILD.
+        try Syscall.killAndReap(orphan)
+        #expect(!FileManager.default.fileExists(atPath: "/proc/\(orphan)"), "killed and reaped, not a zombie")
+    }
+}

@@ -1,0 +1,22 @@
+import CNarratorSystem
+import Glibc
+
+extension Syscall {
+    /// Makes this process the reaper of its orphaned descendants (PR_SET_CHILD_SUBREAPER).
+    /// A helper that starts processes of its own (speech-dispatcher's output modules) leaves them
+    /// orphaned when it is killed; without this they go to an init that may never reap them.
+    public static func becomeChildSubreaper() throws(Errno) {
+        if narrator_set_child_subreaper() == -1 { throw Errno.current("prctl(PR_SET_CHILD_SUBREAPER)") }
+    }
+
+    /// SIGKILLs `pid`, a child of this process (or an orphan it adopted as a subreaper), and reaps
+    /// it. A process that has already gone is not an error.
+    public static func killAndReap(_ pid: pid_t) throws(Errno) {
+        if Glibc.kill(pid, SIGKILL) == -1 {
+            if errno == ESRCH { return }
+            throw Errno.current("kill")
+        }
+        var status: Int32 = 0
+        _ = try retryingInterrupts("waitpid") { waitpid(pid, &status, 0) }
+    }
+}
