@@ -16,6 +16,8 @@ DOCDIR     := $(PREFIX)/share/doc/narrator
 # Build and link: eSpeak NG, pcaudiolib, SQLite. Tests: a real sound server to record from,
 # systemd-analyze and systemd-socket-activate for the units, man for the manual pages.
 BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libsqlite3-dev pkg-config
+# Benchmarks: the same, plus Speech Dispatcher to measure beside (skipped when absent).
+BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux
 
 .PHONY: all deps test-deps build run test bench clean help install install-files uninstall
@@ -63,6 +65,7 @@ test: test-deps
 	$(SWIFT) test $(SWIFTFLAGS)
 
 bench: deps
+	$(call ensure_packages,$(BENCH_PACKAGES))
 	$(SWIFT) build -c release $(SWIFTFLAGS)
 	.build/release/narrator-bench --out $(BENCH_OUT)
 
