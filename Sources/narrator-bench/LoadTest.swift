@@ -109,6 +109,12 @@ enum LoadTest {
             failures.append("the daemon's memory grew by \(growth >> 20) MiB after warm-up (\(warmRSS >> 20) → \(end >> 20) MiB; allowed \(allowed >> 20) MiB)")
         }
 
+        // Bounded: at most the slow readers' output buffers (4 MiB each) above the steady state.
+        let peakAllowed = warmRSS + settings.slowReaders * (4 << 20) + (32 << 20)
+        if afterLoad.peak > peakAllowed {
+            failures.append("the daemon's peak memory was \(afterLoad.peak >> 20) MiB, more than \(peakAllowed >> 20) MiB (steady \(warmRSS >> 20) MiB + 4 MiB per slow reader + 32 MiB)")
+        }
+
         // Still healthy: status answers, and the ephemeral trees of every gone client are gone.
         let persistent = workers.reduce(0) { $0 + $1.counts.count - $1.ephemeralTrees }
         if let problem = daemon.checkHealthy(expectedTrees: persistent) { failures.append(problem) }
