@@ -4,6 +4,7 @@ CONFIG     ?= debug
 SWIFTFLAGS ?=
 BIN         = .build/$(CONFIG)
 BENCH_OUT  ?= bench-results.json
+LOAD_SECONDS ?= 30
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     := $(PREFIX)/bin
@@ -20,7 +21,7 @@ BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libsqlite3-dev 
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux
 
-.PHONY: all deps test-deps build run test bench clean help install install-files uninstall
+.PHONY: all deps test-deps build run test bench load clean help install install-files uninstall
 
 all: build
 
@@ -28,6 +29,7 @@ help:
 	@echo "make run     build and start narratord in the foreground"
 	@echo "make test    run every test (installs what they need)"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
+	@echo "make load    load-test a release narratord for LOAD_SECONDS (default 30); fails if a check fails"
 	@echo "make deps    install the Debian packages needed to build"
 	@echo "make install release build, then install into \$$(DESTDIR)\$$(PREFIX) (default /usr/local)"
 	@echo "make uninstall  remove what make install installed"
@@ -68,6 +70,12 @@ bench: deps
 	$(call ensure_packages,$(BENCH_PACKAGES))
 	$(SWIFT) build -c release $(SWIFTFLAGS)
 	.build/release/narrator-bench --out $(BENCH_OUT)
+
+# Hundreds of clients, slow readers and vanishing clients against one daemon, on Unix sockets
+# only; see docs/load.md.
+load: deps
+	$(SWIFT) build -c release $(SWIFTFLAGS)
+	LOAD_SECONDS=$(LOAD_SECONDS) .build/release/narrator-bench load
 
 # Installs release binaries, the systemd user units, man pages, bash completion and examples.
 install: CONFIG = release

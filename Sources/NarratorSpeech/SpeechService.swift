@@ -29,6 +29,9 @@ public final class SpeechService: @unchecked Sendable {
     private let onQueue = DispatchSpecificKey<Bool>()
     private let nextID = Atomic<UInt64>(1)
     private let fixedStatus: OutputStatus?
+    /// eSpeak's default voice, resolved once here: asking the engine later waits behind every
+    /// queued synthesis job, and the daemon answers `status` on its event loop.
+    private let standardVoice: String
     // Owned by `queue`.
     private var scheduler: SpeechScheduler
     private var settings: SpeechSettings
@@ -56,6 +59,7 @@ public final class SpeechService: @unchecked Sendable {
         scheduler = SpeechScheduler(configuration: loaded.schedulerConfiguration)
         fixedStatus = (output as? ServerOutput) == nil
             ? OutputStatus(spec: Self.spec(of: output), active: output.name, fallback: false) : nil
+        standardVoice = (try? engine.resolve(.standard)) ?? "en"
         queue.setSpecific(key: onQueue, value: true)
     }
 
@@ -141,7 +145,7 @@ public final class SpeechService: @unchecked Sendable {
         queue.sync {
             let outputStatus = (output as? ServerOutput)?.outputStatus ?? fixedStatus!
             return Status(
-                output: outputStatus, voice: settings.voice ?? (try? engine.resolve(.standard)) ?? "en",
+                output: outputStatus, voice: settings.voice ?? standardVoice,
                 settings: settings, playing: scheduler.playing?.id, waiting: scheduler.waiting.count)
         }
     }

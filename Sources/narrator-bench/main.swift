@@ -2,6 +2,7 @@ import Foundation
 
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
 // Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, daemon, announce, spd; default: all)
+// `load` (make load) is the long load test; it runs only when named and fails the run when a check fails.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
 var outPath: String?
@@ -16,6 +17,7 @@ if arguments.first == "tree-memory", arguments.count == 2, let count = Int(argum
 let allSuites = ["tree", "roundtrip", "speech", "daemon", "announce", "spd"]
 let suites = arguments.isEmpty ? allSuites : arguments
 var results: [BenchResult] = []
+var failures: [String] = []
 for suite in suites {
     switch suite {
     case "tree": results += TreeBenchmark.run(sizes: [1_000, 10_000, 100_000], repeats: 5)
@@ -24,8 +26,12 @@ for suite in suites {
     case "daemon": results += try DaemonBenchmark.run(sizes: [1_000, 10_000, 100_000, 1_000_000], moves: 500, idleSeconds: 5)
     case "announce": results += AnnouncementBenchmark.run(count: 50_000)
     case "spd": results += SpeechDispatcherBenchmark.run(runs: 30)
+    case "load":
+        let load = try LoadTest.run(.fromEnvironment())
+        results += load.results
+        failures += load.failures
     default:
-        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: \(allSuites.joined(separator: ", ")))\n".utf8))
+        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: \((allSuites + ["load"]).joined(separator: ", ")))\n".utf8))
         exit(2)
     }
 }
@@ -33,4 +39,8 @@ print(Report.table(results))
 if let outPath {
     try Report.write(results, to: outPath)
     print("\nwrote \(outPath)")
+}
+if !failures.isEmpty {
+    FileHandle.standardError.write(Data(("\nFAILED:\n" + failures.map { "  - \($0)" }.joined(separator: "\n") + "\n").utf8))
+    exit(1)
 }

@@ -71,6 +71,32 @@ struct SpeechServiceTests {
         #expect(hintStart - finished >= .milliseconds(400), "the hint waits for its pause")
     }
 
+    @Test("status answers while the engine is busy synthesizing (the daemon asks from its event loop)")
+    func statusDoesNotWaitForSynthesis() throws {
+        let service = try SpeechService(engine: sharedEngine, output: NullOutput())
+        let idleVoice = service.status.voice
+        // Hold the engine thread inside a job, as a long utterance or a backlog of them does.
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        sharedEngine.submit(
+            SynthesisJob(
+                text: "held", onStart: { started.signal(); release.wait() }, onChunk: { _ in false }, onEnd: { _ in }))
+        started.wait()
+        let answered = DispatchSemaphore(value: 0)
+        let voice = Mutex<String?>(nil)
+        Thread.detachNewThread {
+            let status = service.status
+            voice.withLock { $0 = status.voice }
+            answered.signal()
+        }
+        // A watchdog, not a speed limit: before the fix status waited until the job ended.
+        let answeredWhileBusy = answered.wait(timeout: .now() + 30) == .success
+        release.signal()
+        if !answeredWhileBusy { answered.wait() }
+        #expect(answeredWhileBusy, "status waited for the engine to finish synthesizing")
+        #expect(voice.withLock { $0 } == idleVoice)
+    }
+
     @Test("a new focus interrupts the one that is speaking and the hint is dropped")
     func focusInterrupts() throws {
         let log = EventLog()
