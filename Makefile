@@ -4,6 +4,10 @@ CONFIG     ?= debug
 SWIFTFLAGS ?=
 BIN         = .build/$(CONFIG)
 BENCH_OUT  ?= bench-results.json
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_OUT   ?= .build/fuzz
+FUZZERS    := TreeDocumentFuzzer:tree RequestFuzzer:request ArgumentsFuzzer:arguments
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     := $(PREFIX)/bin
@@ -18,7 +22,7 @@ DOCDIR     := $(PREFIX)/share/doc/narrator
 BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libsqlite3-dev pkg-config
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux
 
-.PHONY: all deps test-deps build run test bench clean help install install-files uninstall
+.PHONY: all deps test-deps build run test bench clean help install install-files uninstall fuzz-build fuzz fuzz-smoke
 
 all: build
 
@@ -26,6 +30,8 @@ help:
 	@echo "make run     build and start narratord in the foreground"
 	@echo "make test    run every test (installs what they need)"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
+	@echo "make fuzz    build the libFuzzer fuzzers and run each for FUZZ_SECONDS (default $(FUZZ_SECONDS))"
+	@echo "make fuzz-smoke  run each fuzzer briefly from the committed corpus (what CI runs)"
 	@echo "make deps    install the Debian packages needed to build"
 	@echo "make install release build, then install into \$$(DESTDIR)\$$(PREFIX) (default /usr/local)"
 	@echo "make uninstall  remove what make install installed"
@@ -89,6 +95,39 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/narratord.1 $(DESTDIR)$(MANDIR)/narratorctl.1
 	rm -f $(DESTDIR)$(COMPLDIR)/narratorctl
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+
+# Fuzzing (docs/fuzzing.md): the fuzzers are built by Fuzz/build.sh, outside SwiftPM.
+fuzz-build: deps
+	Fuzz/build.sh $(FUZZ_OUT)
+
+# Each fuzzer runs for FUZZ_SECONDS on a scratch copy of its corpus, so new inputs do not pile up
+# in the repository; crash inputs are written to $(FUZZ_OUT)/crashes.
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_OUT)/crashes
+	@for pair in $(FUZZERS); do \
+	  fuzzer=$${pair%%:*}; corpus=$${pair##*:}; work=$$(mktemp -d); \
+	  cp Fuzz/corpus/$$corpus/* $$work/; \
+	  echo "== $$fuzzer: $(FUZZ_SECONDS) s"; \
+	  $(FUZZ_OUT)/$$fuzzer -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$$corpus.dict -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_OUT)/crashes/$$fuzzer- $$work >$$work.log 2>&1; status=$$?; \
+	  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|==[0-9]+==|SUMMARY|fuzz invariant|artifact_prefix|Test unit written)' $$work.log; \
+	  [ $$status -eq 0 ] || tail -n 40 $$work.log; rm -rf $$work $$work.log; \
+	  if [ $$status -ne 0 ]; then echo "$$fuzzer failed (exit $$status); see $(FUZZ_OUT)/crashes"; exit 1; fi; \
+	done
+
+# CI: each fuzzer for FUZZ_SMOKE_SECONDS from the committed corpus (read-only: new inputs are
+# kept in a scratch directory); any crash or broken invariant fails the target.
+fuzz-smoke: fuzz-build
+	@mkdir -p $(FUZZ_OUT)/crashes
+	@for pair in $(FUZZERS); do \
+	  fuzzer=$${pair%%:*}; corpus=$${pair##*:}; work=$$(mktemp -d); \
+	  echo "== $$fuzzer: $(FUZZ_SMOKE_SECONDS) s smoke"; \
+	  $(FUZZ_OUT)/$$fuzzer -max_total_time=$(FUZZ_SMOKE_SECONDS) -dict=Fuzz/$$corpus.dict -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_OUT)/crashes/$$fuzzer- $$work Fuzz/corpus/$$corpus >$$work.log 2>&1; status=$$?; \
+	  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==|SUMMARY|fuzz invariant|Test unit written)' $$work.log; \
+	  [ $$status -eq 0 ] || tail -n 40 $$work.log; rm -rf $$work $$work.log; \
+	  if [ $$status -ne 0 ]; then echo "$$fuzzer failed (exit $$status); see $(FUZZ_OUT)/crashes"; exit 1; fi; \
+	done
 
 clean:
 	rm -rf .build $(BENCH_OUT)
