@@ -104,30 +104,32 @@ fuzz-build: deps
 # in the repository; crash inputs are written to $(FUZZ_OUT)/crashes.
 fuzz: fuzz-build
 	@mkdir -p $(FUZZ_OUT)/crashes
-	@for pair in $(FUZZERS); do \
+	@failed=""; for pair in $(FUZZERS); do \
 	  fuzzer=$${pair%%:*}; corpus=$${pair##*:}; work=$$(mktemp -d); \
 	  cp Fuzz/corpus/$$corpus/* $$work/; \
 	  echo "== $$fuzzer: $(FUZZ_SECONDS) s"; \
-	  $(FUZZ_OUT)/$$fuzzer -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$$corpus.dict -print_final_stats=1 \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_OUT)/$$fuzzer -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$$corpus.dict -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_OUT)/crashes/$$fuzzer- $$work >$$work.log 2>&1; status=$$?; \
 	  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|==[0-9]+==|SUMMARY|fuzz invariant|artifact_prefix|Test unit written)' $$work.log; \
 	  [ $$status -eq 0 ] || tail -n 40 $$work.log; rm -rf $$work $$work.log; \
-	  if [ $$status -ne 0 ]; then echo "$$fuzzer failed (exit $$status); see $(FUZZ_OUT)/crashes"; exit 1; fi; \
-	done
+	  if [ $$status -ne 0 ]; then echo "$$fuzzer failed (exit $$status); see $(FUZZ_OUT)/crashes"; failed="$$failed $$fuzzer"; fi; \
+	done; \
+	[ -z "$$failed" ] || { echo "failed:$$failed"; exit 1; }
 
 # CI: each fuzzer for FUZZ_SMOKE_SECONDS from the committed corpus (read-only: new inputs are
 # kept in a scratch directory); any crash or broken invariant fails the target.
 fuzz-smoke: fuzz-build
 	@mkdir -p $(FUZZ_OUT)/crashes
-	@for pair in $(FUZZERS); do \
+	@failed=""; for pair in $(FUZZERS); do \
 	  fuzzer=$${pair%%:*}; corpus=$${pair##*:}; work=$$(mktemp -d); \
 	  echo "== $$fuzzer: $(FUZZ_SMOKE_SECONDS) s smoke"; \
-	  $(FUZZ_OUT)/$$fuzzer -max_total_time=$(FUZZ_SMOKE_SECONDS) -dict=Fuzz/$$corpus.dict -print_final_stats=1 \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_OUT)/$$fuzzer -max_total_time=$(FUZZ_SMOKE_SECONDS) -dict=Fuzz/$$corpus.dict -print_final_stats=1 \
 	    -artifact_prefix=$(FUZZ_OUT)/crashes/$$fuzzer- $$work Fuzz/corpus/$$corpus >$$work.log 2>&1; status=$$?; \
 	  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==|SUMMARY|fuzz invariant|Test unit written)' $$work.log; \
 	  [ $$status -eq 0 ] || tail -n 40 $$work.log; rm -rf $$work $$work.log; \
-	  if [ $$status -ne 0 ]; then echo "$$fuzzer failed (exit $$status); see $(FUZZ_OUT)/crashes"; exit 1; fi; \
-	done
+	  if [ $$status -ne 0 ]; then echo "$$fuzzer failed (exit $$status); see $(FUZZ_OUT)/crashes"; failed="$$failed $$fuzzer"; fi; \
+	done; \
+	[ -z "$$failed" ] || { echo "failed:$$failed"; exit 1; }
 
 clean:
 	rm -rf .build $(BENCH_OUT)
