@@ -5,6 +5,10 @@ SWIFTFLAGS ?=
 BIN         = .build/$(CONFIG)
 BENCH_OUT  ?= bench-results.json
 LOAD_SECONDS ?= 30
+FUZZ_SECONDS ?= 60
+FUZZ_SMOKE_SECONDS ?= 10
+FUZZ_OUT   ?= .build/fuzz
+FUZZERS    := TreeDocumentFuzzer:tree RequestFuzzer:request ArgumentsFuzzer:arguments
 PREFIX     ?= /usr/local
 DESTDIR    ?=
 BINDIR     := $(PREFIX)/bin
@@ -21,7 +25,7 @@ BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libsqlite3-dev 
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux
 
-.PHONY: all deps test-deps build run test bench load clean help install install-files uninstall
+.PHONY: all deps test-deps build run test bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke
 
 all: build
 
@@ -30,6 +34,8 @@ help:
 	@echo "make test    run every test (installs what they need)"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
 	@echo "make load    load-test a release narratord for LOAD_SECONDS (default 30); fails if a check fails"
+	@echo "make fuzz    build the libFuzzer fuzzers and run each for FUZZ_SECONDS (default $(FUZZ_SECONDS))"
+	@echo "make fuzz-smoke  run each fuzzer briefly from the committed corpus (what CI runs)"
 	@echo "make deps    install the Debian packages needed to build"
 	@echo "make install release build, then install into \$$(DESTDIR)\$$(PREFIX) (default /usr/local)"
 	@echo "make uninstall  remove what make install installed"
@@ -100,6 +106,41 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/narratord.1 $(DESTDIR)$(MANDIR)/narratorctl.1
 	rm -f $(DESTDIR)$(COMPLDIR)/narratorctl
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+
+# Fuzzing (docs/fuzzing.md): the fuzzers are built by Fuzz/build.sh, outside SwiftPM.
+fuzz-build: deps
+	Fuzz/build.sh $(FUZZ_OUT)
+
+# Each fuzzer runs for FUZZ_SECONDS on a scratch copy of its corpus, so new inputs do not pile up
+# in the repository; crash inputs are written to $(FUZZ_OUT)/crashes.
+fuzz: fuzz-build
+	@mkdir -p $(FUZZ_OUT)/crashes
+	@failed=""; for pair in $(FUZZERS); do \
+	  fuzzer=$${pair%%:*}; corpus=$${pair##*:}; work=$$(mktemp -d); \
+	  cp Fuzz/corpus/$$corpus/* $$work/; \
+	  echo "== $$fuzzer: $(FUZZ_SECONDS) s"; \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_OUT)/$$fuzzer -max_total_time=$(FUZZ_SECONDS) -dict=Fuzz/$$corpus.dict -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_OUT)/crashes/$$fuzzer- $$work >$$work.log 2>&1; status=$$?; \
+	  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|stat::new_units_added|==[0-9]+==|SUMMARY|fuzz invariant|artifact_prefix|Test unit written)' $$work.log; \
+	  [ $$status -eq 0 ] || tail -n 40 $$work.log; rm -rf $$work $$work.log; \
+	  if [ $$status -ne 0 ]; then echo "$$fuzzer failed (exit $$status); see $(FUZZ_OUT)/crashes"; failed="$$failed $$fuzzer"; fi; \
+	done; \
+	[ -z "$$failed" ] || { echo "failed:$$failed"; exit 1; }
+
+# CI: each fuzzer for FUZZ_SMOKE_SECONDS from the committed corpus (read-only: new inputs are
+# kept in a scratch directory); any crash or broken invariant fails the target.
+fuzz-smoke: fuzz-build
+	@mkdir -p $(FUZZ_OUT)/crashes
+	@failed=""; for pair in $(FUZZERS); do \
+	  fuzzer=$${pair%%:*}; corpus=$${pair##*:}; work=$$(mktemp -d); \
+	  echo "== $$fuzzer: $(FUZZ_SMOKE_SECONDS) s smoke"; \
+	  SWIFT_BACKTRACE=enable=no $(FUZZ_OUT)/$$fuzzer -max_total_time=$(FUZZ_SMOKE_SECONDS) -dict=Fuzz/$$corpus.dict -print_final_stats=1 \
+	    -artifact_prefix=$(FUZZ_OUT)/crashes/$$fuzzer- $$work Fuzz/corpus/$$corpus >$$work.log 2>&1; status=$$?; \
+	  grep -E '^(stat::number_of_executed_units|stat::average_exec_per_sec|==[0-9]+==|SUMMARY|fuzz invariant|Test unit written)' $$work.log; \
+	  [ $$status -eq 0 ] || tail -n 40 $$work.log; rm -rf $$work $$work.log; \
+	  if [ $$status -ne 0 ]; then echo "$$fuzzer failed (exit $$status); see $(FUZZ_OUT)/crashes"; failed="$$failed $$fuzzer"; fi; \
+	done; \
+	[ -z "$$failed" ] || { echo "failed:$$failed"; exit 1; }
 
 clean:
 	rm -rf .build $(BENCH_OUT)

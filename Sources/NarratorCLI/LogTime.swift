@@ -8,6 +8,12 @@ enum LogTime {
         if let unit = text.last, let factor = units[unit], let amount = Double(text.dropLast()), amount >= 0 {
             return now - amount * factor
         }
+        // A time is digits and separators only. Checking first also keeps other text away from
+        // DateFormatter, which traps on some non-ASCII input instead of returning nil.
+        let separators: Set<UInt8> = [UInt8(ascii: "-"), UInt8(ascii: ":"), UInt8(ascii: "T"), UInt8(ascii: " ")]
+        guard text.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) || separators.contains($0) }) else {
+            return nil
+        }
         for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")

@@ -26,6 +26,18 @@ import Testing
         #expect(throws: UsageError("--socket needs a value (PATH)")) { try InvocationParser.parse(["--socket"]) }
     }
 
+    /// Found by ArgumentsFuzzer (Fuzz/corpus/arguments/since-non-ascii.args): Foundation's
+    /// DateFormatter trapped on a time followed by non-ASCII text, killing narratorctl.
+    @Test func sinceWithNonASCIITextIsAUsageError() {
+        let since = "2026-11-29T15:00-\u{743}\u{FFFD}n"
+        #expect(throws: UsageError(
+            "--since takes a duration such as 90s, 10m, 2h, 1d or a time such as 2026-11-29T15:00, not \"\(since)\"",
+            command: "stats")) { try InvocationParser.parse(["stats", "--since=" + since]) }
+        #expect(LogTime.parse("2026-11-29T15:00é", now: 0) == nil)
+        #expect(LogTime.parse("２０２６-11-29", now: 0) == nil)
+        #expect(LogTime.parse("2026-11-29T15:00", now: 0) != nil)
+    }
+
     @Test func genericParserHandlesChoicesRepeatsAndDoubleDash() throws {
         let options = [OptionSpec("--priority", value: "P", help: "", choices: ["low", "default", "high"]), OptionSpec("--policy", value: "N", help: "", repeatable: true)]
         let args = [ArgumentSpec("TEXT", help: "", variadic: true)]

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer fuzzers outside SwiftPM, so that `swift build` and `swift test` never see
+# them: NarratorCore (and the parsing part of NarratorCLI) are compiled here, instrumented for
+# coverage and AddressSanitizer, and linked with each Fuzz/*Fuzzer.swift entry point.
+#
+# Usage: Fuzz/build.sh [OUT_DIR]   (default .build/fuzz); prints nothing but errors.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SWIFTC=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
+OUT=${1:-.build/fuzz}
+mkdir -p "$OUT"
+
+FLAGS=(-O -wmo -parse-as-library -sanitize=fuzzer,address -swift-version 6
+       -enable-upcoming-feature ExistentialAny -warnings-as-errors -use-ld=lld)
+
+# Whether OUTPUT is missing or older than any of INPUTS (or this script): rebuild only then.
+stale() { # OUTPUT INPUTS...
+    local output=$1; shift
+    [ -e "$output" ] || return 0
+    for input in "$@" Fuzz/build.sh; do [ "$input" -nt "$output" ] && return 0; done
+    return 1
+}
+
+# The library modules, each built once and shared by the fuzzers that need it.
+library() { # NAME SOURCES...
+    local name=$1; shift
+    local core_library=(); [ "$name" = NarratorCore ] || core_library=("$OUT/libNarratorCore.a")
+    stale "$OUT/lib$name.a" "$@" "${core_library[@]}" || return 0
+    "$SWIFTC" "${FLAGS[@]}" -emit-library -static -emit-module -module-name "$name" \
+        -I "$OUT" -emit-module-path "$OUT/$name.swiftmodule" -o "$OUT/lib$name.a" "$@"
+}
+
+# Everything under Sources/NarratorCore, found afresh each time so new files are fuzzed too.
+mapfile -t core < <(find Sources/NarratorCore -name '*.swift' | sort)
+library NarratorCore "${core[@]}"
+
+# Only the argument grammar of NarratorCLI: the commands' specs and parsers, none of the files
+# that run a command (those pull in sockets, SQLite and eSpeak NG, which parsing never uses).
+cli_files=(ArgumentParser AnnouncementCommands AuditCommandSpec Command CommandCatalog DaemonCommands
+           InvocationParser LogTime Suggestion+CLI)
+cli_sources=(); for f in "${cli_files[@]}"; do cli_sources+=("Sources/NarratorCLI/$f.swift"); done
+library NarratorCLI "${cli_sources[@]}"
+
+fuzzer() { # NAME LIBRARIES...
+    local name=$1; shift
+    local libraries=("${@/#/$OUT/lib}"); libraries=("${libraries[@]/%/.a}")
+    stale "$OUT/$name" "Fuzz/$name.swift" Fuzz/FuzzCheck.swift "${libraries[@]}" || return 0
+    "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$OUT" -L "$OUT" "${@/#/-l}" \
+        "Fuzz/$name.swift" Fuzz/FuzzCheck.swift -o "$OUT/$name"
+}
+fuzzer TreeDocumentFuzzer NarratorCore
+fuzzer RequestFuzzer NarratorCore
+fuzzer ArgumentsFuzzer NarratorCLI NarratorCore
