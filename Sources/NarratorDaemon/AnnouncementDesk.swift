@@ -26,6 +26,8 @@ final class AnnouncementDesk {
     private var context: LoopContext?
     /// The row of the announcement just queued, appended by `receive` together with its reply.
     private var pendingRow: LogRow?
+    /// Which connection sent each announcement that may still wait, for the per-client limit.
+    private var senders: [AnnouncementID: ClientID] = [:]
     /// Unix seconds minus monotonic seconds, to stamp rows with wall-clock time.
     private let wallOffset: Double
 
@@ -54,6 +56,13 @@ final class AnnouncementDesk {
 
     // MARK: Inputs from the daemon
 
+    /// Announcements of `client` still waiting (queued or held for coalescing).
+    func waitingCount(of client: ClientID) -> Int {
+        let waiting = Set(queue.waiting.map(\.id) + queue.deferred.map(\.id))
+        senders = senders.filter { waiting.contains($0.key) }
+        return senders.values.filter { $0 == client }.count
+    }
+
     /// Queues an announcement; returns the reply's members. The row waits in `pendingRow`.
     func announce(
         text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, client: ClientState?,
@@ -61,6 +70,7 @@ final class AnnouncementDesk {
     ) -> [JSONObject.Member] {
         let id = AnnouncementID(nextID)
         nextID += 1
+        if let client { senders[id] = client.id }
         let announcement = Announcement(id: id, text: text, priority: priority, tree: tree, element: element, key: key)
         let now = MonotonicClock.now()
         let step = queue.enqueue(announcement, at: now)

@@ -6,7 +6,7 @@ public enum ConfigFile {
     /// Keys the file may set (every long option except help, version and config itself).
     public static let keys = [
         "socket", "audio", "voice", "rate", "state-dir", "db", "policy", "tree-policy", "espeak-data", "max-message",
-        "max-depth", "max-nodes", "max-string", "max-trees", "max-text", "log-level",
+        "max-depth", "max-nodes", "max-string", "max-trees", "max-text", "max-queued", "log-level",
     ]
 
     /// The default place: `$XDG_CONFIG_HOME/narrator/narratord.conf`, else `~/.config/...`.

@@ -93,6 +93,12 @@ extension Daemon {
         case .announce(let text, let priority, let tree, let element, let key):
             try checkTextLength(text, field: "announce.text")
             if let tree { _ = try workspace.tree(tree) }
+            let waiting = desk.waitingCount(of: client)
+            if waiting >= limits.queuedPerClient {
+                throw CommandError(
+                    code: "limit_exceeded",
+                    message: "this connection already has \(waiting) announcements waiting, the most allowed (--max-queued); wait for them to be spoken")
+            }
             return desk.announce(text: text, priority: priority, tree: tree, element: element, key: key, client: clients[client], daemon: self, loop: loop)
         case .speak(let text):
             try checkTextLength(text, field: "speak.text")

@@ -10,6 +10,9 @@ public struct DaemonLimits: Equatable, Sendable {
     public var treesPerClient = 64
     /// Characters in an `announce` or `speak` text (default 2000: about two minutes of speech).
     public var textLength = 2000
+    /// Announcements one connection may have waiting at once (default 4), so that a flooding
+    /// client cannot push everyone else's out of the shared queue.
+    public var queuedPerClient = 4
 
     public init() {}
 }

@@ -57,6 +57,7 @@ public struct DaemonOptions: Equatable, Sendable {
           --max-string N      longest id, label, value or hint, in characters (default 4096)
           --max-trees N       trees one connection may own (default 64)
           --max-text N        longest announce or speak text, in characters (default 2000)
+          --max-queued N      announcements one connection may have waiting (default 4)
           --log-level LEVEL   error, warning, notice, info (default) or debug
           --config PATH       settings file (default: $XDG_CONFIG_HOME/narrator/narratord.conf);
                               "key = value" lines with the option names above; flags win;
@@ -147,6 +148,7 @@ public struct DaemonOptions: Equatable, Sendable {
             case "--max-string": options.limits.document.maxStringLength = try Self.count(try take(), argument, 1...1_000_000)
             case "--max-trees": options.limits.treesPerClient = try Self.count(try take(), argument, 1...100_000)
             case "--max-text": options.limits.textLength = try Self.count(try take(), argument, 1...1_000_000)
+            case "--max-queued": options.limits.queuedPerClient = try Self.count(try take(), argument, 1...10_000)
             case "--log-level":
                 let text = try take()
                 guard let level = LogLevel(rawValue: text) else {
@@ -156,7 +158,7 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 options.logLevel = level
             default:
-                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--policy", "--tree-policy", "--espeak-data", "--max-message", "--max-depth", "--max-nodes", "--max-string", "--max-trees", "--max-text", "--log-level", "--config", "--version", "--help"]
+                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--policy", "--tree-policy", "--espeak-data", "--max-message", "--max-depth", "--max-nodes", "--max-string", "--max-trees", "--max-text", "--max-queued", "--log-level", "--config", "--version", "--help"]
                 throw UsageError("unknown option \(argument)" + (Suggestion.nearest(to: argument, in: known).map { " (did you mean \($0)?)" } ?? ""))
             }
             index += 1

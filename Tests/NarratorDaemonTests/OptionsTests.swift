@@ -32,7 +32,7 @@ import Testing
     }
 
     @Test func mistakesNameTheFileAndLine() {
-        #expect(throws: UsageError(#"narratord.conf:2: unknown key "rat"; did you mean "rate"? (keys: socket, audio, voice, rate, state-dir, db, policy, tree-policy, espeak-data, max-message, max-depth, max-nodes, max-string, max-trees, max-text, log-level)"#)) {
+        #expect(throws: UsageError(#"narratord.conf:2: unknown key "rat"; did you mean "rate"? (keys: socket, audio, voice, rate, state-dir, db, policy, tree-policy, espeak-data, max-message, max-depth, max-nodes, max-string, max-trees, max-text, max-queued, log-level)"#)) {
             try ConfigFile.parse("audio = null\nrat = 200\n", file: "narratord.conf")
         }
         #expect(throws: UsageError(#"narratord.conf:1: expected "key = value", got "rate 200""#)) {

@@ -36,6 +36,24 @@ import Testing
         #expect(try daemon.ctl("hello").status == 0)
     }
 
+    @Test func aFloodingClientHitsItsOwnQueueLimitAndOthersAreServed() throws {
+        let daemon = try DaemonHarness(extraArguments: ["--max-queued", "2", "--policy", "none"])
+        let flooder = try daemon.client()
+        let other = try daemon.client()
+        var decisions: [String] = []
+        for index in 0..<6 {
+            let reply = try flooder.request(["cmd": "announce", "text": .string("flood message number \(index) that takes a while to say"), "priority": "low"])
+            decisions.append(reply["ok"] == true ? (reply["decision"]?.stringValue ?? "?") : (reply["error"]?["code"]?.stringValue ?? "?"))
+        }
+        // One speaks, two wait, and the rest are refused with the limit named.
+        #expect(decisions.filter { $0 == "limit_exceeded" }.count == 3, "\(decisions)")
+        let refused = try flooder.request(["cmd": "announce", "text": "one more", "priority": "low"])
+        #expect(refused["error"]?["message"]?.stringValue?.contains("already has 2 announcements waiting") == true)
+        // Another connection's announcement is still taken.
+        let reply = try other.request(["cmd": "announce", "text": "Download complete", "priority": "low"])
+        #expect(reply["ok"] == true, "\(reply.compactText)")
+    }
+
     @Test func limitOptionsAreChecked() throws {
         let result = try DaemonHarness.run(DaemonHarness.binaries + "/narratord", ["--max-trees", "0"])
         #expect(result.status == 2)
