@@ -5,34 +5,53 @@ import NarratorSystem
 /// Sends one request to the daemon and renders the reply; for `register --follow` and
 /// `monitor`, keeps reading events until the daemon closes the connection.
 enum DaemonSession {
-    /// One request whose reply another command uses (not printed). Errors are reported on
-    /// stderr and come back as the exit status to use.
-    static func fetch(
+    /// Connects, sends `{"id": 1, "cmd": ..., fields...}` and reads the first line back.
+    /// On success the caller owns (and closes) the connection, which `--follow` keeps reading.
+    static func exchange(
         cmd: String, fields: [JSONObject.Member], invocation: Invocation, environment: [String: String], console: Console
-    ) -> Result<JSONObject, ExitStatus> {
+    ) -> Result<(client: UnixClient, reply: String), ExitStatus> {
         let path = SocketPath.resolve(flag: invocation.socket, environment: environment, uid: getuid()).path
         let client: UnixClient
         do { client = try UnixClient(connectingTo: path) } catch {
             unreachable(path, error, console)
             return .failure(.unreachable)
         }
-        defer { client.close() }
         var object = JSONObject([.init(key: "id", value: 1), .init(key: "cmd", value: .string(cmd))])
         object.members.append(contentsOf: fields)
         do {
             try client.send(line: JSONValue.object(object).compactText)
-            guard let line = try client.readLine(), case .object(let reply)? = try? JSONParser().parse(line) else {
-                console.err("narratorctl: narratord at \(path) closed the connection without a reply\n")
+            guard let line = try client.readLine() else {
+                console.err("narratorctl: narratord at \(path) closed the connection without replying\n")
+                client.close()
                 return .failure(.unreachable)
+            }
+            return .success((client, line))
+        } catch {
+            console.err("narratorctl: lost the connection to narratord at \(path): \(error)\n")
+            client.close()
+            return .failure(.unreachable)
+        }
+    }
+
+    /// One request whose reply another command uses (not printed). Errors are reported on
+    /// stderr and come back as the exit status to use.
+    static func fetch(
+        cmd: String, fields: [JSONObject.Member], invocation: Invocation, environment: [String: String], console: Console
+    ) -> Result<JSONObject, ExitStatus> {
+        switch exchange(cmd: cmd, fields: fields, invocation: invocation, environment: environment, console: console) {
+        case .failure(let status):
+            return .failure(status)
+        case .success(let (client, line)):
+            client.close()
+            guard case .object(let reply)? = try? JSONParser().parse(line) else {
+                console.err("narratorctl: narratord sent something that is not a JSON object: \(line)\n")
+                return .failure(.refused)
             }
             guard reply["ok"] == true else {
                 console.err("narratorctl: \(reply["error"]?["message"]?.stringValue ?? line)\n")
                 return .failure(.refused)
             }
             return .success(reply)
-        } catch {
-            console.err("narratorctl: lost the connection to narratord at \(path): \(error)\n")
-            return .failure(.unreachable)
         }
     }
 
@@ -52,30 +71,13 @@ enum DaemonSession {
                 return .refused
             }
         }
-        var object = JSONObject([("id", 1), ("cmd", .string(request.cmd))].map { JSONObject.Member(key: $0.0, value: $0.1) })
-        object.members.append(contentsOf: fields)
-
-        let path = SocketPath.resolve(flag: invocation.socket, environment: environment, uid: getuid()).path
         let client: UnixClient
-        do {
-            client = try UnixClient(connectingTo: path)
-        } catch {
-            unreachable(path, error, console)
-            return .unreachable
+        let replyLine: String
+        switch exchange(cmd: request.cmd, fields: fields, invocation: invocation, environment: environment, console: console) {
+        case .failure(let status): return status
+        case .success(let (connection, line)): (client, replyLine) = (connection, line)
         }
         defer { client.close() }
-        let replyLine: String
-        do {
-            try client.send(line: JSONValue.object(object).compactText)
-            guard let line = try client.readLine() else {
-                console.err("narratorctl: narratord at \(path) closed the connection without replying\n")
-                return .unreachable
-            }
-            replyLine = line
-        } catch {
-            console.err("narratorctl: lost the connection to narratord at \(path): \(error)\n")
-            return .unreachable
-        }
         guard let reply = try? JSONParser().parse(replyLine), case .object(let replyObject) = reply else {
             console.err("narratorctl: narratord sent something that is not a JSON object: \(replyLine)\n")
             return .refused
