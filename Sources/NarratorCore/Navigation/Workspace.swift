@@ -331,12 +331,9 @@ extension AccessibilityTree {
         stops.compactMap { nodes[Int($0)].effectiveTraits.contains(trait) ? nodes[Int($0)].id : nil }
     }
 
-    /// The custom rotors of every visible node, in document order.
+    /// The custom rotors of every visible node, in document order (indexed at reindex, so a
+    /// rotor command does not walk a million nodes).
     func customRotors() -> [CustomRotor] {
-        var rotors: [CustomRotor] = []
-        for slot in nodes.indices where alive[slot] && !hiddenSlots[slot] && !nodes[slot].rotors.isEmpty {
-            rotors.append(contentsOf: nodes[slot].rotors)
-        }
-        return rotors
+        rotorSlots.flatMap { nodes[Int($0)].rotors }
     }
 }

@@ -35,6 +35,8 @@ public struct AccessibilityTree: Sendable {
     private(set) var hiddenSlots: [Bool] = []
     /// The modal node that confines navigation, if one is present.
     private(set) var modalSlot: Slot?
+    /// Visible nodes that define custom rotors, in document order.
+    private(set) var rotorSlots: [Slot] = []
 
     public init(document: TreeDocument) {
         name = document.name
@@ -80,6 +82,7 @@ public struct AccessibilityTree: Sendable {
         var frames = [Rect?](repeating: nil, count: count)
         var hidden = [Bool](repeating: false, count: count)
         var modal: Slot?
+        var rotorSlots: [Slot] = []
         // Pass 1, document order: screen frames, hidden flags, the last present modal node.
         var stack: [(slot: Slot, origin: Point, hidden: Bool)] = [(rootSlot, Point(x: 0, y: 0), false)]
         while let (slot, origin, hiddenAbove) = stack.popLast() {
@@ -89,6 +92,7 @@ public struct AccessibilityTree: Sendable {
             let isHidden = hiddenAbove || node.hidden
             hidden[Int(slot)] = isHidden
             if node.modal && !isHidden { modal = slot }
+            if !isHidden && !node.rotors.isEmpty { rotorSlots.append(slot) }
             let childOrigin = frame?.origin ?? origin
             for child in childSlots[Int(slot)].reversed() { stack.append((child, childOrigin, isHidden)) }
         }
@@ -120,6 +124,7 @@ public struct AccessibilityTree: Sendable {
         self.screenFrames = frames
         self.hiddenSlots = hidden
         self.modalSlot = modal
+        self.rotorSlots = rotorSlots
     }
 
     /// Children in reading order: higher `sortPriority` first, document order for ties.
