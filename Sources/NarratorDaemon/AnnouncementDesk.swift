@@ -12,10 +12,10 @@ import NarratorSystem
 /// acknowledged announcement is on disk. Other utterances get a row once they end.
 final class AnnouncementDesk {
     private(set) var queue: AnnouncementQueue
-    let log: LogWriter?
+    /// Never missing: while the file cannot be written, rows fail with the reason and the writer
+    /// keeps trying to open it again.
+    let log: LogWriter
     let logPath: String
-    /// Why the log could not be opened at start-up, if it could not.
-    let logOpenError: DatabaseError?
     private var nextID: UInt64
     private var announcementOf: [UtteranceID: AnnouncementID] = [:]
     private var utteranceOf: [AnnouncementID: UtteranceID] = [:]
@@ -34,16 +34,8 @@ final class AnnouncementDesk {
     init(policy: AnnouncementPolicy, logPath: String) {
         queue = AnnouncementQueue(policy: policy)
         self.logPath = logPath
-        var writer: LogWriter?
-        var failure: DatabaseError?
-        do {
-            writer = try LogWriter(path: logPath)
-        } catch {
-            failure = error
-        }
-        log = writer
-        logOpenError = failure
-        nextID = UInt64(max(0, writer?.lastAnnouncementID ?? 0)) + 1
+        log = LogWriter.starting(path: logPath)
+        nextID = UInt64(max(0, log.lastAnnouncementID)) + 1
         wallOffset = Date().timeIntervalSince1970 - Double(MonotonicClock.now().nanoseconds) / 1e9
     }
 
@@ -68,6 +60,8 @@ final class AnnouncementDesk {
         text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, client: ClientState?,
         daemon: Daemon, loop: LoopContext
     ) -> [JSONObject.Member] {
+        // A log opened late (it was unreadable at start) may hold higher numbers: continue after them.
+        nextID = max(nextID, UInt64(max(0, log.lastAnnouncementID)) + 1)
         let id = AnnouncementID(nextID)
         nextID += 1
         if let client { senders[id] = client.id }
@@ -103,11 +97,6 @@ final class AnnouncementDesk {
     func sendAfterCommit(_ reply: JSONValue, to client: ClientID, loop: LoopContext) -> Bool {
         guard let row = pendingRow else { return false }
         pendingRow = nil
-        guard let log else {
-            let problem = logOpenError.map { ($0.reason, $0.description) } ?? ("unavailable", "the log is not open")
-            _ = loop.send(Self.adding(logged: false, problem: problem, to: reply).compactText, to: client)
-            return true
-        }
         let eventLoop = loop.eventLoop
         log.append(row) { result in
             let answer: JSONValue
@@ -161,7 +150,7 @@ final class AnnouncementDesk {
                 case .interrupted(nil), .dropped: outcome = .cancelled
                 default: break
                 }
-                log?.append(
+                log.append(
                     LogRow(
                         utterance: Int64(event.utterance.rawValue), kind: item.kind.name, text: item.text, tree: item.tree, element: item.element,
                         queuedAt: seconds(times.queued), startedAt: times.started.map(seconds), endedAt: seconds(event.at),
@@ -188,7 +177,7 @@ final class AnnouncementDesk {
         for record in step.records where record.announcement.id != skipped {
             var row = LogRow(record, seconds: seconds)
             row.utterance = utteranceOf[record.announcement.id].map { Int64($0.rawValue) }
-            log?.update(row)
+            log.update(row)
         }
         if let loop = loop ?? context { reschedule(loop, daemon: daemon) }
     }
@@ -210,22 +199,18 @@ final class AnnouncementDesk {
 
     var statusMembers: [JSONObject.Member] {
         var logJSON = JSONObject(["path": .string(logPath)])
-        if let log {
-            let status = log.status
-            logJSON["ok"] = .bool(status.lastError == nil)
-            logJSON["rows"] = .number(Double(status.rowsWritten))
-            logJSON["failed"] = .number(Double(status.rowsFailed))
-            logJSON["pending"] = .number(Double(status.pending))
-            logJSON["error"] = status.lastError.map { .string($0.description) } ?? .null
-            logJSON["reason"] = .optional(status.lastError?.reason)
-            logJSON["commit_ms"] = [
-                "p50": .optional(status.commitLatencyP50.map { $0 * 1000 }), "p99": .optional(status.commitLatencyP99.map { $0 * 1000 }),
-            ]
-        } else {
-            logJSON["ok"] = false
-            logJSON["error"] = .optional(logOpenError?.description)
-            logJSON["reason"] = .optional(logOpenError?.reason)
-        }
+        let status = log.status
+        logJSON["ok"] = .bool(status.lastError == nil && status.isOpen)
+        logJSON["open"] = .bool(status.isOpen)
+        logJSON["rows"] = .number(Double(status.rowsWritten))
+        logJSON["failed"] = .number(Double(status.rowsFailed))
+        logJSON["pending"] = .number(Double(status.pending))
+        logJSON["reopened"] = .number(Double(status.reopenings))
+        logJSON["error"] = status.lastError.map { .string($0.description) } ?? .null
+        logJSON["reason"] = .optional(status.lastError?.reason)
+        logJSON["commit_ms"] = [
+            "p50": .optional(status.commitLatencyP50.map { $0 * 1000 }), "p99": .optional(status.commitLatencyP99.map { $0 * 1000 }),
+        ]
         return [
             .init(
                 key: "announcements",

@@ -131,8 +131,8 @@ public enum DaemonMain {
         for (tree, choice) in options.treePolicies.sorted(by: { $0.key < $1.key }) {
             desk.setPolicy(try announcementPolicy(choice), forTree: tree)
         }
-        if let problem = desk.logOpenError {
-            logger.warning("the utterance log is unavailable, speech goes on without it: \(problem)")
+        if let problem = desk.log.status.lastError {
+            logger.warning("the utterance log is unavailable, speech goes on and the log is opened again when it can be: \(problem)")
         }
         let daemon = Daemon(
             logger: logger, speech: speech, desk: desk, uid: uid, socketPath: socketPath, limits: options.limits)
@@ -180,7 +180,7 @@ public enum DaemonMain {
         do { try loop.run(daemon) } catch { throw StartError(description: "event loop failed: \(error)") }
         try? notifier.stopping()
         if let owned { _ = owned.removeSocketFile() }
-        desk.log?.close()
+        desk.log.close()
         logger.notice("stopped")
         return 0
     }

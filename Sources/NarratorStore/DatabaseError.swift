@@ -43,6 +43,19 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
         return "\(context): \(message) [SQLite code \(extendedCode)]\(advice)"
     }
 
+    /// Whether the connection that reported this may stay broken after the cause is gone, so that
+    /// the writer should open the file again: a read-only or moved file, an I/O error, a file that
+    /// could not be opened. A full disk, a lock or a bad statement heal on the same connection.
+    public var leavesConnectionUnusable: Bool {
+        switch code {
+        case SQLITE_READONLY, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_CORRUPT, SQLITE_NOTADB, SQLITE_PERM: true
+        default: false
+        }
+    }
+
+    /// Rows that arrive while no connection is open (and no open has been tried yet).
+    static let notOpen = DatabaseError(extendedCode: SQLITE_CANTOPEN, message: "the log is not open", context: "write a log row")
+
     /// The error a handle reports after a failed call.
     static func last(_ handle: OpaquePointer?, code: Int32, context: String) -> DatabaseError {
         let message = handle.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? String(cString: sqlite3_errstr(code))

@@ -77,14 +77,16 @@ public struct LogRow: Sendable, Hashable {
 
     static let insertSQL = "INSERT INTO utterances (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
-    /// Fills in a live announcement's outcome, found by its announcement id.
+    /// Fills in a live announcement's outcome, found by its announcement id and the instant it was
+    /// queued: a daemon that started while the file was unreadable numbers from 1 again, and its
+    /// updates must not touch an earlier daemon's rows with the same numbers.
     static let updateSQL =
-        "UPDATE utterances SET utterance = ?, policy = ?, started_at = ?, ended_at = ?, outcome = ?, duplicate_of = ?, interrupted_by = ? WHERE announcement = ? AND experiment IS NULL"
+        "UPDATE utterances SET utterance = ?, policy = ?, started_at = ?, ended_at = ?, outcome = ?, duplicate_of = ?, interrupted_by = ? WHERE announcement = ? AND queued_at = ? AND experiment IS NULL"
 
     var updateValues: [SQLValue] {
         [
             .optional(utterance), .optional(policy), .optional(startedAt), .optional(endedAt), .text(outcome), .optional(duplicateOf),
-            .optional(interruptedBy), .optional(announcement),
+            .optional(interruptedBy), .optional(announcement), .real(queuedAt),
         ]
     }
 

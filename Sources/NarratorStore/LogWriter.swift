@@ -5,16 +5,24 @@ import Synchronization
 /// the next transaction (group commit). Appending never blocks, so speech never waits for the disk;
 /// each row's completion runs once its transaction is durable (or failed), so a reply sent from it
 /// is never about a row that could still be lost.
+///
+/// The writer outlives faults: when the file cannot be opened, or a commit fails in a way that may
+/// leave the connection unusable (read-only, I/O error, the file moved), the rows of that batch fail
+/// and the writer opens the file again, at most once per `reopenInterval`, when the next rows come.
 public final class LogWriter: Sendable {
     public typealias Completion = @Sendable (Result<Int64, DatabaseError>) -> Void
 
     /// What `status` shows about the log.
     public struct Status: Sendable, Hashable {
         public var path: String
+        /// True while the writer holds an open connection to the file.
+        public var isOpen: Bool
         public var rowsWritten: Int
         public var rowsFailed: Int
         public var batches: Int
         public var pending: Int
+        /// How many times the file was opened again after a failure.
+        public var reopenings: Int
         /// The most recent failure, cleared by the next successful commit.
         public var lastError: DatabaseError?
         /// From append to commit, over the most recent rows (seconds): the latency an `announce` reply adds.
@@ -48,9 +56,16 @@ public final class LogWriter: Sendable {
         init(_ state: State) { self.state = Mutex(state) }
     }
 
+    /// How the writer thread opens the file; only that thread calls it.
+    private struct Opener: Sendable {
+        var path: String
+        var busyTimeout: Duration
+        var reopenInterval: Duration
+    }
+
     public let path: String
-    /// The highest live announcement id in the file when it was opened: a daemon numbers its
-    /// announcements after it, so ids stay unique across restarts.
+    /// The highest live announcement id in the file when it was last opened: a daemon numbers its
+    /// announcements after it, so ids stay unique across restarts (and across a late open).
     public var lastAnnouncementID: Int64 { shared.state.withLock { $0.lastAnnouncementID } }
     /// The most rows kept waiting while the database cannot be written; older ones fail first.
     public let backlogLimit: Int
@@ -60,45 +75,82 @@ public final class LogWriter: Sendable {
 
     /// Opens (creating and migrating) the database on a new writer thread.
     /// - Throws: the ``DatabaseError`` that kept it from opening; nothing is left running then.
-    public init(path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250)) throws(DatabaseError) {
+    public convenience init(
+        path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250), reopenInterval: Duration = .seconds(1)
+    ) throws(DatabaseError) {
+        try self.init(path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: true)
+    }
+
+    /// Starts a writer even when the file cannot be opened yet (a read-only or missing directory, a
+    /// full disk): rows fail with the reason (see `status`) until an open succeeds, which is tried
+    /// again at most once per `reopenInterval` when rows arrive. What a daemon wants: speech must
+    /// not depend on the log, and the log must come back by itself when the fault clears.
+    public static func starting(
+        path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250), reopenInterval: Duration = .seconds(1)
+    ) -> LogWriter {
+        do {
+            return try LogWriter(path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: false)
+        } catch {
+            preconditionFailure("a writer that need not open cannot fail to start: \(error)")
+        }
+    }
+
+    private init(path: String, backlogLimit: Int, busyTimeout: Duration, reopenInterval: Duration, mustOpen: Bool) throws(DatabaseError) {
         self.path = path
         self.backlogLimit = backlogLimit
-        let shared = Shared(State(status: Status(path: path, rowsWritten: 0, rowsFailed: 0, batches: 0, pending: 0)))
+        let shared = Shared(
+            State(status: Status(path: path, isOpen: false, rowsWritten: 0, rowsFailed: 0, batches: 0, pending: 0, reopenings: 0)))
         self.shared = shared
-        let opened = Mutex<Result<Int64, DatabaseError>?>(nil)
+        let opener = Opener(path: path, busyTimeout: busyTimeout, reopenInterval: reopenInterval)
+        let firstOpen = Mutex<DatabaseError?>(nil)
         let ready = DispatchSemaphore(value: 0)
         let thread = Thread {
-            let database: Database
-            let statements: Statements
-            let last: Int64
-            do throws(DatabaseError) {
-                database = try UtteranceLog.openForWriting(path, busyTimeout: busyTimeout)
-                statements = Statements(insert: try database.prepare(LogRow.insertSQL), update: try database.prepare(LogRow.updateSQL))
-                last = try database.query("SELECT COALESCE(MAX(announcement), 0) FROM utterances WHERE experiment IS NULL") { $0.int64(0) }[0]
-            } catch {
-                opened.withLock { $0 = .failure(error) }
+            Self.run(shared, opener) { error in
+                firstOpen.withLock { $0 = error }
                 ready.signal()
-                shared.finished.signal()
-                return
+                return error == nil || !mustOpen
             }
-            shared.state.withLock { $0.lastAnnouncementID = last }
-            opened.withLock { $0 = .success(last) }
-            ready.signal()
-            Self.run(shared, database, statements)
             shared.finished.signal()
         }
         thread.name = "narrator.log"
         thread.start()
         ready.wait()
-        switch opened.withLock({ $0 })! {
-        case .failure(let error): throw error
-        case .success: break
+        if mustOpen, let error = firstOpen.withLock({ $0 }) { throw error }
+    }
+
+    /// An open database and its prepared statements.
+    private final class Connection {
+        let database: Database
+        let insert: Statement
+        let update: Statement
+
+        init(_ database: Database) throws(DatabaseError) {
+            self.database = database
+            insert = try database.prepare(LogRow.insertSQL)
+            update = try database.prepare(LogRow.updateSQL)
         }
     }
 
-    private struct Statements {
-        var insert: Statement
-        var update: Statement
+    /// Opens the file, records what `status` and `lastAnnouncementID` show, or records the failure.
+    private static func open(_ opener: Opener, _ shared: Shared, first: Bool) throws(DatabaseError) -> Connection {
+        do throws(DatabaseError) {
+            let database = try UtteranceLog.openForWriting(opener.path, busyTimeout: opener.busyTimeout)
+            let connection = try Connection(database)
+            let last = try database.query("SELECT COALESCE(MAX(announcement), 0) FROM utterances WHERE experiment IS NULL") { $0.int64(0) }[0]
+            shared.state.withLock { state in
+                state.lastAnnouncementID = max(state.lastAnnouncementID, last)
+                state.status.isOpen = true
+                state.status.lastError = nil
+                if !first { state.status.reopenings += 1 }
+            }
+            return connection
+        } catch {
+            shared.state.withLock { state in
+                state.status.isOpen = false
+                state.status.lastError = error
+            }
+            throw error
+        }
     }
 
     deinit {
@@ -164,9 +216,32 @@ public final class LogWriter: Sendable {
 
     // MARK: The writer thread
 
-    private static func run(_ shared: Shared, _ database: Database, _ statements: Statements) {
+    /// The writer thread's life. `started` learns how the first open went and says whether to go on.
+    /// The connection lives only here, so it is closed (and the WAL checkpointed) before `run` returns.
+    private static func run(_ shared: Shared, _ opener: Opener, started: (DatabaseError?) -> Bool) {
+        var connection: Connection?
+        do throws(DatabaseError) {
+            connection = try open(opener, shared, first: true)
+            _ = started(nil)
+        } catch {
+            guard started(error) else { return }
+        }
+        var nextAttempt = ContinuousClock.now
+        if connection == nil { nextAttempt = nextAttempt.advanced(by: opener.reopenInterval) }
+        defer { connection = nil }
         while true {
-            shared.wake.wait()
+            if connection == nil {
+                // While broken, try again on a timer too, so `status` clears without waiting for a row.
+                let interval = opener.reopenInterval.components
+                let nanoseconds = Int(interval.seconds) * 1_000_000_000 + Int(interval.attoseconds / 1_000_000_000)
+                if shared.wake.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+                    nextAttempt = ContinuousClock.now.advanced(by: opener.reopenInterval)
+                    connection = try? open(opener, shared, first: false)
+                    continue
+                }
+            } else {
+                shared.wake.wait()
+            }
             while true {
                 let (batch, closing) = shared.state.withLock { state -> ([Item], Bool) in
                     let taken = state.items
@@ -177,12 +252,24 @@ public final class LogWriter: Sendable {
                     if closing { return }
                     break
                 }
-                commit(batch, shared, database, statements)
+                let hasWork = batch.contains { if case .barrier = $0 { false } else { true } }
+                if connection == nil, hasWork, ContinuousClock.now >= nextAttempt {
+                    nextAttempt = ContinuousClock.now.advanced(by: opener.reopenInterval)
+                    connection = try? open(opener, shared, first: false)
+                }
+                if let failure = commit(batch, shared, connection), failure.leavesConnectionUnusable {
+                    // Open again with the next rows: a remounted or replaced file needs a new connection.
+                    connection = nil
+                    nextAttempt = ContinuousClock.now
+                    shared.state.withLock { $0.status.isOpen = false }
+                }
             }
         }
     }
 
-    private static func commit(_ batch: [Item], _ shared: Shared, _ database: Database, _ statements: Statements) {
+    /// Commits `batch` in one transaction (or fails its rows when there is no connection) and
+    /// returns the failure, if any.
+    private static func commit(_ batch: [Item], _ shared: Shared, _ connection: Connection?) -> DatabaseError? {
         var rows: [(LogRow, Completion?, UInt64)] = []
         var updates: [LogRow] = []
         var barriers: [DispatchSemaphore] = []
@@ -195,18 +282,24 @@ public final class LogWriter: Sendable {
         }
         var result: Result<[Int64], DatabaseError> = .success([])
         if !rows.isEmpty || !updates.isEmpty {
-            result = Result { () throws(DatabaseError) -> [Int64] in
-                try database.transaction { () throws(DatabaseError) -> [Int64] in
-                    var ids: [Int64] = []
-                    ids.reserveCapacity(rows.count)
-                    for (row, _, _) in rows {
-                        try statements.insert.run(row.values)
-                        ids.append(database.lastInsertRowID)
+            if let connection {
+                let database = connection.database
+                result = Result { () throws(DatabaseError) -> [Int64] in
+                    try database.transaction { () throws(DatabaseError) -> [Int64] in
+                        var ids: [Int64] = []
+                        ids.reserveCapacity(rows.count)
+                        for (row, _, _) in rows {
+                            try connection.insert.run(row.values)
+                            ids.append(database.lastInsertRowID)
+                        }
+                        // After the inserts: an update may be for a row inserted in this same batch.
+                        for row in updates { try connection.update.run(row.updateValues) }
+                        return ids
                     }
-                    // After the inserts: an update may be for a row inserted in this same batch.
-                    for row in updates { try statements.update.run(row.updateValues) }
-                    return ids
                 }
+            } else {
+                let reason = shared.state.withLock { $0.status.lastError }
+                result = .failure(reason ?? .notOpen)
             }
         }
         let committedAt = DispatchTime.now().uptimeNanoseconds
@@ -239,5 +332,7 @@ public final class LogWriter: Sendable {
             for (_, completion, _) in rows { completion?(.failure(error)) }
         }
         for barrier in barriers { barrier.signal() }
+        if case .failure(let error) = result { return error }
+        return nil
     }
 }

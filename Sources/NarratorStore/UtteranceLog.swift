@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 
 /// Opening the log database the way every Narrator component does: WAL, current schema.
@@ -8,10 +9,33 @@ public enum UtteranceLog {
         if !directory.isEmpty {
             try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }
-        let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
-        try database.enableWAL()
-        try Schema.migrate(database)
-        return database
+        do throws(DatabaseError) {
+            let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
+            try database.enableWAL()
+            try Schema.migrate(database)
+            return database
+        } catch {
+            throw readOnlyCause(of: error, path: path, directory: directory) ?? error
+        }
+    }
+
+    /// SQLite says "unable to open database file" when the directory cannot take the WAL files;
+    /// when the real cause is a directory or file this process cannot write (a read-only mount:
+    /// `access` reports it even to root), say that instead, with the `readonly` reason.
+    static func readOnlyCause(of error: DatabaseError, path: String, directory: String) -> DatabaseError? {
+        guard [SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM].contains(error.code) else { return nil }
+        let files = FileManager.default
+        let blocked: String
+        if !directory.isEmpty, files.fileExists(atPath: directory), !files.isWritableFile(atPath: directory) {
+            blocked = directory
+        } else if files.fileExists(atPath: path), !files.isWritableFile(atPath: path) {
+            blocked = path
+        } else {
+            return nil
+        }
+        return DatabaseError(
+            extendedCode: SQLITE_READONLY, message: "\(blocked) cannot be written (a read-only filesystem, or no write permission)",
+            context: "open \(path)")
     }
 
     /// Opens `path` for queries; the file must exist.

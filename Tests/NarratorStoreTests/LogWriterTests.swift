@@ -94,6 +94,55 @@ struct LogWriterTests {
         }
     }
 
+    @Test("a writer started while its file cannot be opened fails rows with the reason, then opens it when it can")
+    func opensLateWhenTheFaultClears() throws {
+        let directory = try temporaryDirectory()
+        let blocked = directory + "/state"
+        _ = FileManager.default.createFile(atPath: blocked, contents: Data("not a directory".utf8))
+        let writer = LogWriter.starting(path: blocked + "/log.db", reopenInterval: .milliseconds(50))
+        #expect(!writer.status.isOpen)
+        #expect(writer.status.lastError?.reason == "cannot_open")
+        let first = Mutex<Result<Int64, DatabaseError>?>(nil)
+        writer.append(row(1)) { result in first.withLock { $0 = result } }
+        writer.flush()
+        #expect(throws: DatabaseError.self) { try first.withLock { $0 }?.get() }
+        #expect(writer.status.rowsFailed == 1)
+
+        // The fault clears: the writer opens the file by itself (status says so) and rows commit.
+        try FileManager.default.removeItem(atPath: blocked)
+        try FileManager.default.createDirectory(atPath: blocked, withIntermediateDirectories: false)
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !writer.status.isOpen && ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        #expect(writer.status.isOpen)
+        #expect(writer.status.lastError == nil)
+        #expect(writer.status.reopenings == 1)
+        let second = Mutex<Result<Int64, DatabaseError>?>(nil)
+        writer.append(row(2)) { result in second.withLock { $0 = result } }
+        writer.flush()
+        #expect(try second.withLock { $0 }?.get() != nil)
+        writer.close()
+        let db = try UtteranceLog.openForReading(blocked + "/log.db")
+        #expect(try db.query("SELECT announcement FROM utterances") { $0.int64(0) } == [2])
+    }
+
+    @Test("an update touches only its own row, not an earlier daemon's row with the same announcement number")
+    func updatesMatchTheirOwnRow() throws {
+        let path = try temporaryDirectory() + "/log.db"
+        let writer = try LogWriter(path: path)
+        let earlier = row(1, outcome: "spoken", started: 0.5, ended: 1)
+        writer.append(earlier)
+        var later = row(1, outcome: "queued")
+        later.queuedAt = 500
+        writer.append(later)
+        later.outcome = "cancelled"
+        later.endedAt = 501
+        writer.update(later)
+        writer.flush()
+        writer.close()
+        let db = try UtteranceLog.openForReading(path)
+        #expect(try UtteranceLog.rows(LogFilter(), in: db).map(\.row) == [earlier, later])
+    }
+
     @Test("SIGKILL: every acknowledged row is in the database afterwards, and integrity_check is ok")
     func durableAfterSIGKILL() throws {
         let path = try temporaryDirectory() + "/killed.db"
