@@ -28,6 +28,8 @@ final class AnnouncementDesk {
     private var pendingRow: LogRow?
     /// Which connection sent each announcement that may still wait, for the per-client limit.
     private var senders: [AnnouncementID: ClientID] = [:]
+    /// Set by `shutDown`: speech events that arrive later are not logged again.
+    private var stopped = false
     /// Unix seconds minus monotonic seconds, to stamp rows with wall-clock time.
     private let wallOffset: Double
 
@@ -130,6 +132,7 @@ final class AnnouncementDesk {
     /// Every speech event, on the loop thread: the queue learns what speech did, and utterances
     /// that are not announcements get their row when they end.
     func speechEvent(_ event: SpeechEvent, item: Daemon.SpokenItem?, daemon: Daemon, loop: LoopContext) {
+        guard !stopped else { return }
         let announcement = announcementOf[event.utterance]
         if event.isFinal, let announcement {
             announcementOf[event.utterance] = nil
@@ -163,6 +166,28 @@ final class AnnouncementDesk {
     private static func isAnnouncement(_ kind: SpeechKind) -> Bool {
         if case .announcement = kind { return true }
         return false
+    }
+
+    /// The daemon is stopping (SIGTERM): every announcement and utterance still open gets its final
+    /// outcome (`cancelled`), and the call returns once every row is committed, so every reply
+    /// waiting for a commit is already queued on the loop when this returns.
+    func shutDown(daemon: Daemon, loop: LoopContext) {
+        let now = MonotonicClock.now()
+        apply(queue.shutDown(at: now), daemon: daemon, loop: loop)
+        for (utterance, times) in otherSpeech.sorted(by: { $0.key < $1.key }) {
+            guard let item = daemon.spoken[utterance] else { continue }
+            log.append(
+                LogRow(
+                    utterance: Int64(utterance.rawValue), kind: item.kind.name, text: item.text, tree: item.tree, element: item.element,
+                    queuedAt: seconds(times.queued), startedAt: times.started.map(seconds), endedAt: seconds(now), outcome: AnnouncementOutcome.cancelled.rawValue))
+        }
+        otherSpeech.removeAll()
+        announcementOf.removeAll()
+        utteranceOf.removeAll()
+        stopped = true
+        if let timer { loop.cancel(timer) }
+        timer = nil
+        log.flush()
     }
 
     // MARK: Following the queue

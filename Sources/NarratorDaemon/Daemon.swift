@@ -103,8 +103,12 @@ final class Daemon: ConnectionHandler {
         switch signal {
         case .terminate, .interrupt:
             logger.notice("received \(signal), stopping: finishing replies to \(clients.count) client(s)")
+            // Final outcomes for what is still open, and every row committed: the replies that
+            // waited for a commit are now queued on the loop, ahead of the shutdown queued after
+            // them, so each request read so far is answered before the connections close.
+            desk.shutDown(daemon: self, loop: loop)
             speech.stop()
-            loop.shutdown()
+            loop.eventLoop.execute { $0.shutdown() }
         case .hangup:
             logger.notice("received SIGHUP, reloading the configuration")
             reload?()

@@ -51,6 +51,52 @@ import Testing
         #expect(daemon.log.contains("stopped"))
     }
 
+    /// SIGTERM while clients have requests in flight: every request the daemon read is answered
+    /// before its connection closes, every acknowledged announcement is in the log, no logged row
+    /// lacks its reply, and no row is left without a final outcome.
+    @Test func sigtermAnswersWhatItReadAndFlushesTheLog() throws {
+        let daemon = try DaemonHarness(extraArguments: ["--max-queued", "10000", "--policy", "none"])
+        let database = daemon.directory + "/state/narrator.db"
+        let clients = try (0..<4).map { _ in try daemon.client() }
+        _ = try clients[0].request(["cmd": "hello"])
+        let perClient = 400
+        for (c, client) in clients.enumerated() {
+            let lines = (1...perClient).map { n in
+                #"{"id": \#(n), "cmd": "announce", "text": "client \#(c) message \#(n)", "priority": "low"}"#
+            }
+            try client.connection.send(bytes: Array((lines.joined(separator: "\n") + "\n").utf8))
+        }
+        kill(daemon.process.processIdentifier, SIGTERM)
+
+        var answered: Set<String> = []
+        for (c, client) in clients.enumerated() {
+            var ids: [Int] = []
+            while let line = try client.connection.readLine(timeout: .seconds(30)) {
+                let reply = try JSONParser().parse(line)
+                guard let id = reply["id"]?.numberValue.map(Int.init) else { continue }
+                #expect(reply["ok"] == true, "\(reply)")
+                #expect(reply["logged"] == true, "\(reply)")
+                ids.append(id)
+                answered.insert("client \(c) message \(id)")
+            }
+            // Requests are handled in order: a gap would be a reply lost on the way out.
+            #expect(ids == (0..<ids.count).map { $0 + 1 }, "client \(c) got replies \(ids.prefix(5))...")
+        }
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationStatus == 0)
+        #expect(!answered.isEmpty, "the daemon read some requests before it stopped")
+        print("SIGTERM with \(clients.count * perClient) requests sent: \(answered.count) answered")
+
+        let rows = try sqlite(database, "SELECT text || '|' || outcome FROM utterances WHERE kind = 'announcement'")
+        let logged = Set(rows.map { String($0.split(separator: "|")[0]) })
+        #expect(logged.subtracting(answered).count == 0, "rows whose reply was never sent")
+        #expect(answered.subtracting(logged).count == 0, "replies saying logged without a row")
+        let outcomes = Set(rows.map { String($0.split(separator: "|")[1]) })
+        #expect(outcomes.isSubset(of: Set(AnnouncementOutcome.allCases.map(\.rawValue))), "every row has a final outcome: \(outcomes)")
+        #expect(try sqlite(database, "PRAGMA integrity_check") == ["ok"])
+        #expect(daemon.log.contains("stopped"))
+    }
+
     @Test func startUpErrorsAreClear() throws {
         let bad = try DaemonHarness.run(DaemonHarness.binaries + "/narratord", ["--socket", "/tmp/narrator-e2e-unused.sock", "--audio", "speakers"])
         #expect(bad.status == 1)

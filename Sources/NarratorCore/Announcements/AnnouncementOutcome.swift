@@ -13,7 +13,7 @@ public enum AnnouncementOutcome: String, Sendable, Hashable, CaseIterable {
     case expired
     /// The queue was full and it was the lowest-priority, oldest announcement.
     case dropped
-    /// Removed by `stop`, or by focus leaving its tree before it was spoken.
+    /// Removed by `stop`, by focus leaving its tree before it was spoken, or by the daemon stopping.
     case cancelled
 }
 

@@ -195,6 +195,19 @@ public struct AnnouncementQueue: Sendable {
         return step
     }
 
+    /// The daemon is stopping: every announcement not yet ended (waiting, deferred, or playing) is
+    /// cancelled now, so the log holds a final outcome for each; speech events after this change nothing.
+    public mutating func shutDown(at now: MonotonicInstant) -> AnnouncementStep {
+        var step = stop(at: now)
+        for entry in inSpeech.values.sorted(by: { $0.announcement.id < $1.announcement.id }) {
+            finish(entry, .cancelled, at: now, into: &step)
+        }
+        inSpeech.removeAll()
+        current = nil
+        otherWaiting.removeAll()
+        return step
+    }
+
     /// Time passed: expires what waited too long and admits deferred announcements whose bucket refilled.
     public mutating func tick(at now: MonotonicInstant) -> AnnouncementStep {
         var step = AnnouncementStep()
