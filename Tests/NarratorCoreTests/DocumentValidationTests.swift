@@ -96,6 +96,10 @@ import Testing
         #expect(problems(document(#"{"id": "a", "rotors": [{"name": "R", "targets": "b"}]}"#)) == [
             "root.children[0].rotors[0].targets: expected an array of element ids, got a string"
         ])
+        // A target listed twice is the only loop a rotor could express: refused, with both places.
+        #expect(problems(document(#"{"id": "a", "rotors": [{"name": "R", "targets": ["a", "b", "a"]}]}, {"id": "b"}"#)) == [
+            #"root.children[0].rotors[0].targets[2]: target "a" listed twice (also at index 0)"#
+        ])
     }
 
     @Test func limitsAreEnforced() {

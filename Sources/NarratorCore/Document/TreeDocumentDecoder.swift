@@ -612,9 +612,19 @@ struct DecodingContext {
                         problem("expected an array of element ids, got \(member.value.typeName)")
                         continue
                     }
+                    var seen: [String: Int] = [:]
                     for (i, id) in ids.enumerated() {
                         path.append(.index(i))
-                        if let target = identifier(id, what: "target id") { targets.append(target) }
+                        if let target = identifier(id, what: "target id") {
+                            // Targets are visited in reading order, once each: a repeat would be the
+                            // only way to write a loop, so it is refused rather than skipped.
+                            if let first = seen[target] {
+                                problem("target \"\(target)\" listed twice (also at index \(first))")
+                            } else {
+                                seen[target] = i
+                                targets.append(target)
+                            }
+                        }
                         path.removeLast()
                     }
                 default:
