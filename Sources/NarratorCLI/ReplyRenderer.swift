@@ -55,6 +55,7 @@ enum ReplyRenderer {
                 let state = log["ok"] == true
                     ? "ok, \(number(log["rows"])) rows"
                     : "NOT WRITING: \(log["reason"]?.stringValue ?? log["error"]?.stringValue ?? "unknown error")"
+                        + (log["open"] == false ? "; the file is opened again as soon as it can be" : "")
                 lines.append("log:      \(log["path"]?.stringValue ?? "?") (\(state))")
             }
             if audio?["fallback"] == true {

@@ -91,6 +91,7 @@ import Testing
         #expect(refused["log_error"]?["message"]?.stringValue?.contains(directory) == true, "the message names the directory")
         #expect(try log()["ok"] == false)
         #expect(try log()["reason"] == "readonly")
+        #expect(try daemon!.ctl("status").stdout.contains("NOT WRITING: readonly; the file is opened again as soon as it can be"))
         #expect(try client.request(["cmd": "speak", "text": "speech goes on"])["ok"] == true)
         #expect(daemon!.log.contains("the utterance log is unavailable"))
 
