@@ -73,7 +73,7 @@ let package = Package(
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",
-            dependencies: ["NarratorCore", "NarratorSystem", "narratord", "narratorctl"],
+            dependencies: ["NarratorCore", "NarratorSystem", "NarratorPulseHarness", "narratord", "narratorctl"],
             swiftSettings: strict
         ),
         .testTarget(
