@@ -53,7 +53,7 @@ let package = Package(
             dependencies: ["NarratorCore", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
             swiftSettings: strict
         ),
-        // A private PulseAudio server with a null sink, for the end-to-end tests and the benchmarks.
+        // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
         .target(name: "NarratorPulseHarness", dependencies: ["NarratorSystem"], swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon"], swiftSettings: strict),
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
@@ -73,7 +73,7 @@ let package = Package(
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",
-            dependencies: ["NarratorCore", "NarratorSystem", "narratord", "narratorctl"],
+            dependencies: ["NarratorCore", "NarratorSystem", "NarratorPulseHarness", "narratord", "narratorctl"],
             swiftSettings: strict
         ),
         .testTarget(

@@ -5,7 +5,8 @@ import NarratorCore
 /// The sound server when it is reachable, `null` (in real time) when it is not.
 ///
 /// Used for `--audio auto` and `--audio pulse`. A failed write (the server went away) moves the
-/// rest of the utterance to `null` and reports a fallback; a timer tries to reconnect every
+/// rest of the utterance to `null`, which starts it afresh (an earlier utterance's interrupt must
+/// not make it rush through in silence), and reports a fallback; a timer tries to reconnect every
 /// `retryInterval` and switches back when the server returns. Never throws: losing the sound
 /// server must not stop speech.
 public final class ServerOutput: AudioOutput, @unchecked Sendable {
@@ -21,6 +22,10 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
     private var device: (any AudioOutput)?
     private var current: any AudioOutput
     private var status: OutputStatus
+    /// The utterance being played, so that `null` can take it over in the middle.
+    private var playing: (utterance: UtteranceID, kind: SpeechKind, format: AudioFormat)?
+    /// Whether `playing` was interrupted: then `null` must not take it over and sound it out.
+    private var interrupted = false
 
     /// - Parameters:
     ///   - spec: `.auto` or `.pulse` (only changes how a missing server is reported).
@@ -63,6 +68,8 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
         let target = lock.withLock { () -> any AudioOutput in
             current = device ?? null
+            playing = (utterance, kind, format)
+            interrupted = false
             return current
         }
         do {
@@ -79,6 +86,7 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
             try target.write(samples)
         } catch {
             lose(target, error)
+            continueOnNull()
             null.write(samples)
         }
     }
@@ -93,7 +101,10 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
     }
 
     public func interrupt() {
-        let target = lock.withLock { current }
+        let target = lock.withLock { () -> any AudioOutput in
+            interrupted = true
+            return current
+        }
         target.interrupt()
         if target !== null { null.interrupt() }
     }
@@ -117,6 +128,15 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
                 return status
             }
             if let changed { onChange(changed) }
+        }
+    }
+
+    /// Starts `null` on the utterance the device dropped in the middle, unless it was interrupted.
+    /// Under the lock, so that an interrupt either comes first (and is honoured) or reaches `null` after.
+    private func continueOnNull() {
+        lock.withLock {
+            guard !interrupted, let playing else { return }
+            null.begin(playing.utterance, kind: playing.kind, format: playing.format)
         }
     }
 

@@ -10,8 +10,8 @@ final class LogBuffer: Sendable {
     var text: String { data.withLock { String(decoding: $0, as: UTF8.self) } }
 }
 
-/// A real `narratord` on a temporary socket (null audio: real synthesis, no sound card), driven
-/// by the real `narratorctl` and by raw socket clients. Each test gets its own daemon.
+/// A real `narratord` on a temporary socket (null audio by default: real synthesis, no sound card),
+/// driven by the real `narratorctl` and by raw socket clients. Each test gets its own daemon.
 final class DaemonHarness {
     static let binaries: String = {
         if let dir = ProcessInfo.processInfo.environment["NARRATOR_BIN_DIR"] { return dir }
@@ -36,15 +36,23 @@ final class DaemonHarness {
     private let stderrBuffer = LogBuffer()
 
     /// Starts the daemon and waits until it answers `hello`.
-    init(extraArguments: [String] = [], socketDirectoryMode: mode_t = 0o700) throws {
+    ///
+    /// - Parameters:
+    ///   - audio: the `--audio` spec; `pulse` with a private server's `environment` reaches that server.
+    ///   - environment: the daemon's whole environment; nil inherits the test's.
+    init(
+        audio: String = "null", environment: [String: String]? = nil,
+        extraArguments: [String] = [], socketDirectoryMode: mode_t = 0o700
+    ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-e2e-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, socketDirectoryMode)
         socket = directory + "/narratord.sock"
         process.executableURL = URL(fileURLWithPath: Self.binaries + "/narratord")
-        process.arguments = ["--socket", socket, "--audio", "null", "--state-dir", directory + "/state", "--log-level", "debug"] + extraArguments
+        process.arguments = ["--socket", socket, "--audio", audio, "--state-dir", directory + "/state", "--log-level", "debug"] + extraArguments
         process.standardError = errPipe
         process.standardOutput = FileHandle.nullDevice
+        if let environment { process.environment = environment }
         let buffer = stderrBuffer
         errPipe.fileHandleForReading.readabilityHandler = { handle in buffer.append(handle.availableData) }
         try process.run()

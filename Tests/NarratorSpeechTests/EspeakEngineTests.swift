@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorPulseHarness
 @testable import NarratorSpeech
 import Synchronization
 import Testing
@@ -13,7 +14,7 @@ struct EspeakEngineTests {
         let long = try engine.synthesize("Hello world. This sentence is considerably longer than the first one.")
         let seconds = Double(short.count) / Double(engine.sampleRate)
         #expect(seconds > 0.4 && seconds < 3, "'Hello world' lasts \(seconds) s")
-        #expect(rms(short) > 500, "speech is not silence")
+        #expect(SpeechDetection.rms(short) > 500, "speech is not silence")
         #expect(long.count > short.count * 2)
     }
 

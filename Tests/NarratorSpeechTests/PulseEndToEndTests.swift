@@ -6,24 +6,6 @@ import NarratorSystem
 import Synchronization
 import Testing
 
-/// Whether some 50 ms window of `samples` is louder than a whisper (zeros and noise floor are not).
-func containsSpeech(_ samples: [Int16], rate: Int = 22_050) -> Bool {
-    let window = rate / 20
-    return stride(from: 0, to: max(0, samples.count - window), by: window).contains {
-        rms(samples[$0..<$0 + window]) > 300
-    }
-}
-
-/// Polls (generously) until the recording holds speech.
-func waitForSpeech(in recording: String, timeout: Duration = .seconds(30)) -> Bool {
-    let deadline = ContinuousClock.now + timeout
-    while ContinuousClock.now < deadline {
-        if containsSpeech(PrivatePulseServer.samples(in: recording)) { return true }
-        Thread.sleep(forTimeInterval: 0.05)
-    }
-    return false
-}
-
 /// A real PulseAudio server (private, null sink) started by the test; speech is recorded from the
 /// sink's monitor with `parec`. Skipped only when pulseaudio/pulseaudio-utils are not installed.
 /// The sound card is the one boundary faked here: the null sink stands in for it.
@@ -51,7 +33,7 @@ struct PulseEndToEndTests {
         let long = String(repeating: "Narrator is reading a long paragraph aloud so that there is time to interrupt it. ", count: 6)
         let id = service.say(long, kind: .focus)
 
-        #expect(waitForSpeech(in: recording), "speech reached the null sink's monitor")
+        #expect(SpeechDetection.waitForSpeech(in: recording), "speech reached the null sink's monitor")
         Thread.sleep(forTimeInterval: 0.3)
 
         service.stop()
@@ -65,7 +47,7 @@ struct PulseEndToEndTests {
         let settle = rate * 3 / 10  // what was already in flight in the recorder's own buffers
         let after = samples.dropFirst(interruptedAt + settle).prefix(rate)
         #expect(after.count > rate / 2, "the recorder kept recording")
-        #expect(rms(after) < 50, "silence after the interrupt (rms \(rms(after)))")
+        #expect(SpeechDetection.rms(after) < 50, "silence after the interrupt (rms \(SpeechDetection.rms(after)))")
         #expect(after.map { abs(Int($0)) }.max() ?? 0 < 300)
     }
 
@@ -105,7 +87,7 @@ struct PulseEndToEndTests {
         let second = service.say("Back again, through the sound server.", kind: .focus)
         #expect(log.wait { $0.contains { $0.utterance == second && $0.isFinal } })
         #expect(log.phases(second).last == .finished)
-        #expect(waitForSpeech(in: recording), "speech after the reconnect reached the sink")
+        #expect(SpeechDetection.waitForSpeech(in: recording), "speech after the reconnect reached the sink")
         #expect(changes.count >= 2, "the daemon was told about the fallback and the reconnect")
     }
 }

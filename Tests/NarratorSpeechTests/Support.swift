@@ -12,13 +12,6 @@ let sharedEngine: EspeakEngine = {
     }
 }()
 
-/// Root mean square of PCM, to tell speech from silence.
-func rms<C: Collection>(_ samples: C) -> Double where C.Element == Int16 {
-    guard !samples.isEmpty else { return 0 }
-    let sum = samples.reduce(0.0) { $0 + Double($1) * Double($1) }
-    return (sum / Double(samples.count)).squareRoot()
-}
-
 /// Collects a service's events, for assertions on their order.
 final class EventLog: Sendable {
     private let events = Mutex<[SpeechEvent]>([])
