@@ -1,9 +1,11 @@
 import Foundation
 import NarratorCore
+import NarratorSystem
 import Testing
 
-/// The log on real filesystems that fail: full, and read-only. Speech and replies go on, replies
-/// say the row was not logged and why, status shows it, and logging resumes when the fault clears.
+/// Faults around the daemon. The log on real filesystems that fail (full, read-only) and locked by
+/// another process: speech and replies go on, replies say the row was not logged and why, status
+/// shows it, and logging resumes when the fault clears. A tree owner that vanishes mid-update.
 @Suite struct FaultTests {
     static let canMount = getuid() == 0 && FileManager.default.isExecutableFile(atPath: "/bin/mount")
 
@@ -112,5 +114,67 @@ import Testing
         #expect(rows.count == 4)
         #expect(try sqlite(database, "SELECT text FROM utterances WHERE kind = 'announcement' ORDER BY id DESC LIMIT 1") == ["writable again"])
         #expect(try sqlite(database, "PRAGMA integrity_check") == ["ok"])
+    }
+
+    /// Another process (here Python's sqlite3, as any tool could) holds the write lock.
+    @Test func logLockedByAnotherProcess() throws {
+        let daemon = try DaemonHarness()
+        let database = daemon.directory + "/state/narrator.db"
+        let client = try daemon.client()
+        func log() throws -> JSONValue { try client.request(["cmd": "status"])["log"] ?? .null }
+        #expect(try client.request(["cmd": "announce", "text": "before the lock", "priority": "low"])["logged"] == true)
+
+        let flag = daemon.directory + "/locked"
+        let script = """
+            import sqlite3, sys, time
+            connection = sqlite3.connect(sys.argv[1], isolation_level=None)
+            connection.execute("BEGIN IMMEDIATE")
+            open(sys.argv[2], "w").write("locked")
+            time.sleep(600)
+            """
+        let holder = try ChildProcess("/usr/bin/python3", ["-c", script, database, flag], environment: ProcessInfo.processInfo.environment)
+        defer { _ = try? holder.kill() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: flag), ContinuousClock.now < deadline { usleep(20_000) }
+        #expect(FileManager.default.fileExists(atPath: flag), "the other process took the lock")
+
+        let locked = try client.request(["cmd": "announce", "text": "while locked", "priority": "low"])
+        #expect(locked["ok"] == true)
+        #expect(locked["logged"] == false)
+        #expect(locked["log_error"]?["reason"] == "locked", "\(locked)")
+        #expect(try log()["reason"] == "locked")
+        #expect(try log()["open"] == true, "a lock does not spoil the connection")
+        #expect(try client.request(["cmd": "speak", "text": "speech goes on"])["ok"] == true)
+
+        // The other process goes away (killed: its lock goes with it); the next row commits.
+        _ = try holder.kill()
+        #expect(try client.request(["cmd": "announce", "text": "after the lock", "priority": "low"])["logged"] == true)
+        #expect(try log()["ok"] == true)
+        #expect(daemon.stop() == 0)
+        #expect(try sqlite(database, "SELECT text FROM utterances WHERE kind = 'announcement' ORDER BY id") == ["before the lock", "after the lock"])
+    }
+
+    /// The app that owns a tree sends half an update and disconnects: the half line is discarded,
+    /// the tree stays as it was, other clients are served, and actions for it fail with owner_gone.
+    @Test func ownerVanishingMidUpdate() throws {
+        let daemon = try DaemonHarness()
+        let owner = try daemon.client()
+        _ = try owner.request(["cmd": "register", "document": try loadExample("player.json")])
+        let before = try daemon.ctl("--json", "export", "player").stdout
+        let update = #"{"id": 9, "cmd": "update", "tree": "player", "element": "play", "set": {"label": "Pause"}}"#
+        try owner.connection.send(bytes: Array(update.utf8.prefix(update.utf8.count - 12)))
+        owner.connection.close()
+
+        let user = try daemon.client()
+        let focus = try user.request(["cmd": "focus", "tree": "player", "element": "play"])
+        #expect(focus["utterance"]?.stringValue?.hasSuffix("Play, button") == true, "the label is still the old one: \(focus)")
+        var activate = try user.request(["cmd": "activate"])
+        for _ in 0..<100 where activate["error"]?["code"] != "owner_gone" {
+            usleep(20_000)
+            activate = try user.request(["cmd": "activate"])
+        }
+        #expect(activate["error"]?["code"] == "owner_gone", "\(activate)")
+        #expect(try daemon.ctl("--json", "export", "player").stdout == before, "the half update changed nothing")
+        #expect(daemon.stop() == 0)
     }
 }
