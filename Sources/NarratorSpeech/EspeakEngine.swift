@@ -35,9 +35,9 @@ public final class EspeakEngine: Sendable {
             return claimed
         }
         if alreadyClaimed { throw .libraryInUse }
-        if let dataPath, !Self.holdsData(dataPath) {
+        if let dataPath, let problem = Self.dataProblem(dataPath) {
             Self.claimed.withLock { $0 = false }
-            throw .dataNotFound(path: dataPath)
+            throw problem
         }
         let worker = WorkerThread(name: "narrator.espeak")
         let library = LibraryState()
@@ -103,10 +103,20 @@ public final class EspeakEngine: Sendable {
     }
 
     /// True when `path` (or `path/espeak-ng-data`) holds eSpeak NG's `phontab`.
-    static func holdsData(_ path: String) -> Bool {
+    /// Why `path` (an espeak-ng-data directory or its parent) cannot serve as eSpeak NG's data, checked
+    /// before the library sees it: a missing `phontab`, or one this user may not read.
+    static func dataProblem(_ path: String) -> EspeakError? {
         let files = FileManager.default
-        return files.fileExists(atPath: path + "/phontab")
-            || files.fileExists(atPath: path + "/espeak-ng-data/phontab")
+        for directory in [path, path + "/espeak-ng-data"] where files.fileExists(atPath: directory) {
+            if !files.isReadableFile(atPath: directory) || !files.isExecutableFile(atPath: directory) {
+                return .dataUnreadable(path: directory)
+            }
+            let table = directory + "/phontab"
+            if files.fileExists(atPath: table) {
+                return files.isReadableFile(atPath: table) ? nil : .dataUnreadable(path: table)
+            }
+        }
+        return .dataNotFound(path: path)
     }
 }
 

@@ -4,6 +4,8 @@ import CEspeak
 public enum EspeakError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The data directory passed in does not exist or holds no `phontab`.
     case dataNotFound(path: String)
+    /// The data is there but this user cannot read it (`path` is the directory or file refused).
+    case dataUnreadable(path: String)
     /// `espeak_ng_Initialize` failed: the data is missing, unreadable or from another version.
     case initializationFailed(status: UInt32, message: String, path: String?)
     /// The synchronous output mode could not be set up.
@@ -22,6 +24,9 @@ public enum EspeakError: Error, Sendable, Hashable, CustomStringConvertible {
         case .dataNotFound(let path):
             return "eSpeak NG data not found at '\(path)': expected a directory holding 'phontab' "
                 + "(install espeak-ng-data, or pass the path of its espeak-ng-data directory)"
+        case .dataUnreadable(let path):
+            return "eSpeak NG data at '\(path)' cannot be read by this user (check its permissions and its directories'; "
+                + "the files of espeak-ng-data must be readable by everyone who runs narratord)"
         case .initializationFailed(let status, let message, let path):
             let location = path.map { " from '\($0)'" } ?? " from the default location"
             return "eSpeak NG could not load its data\(location): \(message) (status 0x\(String(status, radix: 16))); "

@@ -167,5 +167,25 @@ import Testing
             ["--socket", socket, "--audio", "null", "--state-dir", directory + "/state", "--espeak-data", directory + "/broken"])
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("eSpeak NG could not load its data from '\(directory)/broken'"))
+
+        // Data this user may not read (root reads everything, so the daemon runs as nobody here).
+        guard getuid() == 0 else { return }
+        try FileManager.default.createDirectory(atPath: directory + "/locked", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try "phoneme table".write(toFile: directory + "/locked/phontab", atomically: true, encoding: .utf8)
+        let scratch = directory + "/nobody"
+        try FileManager.default.createDirectory(atPath: scratch, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o777])
+        chmod(directory, 0o755)
+        // A copy, so that nobody can run it wherever the checkout lives.
+        try FileManager.default.copyItem(atPath: DaemonHarness.binaries + "/narratord", toPath: scratch + "/narratord")
+        let unreadable = try DaemonHarness.run(
+            "/usr/bin/setpriv",
+            [
+                "--reuid=nobody", "--regid=nogroup", "--clear-groups", scratch + "/narratord", "--socket", scratch + "/run/narratord.sock",
+                "--audio", "null", "--state-dir", scratch + "/state", "--espeak-data", directory + "/locked",
+            ],
+            environment: ["PATH": "/usr/bin:/bin"])
+        #expect(unreadable.status == 1, "\(unreadable.stderr)")
+        #expect(unreadable.stderr.contains("eSpeak NG data at '\(directory)/locked' cannot be read by this user"), "\(unreadable.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: scratch + "/run/narratord.sock"))
     }
 }
