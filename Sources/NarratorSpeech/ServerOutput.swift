@@ -22,6 +22,8 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
     private var device: (any AudioOutput)?
     private var current: any AudioOutput
     private var status: OutputStatus
+    /// Why the device was lost, kept while reconnecting fails so that `status` still names the cause.
+    private var lostCause: String?
     /// The utterance being played, so that `null` can take it over in the middle.
     private var playing: (utterance: UtteranceID, kind: SpeechKind, format: AudioFormat)?
     /// Whether `playing` was interrupted: then `null` must not take it over and sound it out.
@@ -116,13 +118,15 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
             let opened = try connect()
             let changed = lock.withLock { () -> OutputStatus in
                 device = opened
+                lostCause = nil
                 status = OutputStatus(spec: spec, active: opened.name, fallback: false, detail: nil)
                 return status
             }
             onChange(changed)
         } catch {
             let changed = lock.withLock { () -> OutputStatus? in
-                let reason = spec == .auto ? "no sound server reachable: \(error)" : "\(error)"
+                var reason = spec == .auto ? "no sound server reachable: \(error)" : "\(error)"
+                if let lostCause { reason = "\(lostCause); reconnecting every \(Double(retryInterval.nanosecondsClamped) / 1e9) s (last attempt: \(reason))" }
                 guard status.detail != reason else { return nil }
                 status = OutputStatus(spec: spec, active: "null", fallback: true, detail: reason)
                 return status
@@ -146,7 +150,8 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
             guard let device, device === failed else { return nil }
             self.device = nil
             current = null
-            status = OutputStatus(spec: spec, active: "null", fallback: true, detail: "lost \(failed.name): \(error)")
+            lostCause = "lost \(failed.name): \(error)"
+            status = OutputStatus(spec: spec, active: "null", fallback: true, detail: lostCause)
             return status
         }
         if let changed { onChange(changed) }

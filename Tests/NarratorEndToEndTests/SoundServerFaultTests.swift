@@ -70,6 +70,10 @@ struct SoundServerFaultTests {
         #expect(try monitor.final(of: second) == "interrupted")
         #expect(try monitor.final(of: third) == "finished")
 
+        // While reconnecting fails, status still names the original cause.
+        let retrying = try poll(status) { $0["audio"]?["detail"]?.stringValue?.contains("reconnecting every") == true }
+        #expect(retrying["audio"]?["detail"]?.stringValue?.hasPrefix("lost pulse: ") == true, "\(retrying.compactText)")
+
         // The server returns: the daemon reconnects by itself, and speech is heard again.
         try pulse.start()
         let after = pulse.directory + "/after.raw"
