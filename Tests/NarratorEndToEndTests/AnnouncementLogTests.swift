@@ -76,6 +76,38 @@ func sqlite(_ database: String, _ sql: String) throws -> [String] {
         #expect(daemon.log.contains("the utterance log is unavailable"))
     }
 
+    /// Text that would break SQL built by concatenation goes into the log verbatim and filters match
+    /// it literally: every value reaches SQLite as a bound parameter.
+    @Test func hostileTextIsStoredAndFilteredLiterally() throws {
+        let daemon = try DaemonHarness(extraArguments: ["--policy", "none"])
+        let database = daemon.directory + "/state/narrator.db"
+        let app = try daemon.client()
+        let hostile = "x'); DROP TABLE utterances; --"
+        let tree = "t' OR '1'='1"
+        _ = try app.request(["cmd": "hello", "client": .string("app\"; DELETE FROM utterances; --")])
+        for name in [tree, "plain"] {
+            let registered = try app.request(["cmd": "register", "document": ["tree": .string(name), "root": ["id": "r", "label": "R"]]])
+            #expect(registered["ok"] == true, "\(registered)")
+        }
+        #expect(try app.request(["cmd": "announce", "text": .string(hostile), "tree": .string(tree)])["logged"] == true)
+        #expect(try app.request(["cmd": "announce", "text": "plain", "tree": "plain"])["logged"] == true)
+        #expect(daemon.stop() == 0)
+
+        #expect(try sqlite(database, "SELECT COUNT(*) FROM utterances WHERE kind = 'announcement'") == ["2"])
+        #expect(try sqlite(database, "SELECT text FROM utterances WHERE tree = 't'' OR ''1''=''1'") == [hostile])
+        #expect(try sqlite(database, "SELECT client_name FROM utterances WHERE text = 'plain'") == ["app\"; DELETE FROM utterances; --"])
+        // A filter is a value, not SQL: the hostile tree name matches its own row only.
+        let filtered = try daemon.ctl("--json", "log", "--db", database, "--tree", tree)
+        #expect(filtered.status == 0, "\(filtered.stderr)")
+        #expect(filtered.stdout.contains("DROP TABLE"))
+        #expect(!filtered.stdout.contains("plain"))
+        let stats = try daemon.ctl("--json", "stats", "--db", database, "--tree", "nothing' OR 'a'='a")
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(try JSONParser().parse(stats.stdout)["rows"] == 0, "\(stats.stdout)")
+        let own = try daemon.ctl("--json", "stats", "--db", database, "--tree", tree)
+        #expect(try JSONParser().parse(own.stdout)["rows"] == 1, "\(own.stdout)")
+    }
+
     @Test func focusSpeechIsLoggedAndPoliciesAreChosenPerDaemonAndPerTree() throws {
         let daemon = try DaemonHarness(extraArguments: ["--policy", "none", "--tree-policy", "library=strict"])
         let database = daemon.directory + "/state/narrator.db"
