@@ -184,8 +184,6 @@ extension Daemon {
         clients[client]?.ownedTrees.insert(document.name)
         if isEphemeral { ephemeral.insert(document.name) } else { ephemeral.remove(document.name) }
         let tree = workspace.trees[document.name]!
-        // A large document leaves megabytes of freed parse buffers; give them back to the system.
-        if tree.nodeCount > 10_000 { Syscall.releaseFreedMemory() }
         logger.info("\(replaced ? "replaced" : "registered") tree \"\(document.name)\" (\(tree.nodeCount) nodes, \(tree.stopCount) stops) for \(clients[client]?.label ?? "\(client)")")
         return [
             .init(key: "tree", value: .string(document.name)), .init(key: "stops", value: .number(Double(tree.stopCount))),

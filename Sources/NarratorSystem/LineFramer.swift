@@ -9,6 +9,11 @@ struct LineFramer {
         case line([UInt8])
         /// A line exceeded `limit`; its bytes are being discarded.
         case tooLong
+
+        /// Bytes of a complete line; 0 for a discarded one, whose bytes are not kept.
+        var lineLength: Int {
+            if case .line(let bytes) = self { bytes.count } else { 0 }
+        }
     }
 
     let limit: Int

@@ -314,17 +314,37 @@ public final class LoopContext {
             markClosing(connection, .now(.readFailed(error)))
             return
         }
+        let longest: Int
         if count == 0 {
-            if let last = connection.framer.finish() { deliver(last, from: connection) }
+            longest = deliverLast(from: connection)
             if connection.closing == nil { markClosing(connection, .afterFlush(.peerClosed)) }
-            return
+        } else {
+            longest = deliverLines(count, from: connection)
         }
+        // A long line's bytes, its String and whatever the handler built from them (a tree
+        // document's JSON) are freed only now, scattered through the heap and still resident.
+        if longest >= configuration.releaseMemoryAfterLineLength { Syscall.releaseFreedMemory() }
+    }
+
+    /// Frames the `count` bytes just read and hands each complete line to the handler.
+    /// Returns the length of the longest line; the frames are freed when it returns.
+    private func deliverLines(_ count: Int, from connection: Connection) -> Int {
         let frames = connection.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
+        var longest = 0
         for frame in frames {
             // Stop at once if the handler closed this client (or it overflowed) meanwhile.
-            guard connection.closing == nil else { return }
+            guard connection.closing == nil else { break }
+            longest = max(longest, frame.lineLength)
             deliver(frame, from: connection)
         }
+        return longest
+    }
+
+    /// Hands the unterminated last line (at end of input) to the handler; returns its length.
+    private func deliverLast(from connection: Connection) -> Int {
+        guard let last = connection.framer.finish() else { return 0 }
+        deliver(last, from: connection)
+        return last.lineLength
     }
 
     private func deliver(_ frame: LineFramer.Frame, from connection: Connection) {

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorSystem
 
 /// Loading and listing large trees: decode + validate + compile + utterances for every stop,
 /// beside Foundation's JSONSerialization reading the same text (the "just read the JSON" baseline).
@@ -27,17 +28,22 @@ enum TreeBenchmark {
     }
 
     /// Run in a child process (`narrator-bench tree-memory N`): resident memory added by holding
-    /// a loaded tree, with the transient JSON freed. A fresh process keeps earlier runs out of it.
+    /// a loaded tree, with the transient JSON freed; then the same once the freed memory has been
+    /// given back to the system (as narratord does after a large request), which leaves the tree
+    /// alone. A fresh process keeps earlier runs out of it.
     static func memoryChild(nodes count: Int) {
         let bytes = Array(document(nodes: count).utf8)
         let before = Memory.residentBytes()
         let tree = AccessibilityTree(document: try! TreeDocumentDecoder().decode(bytes: bytes))
         let after = Memory.residentBytes()
-        print(after - before)
+        Syscall.releaseFreedMemory()
+        let released = Memory.residentBytes()
+        print(after - before, released - before)
         withExtendedLifetime(tree) {}
     }
 
-    static func measureMemoryInChild(nodes count: Int) -> Int {
+    /// Resident bytes the tree added in a child process: as loaded, and after the release.
+    static func measureMemoryInChild(nodes count: Int) -> (loaded: Int, released: Int) {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
         process.arguments = ["tree-memory", String(count)]
@@ -46,7 +52,9 @@ enum TreeBenchmark {
         try! process.run()
         let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
-        return Int(output.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
+        let figures = output.split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard figures.count == 2 else { return (-1, -1) }
+        return (figures[0], figures[1])
     }
 
     static func run(sizes: [Int], repeats: Int) -> [BenchResult] {
@@ -101,8 +109,9 @@ enum TreeBenchmark {
                     note: "compose the utterance of all \(stops) stops"))
             results.append(
                 BenchResult(
-                    name: "tree.memory.\(size)", value: Double(residentBytes) / Double(size), unit: "B/node",
-                    note: "resident memory of a fresh process holding the tree, minus its JSON text, per node"))
+                    name: "tree.memory.\(size)", value: Double(residentBytes.loaded) / Double(size), unit: "B/node",
+                    note: "resident memory of a fresh process holding the tree, minus its JSON text, per node; "
+                        + "\(residentBytes.released / size) B/node once freed memory is given back"))
         }
         return results
     }

@@ -18,6 +18,30 @@ import Testing
         #expect(try w.focus(tree: "player", element: "play").utterance.hint == nil)
     }
 
+    @Test func rarePropertiesSetAndClearedLeaveTheElementAsItWas() throws {
+        var w = try workspace()
+        let before = try w.tree("player")
+        _ = try w.update(
+            tree: "player",
+            .setProperties(element: "title", properties: [
+                "actions": ["copy"], "activationPoint": [1, 2], "rotors": [["name": "Links", "targets": ["play"]]],
+                "adjustable": ["value": 1],
+            ]))
+        let set = try w.tree("player").node("title")
+        #expect(set?.actions == ["copy"])
+        #expect(set?.activationPoint == Point(x: 1, y: 2))
+        #expect(set?.rotors == [CustomRotor(name: "Links", targets: ["play"])])
+        #expect(set?.adjustable?.value == 1)
+        // A copy of the tree taken before keeps its own values.
+        #expect(before.node("title")?.actions == [])
+        #expect(before.node("title")?.adjustable == nil)
+        _ = try w.update(
+            tree: "player",
+            .setProperties(element: "title", properties: ["actions": nil, "activationPoint": nil, "rotors": nil, "adjustable": nil]))
+        #expect(try w.tree("player").document == before.document)
+        #expect(try w.focus(tree: "player", element: "title").utterance == Utterance(text: "Now Playing, heading", hint: nil))
+    }
+
     @Test func badPropertiesAreRejectedWithPathsAndLeaveTheTree() throws {
         var w = try workspace()
         #expect {

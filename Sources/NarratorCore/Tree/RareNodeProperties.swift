@@ -1,0 +1,30 @@
+/// The properties few nodes set: an activation point, custom actions, a declarative value, a
+/// representation, rotors. They take some 220 bytes inline; kept in a box that only the nodes
+/// setting one of them allocate, every other node of a large tree pays 8 bytes for them.
+struct RareNodeProperties: Equatable, Sendable {
+    var activationPoint: Point?
+    var actions: [String] = []
+    var adjustable: AdjustableValue?
+    var representation: Representation?
+    var rotors: [CustomRotor] = []
+
+    /// None of them set: the node stores no box.
+    static let empty = RareNodeProperties()
+}
+
+/// `RareNodeProperties` behind one pointer: an `indirect` case keeps its payload in a heap box,
+/// shared between copies of a node and replaced (never changed in place) when a property is set.
+enum RareNodePropertiesBox: Equatable, Sendable {
+    indirect case boxed(RareNodeProperties)
+
+    var properties: RareNodeProperties {
+        switch self {
+        case .boxed(let properties): properties
+        }
+    }
+
+    /// A box for `properties`, or nil when none is set, so that equal nodes compare equal.
+    static func boxing(_ properties: RareNodeProperties) -> RareNodePropertiesBox? {
+        properties == .empty ? nil : .boxed(properties)
+    }
+}
