@@ -29,6 +29,9 @@ public struct TreeDocumentDecoder: Sendable {
 
     public func decode(_ json: JSONValue) throws(DocumentError) -> TreeDocument {
         var context = DecodingContext(limits: limits, path: [])
+        if case .object(let object) = json, let root = object["root"] {
+            context.reserveIDs(for: CollectionOfOne(root))
+        }
         let document = context.document(json)
         try context.finish(json: json, rootPath: [])
         return document!
@@ -43,6 +46,7 @@ public struct TreeDocumentDecoder: Sendable {
         context.isTaken = existingIDs
         var nodes: [Node] = []
         if case .array(let items) = json {
+            context.reserveIDs(for: items)
             for (index, item) in items.enumerated() {
                 context.path.append(.index(index))
                 if let node = context.node(item, depth: depth) { nodes.append(node) }
@@ -119,6 +123,19 @@ struct DecodingContext {
     init(limits: DocumentLimits, path: [JSONPathComponent]) {
         self.limits = limits
         self.path = path
+    }
+
+    /// Sizes the id index for the nodes in `nodes` and below (up to the node limit) before decoding:
+    /// growing it one node at a time rehashed every id some 17 times in a 100k-node tree.
+    mutating func reserveIDs<C: Collection<JSONValue>>(for nodes: C) {
+        var count = 0
+        func visit(_ value: JSONValue) {
+            guard count <= limits.maxNodes, case .object(let object) = value else { return }
+            count += 1
+            if case .array(let children)? = object["children"] { children.forEach(visit) }
+        }
+        nodes.forEach(visit)
+        firstOrdinal.reserveCapacity(min(count, limits.maxNodes))
     }
 
     mutating func problem(_ message: String) {
@@ -238,9 +255,17 @@ struct DecodingContext {
     // MARK: Nodes
 
     mutating func node(_ json: JSONValue, depth: Int) -> Node? {
+        var nodes: [Node] = []
+        node(json, depth: depth, appendingTo: &nodes)
+        return nodes.popLast()
+    }
+
+    /// Decodes one node at the end of `nodes`, in place: a node is 136 bytes, and building it
+    /// elsewhere then appending it copied every node of a large tree once more.
+    mutating func node(_ json: JSONValue, depth: Int, appendingTo nodes: inout [Node]) {
         guard case .object(let object) = json else {
             problem("expected a node (an object with an \"id\"), got \(json.typeName)")
-            return nil
+            return
         }
         nodeCount += 1
         if nodeCount > limits.maxNodes {
@@ -248,22 +273,22 @@ struct DecodingContext {
                 reportedTooMany = true
                 problem("more than \(limits.maxNodes) nodes in one tree")
             }
-            return nil
+            return
         }
-        var node = Node(id: "")
         let ordinal = nodeCount
-        fields(object, into: &node, depth: depth, isPatch: false)
-        if !node.id.isEmpty {
-            if let first = firstOrdinal[node.id] {
-                duplicates.append((node.id, first, (path + [.key("id")]).rendered))
-            } else {
-                firstOrdinal[node.id] = ordinal
-                if let isTaken, isTaken(node.id) {
-                    at("id") { $0.problem("id \"\(node.id)\" is already used elsewhere in the tree") }
-                }
+        nodes.append(Node(bareID: ""))
+        let last = nodes.count - 1
+        fields(object, into: &nodes[last], depth: depth, isPatch: false)
+        let id = nodes[last].id
+        if !id.isEmpty {
+            // One hash lookup on the happy path: insert, and put the first ordinal back on a repeat.
+            if let first = firstOrdinal.updateValue(ordinal, forKey: id) {
+                firstOrdinal[id] = first
+                duplicates.append((id, first, (path + [.key("id")]).rendered))
+            } else if let isTaken, isTaken(id) {
+                at("id") { $0.problem("id \"\(id)\" is already used elsewhere in the tree") }
             }
         }
-        return node
     }
 
     /// Reads every member of a node object into `node`. In a patch, `null` resets a property
@@ -286,25 +311,26 @@ struct DecodingContext {
             }
             seen |= bit
             let value = member.value
-            switch member.key {
-            case "id":
+            // On the field, not the key again: the key's string comparisons were done once above.
+            switch field {
+            case .id:
                 if isPatch {
                     problem("an element's id cannot be changed; remove it and add a new one")
                 } else {
                     hasID = true
                     if let id = identifier(value, what: "id") { node.id = id }
                 }
-            case "label": node.label = optionalString(value)
-            case "value": node.value = optionalString(value)
-            case "hint": node.hint = optionalString(value)
-            case "traits": node.traits = traits(value)
-            case "children":
+            case .label: node.label = optionalString(value)
+            case .value: node.value = optionalString(value)
+            case .hint: node.hint = optionalString(value)
+            case .traits: node.traits = traits(value)
+            case .children:
                 if isPatch {
                     problem("children cannot be set as a property; replace them with a \"children\" update")
                 } else {
                     node.children = children(value, depth: depth)
                 }
-            case "childBehavior":
+            case .childBehavior:
                 if value.isNull { node.childBehavior = nil; continue }
                 guard let name = string(value) else { continue }
                 if let behavior = ChildBehavior(rawValue: name) {
@@ -312,20 +338,18 @@ struct DecodingContext {
                 } else {
                     problem(unknownName(name, kind: "child behavior", in: ChildBehavior.allCases.map(\.rawValue)))
                 }
-            case "isElement": node.isElement = value.isNull ? nil : bool(value)
-            case "hidden": node.hidden = value.isNull ? false : bool(value) ?? false
-            case "sortPriority": node.sortPriority = value.isNull ? 0 : number(value) ?? 0
-            case "modal": node.modal = value.isNull ? false : bool(value) ?? false
-            case "frame": node.frame = value.isNull ? nil : frame(value)
-            case "activationPoint": node.activationPoint = value.isNull ? nil : point(value)
-            case "actions": node.actions = value.isNull ? [] : actions(value)
-            case "magicTap": node.magicTap = value.isNull ? false : bool(value) ?? false
-            case "escape": node.escape = value.isNull ? false : bool(value) ?? false
-            case "adjustable": node.adjustable = value.isNull ? nil : adjustable(value)
-            case "representation": node.representation = value.isNull ? nil : representation(value)
-            case "rotors": node.rotors = value.isNull ? [] : rotors(value)
-            default:
-                problem("unknown key" + Suggestion.hint(for: member.key, in: TreeDocumentDecoder.nodeKeys))
+            case .isElement: node.isElement = value.isNull ? nil : bool(value)
+            case .hidden: node.hidden = value.isNull ? false : bool(value) ?? false
+            case .sortPriority: node.sortPriority = value.isNull ? 0 : number(value) ?? 0
+            case .modal: node.modal = value.isNull ? false : bool(value) ?? false
+            case .frame: node.frame = value.isNull ? nil : frame(value)
+            case .activationPoint: node.activationPoint = value.isNull ? nil : point(value)
+            case .actions: node.actions = value.isNull ? [] : actions(value)
+            case .magicTap: node.magicTap = value.isNull ? false : bool(value) ?? false
+            case .escape: node.escape = value.isNull ? false : bool(value) ?? false
+            case .adjustable: node.adjustable = value.isNull ? nil : adjustable(value)
+            case .representation: node.representation = value.isNull ? nil : representation(value)
+            case .rotors: node.rotors = value.isNull ? [] : rotors(value)
             }
         }
         if !isPatch && !hasID { problem("missing \"id\"") }
@@ -344,7 +368,7 @@ struct DecodingContext {
         nodes.reserveCapacity(items.count)
         for (index, item) in items.enumerated() {
             path.append(.index(index))
-            if let child = node(item, depth: depth + 1) { nodes.append(child) }
+            node(item, depth: depth + 1, appendingTo: &nodes)
             path.removeLast()
         }
         return nodes
@@ -427,7 +451,8 @@ struct DecodingContext {
         return traits
     }
 
-    mutating func numbers(_ value: JSONValue, count: Int, what: String) -> [Double]? {
+    /// `count` numbers (2 or 4) in a tuple, the rest 0: a frame on every node must not allocate.
+    mutating func numbers(_ value: JSONValue, count: Int, what: String) -> (Double, Double, Double, Double)? {
         guard case .array(let items) = value else {
             problem("expected \(what): \(count) numbers, got \(value.typeName)")
             return nil
@@ -436,7 +461,7 @@ struct DecodingContext {
             problem("expected \(count) numbers, got \(items.count)")
             return nil
         }
-        var result: [Double] = []
+        var result = (0.0, 0.0, 0.0, 0.0)
         for (index, item) in items.enumerated() {
             guard case .number(let n) = item else {
                 path.append(.index(index))
@@ -444,23 +469,28 @@ struct DecodingContext {
                 path.removeLast()
                 return nil
             }
-            result.append(n)
+            switch index {
+            case 0: result.0 = n
+            case 1: result.1 = n
+            case 2: result.2 = n
+            default: result.3 = n
+            }
         }
         return result
     }
 
     mutating func frame(_ value: JSONValue) -> Rect? {
         guard let n = numbers(value, count: 4, what: "[x, y, width, height]") else { return nil }
-        if n[2] < 0 || n[3] < 0 {
-            problem("width and height must not be negative, got \(JSONWriter.format(n[2])) x \(JSONWriter.format(n[3]))")
+        if n.2 < 0 || n.3 < 0 {
+            problem("width and height must not be negative, got \(JSONWriter.format(n.2)) x \(JSONWriter.format(n.3))")
             return nil
         }
-        return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
+        return Rect(x: n.0, y: n.1, width: n.2, height: n.3)
     }
 
     mutating func point(_ value: JSONValue) -> Point? {
         guard let n = numbers(value, count: 2, what: "[x, y]") else { return nil }
-        return Point(x: n[0], y: n[1])
+        return Point(x: n.0, y: n.1)
     }
 
     mutating func actions(_ value: JSONValue) -> [String] {

@@ -84,6 +84,19 @@ public struct Node: Equatable, Sendable {
         self.children = children
     }
 
+    /// A node with only an id, every other property at its default: what decoders fill in.
+    /// Unlike the memberwise initialiser it builds no rare properties only to find them empty.
+    init(bareID id: String) {
+        self.id = id
+        traits = []
+        hidden = false
+        modal = false
+        sortPriority = 0
+        magicTap = false
+        escape = false
+        children = []
+    }
+
     /// The traits the element presents: its own, those implied by a declarative adjustable,
     /// or, for a representation, the control's plus the node's state traits.
     public var effectiveTraits: Traits {
