@@ -15,6 +15,19 @@ import Testing
         #expect(a.actions == ["x"])
     }
 
+    /// Node keys are matched by a hand-written switch (for speed), so it must know every field,
+    /// and a near miss of the same length must stay an unknown key.
+    @Test func everyNodeKeyIsRecognisedAndNearMissesAreNot() {
+        for field in NodeField.allCases {
+            #expect(NodeField(key: field.rawValue) == field)
+        }
+        for key in ["ID", "lable", "Frame", "hiden", "children ", "", "isElements", "rotor"] {
+            #expect(NodeField(key: key) == nil)
+        }
+        let found = problems(document(#"{"id": "a", "Label": "A", "modal": true, "hidden": false}"#))
+        #expect(found == [#"root.children[0].Label: unknown key; did you mean "label"?"#])
+    }
+
     @Test func frameWithThreeNumbersNamesThePath() {
         let found = problems(document(#"{"id": "a"}, {"id": "b"}, {"id": "c", "frame": [0, 0, 10]}"#))
         #expect(found == ["root.children[2].frame: expected 4 numbers, got 3"])
