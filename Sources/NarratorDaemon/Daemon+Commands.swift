@@ -167,26 +167,28 @@ extension Daemon {
                 code: "invalid_document", message: "the tree document is invalid (\(error.problems.count) problem(s)): " + error.problems.map(\.description).joined(separator: "; "),
                 details: [.init(key: "problems", value: .array(error.problems.map(CommandError.problem)))])
         }
-        if let owner = owners[document.name], owner != client, let state = clients[owner] {
+        let name = document.name
+        if let owner = owners[name], owner != client, let state = clients[owner] {
             throw CommandError(
                 code: "tree_owned",
-                message: "tree \"\(document.name)\" is registered by another connection, \(state.label); unregister it first or use another name")
+                message: "tree \"\(name)\" is registered by another connection, \(state.label); unregister it first or use another name")
         }
         let owned = clients[client]?.ownedTrees ?? []
-        if !owned.contains(document.name), owned.count >= limits.treesPerClient {
+        if !owned.contains(name), owned.count >= limits.treesPerClient {
             throw CommandError(
                 code: "limit_exceeded",
                 message: "this connection already owns \(owned.count) trees, the most allowed (--max-trees); unregister one first")
         }
+        // The last use of the document: its nodes move into the compiled tree, not copied.
         let replaced = workspace.register(document)
-        if let previous = owners[document.name] { clients[previous]?.ownedTrees.remove(document.name) }
-        owners[document.name] = client
-        clients[client]?.ownedTrees.insert(document.name)
-        if isEphemeral { ephemeral.insert(document.name) } else { ephemeral.remove(document.name) }
-        let tree = workspace.trees[document.name]!
-        logger.info("\(replaced ? "replaced" : "registered") tree \"\(document.name)\" (\(tree.nodeCount) nodes, \(tree.stopCount) stops) for \(clients[client]?.label ?? "\(client)")")
+        if let previous = owners[name] { clients[previous]?.ownedTrees.remove(name) }
+        owners[name] = client
+        clients[client]?.ownedTrees.insert(name)
+        if isEphemeral { ephemeral.insert(name) } else { ephemeral.remove(name) }
+        let tree = workspace.trees[name]!
+        logger.info("\(replaced ? "replaced" : "registered") tree \"\(name)\" (\(tree.nodeCount) nodes, \(tree.stopCount) stops) for \(clients[client]?.label ?? "\(client)")")
         return [
-            .init(key: "tree", value: .string(document.name)), .init(key: "stops", value: .number(Double(tree.stopCount))),
+            .init(key: "tree", value: .string(name)), .init(key: "stops", value: .number(Double(tree.stopCount))),
             .init(key: "nodes", value: .number(Double(tree.nodeCount))), .init(key: "replaced", value: .bool(replaced)),
         ]
     }

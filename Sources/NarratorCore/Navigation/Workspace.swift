@@ -17,12 +17,14 @@ public struct Workspace: Sendable {
     // MARK: Trees
 
     /// Registers a tree, replacing one of the same name. Returns whether one was replaced.
+    /// Takes the document, so that its nodes move into the tree instead of being copied.
     @discardableResult
-    public mutating func register(_ document: TreeDocument) -> Bool {
-        let replaced = trees[document.name] != nil
-        trees[document.name] = AccessibilityTree(document: document)
-        if let focus, focus.tree == document.name {
-            repairFocus(in: document.name, tree: trees[document.name]!, oldStops: [], oldPosition: 0)
+    public mutating func register(_ document: consuming TreeDocument) -> Bool {
+        let name = document.name
+        let replaced = trees[name] != nil
+        trees[name] = AccessibilityTree(document: document)
+        if let focus, focus.tree == name {
+            repairFocus(in: name, tree: trees[name]!, oldStops: [], oldPosition: 0)
         }
         return replaced
     }

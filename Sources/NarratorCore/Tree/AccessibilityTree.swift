@@ -38,38 +38,52 @@ public struct AccessibilityTree: Sendable {
     /// Visible nodes that define custom rotors, in document order.
     private(set) var rotorSlots: [Slot] = []
 
-    public init(document: TreeDocument) {
+    /// Takes the document: its nodes are moved into the flat storage rather than copied, so
+    /// pass the last use of a document to spare copying every node (and peak memory).
+    public init(document: consuming TreeDocument) {
         name = document.name
         title = document.title
         language = document.language
         auditIgnore = document.auditIgnore
-        var count = 0
-        func countNodes(_ node: Node) { count += 1; node.children.forEach(countNodes) }
-        countNodes(document.root)
+        let count = 1 + Self.countNodes(document.root.children)
         nodes.reserveCapacity(count)
         childSlots.reserveCapacity(count)
         parentSlot.reserveCapacity(count)
+        alive.reserveCapacity(count)
         slotByID.reserveCapacity(count)
         _ = append(document.root, parent: -1)
         reindex()
     }
 
+    /// The nodes in `nodes` and below, read in place (iterating copied every node).
+    private static func countNodes(_ nodes: [Node]) -> Int {
+        var count = nodes.count
+        for index in nodes.indices { count += countNodes(nodes[index].children) }
+        return count
+    }
+
     /// Appends a subtree in pre-order and returns the slot of its root.
-    mutating func append(_ node: Node, parent: Slot) -> Slot {
-        var stack: [(node: Node, parent: Slot, indexInParent: Int)] = [(node, parent, -1)]
+    ///
+    /// Each node is moved, not copied: its children are taken out of it and popped off their
+    /// array (last first, so that the stack yields them first first). When the caller owns the
+    /// only copy of the subtree, no node is copied and each child array is freed as it empties.
+    mutating func append(_ node: consuming Node, parent: Slot) -> Slot {
+        var stack: [(node: Node, parent: Slot)] = [(node, parent)]
         var first: Slot = -1
-        while let (node, parent, _) = stack.popLast() {
+        while case (var node, let parent)? = stack.popLast() {
             let slot = Slot(nodes.count)
             if first < 0 { first = slot }
-            var bare = node
-            bare.children = []
-            nodes.append(bare)
-            childSlots.append([])
+            var children: [Node] = []
+            swap(&children, &node.children)
+            slotByID[node.id] = slot
+            nodes.append(consume node)
+            var kids: [Slot] = []
+            kids.reserveCapacity(children.count)
+            childSlots.append(kids)
             parentSlot.append(parent)
             alive.append(true)
-            slotByID[node.id] = slot
             if parent >= 0 && slot != first { childSlots[Int(parent)].append(slot) }
-            for child in node.children.reversed() { stack.append((child, slot, 0)) }
+            while let child = children.popLast() { stack.append((child, slot)) }
         }
         return first
     }
@@ -86,13 +100,13 @@ public struct AccessibilityTree: Sendable {
         // Pass 1, document order: screen frames, hidden flags, the last present modal node.
         var stack: [(slot: Slot, origin: Point, hidden: Bool)] = [(rootSlot, Point(x: 0, y: 0), false)]
         while let (slot, origin, hiddenAbove) = stack.popLast() {
-            let node = nodes[Int(slot)]
-            let frame = node.frame?.offset(by: origin)
+            // Fields are read in place: copying the node retained each of its strings.
+            let frame = nodes[Int(slot)].frame?.offset(by: origin)
             frames[Int(slot)] = frame
-            let isHidden = hiddenAbove || node.hidden
+            let isHidden = hiddenAbove || nodes[Int(slot)].hidden
             hidden[Int(slot)] = isHidden
-            if node.modal && !isHidden { modal = slot }
-            if !isHidden && !node.rotors.isEmpty { rotorSlots.append(slot) }
+            if nodes[Int(slot)].modal && !isHidden { modal = slot }
+            if !isHidden && !nodes[Int(slot)].rotors.isEmpty { rotorSlots.append(slot) }
             let childOrigin = frame?.origin ?? origin
             for child in childSlots[Int(slot)].reversed() { stack.append((child, childOrigin, isHidden)) }
         }
@@ -102,13 +116,12 @@ public struct AccessibilityTree: Sendable {
         var stopOf = [Int32](repeating: -1, count: count)
         var walk: [(slot: Slot, inherited: Int32, depth: Int32)] = [(modal ?? rootSlot, -1, 1)]
         while let (slot, inherited, depth) = walk.popLast() {
-            let node = nodes[Int(slot)]
-            if node.hidden { continue }
+            if nodes[Int(slot)].hidden { continue }
             let kids = childSlots[Int(slot)]
             if inherited >= 0 {
                 stopOf[Int(slot)] = inherited
                 for child in kids { walk.append((child, inherited, depth + 1)) }
-            } else if node.isAccessibilityElement(hasChildren: !kids.isEmpty) {
+            } else if nodes[Int(slot)].isAccessibilityElement(hasChildren: !kids.isEmpty) {
                 let position = Int32(stops.count)
                 stops.append(slot)
                 depths.append(depth)
