@@ -9,6 +9,19 @@ import Testing
         #expect(stopIDs(t) == ["a", "b", "c", "d"])
     }
 
+    /// Compiling reuses the id index the decoder built; a document changed after decoding
+    /// must not bring a stale one, or ids would point at the wrong elements.
+    @Test func idsFindTheirElementsInADocumentChangedAfterDecoding() throws {
+        var doc = try decode(document(#"{"id": "a", "label": "A"}, {"id": "b", "label": "B"}, {"id": "c", "label": "C"}"#))
+        #expect(AccessibilityTree(document: doc).lookup("c") == .stop(2))
+        doc.root.children.swapAt(0, 2)
+        let t = AccessibilityTree(document: doc)
+        #expect(stopIDs(t) == ["c", "b", "a"])
+        #expect(t.lookup("c") == .stop(0))
+        #expect(t.lookup("a") == .stop(2))
+        #expect(t.node("a")?.label == "A")
+    }
+
     @Test func higherSortPriorityFirstAndStableForTies() throws {
         let t = try tree(
             #"{"id": "a", "label": "A"}, {"id": "b", "label": "B", "sortPriority": 2}, {"id": "c", "label": "C"}, {"id": "d", "label": "D", "sortPriority": 2}"#

@@ -32,9 +32,12 @@ public struct TreeDocumentDecoder: Sendable {
         if case .object(let object) = json, let root = object["root"] {
             context.reserveIDs(for: CollectionOfOne(root))
         }
-        let document = context.document(json)
+        let decoded = context.document(json)
         try context.finish(json: json, rootPath: [])
-        return document!
+        var document = decoded!
+        // Every node was decoded without a problem, so the index holds each id at its slot.
+        document.idIndex = context.slotOfID
+        return document
     }
 
     /// Decodes nodes that will replace an element's children in an existing tree.
@@ -156,8 +159,9 @@ struct DecodingContext {
     var problems: [DocumentProblem] = []
     var nodeCount = 0
     var reportedTooMany = false
-    /// For each id, the ordinal (pre-order count) of its first node.
-    var firstOrdinal: [String: Int] = [:]
+    /// For each id, the pre-order position (ordinal - 1) of its first node: on success, the
+    /// slot it gets in `AccessibilityTree`, which takes this index instead of hashing every id again.
+    var slotOfID: [String: Int32] = [:]
     var duplicates: [(id: String, first: Int, secondPath: String)] = []
     /// Ids already used elsewhere in the tree (for updates).
     var isTaken: ((String) -> Bool)?
@@ -177,7 +181,7 @@ struct DecodingContext {
             if case .array(let children)? = object["children"] { children.forEach(visit) }
         }
         nodes.forEach(visit)
-        firstOrdinal.reserveCapacity(min(count, limits.maxNodes))
+        slotOfID.reserveCapacity(min(count, limits.maxNodes))
     }
 
     mutating func problem(_ message: String) {
@@ -324,9 +328,9 @@ struct DecodingContext {
         let id = nodes[last].id
         if !id.isEmpty {
             // One hash lookup on the happy path: insert, and put the first ordinal back on a repeat.
-            if let first = firstOrdinal.updateValue(ordinal, forKey: id) {
-                firstOrdinal[id] = first
-                duplicates.append((id, first, (path + [.key("id")]).rendered))
+            if let first = slotOfID.updateValue(Int32(ordinal - 1), forKey: id) {
+                slotOfID[id] = first
+                duplicates.append((id, Int(first) + 1, (path + [.key("id")]).rendered))
             } else if let isTaken, isTaken(id) {
                 at("id") { $0.problem("id \"\(id)\" is already used elsewhere in the tree") }
             }

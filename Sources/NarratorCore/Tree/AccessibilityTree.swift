@@ -50,8 +50,16 @@ public struct AccessibilityTree: Sendable {
         childSlots.reserveCapacity(count)
         parentSlot.reserveCapacity(count)
         alive.reserveCapacity(count)
-        slotByID.reserveCapacity(count)
-        _ = append(document.root, parent: -1)
+        // The decoder's index already maps each id to the slot `append` gives it (both count
+        // nodes in pre-order); it is nil when the document was built or changed otherwise.
+        let index = document.idIndex.take()
+        if let index, index.count == count {
+            slotByID = index
+        } else {
+            slotByID.reserveCapacity(count)
+        }
+        let indexIDs = slotByID.isEmpty
+        _ = append(document.root, parent: -1, indexIDs: indexIDs)
         reindex()
     }
 
@@ -67,7 +75,7 @@ public struct AccessibilityTree: Sendable {
     /// Each node is moved, not copied: its children are taken out of it and popped off their
     /// array (last first, so that the stack yields them first first). When the caller owns the
     /// only copy of the subtree, no node is copied and each child array is freed as it empties.
-    mutating func append(_ node: consuming Node, parent: Slot) -> Slot {
+    mutating func append(_ node: consuming Node, parent: Slot, indexIDs: Bool = true) -> Slot {
         var stack: [(node: Node, parent: Slot)] = [(node, parent)]
         var first: Slot = -1
         while case (var node, let parent)? = stack.popLast() {
@@ -75,7 +83,7 @@ public struct AccessibilityTree: Sendable {
             if first < 0 { first = slot }
             var children: [Node] = []
             swap(&children, &node.children)
-            slotByID[node.id] = slot
+            if indexIDs { slotByID[node.id] = slot }
             nodes.append(consume node)
             var kids: [Slot] = []
             kids.reserveCapacity(children.count)

@@ -6,9 +6,16 @@ public struct TreeDocument: Equatable, Sendable {
     public var title: String?
     /// BCP 47 language tag ("en", "de-DE"): picks the phrase table and the voice.
     public var language: String?
-    public var root: Node
+    public var root: Node {
+        // Any change to the nodes (in place included) makes the decoder's index stale.
+        didSet { idIndex = nil }
+    }
     /// Audit rules switched off for this tree (`"audit": {"ignore": [...]}`).
     public var auditIgnore: [AuditRule]
+
+    /// Each id's slot in pre-order, as the decoder found it: compiling the tree takes it
+    /// instead of hashing every id a second time. Nil when unknown or stale.
+    var idIndex: [String: Int32]?
 
     public init(name: String, title: String? = nil, language: String? = nil, root: Node, auditIgnore: [AuditRule] = []) {
         self.name = name
@@ -16,5 +23,11 @@ public struct TreeDocument: Equatable, Sendable {
         self.language = language
         self.root = root
         self.auditIgnore = auditIgnore
+    }
+
+    /// Equal documents have the same content; whether an id index came with them does not matter.
+    public static func == (a: TreeDocument, b: TreeDocument) -> Bool {
+        a.name == b.name && a.title == b.title && a.language == b.language && a.root == b.root
+            && a.auditIgnore == b.auditIgnore
     }
 }
