@@ -175,12 +175,21 @@ struct DecodingContext {
     /// growing it one node at a time rehashed every id some 17 times in a 100k-node tree.
     mutating func reserveIDs<C: Collection<JSONValue>>(for nodes: C) {
         var count = 0
+        // Members and children are read through buffers, in place: this walk must cost little
+        // next to the hashing it saves. A "children" key given twice only over-reserves.
         func visit(_ value: JSONValue) {
             guard count <= limits.maxNodes, case .object(let object) = value else { return }
             count += 1
-            if case .array(let children)? = object["children"] { children.forEach(visit) }
+            object.members.withUnsafeBufferPointer { members in
+                for index in members.indices where members[index].key.utf8.count == 8 && members[index].key == "children" {
+                    guard case .array(let children) = members[index].value else { continue }
+                    children.withUnsafeBufferPointer { children in
+                        for child in children.indices { visit(children[child]) }
+                    }
+                }
+            }
         }
-        nodes.forEach(visit)
+        for node in nodes { visit(node) }
         slotOfID.reserveCapacity(min(count, limits.maxNodes))
     }
 

@@ -28,7 +28,10 @@ public enum JSONValue: Equatable, Sendable {
     public var boolValue: Bool? { if case .bool(let b) = self { b } else { nil } }
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { a } else { nil } }
     public var objectValue: JSONObject? { if case .object(let o) = self { o } else { nil } }
-    public var isNull: Bool { self == .null }
+    public var isNull: Bool {
+        // A pattern, not `== .null`: decoders ask this of nearly every value.
+        if case .null = self { true } else { false }
+    }
     /// The value, or `Optional.none` for JSON null (spelt out: a bare `nil` could mean `.null`).
     public var nonNull: JSONValue? {
         if case .null = self { return Optional.none }
