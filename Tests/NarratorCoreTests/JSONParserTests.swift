@@ -10,6 +10,18 @@ import Testing
         #expect(value["b"] == .object(JSONObject()))
     }
 
+    /// Short integers take a fast path; every number must read as the text's nearest Double
+    /// either way, sign of zero included.
+    @Test func integersReadExactlyOnEitherPath() throws {
+        let texts = ["0", "-0", "7", "-42", "999999999999999", "-999999999999999", "1234567890123456", "12345678901234567890", "0.5", "1e3", "-0.0"]
+        for text in texts {
+            let number = try #require(try parser.parse(text).numberValue)
+            let expected = try #require(Double(text))
+            #expect(number == expected && number.sign == expected.sign, "\(text)")
+        }
+        #expect(try parser.parse("[10, 20]") == [10, 20])
+    }
+
     @Test func keepsDuplicateKeysInOrder() throws {
         let value = try parser.parse(#"{"k": 1, "k": 2}"#)
         #expect(value.objectValue?.keys == ["k", "k"])

@@ -161,12 +161,22 @@ private struct Scanner {
         let start = position
         if bytes[position] == UInt8(ascii: "-") { position += 1 }
         guard position < bytes.count else { throw error("invalid number", at: start) }
+        let digitsStart = position
         if bytes[position] == UInt8(ascii: "0") {
             position += 1
         } else if isDigit(bytes[position]) {
             while position < bytes.count, isDigit(bytes[position]) { position += 1 }
         } else {
             throw error("invalid number", at: start)
+        }
+        // Integers of up to 15 digits (most numbers in a tree: frames) are exact in a Double,
+        // so they are summed here instead of going through a String and strtod.
+        let isFraction = position < bytes.count && (bytes[position] == UInt8(ascii: ".") || bytes[position] | 0x20 == UInt8(ascii: "e"))
+        if !isFraction, position - digitsStart <= 15 {
+            var integer = 0
+            for index in digitsStart..<position { integer = integer * 10 + Int(bytes[index] &- UInt8(ascii: "0")) }
+            let magnitude = Double(integer)
+            return bytes[start] == UInt8(ascii: "-") ? -magnitude : magnitude
         }
         if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
             position += 1
