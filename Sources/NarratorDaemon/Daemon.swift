@@ -68,10 +68,14 @@ final class Daemon: ConnectionHandler {
             case .failure(let failure):
                 answer = reply(id: failure.id, error: CommandError(failure.error))
             case .success(let request):
+                // The command is handed over, not borrowed: a register request's JSON then
+                // lives only until its document is decoded.
+                let id = request.id
+                let command = (consume request).command
                 do {
-                    answer = reply(id: request.id, members: try handle(request.command, from: client, loop: loop))
+                    answer = reply(id: id, members: try handle(command, from: client, loop: loop))
                 } catch {
-                    answer = reply(id: request.id, error: error)
+                    answer = reply(id: id, error: error)
                 }
                 // An announcement is acknowledged once its log row is committed.
                 if desk.sendAfterCommit(answer, to: client, loop: loop) { return }
