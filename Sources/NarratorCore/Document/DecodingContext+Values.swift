@@ -1,0 +1,141 @@
+/// Values: strings, identifiers, numbers, traits, frames, points and action lists, each checked
+/// where it stands so that a problem carries its path.
+extension DecodingContext {
+    mutating func string(_ value: JSONValue) -> String? {
+        guard case .string(let s) = value else {
+            problem("expected a string, got \(value.typeName)")
+            return nil
+        }
+        if s.utf8.count > limits.maxStringLength, s.count > limits.maxStringLength {
+            problem("string longer than \(limits.maxStringLength) characters")
+            return nil
+        }
+        return s
+    }
+
+    /// A string or null; empty strings count as absent.
+    mutating func optionalString(_ value: JSONValue) -> String? {
+        if value.isNull { return nil }
+        guard let s = string(value) else { return nil }
+        return s.isEmpty ? nil : s
+    }
+
+    /// A non-empty name without control characters (ids, tree names).
+    mutating func identifier(_ value: JSONValue, what: String) -> String? {
+        guard let s = string(value) else { return nil }
+        if s.isEmpty {
+            problem("\(what) must not be empty")
+            return nil
+        }
+        if let bad = s.unicodeScalars.first(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
+            problem("\(what) contains the control character U+\(String(bad.value, radix: 16, uppercase: true))")
+            return nil
+        }
+        return s
+    }
+
+    mutating func bool(_ value: JSONValue) -> Bool? {
+        guard case .bool(let b) = value else {
+            problem("expected true or false, got \(value.typeName)")
+            return nil
+        }
+        return b
+    }
+
+    mutating func number(_ value: JSONValue) -> Double? {
+        guard case .number(let n) = value else {
+            problem("expected a number, got \(value.typeName)")
+            return nil
+        }
+        return n
+    }
+
+    func unknownName(_ name: String, kind: String, in candidates: [String]) -> String {
+        let hint = Suggestion.nearest(to: name, in: candidates).map { "did you mean \"\($0)\"? " } ?? ""
+        return "unknown \(kind) \"\(name)\"; \(hint)expected one of \(candidates.joined(separator: ", "))"
+    }
+
+    mutating func traits(_ value: JSONValue) -> Traits {
+        if value.isNull { return [] }
+        guard case .array(let items) = value else {
+            problem("expected an array of trait names, got \(value.typeName)")
+            return []
+        }
+        var traits = Traits()
+        for (index, item) in items.enumerated() {
+            path.append(.index(index))
+            defer { path.removeLast() }
+            guard let name = string(item) else { continue }
+            if let trait = Trait(rawValue: name) {
+                traits.insert(trait)
+            } else {
+                let hint = Suggestion.nearest(to: name, in: Trait.allCases.map(\.rawValue))
+                problem("unknown trait \"\(name)\"" + (hint.map { "; did you mean \"\($0)\"?" } ?? ""))
+            }
+        }
+        return traits
+    }
+
+    /// `count` numbers (2 or 4) in a tuple, the rest 0: a frame on every node must not allocate.
+    mutating func numbers(_ value: JSONValue, count: Int, what: String) -> (Double, Double, Double, Double)? {
+        guard case .array(let items) = value else {
+            problem("expected \(what): \(count) numbers, got \(value.typeName)")
+            return nil
+        }
+        guard items.count == count else {
+            problem("expected \(count) numbers, got \(items.count)")
+            return nil
+        }
+        var result = (0.0, 0.0, 0.0, 0.0)
+        for (index, item) in items.enumerated() {
+            guard case .number(let n) = item else {
+                path.append(.index(index))
+                problem("expected a number, got \(item.typeName)")
+                path.removeLast()
+                return nil
+            }
+            switch index {
+            case 0: result.0 = n
+            case 1: result.1 = n
+            case 2: result.2 = n
+            default: result.3 = n
+            }
+        }
+        return result
+    }
+
+    mutating func frame(_ value: JSONValue) -> Rect? {
+        guard let n = numbers(value, count: 4, what: "[x, y, width, height]") else { return nil }
+        if n.2 < 0 || n.3 < 0 {
+            problem("width and height must not be negative, got \(JSONWriter.format(n.2)) x \(JSONWriter.format(n.3))")
+            return nil
+        }
+        return Rect(x: n.0, y: n.1, width: n.2, height: n.3)
+    }
+
+    mutating func point(_ value: JSONValue) -> Point? {
+        guard let n = numbers(value, count: 2, what: "[x, y]") else { return nil }
+        return Point(x: n.0, y: n.1)
+    }
+
+    mutating func actions(_ value: JSONValue) -> [String] {
+        guard case .array(let items) = value else {
+            problem("expected an array of action names, got \(value.typeName)")
+            return []
+        }
+        var names: [String] = []
+        for (index, item) in items.enumerated() {
+            path.append(.index(index))
+            defer { path.removeLast() }
+            guard let name = string(item) else { continue }
+            if name.isEmpty {
+                problem("action name must not be empty")
+            } else if names.contains(name) {
+                problem("action \"\(name)\" listed twice")
+            } else {
+                names.append(name)
+            }
+        }
+        return names
+    }
+}

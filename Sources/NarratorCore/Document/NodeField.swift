@@ -1,0 +1,72 @@
+/// The keys of a node, so that one string comparison chain (no hashing) finds each member's
+/// meaning and its bit in the "seen" mask.
+public enum NodeField: String, CaseIterable, Sendable {
+    case id, label, value, hint, traits, children, childBehavior, isElement, hidden, sortPriority, modal, frame
+    case activationPoint, actions, magicTap, escape, adjustable, representation, rotors
+
+    /// The field a key names, or nil. Written out by length because the synthesised
+    /// `init(rawValue:)` hashes the key into a cache, which cost more than all the comparisons.
+    init?(key: String) {
+        let field: NodeField?
+        switch key.utf8.count {
+        case 2: field = key == "id" ? .id : nil
+        case 4: field = key == "hint" ? .hint : nil
+        case 5:
+            switch key {
+            case "label": field = .label
+            case "value": field = .value
+            case "frame": field = .frame
+            case "modal": field = .modal
+            default: field = nil
+            }
+        case 6:
+            switch key {
+            case "traits": field = .traits
+            case "hidden": field = .hidden
+            case "escape": field = .escape
+            case "rotors": field = .rotors
+            default: field = nil
+            }
+        case 7: field = key == "actions" ? .actions : nil
+        case 8:
+            switch key {
+            case "children": field = .children
+            case "magicTap": field = .magicTap
+            default: field = nil
+            }
+        case 9: field = key == "isElement" ? .isElement : nil
+        case 10: field = key == "adjustable" ? .adjustable : nil
+        case 12: field = key == "sortPriority" ? .sortPriority : nil
+        case 13: field = key == "childBehavior" ? .childBehavior : nil
+        case 14: field = key == "representation" ? .representation : nil
+        case 15: field = key == "activationPoint" ? .activationPoint : nil
+        default: field = nil
+        }
+        guard let field else { return nil }
+        self = field
+    }
+
+    var bitIndex: UInt32 {
+        switch self {
+        case .id: 0
+        case .label: 1
+        case .value: 2
+        case .hint: 3
+        case .traits: 4
+        case .children: 5
+        case .childBehavior: 6
+        case .isElement: 7
+        case .hidden: 8
+        case .sortPriority: 9
+        case .modal: 10
+        case .frame: 11
+        case .activationPoint: 12
+        case .actions: 13
+        case .magicTap: 14
+        case .escape: 15
+        case .adjustable: 16
+        case .representation: 17
+        case .rotors: 18
+        }
+    }
+}
