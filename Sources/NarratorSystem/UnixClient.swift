@@ -45,9 +45,18 @@ public final class UnixClient {
 
     /// Sends `line` followed by a newline, blocking until the kernel took all of it.
     public func send(line: String) throws(UnixClientError) {
-        guard !line.utf8.contains(UInt8(ascii: "\n")) else { throw .lineContainsNewline }
-        var bytes = Array(line.utf8)
-        bytes.append(UInt8(ascii: "\n"))
+        // One memchr and one copy: a tree document can be megabytes, and a byte-by-byte check of
+        // the String's UTF-8 view cost more than the daemon's whole parse.
+        var line = line
+        let bytes = line.withUTF8 { text -> [UInt8]? in
+            if let base = text.baseAddress, memchr(base, Int32(UInt8(ascii: "\n")), text.count) != nil { return nil }
+            var bytes: [UInt8] = []
+            bytes.reserveCapacity(text.count + 1)
+            bytes.append(contentsOf: text)
+            bytes.append(UInt8(ascii: "\n"))
+            return bytes
+        }
+        guard let bytes else { throw .lineContainsNewline }
         try sendAll(bytes)
     }
 
