@@ -55,6 +55,8 @@ let package = Package(
         ),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
         .target(name: "NarratorPulseHarness", dependencies: ["NarratorSystem"], swiftSettings: strict),
+        // What the test targets share: finding the built binaries and running them to completion.
+        .target(name: "NarratorTestSupport", swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon"], swiftSettings: strict),
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
         .executableTarget(
@@ -66,14 +68,14 @@ let package = Package(
         // Parser unit tests, and end-to-end tests that run the built binaries.
         .testTarget(
             name: "NarratorCLITests",
-            dependencies: ["NarratorCLI", "narratorctl", "narratord"],
+            dependencies: ["NarratorCLI", "NarratorTestSupport", "narratorctl", "narratord"],
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon"], swiftSettings: strict),
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",
-            dependencies: ["NarratorCore", "NarratorSystem", "NarratorPulseHarness", "narratord", "narratorctl"],
+            dependencies: ["NarratorCore", "NarratorSystem", "NarratorPulseHarness", "NarratorTestSupport", "narratord", "narratorctl"],
             swiftSettings: strict
         ),
         .testTarget(

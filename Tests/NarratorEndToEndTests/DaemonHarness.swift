@@ -1,6 +1,7 @@
 import Foundation
 import NarratorCore
 import NarratorSystem
+import NarratorTestSupport
 import Synchronization
 
 /// The daemon's stderr, collected from the pipe's reader thread.
@@ -13,21 +14,8 @@ final class LogBuffer: Sendable {
 /// A real `narratord` on a temporary socket (null audio by default: real synthesis, no sound card),
 /// driven by the real `narratorctl` and by raw socket clients. Each test gets its own daemon.
 final class DaemonHarness {
-    static let binaries: String = {
-        if let dir = ProcessInfo.processInfo.environment["NARRATOR_BIN_DIR"] { return dir }
-        var url = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-        while url.path != "/" {
-            if FileManager.default.isExecutableFile(atPath: url.appendingPathComponent("narratord").path) { return url.path }
-            url.deleteLastPathComponent()
-        }
-        return ".build/debug"
-    }()
-
-    static let repository: String = {
-        var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
-        parts.removeLast(3)
-        return parts.joined(separator: "/")
-    }()
+    static var binaries: String { BuiltProducts.directory }
+    static var repository: String { BuiltProducts.repository }
 
     let directory: String
     let socket: String
@@ -92,12 +80,7 @@ final class DaemonHarness {
         return process.terminationStatus
     }
 
-    struct Output {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-        var lines: [String] { stdout.split(separator: "\n").map(String.init) }
-    }
+    typealias Output = CompletedRun
 
     /// Runs `narratorctl --socket SOCKET ARGS...` to completion.
     @discardableResult
@@ -106,25 +89,7 @@ final class DaemonHarness {
     }
 
     static func run(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws -> Output {
-        let child = Process()
-        child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = arguments
-        child.currentDirectoryURL = URL(fileURLWithPath: repository)
-        if let environment { child.environment = environment }
-        let out = Pipe(), err = Pipe(), input = Pipe()
-        child.standardOutput = out
-        child.standardError = err
-        child.standardInput = input
-        try child.run()
-        if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
-        try input.fileHandleForWriting.close()
-        let group = DispatchGroup()
-        nonisolated(unsafe) var errData = Data()
-        DispatchQueue.global().async(group: group) { errData = err.fileHandleForReading.readDataToEndOfFile() }
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        group.wait()
-        child.waitUntilExit()
-        return Output(status: child.terminationStatus, stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+        try CompletedRun.run(executable, arguments, stdin: stdin, environment: environment)
     }
 
     /// A raw protocol client: JSON lines over the socket, as an app would speak it.
