@@ -19,30 +19,19 @@ public struct LogFilter: Sendable, Hashable {
     }
 
     var whereClause: (sql: String, arguments: [SQLValue]) {
+        // Each filter is a fixed condition with a bound value: nothing a user types becomes SQL.
+        let filters: [(condition: String, value: SQLValue?)] = [
+            ("queued_at >=", since.map(SQLValue.real)), ("outcome =", outcome.map(SQLValue.text)), ("tree =", tree.map(SQLValue.text)),
+            ("policy =", policy.map(SQLValue.text)), ("experiment =", experiment.map(SQLValue.text)),
+        ]
         var conditions: [String] = []
         var arguments: [SQLValue] = []
-        if let since {
-            conditions.append("queued_at >= ?")
-            arguments.append(.real(since))
+        for (condition, value) in filters {
+            guard let value else { continue }
+            conditions.append(condition + " ?")
+            arguments.append(value)
         }
-        if let outcome {
-            conditions.append("outcome = ?")
-            arguments.append(.text(outcome))
-        }
-        if let tree {
-            conditions.append("tree = ?")
-            arguments.append(.text(tree))
-        }
-        if let policy {
-            conditions.append("policy = ?")
-            arguments.append(.text(policy))
-        }
-        if let experiment {
-            conditions.append("experiment = ?")
-            arguments.append(.text(experiment))
-        } else {
-            conditions.append("experiment IS NULL")
-        }
+        if experiment == nil { conditions.append("experiment IS NULL") }
         return ("WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 }
