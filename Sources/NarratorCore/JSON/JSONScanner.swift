@@ -4,7 +4,7 @@ struct JSONScanner {
     let bytes: UnsafeBufferPointer<UInt8>
     let maxDepth: Int
     var position = 0
-    /// A member of the outermost object whose value is checked but not built (see `parseDeferring`).
+    /// A member of the outermost object whose value is checked but not built (see `JSONParser.parse(_:deferring:)`).
     var deferredKey: String?
     /// Where the last deferred member's value lies in `bytes`.
     var deferredRange: Range<Int>?
