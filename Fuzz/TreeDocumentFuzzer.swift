@@ -3,7 +3,8 @@ import NarratorCore
 /// Fuzzes the tree document path an app's `register` takes: JSON parsing, the decoder and
 /// validator, compiling an `AccessibilityTree`, utterances, navigation and the audit.
 ///
-/// Invariants: nothing crashes; parsed JSON written back parses to the same value; a rejected
+/// Invariants: nothing crashes; parsed JSON written back parses to the same value; decoding
+/// straight from the bytes gives what walking the parsed value gives, document or errors; a rejected
 /// document lists at least one problem and every problem has a message; an accepted document
 /// re-encodes (`TreeDocumentEncoder`) to a document that decodes equal to it; a compiled tree
 /// gives its document back unchanged; every stop is found again by its id.
@@ -19,9 +20,26 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         require(reparsed == json, "JSON written as \(written) parses to \(String(describing: reparsed))")
     }
 
+    // The direct path (`decode(bytes:)`) and the value-tree walk agree, document and id index
+    // or every problem, so that a register request is judged the same either way.
+    let viaBytes = Result { () throws(DocumentError) in try decoder.decode(bytes: bytes) }
+    let viaTree = Result { () throws(DocumentError) in
+        let json: JSONValue
+        do throws(JSONSyntaxError) { json = try decoder.limits.parser.parse(bytes) } catch { throw .syntax(error) }
+        return try decoder.decode(json)
+    }
+    require(viaBytes == viaTree, "decoded from the bytes: \(viaBytes)\nthrough the value tree: \(viaTree)")
+    if case .success(let direct) = viaBytes, case .success(let walked) = viaTree {
+        let directTree = AccessibilityTree(document: direct), walkedTree = AccessibilityTree(document: walked)
+        for position in 0..<directTree.stopCount {
+            let id = directTree.stopID(at: position)
+            require(walkedTree.lookup(id) == directTree.lookup(id), "\(id) is found at different places either way")
+        }
+    }
+
     let document: TreeDocument
     do {
-        document = try decoder.decode(bytes: bytes)
+        document = try viaBytes.get()
     } catch {
         require(!error.problems.isEmpty, "a rejected document lists no problem")
         for problem in error.problems {

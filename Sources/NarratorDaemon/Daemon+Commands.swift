@@ -159,12 +159,12 @@ extension Daemon {
 
     // MARK: Trees
 
-    private func register(_ json: consuming JSONValue, ephemeral isEphemeral: Bool, from client: ClientID) throws -> Members {
+    private func register(_ json: consuming RawJSON, ephemeral isEphemeral: Bool, from client: ClientID) throws -> Members {
         let document: TreeDocument
         do {
             document = try workspace.decoder.decode(json)
-            // The request's value tree (some 900 bytes a node) is freed before the tree is
-            // compiled, so that the two are never resident together: a lower peak.
+            // The request's document text is freed before the tree is compiled, so that the
+            // two are never resident together: a lower peak.
             _ = consume json
         } catch {
             throw CommandError(

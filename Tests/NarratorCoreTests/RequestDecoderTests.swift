@@ -20,7 +20,7 @@ import Testing
         #expect(try command(#"{"cmd": "adjust", "direction": "up"}"#) == .adjust(.up))
         #expect(try command(#"{"cmd": "rotor"}"#) == .rotors)
         #expect(try command(#"{"cmd": "rotor", "name": "Unread", "direction": "previous"}"#) == .rotor(name: "Unread", direction: .previous))
-        #expect(try command(#"{"cmd": "register", "document": {"tree": "t"}, "ephemeral": true}"#) == .register(document: ["tree": "t"], ephemeral: true))
+        #expect(try command(#"{"cmd": "register", "document": {"tree": "t"}, "ephemeral": true}"#) == .register(document: try RawJSON(#"{"tree": "t"}"#), ephemeral: true))
         #expect(
             try command(#"{"cmd": "update", "tree": "t", "element": "a", "set": {"value": "4"}, "notify": "layoutChanged"}"#)
                 == .update(tree: "t", update: .setProperties(element: "a", properties: ["value": "4"]), announce: false, notify: .layoutChanged(element: nil)))

@@ -56,49 +56,53 @@ extension DecodingContext {
                 continue
             }
             seen |= bit
-            let value = member.value
-            // On the field, not the key again: the key's string comparisons were done once above.
-            switch field {
-            case .id:
-                if isPatch {
-                    problem("an element's id cannot be changed; remove it and add a new one")
-                } else {
-                    hasID = true
-                    if let id = identifier(value, what: "id") { node.id = id }
-                }
-            case .label: node.label = optionalString(value)
-            case .value: node.value = optionalString(value)
-            case .hint: node.hint = optionalString(value)
-            case .traits: node.traits = traits(value)
-            case .children:
-                if isPatch {
-                    problem("children cannot be set as a property; replace them with a \"children\" update")
-                } else {
-                    node.children = children(value, depth: depth)
-                }
-            case .childBehavior:
-                if value.isNull { node.childBehavior = nil; continue }
-                guard let name = string(value) else { continue }
-                if let behavior = ChildBehavior(rawValue: name) {
-                    node.childBehavior = behavior
-                } else {
-                    problem(unknownName(name, kind: "child behavior", in: ChildBehavior.allCases.map(\.rawValue)))
-                }
-            case .isElement: node.isElement = value.isNull ? nil : bool(value)
-            case .hidden: node.hidden = value.isNull ? false : bool(value) ?? false
-            case .sortPriority: node.sortPriority = value.isNull ? 0 : number(value) ?? 0
-            case .modal: node.modal = value.isNull ? false : bool(value) ?? false
-            case .frame: node.frame = value.isNull ? nil : frame(value)
-            case .activationPoint: node.activationPoint = value.isNull ? nil : point(value)
-            case .actions: node.actions = value.isNull ? [] : actions(value)
-            case .magicTap: node.magicTap = value.isNull ? false : bool(value) ?? false
-            case .escape: node.escape = value.isNull ? false : bool(value) ?? false
-            case .adjustable: node.adjustable = value.isNull ? nil : adjustable(value)
-            case .representation: node.representation = value.isNull ? nil : representation(value)
-            case .rotors: node.rotors = value.isNull ? [] : rotors(value)
-            }
+            if field == .id && !isPatch { hasID = true }
+            apply(field, member.value, to: &node, depth: depth, isPatch: isPatch)
         }
         if !isPatch && !hasID { problem("missing \"id\"") }
+    }
+
+    /// Reads one member's value into its field of `node` (the caller has matched the key and
+    /// checked it is not given twice). Shared by the value-tree walk and the direct decoder.
+    mutating func apply(_ field: NodeField, _ value: JSONValue, to node: inout Node, depth: Int, isPatch: Bool) {
+        switch field {
+        case .id:
+            if isPatch {
+                problem("an element's id cannot be changed; remove it and add a new one")
+            } else if let id = identifier(value, what: "id") {
+                node.id = id
+            }
+        case .label: node.label = optionalString(value)
+        case .value: node.value = optionalString(value)
+        case .hint: node.hint = optionalString(value)
+        case .traits: node.traits = traits(value)
+        case .children:
+            if isPatch {
+                problem("children cannot be set as a property; replace them with a \"children\" update")
+            } else {
+                node.children = children(value, depth: depth)
+            }
+        case .childBehavior:
+            if value.isNull { node.childBehavior = nil; return }
+            guard let name = string(value) else { return }
+            if let behavior = ChildBehavior(rawValue: name) {
+                node.childBehavior = behavior
+            } else {
+                problem(unknownName(name, kind: "child behavior", in: ChildBehavior.allCases.map(\.rawValue)))
+            }
+        case .isElement: node.isElement = value.isNull ? nil : bool(value)
+        case .hidden: node.hidden = value.isNull ? false : bool(value) ?? false
+        case .sortPriority: node.sortPriority = value.isNull ? 0 : number(value) ?? 0
+        case .modal: node.modal = value.isNull ? false : bool(value) ?? false
+        case .frame: node.frame = value.isNull ? nil : frame(value)
+        case .activationPoint: node.activationPoint = value.isNull ? nil : point(value)
+        case .actions: node.actions = value.isNull ? [] : actions(value)
+        case .magicTap: node.magicTap = value.isNull ? false : bool(value) ?? false
+        case .escape: node.escape = value.isNull ? false : bool(value) ?? false
+        case .adjustable: node.adjustable = value.isNull ? nil : adjustable(value)
+        case .representation: node.representation = value.isNull ? nil : representation(value)
+        case .rotors: node.rotors = value.isNull ? [] : rotors(value)
+        }
     }
 
     mutating func children(_ value: JSONValue, depth: Int) -> [Node] {

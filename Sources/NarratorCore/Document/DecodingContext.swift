@@ -120,31 +120,39 @@ struct DecodingContext {
         for member in distinctMembers(object) {
             path.append(.key(member.key))
             defer { path.removeLast() }
-            switch member.key {
-            case "version":
-                if let v = number(member.value), v != Double(NarratorVersion.treeFormat) {
-                    problem("unsupported format version \(JSONWriter.format(v)); this build reads version \(NarratorVersion.treeFormat)")
-                }
-            case "tree":
-                hasTree = true
-                if let name = identifier(member.value, what: "tree name") { document.name = name }
-            case "title": document.title = optionalString(member.value)
-            case "language":
-                document.language = optionalString(member.value)
-                if let tag = document.language, !Self.isLanguageTag(tag) {
-                    problem("\"\(tag)\" is not a language tag such as \"en\" or \"de-DE\"")
-                }
-            case "root":
+            if member.key == "root" {
                 hasRoot = true
                 if let root = node(member.value, depth: 1) { document.root = root }
-            case "audit": document.auditIgnore = auditSettings(member.value)
-            default:
-                problem("unknown key" + Suggestion.hint(for: member.key, in: TreeDocumentDecoder.documentKeys))
+            } else {
+                if member.key == "tree" { hasTree = true }
+                documentField(member.key, member.value, into: &document)
             }
         }
         if !hasTree { problem("missing \"tree\" (the tree's name)") }
         if !hasRoot { problem("missing \"root\" (the root node)") }
         return document
+    }
+
+    /// Reads one top-level member other than `root` (which the value-tree walk and the direct
+    /// decoder each read their own way) into `document`.
+    mutating func documentField(_ key: String, _ value: JSONValue, into document: inout TreeDocument) {
+        switch key {
+        case "version":
+            if let v = number(value), v != Double(NarratorVersion.treeFormat) {
+                problem("unsupported format version \(JSONWriter.format(v)); this build reads version \(NarratorVersion.treeFormat)")
+            }
+        case "tree":
+            if let name = identifier(value, what: "tree name") { document.name = name }
+        case "title": document.title = optionalString(value)
+        case "language":
+            document.language = optionalString(value)
+            if let tag = document.language, !Self.isLanguageTag(tag) {
+                problem("\"\(tag)\" is not a language tag such as \"en\" or \"de-DE\"")
+            }
+        case "audit": document.auditIgnore = auditSettings(value)
+        default:
+            problem("unknown key" + Suggestion.hint(for: key, in: TreeDocumentDecoder.documentKeys))
+        }
     }
 
     static func isLanguageTag(_ tag: String) -> Bool {

@@ -16,14 +16,28 @@ public struct TreeDocumentDecoder: Sendable {
     static let rotorKeys = ["name", "targets"]
 
     public func decode(text: String) throws(DocumentError) -> TreeDocument {
-        let json: JSONValue
-        do { json = try limits.parser.parse(text) } catch { throw .syntax(error) }
-        return try decode(json)
+        var text = text
+        return try text.withUTF8 { buffer in Result { () throws(DocumentError) in try decode(buffer, maxJSONDepth: limits.parser.maxDepth) } }.get()
     }
 
     public func decode(bytes: [UInt8]) throws(DocumentError) -> TreeDocument {
+        try bytes.withUnsafeBufferPointer { buffer in Result { () throws(DocumentError) in try decode(buffer, maxJSONDepth: limits.parser.maxDepth) } }.get()
+    }
+
+    /// Decodes a document the request parser has already checked (a register request's): its
+    /// nesting was bounded there, so it is not bounded again here, just as a document handed
+    /// over as a value tree is not.
+    public func decode(_ document: RawJSON) throws(DocumentError) -> TreeDocument {
+        try document.bytes.withUnsafeBufferPointer { buffer in Result { () throws(DocumentError) in try decode(buffer, maxJSONDepth: .max) } }.get()
+    }
+
+    /// Straight from the bytes when the document is valid; through the value tree, which says
+    /// what is wrong and where, when it is not (see `DirectTreeDecoder`).
+    func decode(_ buffer: UnsafeBufferPointer<UInt8>, maxJSONDepth: Int) throws(DocumentError) -> TreeDocument {
+        var direct = DirectTreeDecoder(bytes: buffer, limits: limits, maxJSONDepth: maxJSONDepth)
+        if let document = try? direct.document() { return document }
         let json: JSONValue
-        do { json = try limits.parser.parse(bytes) } catch { throw .syntax(error) }
+        do { json = try JSONParser(maxDepth: maxJSONDepth).parse(buffer) } catch { throw .syntax(error) }
         return try decode(json)
     }
 

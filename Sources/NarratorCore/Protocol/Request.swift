@@ -13,7 +13,8 @@ public struct Request: Equatable, Sendable {
 /// Every command of protocol version 1, with its typed arguments.
 public enum RequestCommand: Equatable, Sendable {
     case hello(client: String?)
-    case register(document: JSONValue, ephemeral: Bool)
+    /// The document stays text until the daemon decodes it, straight from its bytes.
+    case register(document: RawJSON, ephemeral: Bool)
     case update(tree: String, update: TreeUpdate, announce: Bool, notify: LayoutNotification?)
     case unregister(tree: String)
     case trees

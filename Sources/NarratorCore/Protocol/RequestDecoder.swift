@@ -18,8 +18,9 @@ public struct RequestDecoder: Sendable {
 
     public func decode(_ line: UnsafeBufferPointer<UInt8>) -> Result<Request, RequestFailure> {
         let json: JSONValue
+        let document: RawJSON?
         do {
-            json = try parser.parse(line)
+            (json, document) = try parser.parse(line, deferring: "document")
         } catch {
             return .failure(RequestFailure(id: nil, error: ProtocolError(.malformedJSON, "malformed JSON: \(error)")))
         }
@@ -28,7 +29,7 @@ public struct RequestDecoder: Sendable {
         }
         let id = object["id"]
         do {
-            var fields = Fields(object: object)
+            var fields = Fields(object: object, document: document)
             let command = try fields.command()
             return .success(Request(id: id, command: command))
         } catch {
@@ -47,10 +48,15 @@ public struct RequestFailure: Error, Equatable, Sendable {
 /// are reported with the nearest known name.
 struct Fields {
     let object: JSONObject
+    /// The value of "document", left as text by the parser (it stands as `null` in `object`).
+    let document: RawJSON?
     var used: Set<String> = ["id", "cmd"]
     var cmd = ""
 
-    init(object: JSONObject) { self.object = object }
+    init(object: JSONObject, document: RawJSON?) {
+        self.object = object
+        self.document = document
+    }
 
     mutating func command() throws(ProtocolError) -> RequestCommand {
         guard let cmdValue = object["cmd"] else { throw ProtocolError(.missingField, "missing \"cmd\" (the command name)") }
@@ -70,7 +76,9 @@ struct Fields {
         switch name {
         case "hello": return .hello(client: try optionalString("client"))
         case "register":
-            let document = try required("document")
+            _ = try required("document")
+            // `required` found the key, so the parser kept its value's text.
+            guard let document else { throw ProtocolError(.missingField, "\(cmd): missing \"document\"") }
             return .register(document: document, ephemeral: try optionalBool("ephemeral") ?? false)
         case "update": return try update()
         case "unregister": return .unregister(tree: try string("tree"))
