@@ -24,10 +24,12 @@ final class AnnouncementDesk {
     /// The loop's context, remembered from the first call that brought it, for timers set from
     /// calls that have none (focus moves).
     private var context: LoopContext?
-    /// The row of the announcement just queued, appended by `receive` together with its reply.
+    /// The row of the announcement just queued, appended by `sendAfterCommit` together with its reply.
     private var pendingRow: LogRow?
-    /// Which connection sent each announcement that may still wait, for the per-client limit.
+    /// Which connection sent each announcement still waiting (queued or deferred), and how many
+    /// each connection has waiting: the per-client limit is checked on every `announce`.
     private var senders: [AnnouncementID: ClientID] = [:]
+    private var waitingPerClient: [ClientID: Int] = [:]
     /// Set by `shutDown`: speech events that arrive later are not logged again.
     private var stopped = false
     /// Unix seconds minus monotonic seconds, to stamp rows with wall-clock time.
@@ -51,10 +53,13 @@ final class AnnouncementDesk {
     // MARK: Inputs from the daemon
 
     /// Announcements of `client` still waiting (queued or held for coalescing).
-    func waitingCount(of client: ClientID) -> Int {
-        let waiting = Set(queue.waiting.map(\.id) + queue.deferred.map(\.id))
-        senders = senders.filter { waiting.contains($0.key) }
-        return senders.values.filter { $0 == client }.count
+    func waitingCount(of client: ClientID) -> Int { waitingPerClient[client] ?? 0 }
+
+    /// `id` was handed to speech or ended: it no longer counts against its sender's limit.
+    private func stopsWaiting(_ id: AnnouncementID) {
+        guard let client = senders.removeValue(forKey: id) else { return }
+        let left = (waitingPerClient[client] ?? 1) - 1
+        waitingPerClient[client] = left > 0 ? left : nil
     }
 
     /// Queues an announcement; returns the reply's members. The row waits in `pendingRow`.
@@ -66,7 +71,10 @@ final class AnnouncementDesk {
         nextID = max(nextID, UInt64(max(0, log.lastAnnouncementID)) + 1)
         let id = AnnouncementID(nextID)
         nextID += 1
-        if let client { senders[id] = client.id }
+        if let client {
+            senders[id] = client.id
+            waitingPerClient[client.id, default: 0] += 1
+        }
         let announcement = Announcement(id: id, text: text, priority: priority, tree: tree, element: element, key: key)
         let now = MonotonicClock.now()
         let step = queue.enqueue(announcement, at: now)
@@ -195,10 +203,12 @@ final class AnnouncementDesk {
     private func apply(_ step: AnnouncementStep, daemon: Daemon, loop: LoopContext?, skipping skipped: AnnouncementID? = nil) {
         if let loop { context = loop }
         for announcement in step.release {
+            stopsWaiting(announcement.id)
             let utterance = daemon.say(announcement.text, .announcement(announcement.priority), tree: announcement.tree, element: announcement.element)
             announcementOf[utterance] = announcement.id
             utteranceOf[announcement.id] = utterance
         }
+        for record in step.records { stopsWaiting(record.announcement.id) }
         for record in step.records where record.announcement.id != skipped {
             var row = LogRow(record, seconds: seconds)
             row.utterance = utteranceOf[record.announcement.id].map { Int64($0.rawValue) }
