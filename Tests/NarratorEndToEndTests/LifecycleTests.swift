@@ -15,8 +15,8 @@ import Testing
         #expect(try daemon.ctl("hello").status == 0)
     }
 
-    @Test func anotherUserIsRefused() throws {
-        guard getuid() == 0 else { return }  // needs root to run a client as nobody
+    @Test(.enabled(if: getuid() == 0, "needs root to run a client as nobody"))
+    func anotherUserIsRefused() throws {
         // For this test only, let other users reach the socket so the uid check is what refuses them.
         let daemon = try DaemonHarness(socketDirectoryMode: 0o755)
         chmod(daemon.socket, 0o666)
@@ -167,9 +167,14 @@ import Testing
             ["--socket", socket, "--audio", "null", "--state-dir", directory + "/state", "--espeak-data", directory + "/broken"])
         #expect(broken.status == 1)
         #expect(broken.stderr.contains("eSpeak NG could not load its data from '\(directory)/broken'"))
+    }
 
-        // Data this user may not read (root reads everything, so the daemon runs as nobody here).
-        guard getuid() == 0 else { return }
+    /// Data the daemon's user may not read (root reads everything, so the daemon runs as nobody).
+    @Test(.enabled(if: getuid() == 0, "needs root to run narratord as nobody"))
+    func unreadableEspeakDataIsAClearStartUpError() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-data-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
         try FileManager.default.createDirectory(atPath: directory + "/locked", withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         try "phoneme table".write(toFile: directory + "/locked/phontab", atomically: true, encoding: .utf8)
         let scratch = directory + "/nobody"

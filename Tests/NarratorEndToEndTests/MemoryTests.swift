@@ -37,9 +37,10 @@ import Testing
         #expect(try client.request(["cmd": "hello"])["ok"] == true)
         let before = try Self.residentBytes(of: daemon.process.processIdentifier)
         // About 1.7 MB of JSON whose parsed value tree takes some 10 MB in small pieces; the
-        // command is unknown, so the daemon parses all of it and then refuses it.
+        // command is unknown, so the daemon parses all of it and then refuses it. (Not under a
+        // "document" key: a request's document is only checked, never built into values.)
         let text = Self.document(nodes: 20_000)
-        try client.sendRaw(#"{"id": 1, "cmd": "inspect", "document": "# + text + "}")
+        try client.sendRaw(#"{"id": 1, "cmd": "inspect", "payload": "# + text + "}")
         let reply = try client.next()
         #expect(reply["error"]?["code"] == "unknown_command", "\(reply.compactText)")
         let grown = try Self.residentBytes(of: daemon.process.processIdentifier) - before

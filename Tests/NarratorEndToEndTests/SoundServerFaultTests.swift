@@ -72,6 +72,7 @@ struct SoundServerFaultTests {
 
         // While reconnecting fails, status still names the original cause.
         let retrying = try poll(status) { $0["audio"]?["detail"]?.stringValue?.contains("reconnecting every") == true }
+        #expect(retrying["audio"]?["detail"]?.stringValue?.contains("reconnecting every") == true, "\(retrying.compactText)")
         #expect(retrying["audio"]?["detail"]?.stringValue?.hasPrefix("lost pulse: ") == true, "\(retrying.compactText)")
 
         // The server returns: the daemon reconnects by itself, and speech is heard again.
