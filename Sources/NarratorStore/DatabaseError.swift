@@ -17,7 +17,7 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The primary result code (`SQLITE_READONLY`, `SQLITE_BUSY`, `SQLITE_FULL`, ...).
     public var code: Int32 { extendedCode & 0xFF }
 
-    /// A short stable name for the problem, for replies and `status` ("readonly", "full", "busy", ...).
+    /// A short stable name for the problem, for replies and `status` ("readonly", "disk_full", "locked", ...).
     public var reason: String {
         switch code {
         case SQLITE_READONLY: "readonly"
