@@ -142,10 +142,6 @@ final class AnnouncementDesk {
     func speechEvent(_ event: SpeechEvent, item: Daemon.SpokenItem?, daemon: Daemon, loop: LoopContext) {
         guard !stopped else { return }
         let announcement = announcementOf[event.utterance]
-        if event.isFinal, let announcement {
-            announcementOf[event.utterance] = nil
-            utteranceOf[announcement] = nil
-        }
         if announcement == nil, let item, !Self.isAnnouncement(item.kind) {
             switch event.phase {
             case .queued: otherSpeech[event.utterance] = (event.at, nil)
@@ -168,7 +164,13 @@ final class AnnouncementDesk {
                         outcome: outcome.rawValue, interruptedBy: cutBy))
             }
         }
+        // The step may hold this announcement's final record: its row needs the utterance id, so
+        // the maps are cleared only after it is applied.
         apply(queue.observe(event, announcement: announcement), daemon: daemon, loop: loop)
+        if event.isFinal, let announcement {
+            announcementOf[event.utterance] = nil
+            utteranceOf[announcement] = nil
+        }
     }
 
     private static func isAnnouncement(_ kind: SpeechKind) -> Bool {

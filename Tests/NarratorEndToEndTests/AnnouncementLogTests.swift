@@ -28,6 +28,15 @@ func sqlite(_ database: String, _ sql: String) throws -> [String] {
         let status = try app.request(["cmd": "status"])
         #expect(status["log"]?["ok"] == true)
         #expect(status["announcements"]?["policy"] == "default")
+        // Spoken to its end while the daemon runs: the row names the utterance that spoke it.
+        let firstID = Int(first["announcement"]!.numberValue!)
+        let query = "SELECT outcome, utterance IS NOT NULL FROM utterances WHERE announcement = \(firstID)"
+        var spoken = try sqlite(database, query)
+        for _ in 0..<300 where spoken.first?.hasPrefix("spoken") != true {
+            usleep(20_000)
+            spoken = try sqlite(database, query)
+        }
+        #expect(spoken == ["spoken|1"])
         // Once speech ends, the first row carries its outcome and times.
         #expect(daemon.stop() == 0)
         #expect(try sqlite(database, "SELECT outcome, started_at IS NOT NULL FROM utterances WHERE announcement = \(Int(first["announcement"]!.numberValue!))").first?.hasSuffix("|1") == true)
