@@ -112,7 +112,7 @@ final class Daemon: ConnectionHandler {
             // them, so each request read so far is answered before the connections close.
             desk.shutDown(daemon: self, loop: loop)
             speech.stop()
-            loop.eventLoop.execute { $0.shutdown() }
+            loop.eventLoop.shutdown()
         case .hangup:
             logger.notice("received SIGHUP, reloading the configuration")
             reload?()

@@ -158,7 +158,7 @@ public struct DaemonOptions: Equatable, Sendable {
                 }
                 options.logLevel = level
             default:
-                let known = ["--socket", "--audio", "--voice", "--rate", "--state-dir", "--db", "--policy", "--tree-policy", "--espeak-data", "--max-message", "--max-depth", "--max-nodes", "--max-string", "--max-trees", "--max-text", "--max-queued", "--log-level", "--config", "--version", "--help"]
+                let known = ConfigFile.keys.map { "--" + $0 } + ["--config", "--version", "--help"]
                 throw UsageError("unknown option \(argument)" + (Suggestion.nearest(to: argument, in: known).map { " (did you mean \($0)?)" } ?? ""))
             }
             index += 1

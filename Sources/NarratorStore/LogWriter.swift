@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCore
 import Synchronization
 
 /// Writes log rows on its own thread, in batches: every row appended while a commit runs goes into
@@ -185,7 +186,11 @@ public final class LogWriter: Sendable {
     /// Waits until every row appended before the call is committed or failed.
     public func flush() {
         let done = DispatchSemaphore(value: 0)
-        shared.state.withLock { $0.items.append(.barrier(done)) }
+        // After `close` the thread is gone and would never signal: everything is committed already.
+        guard shared.state.withLock({ state in
+            if !state.closing { state.items.append(.barrier(done)) }
+            return !state.closing
+        }) else { return }
         wake.signal()
         done.wait()
     }
@@ -199,19 +204,17 @@ public final class LogWriter: Sendable {
         guard !wasClosing else { return }
         wake.signal()
         finished.wait()
-        finished.signal()
     }
 
     public var status: Status {
-        shared.state.withLock { state in
-            var status = state.status
-            let sorted = state.latencies.sorted()
-            if !sorted.isEmpty {
-                status.commitLatencyP50 = sorted[sorted.count / 2]
-                status.commitLatencyP99 = sorted[min(sorted.count - 1, Int(Double(sorted.count) * 0.99))]
-            }
-            return status
+        // Copied under the lock, sorted outside it: the writer thread takes the same lock per batch.
+        var (status, latencies) = shared.state.withLock { ($0.status, $0.latencies) }
+        latencies.sort()
+        if !latencies.isEmpty {
+            status.commitLatencyP50 = latencies[latencies.count / 2]
+            status.commitLatencyP99 = latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))]
         }
+        return status
     }
 
     // MARK: The writer thread
@@ -232,9 +235,8 @@ public final class LogWriter: Sendable {
         while true {
             if connection == nil {
                 // While broken, try again on a timer too, so `status` clears without waiting for a row.
-                let interval = opener.reopenInterval.components
-                let nanoseconds = Int(interval.seconds) * 1_000_000_000 + Int(interval.attoseconds / 1_000_000_000)
-                if shared.wake.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+                let interval = DispatchTimeInterval.nanoseconds(Int(opener.reopenInterval.nanosecondsClamped))
+                if shared.wake.wait(timeout: .now() + interval) == .timedOut {
                     nextAttempt = ContinuousClock.now.advanced(by: opener.reopenInterval)
                     connection = try? open(opener, shared, first: false)
                     continue
