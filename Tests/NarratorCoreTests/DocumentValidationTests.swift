@@ -115,6 +115,14 @@ import Testing
         ])
     }
 
+    /// The bit tables are written out for speed; a repeated bit would make a key look given twice
+    /// or two traits one.
+    @Test func everyFieldAndTraitHasItsOwnBit() {
+        #expect(NodeField.allCases.map(\.bitIndex) == (0..<UInt32(NodeField.allCases.count)).map { $0 })
+        #expect(Trait.allCases.map(\.bit) == (0..<UInt32(Trait.allCases.count)).map { 1 << $0 })
+        #expect(NodeField.allCases.allSatisfy { NodeField(key: $0.rawValue) == $0 })
+    }
+
     @Test func limitsAreEnforced() {
         let decoder = TreeDocumentDecoder(limits: DocumentLimits(maxDepth: 3, maxNodes: 100, maxStringLength: 8))
         let deep = #"{"tree": "t", "root": {"id": "a", "children": [{"id": "b", "children": [{"id": "c", "children": [{"id": "d"}]}]}]}}"#

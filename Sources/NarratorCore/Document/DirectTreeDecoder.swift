@@ -24,7 +24,6 @@ struct DirectTreeDecoder {
         context.slotOfID.reserveCapacity(min(estimatedNodeCount(), context.limits.maxNodes))
         scanner.skipWhitespace()
         var document = TreeDocument(name: "", root: Node(id: ""))
-        var hasTree = false, hasRoot = false
         var seenKeys: [String] = []
         try beginObject(depth: 1)
         repeat {
@@ -32,18 +31,16 @@ struct DirectTreeDecoder {
             guard !seenKeys.contains(key) else { throw GiveUp() }
             seenKeys.append(key)
             if key == "root" {
-                hasRoot = true
                 var nodes: [Node] = []
                 try node(depth: 1, jsonDepth: 1, appendingTo: &nodes)
                 document.root = nodes.removeLast()
             } else {
-                if key == "tree" { hasTree = true }
                 let value = try value(depth: 1)
                 context.documentField(key, value, into: &document)
             }
         } while try moreMembers()
         scanner.skipWhitespace()
-        guard hasTree, hasRoot, scanner.position == scanner.bytes.count, context.problems.isEmpty else { throw GiveUp() }
+        guard seenKeys.contains("tree"), seenKeys.contains("root"), scanner.position == scanner.bytes.count, context.problems.isEmpty else { throw GiveUp() }
         document.idIndex = context.slotOfID
         return document
     }

@@ -64,9 +64,10 @@ public struct TreeDocumentDecoder: Sendable {
         var nodes: [Node] = []
         if case .array(let items) = json {
             context.reserveIDs(for: items)
+            nodes.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
                 context.path.append(.index(index))
-                if let node = context.node(item, depth: depth) { nodes.append(node) }
+                context.node(item, depth: depth, appendingTo: &nodes)
                 context.path.removeLast()
             }
         } else {

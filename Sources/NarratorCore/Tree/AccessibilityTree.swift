@@ -45,15 +45,17 @@ public struct AccessibilityTree: Sendable {
         title = document.title
         language = document.language
         auditIgnore = document.auditIgnore
-        let count = 1 + Self.countNodes(document.root.children)
+        // The decoder's index already maps each id to the slot `append` gives it (both count
+        // nodes in pre-order), one entry per node; it is nil when the document was built or
+        // changed otherwise (`TreeDocument.root` drops it), and then the nodes are counted.
+        let index = document.idIndex.take()
+        assert(index == nil || index!.count == document.root.subtreeCount, "a stale id index")
+        let count = index?.count ?? document.root.subtreeCount
         nodes.reserveCapacity(count)
         childSlots.reserveCapacity(count)
         parentSlot.reserveCapacity(count)
         alive.reserveCapacity(count)
-        // The decoder's index already maps each id to the slot `append` gives it (both count
-        // nodes in pre-order); it is nil when the document was built or changed otherwise.
-        let index = document.idIndex.take()
-        if let index, index.count == count {
+        if let index {
             slotByID = index
         } else {
             slotByID.reserveCapacity(count)
@@ -61,13 +63,6 @@ public struct AccessibilityTree: Sendable {
         let indexIDs = slotByID.isEmpty
         _ = append(document.root, parent: -1, indexIDs: indexIDs)
         reindex()
-    }
-
-    /// The nodes in `nodes` and below, read in place (iterating copied every node).
-    private static func countNodes(_ nodes: [Node]) -> Int {
-        var count = nodes.count
-        for index in nodes.indices { count += countNodes(nodes[index].children) }
-        return count
     }
 
     /// Appends a subtree in pre-order and returns the slot of its root.

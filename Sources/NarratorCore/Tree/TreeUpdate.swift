@@ -117,5 +117,10 @@ extension AccessibilityTree {
 
 extension Node {
     /// Nodes in this subtree, itself included.
-    public var subtreeCount: Int { 1 + children.reduce(0) { $0 + $1.subtreeCount } }
+    public var subtreeCount: Int {
+        // Indexed, not `reduce`d: iterating the array copied every child node.
+        var count = 1
+        for index in children.indices { count += children[index].subtreeCount }
+        return count
+    }
 }
