@@ -30,12 +30,8 @@ struct LineFramer {
     mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Frame] {
         var frames: [Frame] = []
         var start = 0
-        let newline = UInt8(ascii: "\n")
         while start < bytes.count {
-            // memchr: the framer sees every byte of every request, including megabyte trees.
-            let end: Int? = memchr(bytes.baseAddress! + start, Int32(newline), bytes.count - start).map {
-                bytes.baseAddress!.distance(to: UnsafeRawPointer($0))
-            }
+            let end = firstNewline(in: UnsafeRawBufferPointer(rebasing: bytes[start...])).map { start + $0 }
             let segmentEnd = end ?? bytes.count
             if discarding {
                 if end != nil { discarding = false }

@@ -62,7 +62,7 @@ public final class LoopContext {
         guard let connection = clients[client], connection.closing == nil else { return .notConnected }
         var line = line
         let bytes = line.withUTF8 { Array($0) }
-        guard !bytes.contains(UInt8(ascii: "\n")) else { return .containsNewline }
+        guard bytes.withUnsafeBytes({ firstNewline(in: $0) }) == nil else { return .containsNewline }
         let queued = connection.output.count + bytes.count + 1
         guard queued <= configuration.outputBufferLimit else {
             connection.output.removeAll()

@@ -49,7 +49,7 @@ public final class UnixClient {
         // the String's UTF-8 view cost more than the daemon's whole parse.
         var line = line
         let bytes = line.withUTF8 { text -> [UInt8]? in
-            if let base = text.baseAddress, memchr(base, Int32(UInt8(ascii: "\n")), text.count) != nil { return nil }
+            if firstNewline(in: UnsafeRawBufferPointer(text)) != nil { return nil }
             var bytes: [UInt8] = []
             bytes.reserveCapacity(text.count + 1)
             bytes.append(contentsOf: text)
