@@ -38,13 +38,13 @@ let package = Package(
         // The pure core: model, reading order, utterances, navigation. No I/O.
         .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
-        .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "CEspeak", "CPCAudio"], swiftSettings: strict),
+        .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio"], swiftSettings: strict),
         // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
         .target(name: "NarratorStore", dependencies: ["NarratorCore", "CSQLite"], swiftSettings: strict),
         // Linux-only calls (accept4, eventfd, SO_PEERCRED) that Glibc hides without _GNU_SOURCE.
         .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
-        .target(name: "NarratorSystem", dependencies: ["CNarratorSystem"], swiftSettings: strict),
+        .target(name: "NarratorSystem", dependencies: ["NarratorCore", "CNarratorSystem"], swiftSettings: strict),
         // The command-line front end as a library, so that parsing is testable.
         .target(name: "NarratorCLI", dependencies: ["NarratorCore", "NarratorSystem", "NarratorStore", "NarratorSpeech"], swiftSettings: strict),
         // The daemon as a library: options, the request handler, start-up and shutdown.

@@ -1,3 +1,4 @@
+import NarratorCore
 import NarratorSystem
 
 /// What the daemon knows about one connection.

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorSystem
 
 /// Discards samples but keeps real time: "speaking" lasts as long as the audio would.
 ///

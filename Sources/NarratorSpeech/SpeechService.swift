@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import NarratorCore
+import NarratorSystem
 import Synchronization
 
 /// Narrator's voice: the scheduler, the eSpeak NG engine and an audio output, glued together.

@@ -1,17 +1,5 @@
 import Glibc
-
-/// Identifies one client connection for its whole life. Unlike a file descriptor it is never
-/// reused, so a late reply can never reach a different client that got the same descriptor.
-public struct ClientID: Hashable, Comparable, Sendable, CustomStringConvertible {
-    public let rawValue: UInt64
-
-    public init(rawValue: UInt64) {
-        self.rawValue = rawValue
-    }
-
-    public static func < (lhs: ClientID, rhs: ClientID) -> Bool { lhs.rawValue < rhs.rawValue }
-    public var description: String { "client #\(rawValue)" }
-}
+import NarratorCore
 
 /// The daemon's answer to a new connection.
 public enum Admission: Hashable, Sendable {

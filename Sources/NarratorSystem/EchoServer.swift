@@ -1,3 +1,4 @@
+import NarratorCore
 import Glibc
 
 /// Echoes every line back to its sender: the raw Unix-socket round trip that benchmarks compare

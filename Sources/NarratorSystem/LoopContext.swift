@@ -1,3 +1,4 @@
+import NarratorCore
 import Glibc
 
 /// Identifies a timer scheduled with `LoopContext.schedule(after:_:)`, for cancelling it.

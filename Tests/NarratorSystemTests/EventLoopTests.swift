@@ -1,3 +1,4 @@
+import NarratorCore
 import Glibc
 import Synchronization
 import Testing

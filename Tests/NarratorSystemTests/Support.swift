@@ -1,3 +1,4 @@
+import NarratorCore
 import Dispatch
 import Foundation
 import Glibc
