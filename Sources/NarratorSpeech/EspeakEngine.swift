@@ -1,3 +1,4 @@
+import NarratorCore
 import CEspeak
 import Foundation
 import Synchronization

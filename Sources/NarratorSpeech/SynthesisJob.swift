@@ -1,3 +1,4 @@
+import NarratorCore
 import Synchronization
 
 /// One utterance for the engine: text, voice and prosody, and what to do with each PCM chunk.
