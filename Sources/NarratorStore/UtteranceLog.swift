@@ -1,3 +1,4 @@
+import NarratorCore
 import CSQLite
 import Foundation
 

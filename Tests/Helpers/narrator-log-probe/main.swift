@@ -1,3 +1,4 @@
+import NarratorCore
 import Foundation
 import NarratorStore
 

@@ -1,5 +1,3 @@
-import NarratorCore
-
 /// One row of the utterance log: an announcement or any other utterance, with its outcome.
 ///
 /// Times are seconds: Unix time for rows the daemon writes, seconds from the trace's start for
@@ -70,45 +68,5 @@ public struct LogRow: Sendable, Hashable {
             element: record.element, policy: policy, queuedAt: seconds(record.queuedAt), startedAt: record.startedAt.map(seconds),
             endedAt: seconds(record.endedAt), outcome: record.outcome.rawValue, interruptedBy: record.interruptedBy?.name,
             experiment: experiment)
-    }
-
-    static let columns =
-        "announcement, utterance, kind, text, priority, tree, element, dedup_key, policy, client_pid, client_uid, client_name, queued_at, started_at, ended_at, outcome, duplicate_of, interrupted_by, experiment"
-
-    static let insertSQL = "INSERT INTO utterances (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-
-    /// Fills in a live announcement's outcome, found by its announcement id and the instant it was
-    /// queued: a daemon that started while the file was unreadable numbers from 1 again, and its
-    /// updates must not touch an earlier daemon's rows with the same numbers.
-    static let updateSQL =
-        "UPDATE utterances SET utterance = ?, policy = ?, started_at = ?, ended_at = ?, outcome = ?, duplicate_of = ?, interrupted_by = ? WHERE announcement = ? AND queued_at = ? AND experiment IS NULL"
-
-    var updateValues: [SQLValue] {
-        [
-            .optional(utterance), .optional(policy), .optional(startedAt), .optional(endedAt), .text(outcome), .optional(duplicateOf),
-            .optional(interruptedBy), .optional(announcement), .real(queuedAt),
-        ]
-    }
-
-    var values: [SQLValue] {
-        [
-            .optional(announcement), .optional(utterance), .text(kind), .text(text), .optional(priority), .optional(tree),
-            .optional(element), .optional(dedupKey), .optional(policy), .optional(clientPID), .optional(clientUID),
-            .optional(clientName), .real(queuedAt), .optional(startedAt), .optional(endedAt), .text(outcome),
-            .optional(duplicateOf), .optional(interruptedBy), .optional(experiment),
-        ]
-    }
-
-    /// Reads a row selected as `id, <columns>`.
-    static func read(_ s: Statement) -> (id: Int64, row: LogRow) {
-        (
-            s.int64(0),
-            LogRow(
-                announcement: s.optionalInt64(1), utterance: s.optionalInt64(2), kind: s.string(3) ?? "", text: s.string(4) ?? "",
-                priority: s.string(5), tree: s.string(6), element: s.string(7), dedupKey: s.string(8), policy: s.string(9),
-                clientPID: s.optionalInt64(10), clientUID: s.optionalInt64(11), clientName: s.string(12), queuedAt: s.double(13),
-                startedAt: s.optionalDouble(14), endedAt: s.optionalDouble(15), outcome: s.string(16) ?? "",
-                duplicateOf: s.optionalInt64(17), interruptedBy: s.string(18), experiment: s.string(19))
-        )
     }
 }
