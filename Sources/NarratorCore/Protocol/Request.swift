@@ -41,12 +41,45 @@ public enum RequestCommand: Equatable, Sendable {
     case voices
     case subscribe
 
-    /// The `cmd` spelling of each command, for help and "did you mean".
-    public static let names = [
-        "hello", "register", "update", "unregister", "trees", "show", "export", "focus", "next", "previous", "first", "last",
-        "touch", "activate", "adjust", "actions", "action", "magic-tap", "escape", "rotor", "announce", "speak",
-        "stop", "status", "set", "get", "voices", "subscribe",
-    ]
+    /// The `cmd` spelling of each command, for help and "did you mean" (from ``CommandName``).
+    public static var names: [String] { CommandName.allCases.map(\.rawValue) }
+
+    /// The `cmd` this command is sent as.
+    public var name: CommandName {
+        switch self {
+        case .hello: .hello
+        case .register: .register
+        case .update: .update
+        case .unregister: .unregister
+        case .trees: .trees
+        case .show: .show
+        case .export: .export
+        case .focus: .focus
+        case .move(let move, _):
+            switch move {
+            case .next: .next
+            case .previous: .previous
+            case .first: .first
+            case .last: .last
+            }
+        case .touch: .touch
+        case .activate: .activate
+        case .adjust: .adjust
+        case .actions: .actions
+        case .action: .action
+        case .magicTap: .magicTap
+        case .escape: .escape
+        case .rotors, .rotor: .rotor
+        case .announce: .announce
+        case .speak: .speak
+        case .stop: .stop
+        case .status: .status
+        case .set: .set
+        case .get: .get
+        case .voices: .voices
+        case .subscribe: .subscribe
+        }
+    }
 }
 
 /// UIKit's layout notifications, sent with an update: focus moves to `element` (or the first

@@ -8,11 +8,14 @@ public struct OutputStatus: Sendable, Hashable {
     public var fallback: Bool
     /// Why the output is what it is (e.g. the error that caused a fallback).
     public var detail: String?
+    /// True when the sound server stopped taking audio and was given up for `null` until it answers.
+    public var stalled: Bool
 
-    public init(spec: AudioSpec, active: String, fallback: Bool, detail: String? = nil) {
+    public init(spec: AudioSpec, active: String, fallback: Bool, detail: String? = nil, stalled: Bool = false) {
         self.spec = spec
         self.active = active
         self.fallback = fallback
         self.detail = detail
+        self.stalled = stalled
     }
 }

@@ -1,0 +1,9 @@
+/// The `cmd` of every request, spelt once: the request decoder and encoder, `narratorctl`'s
+/// commands, help and "did you mean" all read this list.
+public enum CommandName: String, CaseIterable, Sendable {
+    case hello, register, update, unregister, trees, show, export
+    case focus, next, previous, first, last, touch
+    case activate, adjust, actions, action
+    case magicTap = "magic-tap"
+    case escape, rotor, announce, speak, stop, status, set, get, voices, subscribe
+}
