@@ -64,13 +64,14 @@ enum AnnouncementBenchmark {
 
     static func decideAndLogRate(path: String, count: Int) -> (rate: Double, commitP50: Double?, commitP99: Double?) {
         let writer = try! LogWriter(path: path)
-        var queue = AnnouncementQueue(policy: .default)
+        // The daemon's own decision path: the speech plan (queue and scheduler), nothing ever finishing.
+        var plan = SpeechPlan(policy: .default)
         let committed = Atomic<Int>(0)
         let start = Clock.now()
         for n in 0..<count {
             let now = MonotonicInstant(nanoseconds: UInt64(n) * 10_000_000)
             let announcement = Announcement(id: AnnouncementID(UInt64(n + 1)), text: "Message \(n % 500)", tree: "tree\(n % 7)")
-            let step = queue.enqueue(announcement, at: now)
+            let step = plan.announce(announcement, at: now)
             var logRow = row(n)
             logRow.outcome = step.decisions.first?.state.name ?? "queued"
             writer.append(logRow) { if case .success = $0 { committed.add(1, ordering: .relaxed) } }
@@ -125,13 +126,13 @@ enum AnnouncementBenchmark {
                 flooding.signal()
             }
         }
-        var queue = AnnouncementQueue(policy: .default)
+        var plan = SpeechPlan(policy: .default)
         var samples: [Double] = []
         samples.reserveCapacity(20_000)
         for n in 0..<20_000 {
             let now = MonotonicInstant(nanoseconds: UInt64(n) * 10_000_000)
             let t0 = Clock.now()
-            let step = queue.enqueue(Announcement(id: AnnouncementID(UInt64(n + 1)), text: "Message \(n % 500)", tree: "tree\(n % 7)"), at: now)
+            let step = plan.announce(Announcement(id: AnnouncementID(UInt64(n + 1)), text: "Message \(n % 500)", tree: "tree\(n % 7)"), at: now)
             var logRow = row(n)
             logRow.outcome = step.decisions.first?.state.name ?? "queued"
             writer.append(logRow)

@@ -191,25 +191,27 @@ struct OutcomeTests {
 
     @Test("cancelled: shutting down ends every announcement, the playing one too, so the log holds no open row")
     func cancelledByShutDown() {
-        var queue = AnnouncementQueue()
+        var plan = SpeechPlan()
         let start = MonotonicInstant(nanoseconds: 1_000_000_000)
-        let playing = queue.enqueue(Announcement(id: AnnouncementID(1), text: "Playing"), at: start)
-        #expect(playing.release.map(\.id) == [AnnouncementID(1)])
-        let utterance = UtteranceID(7)
-        _ = queue.observe(SpeechEvent(utterance: utterance, kind: .announcement(.default), phase: .started, at: start), announcement: AnnouncementID(1))
-        _ = queue.enqueue(Announcement(id: AnnouncementID(2), text: "Waiting"), at: start)
-        #expect(queue.waiting.map(\.id) == [AnnouncementID(2)])
+        let playing = plan.announce(Announcement(id: AnnouncementID(1), text: "Playing"), at: start)
+        guard case .play(let request)? = playing.commands.first else {
+            Issue.record("the first announcement should start at once: \(playing.commands)")
+            return
+        }
+        _ = plan.announce(Announcement(id: AnnouncementID(2), text: "Waiting"), at: start)
+        #expect(plan.queue.waiting.map(\.id) == [AnnouncementID(2)])
 
         let later = MonotonicInstant(nanoseconds: 1_500_000_000)
-        let step = queue.shutDown(at: later)
-        #expect(step.records.map(\.announcement.id).sorted() == [AnnouncementID(1), AnnouncementID(2)])
-        #expect(step.records.allSatisfy { $0.outcome == .cancelled && $0.endedAt == later })
-        #expect(step.records.first { $0.announcement.id == AnnouncementID(1) }?.startedAt == start)
-        #expect(queue.isIdle)
-        // Speech reporting the stop afterwards changes nothing: the outcome was already given.
-        let late = queue.observe(
-            SpeechEvent(utterance: utterance, kind: .announcement(.default), phase: .interrupted(by: nil), at: later), announcement: AnnouncementID(1))
-        #expect(late.records.isEmpty)
+        let step = plan.shutDown(at: later)
+        #expect(step.announcements.map(\.announcement.id).sorted() == [AnnouncementID(1), AnnouncementID(2)])
+        #expect(step.announcements.allSatisfy { $0.outcome == .cancelled && $0.endedAt == later })
+        #expect(step.announcements.first { $0.announcement.id == AnnouncementID(1) }?.startedAt == start)
+        #expect(step.announcements.first { $0.announcement.id == AnnouncementID(1) }?.utterance == request.id)
+        #expect(step.commands == [.stop(request.id)])
+        #expect(plan.isIdle && plan.inFlight == 0)
+        // Speech reporting the end afterwards changes nothing: the outcome was already given.
+        let late = plan.finished(request.id, at: later)
+        #expect(late.announcements.isEmpty && late.notices.isEmpty)
     }
 
     @Test("cancelled: focus leaving a tree cancels its waiting low and default announcements, not high ones")

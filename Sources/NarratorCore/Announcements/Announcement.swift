@@ -24,10 +24,14 @@ public struct Announcement: Sendable, Hashable {
     public var element: String?
     /// Two announcements with the same key are the same message (default: the normalized text).
     public var key: String
+    /// The connection that sent it, whose `--max-queued` limit it counts against while it waits.
+    public var client: ClientID?
+    /// The language it is written in (its tree's): picks the voice unless the user chose one.
+    public var language: String?
 
     public init(
         id: AnnouncementID, text: String, priority: AnnouncementPriority = .default, tree: String? = nil,
-        element: String? = nil, key: String? = nil
+        element: String? = nil, key: String? = nil, client: ClientID? = nil, language: String? = nil
     ) {
         self.id = id
         self.text = text
@@ -35,6 +39,8 @@ public struct Announcement: Sendable, Hashable {
         self.tree = tree
         self.element = element
         self.key = key ?? Self.normalizedKey(text)
+        self.client = client
+        self.language = language
     }
 
     /// The default dedup key: the text lowercased with runs of whitespace collapsed, so

@@ -69,11 +69,14 @@ public struct AnnouncementRecord: Sendable, Hashable {
     public var startedAt: MonotonicInstant?
     public var endedAt: MonotonicInstant
     public var duplicateOf: AnnouncementID?
+    /// The utterance that spoke it, when it was handed to speech.
+    public var utterance: UtteranceID?
 
     public init(
         announcement: Announcement, policy: String, outcome: AnnouncementOutcome, queuedAt: MonotonicInstant,
-        startedAt: MonotonicInstant?, endedAt: MonotonicInstant, duplicateOf: AnnouncementID?
+        startedAt: MonotonicInstant?, endedAt: MonotonicInstant, duplicateOf: AnnouncementID?, utterance: UtteranceID? = nil
     ) {
+        self.utterance = utterance
         self.announcement = announcement
         self.policy = policy
         self.outcome = outcome

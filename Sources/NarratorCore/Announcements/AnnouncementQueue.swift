@@ -1,10 +1,12 @@
 /// Decides, for every announcement, whether and when it is spoken: deduplication, a rate limit per
 /// tree, a bounded queue with a time to live, and cancellation when focus leaves a tree.
 ///
-/// It sits in front of ``SpeechScheduler``: the queue decides admission and order and hands an
-/// announcement to speech (``AnnouncementStep/release``) only when speech should start it, so the
-/// scheduler plays it at once. A pure state machine: every input carries its instant, and the runtime
-/// reports what speech did with ``observe(_:announcement:)`` and calls ``tick(at:)`` at ``nextDeadline``.
+/// It sits in front of ``SpeechScheduler`` (``SpeechPlan`` wires the two): the queue decides admission
+/// and order and hands an announcement to speech (``AnnouncementStep/release``) only when speech
+/// should start it, so the scheduler plays it at once. A pure state machine: every input carries its
+/// instant and what speech is doing (``SpeechActivity``, read from the scheduler: the queue keeps no
+/// copy of it), the plan reports what speech did to announcements with ``observe(_:announcement:speech:)``
+/// and calls ``tick(at:speech:)`` at ``nextDeadline``.
 ///
 /// Announcements are polite to each other: one never cuts another of the same or higher priority
 /// (it waits); an arriving `high` cuts a playing `default` or `low`, an arriving `default` cuts a `low`.
@@ -16,16 +18,7 @@ public struct AnnouncementQueue: Sendable {
         var queuedAt: MonotonicInstant
         var startedAt: MonotonicInstant?
         var policy: String
-        var rank: Int { AnnouncementQueue.rank(announcement.priority) }
-    }
-
-    /// What speech is busy with. `announcement` is set for announcements this queue released;
-    /// `utterance` is nil between a release and its `started` event; `kind` is nil for speech known
-    /// only as the successor of an interruption (it starts in the same scheduler step).
-    private struct Current: Sendable {
-        var utterance: UtteranceID?
-        var kind: SpeechKind?
-        var announcement: AnnouncementID?
+        var rank: Int { SpeechPolicy.rank(.announcement(announcement.priority)) }
     }
 
     /// The policy for trees without their own, and for the queue's bound.
@@ -35,10 +28,6 @@ public struct AnnouncementQueue: Sendable {
     private var pending: [Entry] = []
     private var held: [Entry] = []
     private var inSpeech: [AnnouncementID: Entry] = [:]
-    private var current: Current?
-    /// Other speech submitted but not started yet (focus waiting for a high announcement, a pending
-    /// hint): waiting announcements let it go first.
-    private var otherWaiting: Set<UtteranceID> = []
     private var buckets: [String: TokenBucket] = [:]
     private var lastSpoken: [String: (at: MonotonicInstant, id: AnnouncementID)] = [:]
     private var focusTree: String?
@@ -53,6 +42,11 @@ public struct AnnouncementQueue: Sendable {
     public var deferred: [Announcement] { held.map(\.announcement) }
     /// True when nothing waits and nothing this queue released is still in speech.
     public var isIdle: Bool { pending.isEmpty && held.isEmpty && inSpeech.isEmpty }
+
+    /// Announcements from `client` still waiting (queued or deferred): what `--max-queued` limits.
+    public func waitingCount(of client: ClientID) -> Int {
+        pending.reduce(0) { $0 + ($1.announcement.client == client ? 1 : 0) } + held.reduce(0) { $0 + ($1.announcement.client == client ? 1 : 0) }
+    }
 
     /// The policy that decides announcements of `tree`.
     public func policy(for tree: String?) -> AnnouncementPolicy {
@@ -87,9 +81,10 @@ public struct AnnouncementQueue: Sendable {
     // MARK: Inputs
 
     /// A new announcement: deduplicated, throttled, deferred, dropped, queued or released at once.
-    public mutating func enqueue(_ announcement: Announcement, at now: MonotonicInstant) -> AnnouncementStep {
+    public mutating func enqueue(_ announcement: Announcement, at now: MonotonicInstant, speech: SpeechActivity) -> AnnouncementStep {
         var step = AnnouncementStep()
-        housekeeping(at: now, into: &step)
+        var speech = speech
+        housekeeping(at: now, speech: &speech, into: &step)
         let rules = policy(for: announcement.tree)
         let entry = Entry(announcement: announcement, queuedAt: now, startedAt: nil, policy: rules.name)
         if rules.deduplicate, let original = duplicate(of: announcement, within: rules.dedupWindow, at: now) {
@@ -117,59 +112,48 @@ public struct AnnouncementQueue: Sendable {
                 return step
             }
         }
-        admit(entry, fresh: true, at: now, into: &step)
+        admit(entry, fresh: true, at: now, speech: &speech, into: &step)
         return step
     }
 
-    /// What speech did: started, finished, interrupted or dropped an utterance. `announcement` is the
-    /// announcement the utterance speaks, if this queue released it.
-    public mutating func observe(_ event: SpeechEvent, announcement: AnnouncementID?) -> AnnouncementStep {
+    /// What speech did to an announcement this queue released: started, finished, interrupted or
+    /// dropped it. `speech` is what speech is doing after that event.
+    public mutating func observe(_ event: SpeechEvent, announcement: AnnouncementID, speech: SpeechActivity) -> AnnouncementStep {
         var step = AnnouncementStep()
+        var speech = speech
         let now = event.at
-        let isCurrent =
-            current.map { $0.utterance == event.utterance || (announcement != nil && $0.announcement == announcement) } ?? false
         switch event.phase {
         case .queued:
-            if announcement == nil { otherWaiting.insert(event.utterance) }
             return step
         case .started:
-            otherWaiting.remove(event.utterance)
-            current = Current(utterance: event.utterance, kind: event.kind, announcement: announcement)
-            if let announcement, inSpeech[announcement] != nil {
+            if inSpeech[announcement] != nil {
                 inSpeech[announcement]?.startedAt = now
                 step.decisions.append(AnnouncementDecision(announcement: announcement, state: .started, at: now))
             }
             return step
         case .finished:
-            otherWaiting.remove(event.utterance)
-            if let announcement, let entry = inSpeech.removeValue(forKey: announcement) {
+            if let entry = inSpeech.removeValue(forKey: announcement) {
                 lastSpoken[entry.announcement.dedupIdentity] = (now, announcement)
                 finish(entry, .spoken, at: now, into: &step)
             }
-            if isCurrent { current = nil }
         case .interrupted(let successor):
-            otherWaiting.remove(event.utterance)
-            if let announcement, let entry = inSpeech.removeValue(forKey: announcement) {
+            if let entry = inSpeech.removeValue(forKey: announcement) {
                 finish(entry, successor == nil ? .cancelled : .interrupted, at: now, into: &step)
             }
-            if isCurrent {
-                current = successor.map { Current(utterance: $0, kind: nil, announcement: nil) }
-            }
         case .dropped:
-            otherWaiting.remove(event.utterance)
-            if let announcement, let entry = inSpeech.removeValue(forKey: announcement) {
+            if let entry = inSpeech.removeValue(forKey: announcement) {
                 finish(entry, .cancelled, at: now, into: &step)
             }
-            if isCurrent { current = nil }
         }
-        housekeeping(at: now, into: &step)
+        housekeeping(at: now, speech: &speech, into: &step)
         return step
     }
 
     /// Focus moved to `tree`: when it left another tree, that tree's waiting `low` and `default`
     /// announcements are cancelled (its policy permitting). Call it before submitting the focus speech.
-    public mutating func focusMoved(toTree tree: String, at now: MonotonicInstant) -> AnnouncementStep {
+    public mutating func focusMoved(toTree tree: String, at now: MonotonicInstant, speech: SpeechActivity) -> AnnouncementStep {
         var step = AnnouncementStep()
+        var speech = speech
         if let left = focusTree, left != tree, policy(for: left).flushOnFocusChange {
             let isStale = { (entry: Entry) in entry.announcement.tree == left && entry.announcement.priority != .high }
             for entry in (pending + held).filter(isStale) {
@@ -179,7 +163,7 @@ public struct AnnouncementQueue: Sendable {
             held.removeAll(where: isStale)
         }
         focusTree = tree
-        housekeeping(at: now, into: &step)
+        housekeeping(at: now, speech: &speech, into: &step)
         return step
     }
 
@@ -203,27 +187,18 @@ public struct AnnouncementQueue: Sendable {
             finish(entry, .cancelled, at: now, into: &step)
         }
         inSpeech.removeAll()
-        current = nil
-        otherWaiting.removeAll()
         return step
     }
 
     /// Time passed: expires what waited too long and admits deferred announcements whose bucket refilled.
-    public mutating func tick(at now: MonotonicInstant) -> AnnouncementStep {
+    public mutating func tick(at now: MonotonicInstant, speech: SpeechActivity) -> AnnouncementStep {
         var step = AnnouncementStep()
-        housekeeping(at: now, into: &step)
+        var speech = speech
+        housekeeping(at: now, speech: &speech, into: &step)
         return step
     }
 
     // MARK: Rules
-
-    private static func rank(_ priority: AnnouncementPriority) -> Int {
-        switch priority {
-        case .low: 0
-        case .default: 1
-        case .high: 2
-        }
-    }
 
     /// The announcement `announcement` repeats: same tree and key queued, deferred, speaking, or spoken within the window.
     private func duplicate(of announcement: Announcement, within window: Duration, at now: MonotonicInstant) -> AnnouncementID? {
@@ -237,7 +212,7 @@ public struct AnnouncementQueue: Sendable {
     }
 
     /// Expiry, deferred admissions, then releasing what speech is free for.
-    private mutating func housekeeping(at now: MonotonicInstant, into step: inout AnnouncementStep) {
+    private mutating func housekeeping(at now: MonotonicInstant, speech: inout SpeechActivity, into step: inout AnnouncementStep) {
         let policies = (policy, treePolicies)
         let expired = { (entry: Entry) -> Bool in
             let rules = entry.announcement.tree.flatMap { policies.1[$0] } ?? policies.0
@@ -262,9 +237,9 @@ public struct AnnouncementQueue: Sendable {
                     continue
                 }
             }
-            admit(held.remove(at: index), fresh: false, at: now, into: &step)
+            admit(held.remove(at: index), fresh: false, at: now, speech: &speech, into: &step)
         }
-        release(fresh: nil, at: now, into: &step)
+        release(fresh: nil, at: now, speech: &speech, into: &step)
         if lastSpoken.count > 4096 {
             let longest = ([policy] + treePolicies.values).map(\.dedupWindow).max() ?? .zero
             lastSpoken = lastSpoken.filter { now - $0.value.at < longest }
@@ -273,7 +248,9 @@ public struct AnnouncementQueue: Sendable {
 
     /// Puts an entry in the queue (by priority, then arrival), enforces the bound, and releases.
     /// Coalescing, it replaces a waiting announcement about the same control: only the newest value is worth saying.
-    private mutating func admit(_ entry: Entry, fresh: Bool, at now: MonotonicInstant, into step: inout AnnouncementStep) {
+    private mutating func admit(
+        _ entry: Entry, fresh: Bool, at now: MonotonicInstant, speech: inout SpeechActivity, into step: inout AnnouncementStep
+    ) {
         if policy(for: entry.announcement.tree).coalesce,
             let index = pending.firstIndex(where: { $0.announcement.coalescingIdentity == entry.announcement.coalescingIdentity })
         {
@@ -282,7 +259,7 @@ public struct AnnouncementQueue: Sendable {
         let index = pending.firstIndex { $0.rank < entry.rank } ?? pending.endIndex
         pending.insert(entry, at: index)
         enforceLimit(at: now, into: &step)
-        release(fresh: fresh ? entry.announcement.id : nil, at: now, into: &step)
+        release(fresh: fresh ? entry.announcement.id : nil, at: now, speech: &speech, into: &step)
         if pending.contains(where: { $0.announcement.id == entry.announcement.id }) {
             step.decisions.append(AnnouncementDecision(announcement: entry.announcement.id, state: .queued, at: now))
         }
@@ -306,23 +283,24 @@ public struct AnnouncementQueue: Sendable {
 
     /// Hands the head of the queue to speech when speech is free for it. Only a `fresh` arrival
     /// may cut what plays; waiting ones start when speech is idle.
-    private mutating func release(fresh: AnnouncementID?, at now: MonotonicInstant, into step: inout AnnouncementStep) {
+    private mutating func release(
+        fresh: AnnouncementID?, at now: MonotonicInstant, speech: inout SpeechActivity, into step: inout AnnouncementStep
+    ) {
         guard let head = pending.first else { return }
-        let busy = current ?? (otherWaiting.isEmpty ? nil : Current(utterance: nil, kind: .focus, announcement: nil))
-        if let current = busy {
+        // Other speech waiting to start (focus behind a high announcement, a hint in its pause) goes first.
+        if let busy = speech.playing ?? (speech.othersWaiting ? .other(.focus) : nil) {
             guard head.announcement.id == fresh else { return }
-            if let playing = current.announcement {
-                guard let playingEntry = inSpeech[playing], playingEntry.announcement.priority != .high,
-                      head.rank > playingEntry.rank
+            switch busy {
+            case .announcement(let playing):
+                guard let playingEntry = inSpeech[playing], playingEntry.announcement.priority != .high, head.rank > playingEntry.rank
                 else { return }
-            } else {
-                guard let kind = current.kind, SpeechPolicy.arrival(of: .announcement(head.announcement.priority), while: kind) == .interrupt
-                else { return }
+            case .other(let kind):
+                guard SpeechPolicy.arrival(of: .announcement(head.announcement.priority), while: kind) == .interrupt else { return }
             }
         }
         pending.removeFirst()
         inSpeech[head.announcement.id] = head
-        current = Current(utterance: nil, kind: .announcement(head.announcement.priority), announcement: head.announcement.id)
+        speech.playing = .announcement(head.announcement.id)
         step.release.append(head.announcement)
         step.decisions.append(AnnouncementDecision(announcement: head.announcement.id, state: .released, at: now))
     }

@@ -26,7 +26,8 @@ public enum SpeechPolicy {
         }
     }
 
-    /// Order among waiting utterances: higher goes first, ties keep arrival order.
+    /// The one ranking of all speech, announcements included: among waiting utterances (and among
+    /// waiting announcements in their queue) higher goes first, ties keep arrival order.
     static func rank(_ kind: SpeechKind) -> Int {
         switch kind {
         case .announcement(.high): 4

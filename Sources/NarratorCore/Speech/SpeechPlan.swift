@@ -1,0 +1,212 @@
+/// Decides what is said and when: the announcement queue in front of the speech scheduler, and
+/// the one table of utterances from the moment they are asked for to their final event.
+///
+/// Every utterance's life lives here and only here (queued, started, then finished, interrupted
+/// or dropped, under one ``UtteranceID``): the speech layer only plays and stops what the plan's
+/// commands say and reports when audio ran out (``finished(_:at:)``); the log gets each life once
+/// it has ended. The daemon's session runs it on the real clock, `narratorctl replay` on a virtual
+/// one (``AnnouncementSimulation``), so both decide the same way.
+public struct SpeechPlan: Sendable {
+    /// One utterance in flight: what it says, what it is about, and when it was asked for and started.
+    private struct Entry: Sendable {
+        var request: UtteranceRequest
+        var tree: String?
+        var element: String?
+        /// The announcement it speaks, when the queue released it.
+        var announcement: AnnouncementID?
+        var queuedAt: MonotonicInstant
+        var startedAt: MonotonicInstant?
+    }
+
+    public private(set) var queue: AnnouncementQueue
+    public private(set) var scheduler: SpeechScheduler
+    private var entries: [UtteranceID: Entry] = [:]
+    private var nextUtterance: UInt64 = 1
+
+    public init(policy: AnnouncementPolicy = .default, configuration: SpeechSchedulerConfiguration = SpeechSchedulerConfiguration()) {
+        queue = AnnouncementQueue(policy: policy)
+        scheduler = SpeechScheduler(configuration: configuration)
+    }
+
+    /// When ``tick(at:)`` is due next: an announcement's expiry or refill, or a hint's pause.
+    public var nextDeadline: MonotonicInstant? {
+        [queue.nextDeadline, scheduler.nextDeadline].compactMap { $0 }.min()
+    }
+
+    /// Nothing plays, nothing waits, no announcement is held.
+    public var isIdle: Bool { scheduler.isIdle && queue.isIdle }
+
+    /// Utterances asked for and not yet ended (what `status` counts as speaking and waiting).
+    public var inFlight: Int { entries.count }
+
+    /// Gives one tree its own announcement policy, or (nil) back the queue's.
+    public mutating func setPolicy(_ policy: AnnouncementPolicy?, forTree tree: String) {
+        queue.setPolicy(policy, forTree: tree)
+    }
+
+    // MARK: Inputs
+
+    /// Asks for speech that is not an announcement: focus, a value, a hint, direct speech.
+    public mutating func say(
+        _ text: String, _ kind: SpeechKind, tree: String? = nil, element: String? = nil, language: String? = nil, at now: MonotonicInstant
+    ) -> (UtteranceID, PlanStep) {
+        var step = PlanStep()
+        let id = newUtterance(UtteranceRequest(id: UtteranceID(0), kind: kind, text: text, language: language), tree: tree, element: element, announcement: nil, at: now)
+        follow(scheduler.submit(entries[id]!.request, at: now), at: now, into: &step)
+        return (id, step)
+    }
+
+    /// A new announcement, numbered by the caller: the queue decides, and what it releases is spoken.
+    public mutating func announce(_ announcement: Announcement, at now: MonotonicInstant) -> PlanStep {
+        var step = PlanStep()
+        absorb(queue.enqueue(announcement, at: now, speech: activity), at: now, into: &step)
+        return step
+    }
+
+    /// Focus is about to move to `tree` (call before saying the focus speech): announcements
+    /// waiting for a tree the focus left may be cancelled.
+    public mutating func focusMoved(toTree tree: String, at now: MonotonicInstant) -> PlanStep {
+        var step = PlanStep()
+        absorb(queue.focusMoved(toTree: tree, at: now, speech: activity), at: now, into: &step)
+        return step
+    }
+
+    /// The speech layer played `id` to its end (or gave up on it). Reports about utterances that
+    /// no longer play (already interrupted) change nothing.
+    public mutating func finished(_ id: UtteranceID, at now: MonotonicInstant) -> PlanStep {
+        var step = PlanStep()
+        follow(scheduler.finished(id, at: now), at: now, into: &step)
+        return step
+    }
+
+    /// Time passed: expiries, refilled rate limits, hints whose pause is over.
+    public mutating func tick(at now: MonotonicInstant) -> PlanStep {
+        var step = PlanStep()
+        absorb(queue.tick(at: now, speech: activity), at: now, into: &step)
+        follow(scheduler.tick(at: now), at: now, into: &step)
+        return step
+    }
+
+    /// `stop`: cancels what waits in the queue, then silences speech.
+    public mutating func stop(at now: MonotonicInstant) -> PlanStep {
+        var step = PlanStep()
+        absorb(queue.stop(at: now), at: now, into: &step)
+        follow(scheduler.stopAll(at: now), at: now, into: &step)
+        return step
+    }
+
+    /// New hint settings (switching hints off drops a pending hint).
+    public mutating func configure(_ configuration: SpeechSchedulerConfiguration, at now: MonotonicInstant) -> PlanStep {
+        var step = PlanStep()
+        follow(scheduler.configure(configuration, at: now), at: now, into: &step)
+        return step
+    }
+
+    /// The daemon is stopping: every utterance and announcement not yet ended gets its final
+    /// outcome (`cancelled`) now, speech is told to stop, and nothing is left in flight.
+    public mutating func shutDown(at now: MonotonicInstant) -> PlanStep {
+        var step = PlanStep()
+        absorb(queue.shutDown(at: now), at: now, into: &step)
+        step.commands += scheduler.stopAll(at: now).commands
+        for (id, entry) in entries.sorted(by: { $0.key < $1.key }) where entry.announcement == nil {
+            step.speech.append(record(id, entry, outcome: .cancelled, interruptedBy: nil, at: now))
+        }
+        entries.removeAll()
+        return step
+    }
+
+    // MARK: Following the queue and the scheduler
+
+    /// What speech is doing now, as the queue needs to know it.
+    private var activity: SpeechActivity {
+        func playing(_ request: UtteranceRequest) -> SpeechActivity.Playing {
+            entries[request.id]?.announcement.map { .announcement($0) } ?? .other(request.kind)
+        }
+        // An announcement handed to speech but waiting behind other speech counts as playing: the
+        // queue must not release another after it.
+        let released = scheduler.waiting.first { entries[$0.id]?.announcement != nil }
+        return SpeechActivity(
+            playing: scheduler.playing.map(playing) ?? released.map(playing),
+            othersWaiting: scheduler.pendingHint != nil || scheduler.waiting.contains { entries[$0.id]?.announcement == nil })
+    }
+
+    private mutating func newUtterance(
+        _ request: UtteranceRequest, tree: String?, element: String?, announcement: AnnouncementID?, at now: MonotonicInstant
+    ) -> UtteranceID {
+        let id = UtteranceID(nextUtterance)
+        nextUtterance += 1
+        var request = request
+        request.id = id
+        entries[id] = Entry(request: request, tree: tree, element: element, announcement: announcement, queuedAt: now)
+        return id
+    }
+
+    /// Takes in a queue step: its decisions and ended lives, and speaks what it released.
+    private mutating func absorb(_ queueStep: AnnouncementStep, at now: MonotonicInstant, into step: inout PlanStep) {
+        step.decisions += queueStep.decisions
+        for var record in queueStep.records {
+            record.utterance = entries.first { $0.value.announcement == record.announcement.id }?.key
+            step.announcements.append(record)
+        }
+        for announcement in queueStep.release {
+            let request = UtteranceRequest(id: UtteranceID(0), kind: .announcement(announcement.priority), text: announcement.text, language: announcement.language)
+            let id = newUtterance(request, tree: announcement.tree, element: announcement.element, announcement: announcement.id, at: now)
+            follow(scheduler.submit(entries[id]!.request, at: now), at: now, into: &step)
+        }
+    }
+
+    /// Takes in a scheduler step: its commands for the speech layer, and each event, which the
+    /// queue learns of (for announcements) and which ends an utterance's life when it is final.
+    private mutating func follow(_ schedulerStep: SpeechSchedulerStep, at now: MonotonicInstant, into step: inout PlanStep) {
+        step.commands += schedulerStep.commands
+        for event in schedulerStep.events {
+            guard var entry = entries[event.utterance] else { continue }
+            step.notices.append(
+                SpeechNotice(
+                    utterance: event.utterance, kind: event.kind, phase: event.phase, at: event.at, text: entry.request.text, tree: entry.tree,
+                    element: entry.element))
+            if case .started = event.phase {
+                entry.startedAt = event.at
+                entries[event.utterance] = entry
+            }
+            if let announcement = entry.announcement {
+                absorb(queue.observe(event, announcement: announcement, speech: activity), at: now, into: &step)
+            }
+            guard event.isFinal else { continue }
+            if entry.announcement == nil {
+                switch event.phase {
+                case .finished:
+                    step.speech.append(record(event.utterance, entry, outcome: .spoken, interruptedBy: nil, at: event.at))
+                case .interrupted(let successor?):
+                    step.speech.append(record(event.utterance, entry, outcome: .interrupted, interruptedBy: entries[successor]?.request.kind, at: event.at))
+                default:
+                    step.speech.append(record(event.utterance, entry, outcome: .cancelled, interruptedBy: nil, at: event.at))
+                }
+            }
+            entries[event.utterance] = nil
+        }
+    }
+
+    private func record(
+        _ id: UtteranceID, _ entry: Entry, outcome: AnnouncementOutcome, interruptedBy: SpeechKind?, at now: MonotonicInstant
+    ) -> SpeechRecord {
+        SpeechRecord(
+            utterance: id, kind: entry.request.kind, text: entry.request.text, tree: entry.tree, element: entry.element, queuedAt: entry.queuedAt,
+            startedAt: entry.startedAt, endedAt: now, outcome: outcome, interruptedBy: interruptedBy)
+    }
+}
+
+/// What one input to the plan decided: commands for the speech layer, each utterance event (with
+/// what it says, for subscribers), the queue's decisions, and the lives that ended (for the log).
+public struct PlanStep: Sendable, Equatable {
+    /// Play or stop, in order.
+    public var commands: [SpeechCommand] = []
+    public var notices: [SpeechNotice] = []
+    public var decisions: [AnnouncementDecision] = []
+    /// Announcements whose outcome is now final, with the utterance that spoke them.
+    public var announcements: [AnnouncementRecord] = []
+    /// Other utterances whose life ended.
+    public var speech: [SpeechRecord] = []
+
+    public init() {}
+}
