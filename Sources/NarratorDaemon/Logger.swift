@@ -1,22 +1,5 @@
 import Foundation
-
-/// How much the daemon logs.
-public enum LogLevel: String, CaseIterable, Comparable, Sendable {
-    case error, warning, notice, info, debug
-
-    /// The syslog priority journald reads from a `<N>` line prefix.
-    var priority: Int {
-        switch self {
-        case .error: 3
-        case .warning: 4
-        case .notice: 5
-        case .info: 6
-        case .debug: 7
-        }
-    }
-
-    public static func < (a: LogLevel, b: LogLevel) -> Bool { a.priority < b.priority }
-}
+import NarratorCore
 
 /// Writes one line per event to stderr, prefixed with its syslog priority (`<6>`), which
 /// journald turns into the entry's priority when the daemon runs as a service.

@@ -1,5 +1,3 @@
-import NarratorCore
-
 /// What one client may ask of the daemon, so that no client can exhaust it for the others.
 /// Each limit is an option (and a configuration key) with the default documented here.
 public struct DaemonLimits: Equatable, Sendable {

@@ -1,0 +1,13 @@
+/// What the session knows about one connection.
+struct ClientRecord: Sendable {
+    let id: ClientID
+    let credentials: Credentials
+    /// Given with `hello`, shown in `trees`, `status` and the log.
+    var name: String?
+    /// Receives speech events (narratorctl monitor).
+    var subscribed = false
+    /// Trees this connection registered.
+    var ownedTrees: Set<String> = []
+
+    var label: String { "\(name ?? "client") (pid \(credentials.pid))" }
+}

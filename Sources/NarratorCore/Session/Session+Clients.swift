@@ -1,0 +1,37 @@
+/// Connections: who may connect, and what happens to their trees when they go.
+extension Session {
+    mutating func connect(_ client: ClientID, _ credentials: Credentials) {
+        let uid = configuration.uid
+        guard credentials.uid == uid || credentials.uid == 0 else {
+            journal(.warning, "refused \(client): uid \(credentials.uid) (pid \(credentials.pid)) is not the daemon's user (uid \(uid))")
+            send(
+                client,
+                Reply(
+                    id: nil,
+                    .failure(
+                        ReplyError(.permissionDenied, "narratord serves only its own user (uid \(uid)) and root; you are uid \(credentials.uid)"))))
+            effects.append(.close(client))
+            return
+        }
+        clients[client] = ClientRecord(id: client, credentials: credentials)
+        journal(.debug, "\(client) connected (pid \(credentials.pid))")
+    }
+
+    mutating func disconnect(_ client: ClientID) {
+        guard let record = clients.removeValue(forKey: client) else { return }
+        journal(.debug, "\(client) disconnected")
+        for tree in record.ownedTrees.sorted() where owners[tree] == client {
+            owners[tree] = nil
+            if ephemeral.contains(tree) {
+                try? workspace.unregister(tree)
+                ephemeral.remove(tree)
+                journal(.info, "unregistered ephemeral tree \"\(tree)\": its owner \(record.label) disconnected")
+            }
+        }
+    }
+
+    /// The connected clients that receive speech events.
+    var subscribers: [ClientID] {
+        clients.values.filter(\.subscribed).map(\.id).sorted()
+    }
+}

@@ -1,0 +1,26 @@
+/// Focus moves and what they say.
+extension Session {
+    /// Speaks a focus move (unless it hit a boundary) and its hint, and builds the reply.
+    mutating func speakFocus(_ outcome: FocusOutcome) -> FocusReport {
+        if !outcome.boundary {
+            // Before the focus speech: announcements waiting for a tree the focus left may go.
+            follow(plan.focusMoved(toTree: outcome.focus.tree, at: now))
+            say(outcome.spokenText, .focus, tree: outcome.focus.tree, element: outcome.focus.element)
+            if let hint = outcome.utterance.hint { say(hint, .hint, tree: outcome.focus.tree, element: outcome.focus.element) }
+        }
+        return FocusReport(
+            utterance: outcome.boundary ? outcome.utterance.text : outcome.spokenText, hint: outcome.utterance.hint, focus: outcome.focus,
+            boundary: outcome.boundary)
+    }
+
+    /// Turns a rotor: a focus move, or (the actions rotor) picking the action `activate` performs.
+    mutating func turnRotor(_ name: String, _ direction: Workspace.Move) throws(ReplyError) -> ReplyBody {
+        switch try moving({ (w) throws(NarratorError) in try w.rotor(name, direction) }) {
+        case .moved(let outcome):
+            return .focus(speakFocus(outcome))
+        case .selectedAction(let action, let focus):
+            say(action, .value, tree: focus.tree, element: focus.element)
+            return .selectedAction(action: action, focus: focus)
+        }
+    }
+}

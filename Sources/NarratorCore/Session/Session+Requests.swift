@@ -1,0 +1,113 @@
+/// Each request command, carried out on the session's state: the one place that says what every
+/// `cmd` does (the concept of each lives in the extension named after it).
+extension Session {
+    /// Answers a request, now or (for `announce` and `set`) once its row or file is written.
+    mutating func respond(to request: consuming Request, from client: ClientID) {
+        let id = request.id
+        // The command is handed over, not borrowed: a register request's JSON then lives only
+        // until its document is decoded.
+        let command = (consume request).command
+        do throws(ReplyError) {
+            if let body = try carryOut(command, id: id, from: client) {
+                send(client, Reply(id: id, .success(body)))
+            }
+        } catch {
+            send(client, Reply(id: id, .failure(error)))
+        }
+    }
+
+    /// The reply's body, or nil when the reply waits for a write to finish.
+    private mutating func carryOut(_ command: consuming RequestCommand, id: JSONValue?, from client: ClientID) throws(ReplyError) -> ReplyBody? {
+        switch consume command {
+        case .hello(let name):
+            if let name { clients[client]?.name = name }
+            return .hello(protocol: NarratorVersion.protocolVersion, daemon: NarratorVersion.daemon, client: client)
+        case .register(let document, let isEphemeral):
+            return .registered(try register(document, ephemeral: isEphemeral, from: client))
+        case .update(let tree, let update, let announce, let notify):
+            return .updated(try self.update(tree: tree, update, announce: announce, notify: notify))
+        case .unregister(let tree):
+            try unregister(tree)
+            return .unregistered(tree: tree)
+        case .trees:
+            return .trees(treeSummaries())
+        case .show(let tree):
+            return .stops(tree: tree, try narrator { (w) throws(NarratorError) in try w.stops(of: tree) })
+        case .export(let tree):
+            return .exported(tree: tree, document: TreeDocumentEncoder.json(try narrator { (w) throws(NarratorError) in try w.tree(tree) }.document))
+        case .focus(let tree, let element):
+            return .focus(speakFocus(try moving { (w) throws(NarratorError) in try w.focus(tree: tree, element: element) }))
+        case .move(let move, let tree):
+            return .focus(speakFocus(try moving { (w) throws(NarratorError) in try w.move(move, tree: tree) }))
+        case .touch(let x, let y, let tree):
+            return .focus(speakFocus(try moving { (w) throws(NarratorError) in try w.touch(x: x, y: y, tree: tree) }))
+        case .activate:
+            return .delivered(try deliver(try moving { (w) throws(NarratorError) in try w.activate() }))
+        case .adjust(let direction):
+            return try adjust(direction)
+        case .actions:
+            return .actions(try narrator { (w) throws(NarratorError) in try w.actions() })
+        case .action(let name):
+            return .delivered(try deliver(try narrator { (w) throws(NarratorError) in try w.perform(action: name) }))
+        case .magicTap:
+            return .delivered(try deliver(try narrator { (w) throws(NarratorError) in try w.route(.magicTap) }))
+        case .escape:
+            return .delivered(try deliver(try narrator { (w) throws(NarratorError) in try w.route(.escape) }))
+        case .rotors:
+            return .rotors(try narrator { (w) throws(NarratorError) in try w.rotors() })
+        case .rotor(let name, let direction):
+            return try turnRotor(name, direction)
+        case .announce(let text, let priority, let tree, let element, let key):
+            try announce(text: text, priority: priority, tree: tree, element: element, key: key, id: id, from: client)
+            return nil
+        case .speak(let text):
+            try checkTextLength(text, field: "speak.text")
+            let utterance = say(text, .speak, tree: nil, element: nil)
+            return .spoke(text: text, utterance: utterance)
+        case .stop:
+            follow(plan.stop(at: now))
+            return .stopped
+        case .status:
+            return .status(status)
+        case .set(let key, let value):
+            let text: String
+            switch value {
+            case .string(let s): text = s
+            case .number(let n): text = JSONWriter.format(n)
+            case .bool(let b): text = b ? "on" : "off"
+            default: throw ReplyError(.invalidField, "set.value: expected a string, number or boolean")
+            }
+            try changeSetting(key, to: text, replyingTo: client, id: id)
+            return nil
+        case .get(let key):
+            do {
+                return .setting(key: key, value: try settings.get(key))
+            } catch {
+                throw ReplyError(.invalidSetting, "\(error)")
+            }
+        case .voices:
+            return .voices(configuration.voices)
+        case .subscribe:
+            clients[client]?.subscribed = true
+            return .subscribed
+        }
+    }
+
+    /// Reads the workspace, turning its errors into the reply's.
+    func narrator<T>(_ body: (Workspace) throws(NarratorError) -> T) throws(ReplyError) -> T {
+        do throws(NarratorError) { return try body(workspace) } catch { throw ReplyError(error) }
+    }
+
+    /// Changes the workspace (a focus move, an activation), turning its errors into the reply's.
+    mutating func moving<T>(_ body: (inout Workspace) throws(NarratorError) -> T) throws(ReplyError) -> T {
+        do throws(NarratorError) { return try body(&workspace) } catch { throw ReplyError(error) }
+    }
+
+    /// Refuses a text longer than `--max-text` characters.
+    func checkTextLength(_ text: String, field: String) throws(ReplyError) {
+        let count = text.count
+        guard count <= configuration.limits.textLength else {
+            throw ReplyError(.limitExceeded, "\(field): \(count) characters; at most \(configuration.limits.textLength) are spoken (--max-text)")
+        }
+    }
+}

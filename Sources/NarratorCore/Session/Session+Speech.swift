@@ -1,0 +1,96 @@
+/// Speech: asking the plan to say something, carrying its steps out, and the user's settings.
+extension Session {
+    /// Asks for speech that is not an announcement, in the tree's language.
+    @discardableResult
+    mutating func say(_ text: String, _ kind: SpeechKind, tree: String?, element: String?) -> UtteranceID {
+        let language = tree.flatMap { workspace.trees[$0]?.language }
+        let (id, step) = plan.say(text, kind, tree: tree, element: element, language: language, at: now)
+        follow(step)
+        return id
+    }
+
+    /// Turns a plan step into effects: speech commands first (so audio starts soonest), events
+    /// to subscribers, and a log row for each life that ended. `appended` is an announcement whose
+    /// row is being appended with its outcome already, so it gets no update.
+    mutating func follow(_ step: PlanStep, appended: AnnouncementID? = nil) {
+        for command in step.commands {
+            switch command {
+            case .play(let request): effects.append(.play(PlayRequest(request, settings: settings)))
+            case .stop(let id): effects.append(.stopSpeech(id))
+            }
+        }
+        if !step.notices.isEmpty {
+            let subscribers = self.subscribers
+            for notice in step.notices {
+                for subscriber in subscribers { send(subscriber, .speech(notice)) }
+            }
+        }
+        for record in step.announcements where record.announcement.id != appended {
+            effects.append(.updateLog(LogRow(record, seconds: seconds)))
+        }
+        for record in step.speech {
+            effects.append(.appendLog(LogRow(record, seconds: seconds), nil))
+        }
+    }
+
+    mutating func outputChanged(_ status: OutputStatus) {
+        guard status != output else { return }
+        output = status
+        if status.stalled {
+            journal(.warning, "audio: \(status.detail ?? "the sound server stopped taking audio"); speaking to null until it answers")
+        } else if status.fallback {
+            journal(.notice, "audio: using null output (\(status.detail ?? "sound server unreachable")); retrying")
+        } else {
+            journal(.notice, "audio: using \(status.active)")
+        }
+    }
+
+    /// Checks a setting and has it saved; it takes effect (and `client` gets its reply) once the
+    /// file is written. Without a client (the daemon's own change), failures go to the journal.
+    mutating func changeSetting(_ key: String, to value: String, replyingTo client: ClientID?, id: JSONValue?) throws(ReplyError) {
+        var changed = settings
+        do {
+            try changed.set(key, to: value)
+            if key == "voice", let name = changed.voice,
+               !configuration.voices.contains(where: { $0.name == name || $0.identifier == name }) {
+                throw SpeechSettingsError.unknownVoice(name)
+            }
+        } catch {
+            guard client != nil else {
+                journal(.error, "\(key): \(error)")
+                return
+            }
+            throw ReplyError(.invalidSetting, "\(error)")
+        }
+        let ticket = newTicket()
+        awaitingSave[ticket] = (client, id, key, changed)
+        effects.append(.saveSettings(changed, ticket))
+    }
+
+    /// The `changeSetting` input: the daemon's own change (its configuration read again).
+    mutating func changeOwnSetting(_ key: String, to value: String) {
+        // Without a client to answer, a refused value is journaled, not thrown.
+        try? changeSetting(key, to: value, replyingTo: nil, id: nil)
+    }
+
+    mutating func settingsSaved(_ ticket: Ticket, _ result: Result<Void, SpeechSettingsError>) {
+        guard let waiting = awaitingSave.removeValue(forKey: ticket) else { return }
+        switch result {
+        case .success:
+            settings = waiting.settings
+            follow(plan.configure(settings.schedulerConfiguration, at: now))
+            let value = (try? settings.get(waiting.key)) ?? ""
+            if let client = waiting.client {
+                send(client, Reply(id: waiting.id, .success(.setting(key: waiting.key, value: value))))
+            } else {
+                journal(.notice, "\(waiting.key) = \(value)")
+            }
+        case .failure(let error):
+            if let client = waiting.client {
+                send(client, Reply(id: waiting.id, .failure(ReplyError(.invalidSetting, "\(error)"))))
+            } else {
+                journal(.error, "\(waiting.key): \(error)")
+            }
+        }
+    }
+}

@@ -1,0 +1,88 @@
+/// Registering, updating and listing trees, and who owns them.
+extension Session {
+    mutating func register(_ json: consuming RawJSON, ephemeral isEphemeral: Bool, from client: ClientID) throws(ReplyError) -> RegisterReport {
+        let document: TreeDocument
+        do {
+            document = try workspace.decoder.decode(json)
+            // The request's document text is freed before the tree is compiled, so that the
+            // two are never resident together: a lower peak.
+            _ = consume json
+        } catch {
+            throw ReplyError(
+                .invalidDocument,
+                "the tree document is invalid (\(error.problems.count) problem(s)): " + error.problems.map(\.description).joined(separator: "; "),
+                problems: error.problems)
+        }
+        let name = document.name
+        if let owner = owners[name], owner != client, let record = clients[owner] {
+            throw ReplyError(
+                .treeOwned, "tree \"\(name)\" is registered by another connection, \(record.label); unregister it first or use another name")
+        }
+        let owned = clients[client]?.ownedTrees ?? []
+        if !owned.contains(name), owned.count >= configuration.limits.treesPerClient {
+            throw ReplyError(
+                .limitExceeded, "this connection already owns \(owned.count) trees, the most allowed (--max-trees); unregister one first")
+        }
+        // The last use of the document: its nodes move into the compiled tree, not copied.
+        let replaced = workspace.register(document)
+        if let previous = owners[name] { clients[previous]?.ownedTrees.remove(name) }
+        owners[name] = client
+        clients[client]?.ownedTrees.insert(name)
+        if isEphemeral { ephemeral.insert(name) } else { ephemeral.remove(name) }
+        let tree = workspace.trees[name]!
+        journal(
+            .info,
+            "\(replaced ? "replaced" : "registered") tree \"\(name)\" (\(tree.nodeCount) nodes, \(tree.stopCount) stops) for \(clients[client]?.label ?? "\(client)")")
+        return RegisterReport(tree: name, stops: tree.stopCount, nodes: tree.nodeCount, replaced: replaced)
+    }
+
+    mutating func unregister(_ tree: String) throws(ReplyError) {
+        try moving { (w) throws(NarratorError) in try w.unregister(tree) }
+        if let owner = owners.removeValue(forKey: tree) { clients[owner]?.ownedTrees.remove(tree) }
+        ephemeral.remove(tree)
+        journal(.info, "unregistered tree \"\(tree)\"")
+    }
+
+    mutating func update(tree: String, _ update: TreeUpdate, announce: Bool, notify: LayoutNotification?) throws(ReplyError) -> UpdateReport {
+        let payloadKey: String
+        switch update {
+        case .setProperties: payloadKey = "set"
+        case .replaceChildren: payloadKey = "children"
+        case .remove: payloadKey = "remove"
+        }
+        let repaired = try moving { (w) throws(NarratorError) in try w.update(tree: tree, update, path: [.key(payloadKey)]) }
+        var report = UpdateReport(tree: tree, element: update.element)
+        if let notify {
+            let outcome: FocusOutcome
+            switch notify {
+            case .screenChanged(let element), .layoutChanged(let element):
+                if let element {
+                    outcome = try moving { (w) throws(NarratorError) in try w.focus(tree: tree, element: element) }
+                } else {
+                    outcome = try moving { (w) throws(NarratorError) in try w.move(.first, tree: tree) }
+                }
+            }
+            report.focus = speakFocus(outcome)
+        } else if let repaired {
+            report.focus = speakFocus(repaired)
+        } else if announce, let focus = workspace.focus, focus.tree == tree, let compiled = workspace.trees[tree],
+            case .stop(let position) = compiled.lookup(update.element), compiled.stopID(at: position) == focus.element
+        {
+            let text = compiled.spokenValue(atStop: position) ?? compiled.utterance(atStop: position).text
+            say(text, .value, tree: tree, element: focus.element)
+            report.spokenValue = text
+        }
+        return report
+    }
+
+    func treeSummaries() -> [TreeSummary] {
+        workspace.trees.keys.sorted().map { name in
+            let tree = workspace.trees[name]!
+            let owner = owners[name].flatMap { clients[$0] }
+            return TreeSummary(
+                tree: name, title: tree.title, language: tree.language, nodes: tree.nodeCount, stops: tree.stopCount,
+                owner: owner.map { TreeSummary.Owner(pid: $0.credentials.pid, name: $0.name) }, ephemeral: ephemeral.contains(name),
+                focused: workspace.focus?.tree == name)
+        }
+    }
+}

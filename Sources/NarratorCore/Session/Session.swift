@@ -1,0 +1,149 @@
+/// Everything narratord decides, as one pure state machine: the registered trees and the focus,
+/// the connections and what they own, the limits, the speech plan (announcement queue, scheduler,
+/// every utterance in flight), the speech settings, and the replies that wait for a log commit.
+///
+/// It is driven by typed inputs only (``SessionInput``), each with the instant it happened on the
+/// monotonic clock, and acts only by returning effects (``SessionEffect``): replies and events
+/// to send, speech to play or stop, log rows to write, a timer to set. No sockets, threads, audio
+/// or disk: the daemon's shells carry the effects out and feed back what happened, so every
+/// scenario runs in a test on a virtual clock exactly as it runs in the daemon. The JSON protocol
+/// is one front end; others (an SSIP server, an AT-SPI bridge) plug in as further inputs and effects.
+public struct Session: Sendable {
+    public let configuration: SessionConfiguration
+    public internal(set) var workspace: Workspace
+    public internal(set) var plan: SpeechPlan
+    public internal(set) var settings: SpeechSettings
+    public internal(set) var output: OutputStatus
+    public internal(set) var log: LogHealth
+    var clients: [ClientID: ClientRecord] = [:]
+    /// The connection that registered each tree, while it is connected.
+    var owners: [String: ClientID] = [:]
+    /// Trees removed when their owner disconnects.
+    var ephemeral: Set<String> = []
+    /// Announce replies waiting for their row's commit.
+    var awaitingCommit: [Ticket: (client: ClientID, id: JSONValue?, report: AnnounceReport)] = [:]
+    /// `set` requests (or the daemon's own changes) waiting for the settings file to be written.
+    var awaitingSave: [Ticket: (client: ClientID?, id: JSONValue?, key: String, settings: SpeechSettings)] = [:]
+    private var nextTicket: UInt64 = 1
+    var nextAnnouncement: UInt64 = 1
+    /// The instant of the timer last set, so that an unchanged deadline is not set again.
+    private var timer: MonotonicInstant?
+    /// Set by `shutdown`: every outcome is final, and speech reports that come later change nothing.
+    private(set) var isShutDown = false
+    /// The effects of the input being handled, in order.
+    var effects: [SessionEffect] = []
+    /// The instant of the input being handled.
+    var now: MonotonicInstant
+
+    /// - Parameters:
+    ///   - settings: the saved speech settings (with the start-up options applied).
+    ///   - output: the audio output's status at start-up.
+    ///   - log: the log writer's status at start-up (its highest announcement id numbers new ones).
+    public init(configuration: SessionConfiguration, settings: SpeechSettings, output: OutputStatus, log: LogHealth) {
+        self.configuration = configuration
+        self.settings = settings
+        self.output = output
+        self.log = log
+        self.now = configuration.startedAt
+        workspace = Workspace(decoder: TreeDocumentDecoder(limits: configuration.limits.document))
+        plan = SpeechPlan(policy: configuration.policy, configuration: settings.schedulerConfiguration)
+        for (tree, policy) in configuration.treePolicies { plan.setPolicy(policy, forTree: tree) }
+        nextAnnouncement = UInt64(max(0, log.lastAnnouncementID)) + 1
+    }
+
+    /// Takes one input at `now` and returns what to do about it, in order.
+    ///
+    /// The input is taken, not borrowed: a register request's document then lives only until
+    /// its tree is decoded.
+    public mutating func handle(_ input: consuming SessionInput, at now: MonotonicInstant) -> [SessionEffect] {
+        self.now = max(self.now, now)
+        switch consume input {
+        case .connected(let client, let credentials):
+            connect(client, credentials)
+        case .request(let client, let decoded):
+            guard clients[client] != nil else { break }
+            switch consume decoded {
+            case .success(let request): respond(to: request, from: client)
+            case .failure(let failure): send(client, Reply(id: failure.id, .failure(ReplyError(failure.error))))
+            }
+        case .rejectedLine(let client, let problem):
+            guard clients[client] != nil else { break }
+            switch problem {
+            case .tooLong(let limit):
+                send(client, Reply(id: nil, .failure(ReplyError(.messageTooLong, "request longer than \(limit) bytes; it was discarded"))))
+            case .invalidUTF8:
+                send(client, Reply(id: nil, .failure(ReplyError(.invalidUTF8, "request is not valid UTF-8; it was discarded"))))
+            }
+        case .disconnected(let client):
+            disconnect(client)
+        case .speechEnded(let utterance, let problem):
+            guard !isShutDown else { break }
+            if let problem { journal(.warning, "speech \(utterance) could not be played to its end: \(problem)") }
+            follow(plan.finished(utterance, at: self.now))
+        case .outputChanged(let status):
+            outputChanged(status)
+        case .timerFired:
+            timer = nil
+            guard !isShutDown else { break }
+            follow(plan.tick(at: self.now))
+        case .logWritten(let ticket, let result):
+            logWritten(ticket, result)
+        case .logHealth(let health):
+            log = health
+            nextAnnouncement = max(nextAnnouncement, UInt64(max(0, health.lastAnnouncementID)) + 1)
+        case .settingsSaved(let ticket, let result):
+            settingsSaved(ticket, result)
+        case .changeSetting(let key, let value):
+            changeOwnSetting(key, to: value)
+        case .shutdown:
+            shutDown()
+        }
+        armTimer()
+        defer { effects.removeAll(keepingCapacity: true) }
+        return effects
+    }
+
+    // MARK: Effects
+
+    mutating func send(_ client: ClientID, _ reply: Reply) {
+        effects.append(.send(client, .reply(reply)))
+    }
+
+    mutating func send(_ client: ClientID, _ event: Event) {
+        effects.append(.send(client, .event(event)))
+    }
+
+    mutating func journal(_ level: LogLevel, _ message: String) {
+        effects.append(.journal(level, message))
+    }
+
+    mutating func newTicket() -> Ticket {
+        defer { nextTicket += 1 }
+        return Ticket(nextTicket)
+    }
+
+    /// Keeps one timer for the plan's next deadline (an expiry, a refill, a hint's pause).
+    private mutating func armTimer() {
+        let deadline = isShutDown ? nil : plan.nextDeadline
+        guard deadline != timer else { return }
+        timer = deadline
+        effects.append(deadline.map(SessionEffect.setTimer) ?? .cancelTimer)
+    }
+
+    /// Wall-clock seconds for a log row.
+    func seconds(_ instant: MonotonicInstant) -> Double {
+        configuration.wallClockOffset + Double(instant.nanoseconds) / 1e9
+    }
+
+    // MARK: Stopping
+
+    private mutating func shutDown() {
+        guard !isShutDown else { return }
+        // Every announcement and utterance still open gets its final outcome (`cancelled`) now,
+        // so the log holds no open row; replies that wait for a commit are answered as their rows
+        // commit, before the daemon closes the connections.
+        follow(plan.shutDown(at: now))
+        isShutDown = true
+        effects.append(.shutDown)
+    }
+}

@@ -1,0 +1,38 @@
+/// What the session is told once, at start-up: facts about the process and the machine that a
+/// pure core cannot read for itself, and the daemon's options.
+public struct SessionConfiguration: Sendable {
+    /// The daemon's user: only it (and root) may connect.
+    public var uid: UInt32
+    public var pid: Int
+    /// The socket path `status` shows (nil when systemd passed the socket).
+    public var socket: String?
+    /// When the daemon started, on the monotonic clock of the inputs.
+    public var startedAt: MonotonicInstant
+    /// Unix seconds minus monotonic seconds, to stamp log rows with wall-clock time.
+    public var wallClockOffset: Double
+    public var limits: DaemonLimits
+    /// The installed voices (`voices`, and the names `set voice` accepts).
+    public var voices: [InstalledVoice]
+    /// The voice used when neither the user nor a tree's language picks one.
+    public var standardVoice: String
+    /// The announcement policy, and the trees with their own.
+    public var policy: AnnouncementPolicy
+    public var treePolicies: [String: AnnouncementPolicy]
+
+    public init(
+        uid: UInt32, pid: Int, socket: String?, startedAt: MonotonicInstant, wallClockOffset: Double, limits: DaemonLimits = DaemonLimits(),
+        voices: [InstalledVoice] = [], standardVoice: String = "en", policy: AnnouncementPolicy = .default,
+        treePolicies: [String: AnnouncementPolicy] = [:]
+    ) {
+        self.uid = uid
+        self.pid = pid
+        self.socket = socket
+        self.startedAt = startedAt
+        self.wallClockOffset = wallClockOffset
+        self.limits = limits
+        self.voices = voices
+        self.standardVoice = standardVoice
+        self.policy = policy
+        self.treePolicies = treePolicies
+    }
+}

@@ -1,0 +1,25 @@
+/// What the session asks its shells to do, as a value: the only way it acts on the world.
+/// The daemon carries effects out in order; tests compare them exactly.
+public enum SessionEffect: Sendable, Equatable {
+    /// Send one line (a reply or an event) to a connection.
+    case send(ClientID, ServerMessage)
+    /// Close a connection once what was sent to it has been written.
+    case close(ClientID)
+    /// Start playing an utterance now (nothing else plays).
+    case play(PlayRequest)
+    /// Silence an utterance at once.
+    case stopSpeech(UtteranceID)
+    /// Append a row to the log; with a ticket, its result comes back as ``SessionInput/logWritten(_:_:)``.
+    case appendLog(LogRow, Ticket?)
+    /// Set the final outcome of an announcement's row appended before.
+    case updateLog(LogRow)
+    /// Write the speech settings to their file; the result comes back as ``SessionInput/settingsSaved(_:_:)``.
+    case saveSettings(SpeechSettings, Ticket)
+    /// Feed ``SessionInput/timerFired`` at this instant (replacing any timer set before).
+    case setTimer(MonotonicInstant)
+    case cancelTimer
+    /// A line for the daemon's journal.
+    case journal(LogLevel, String)
+    /// Every outcome is final and every row handed out: finish what is written and stop serving.
+    case shutDown
+}

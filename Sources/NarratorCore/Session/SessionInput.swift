@@ -1,0 +1,58 @@
+/// Everything that can happen to the daemon, as a value: what its shells (the socket loop, the
+/// speech layer, the log writer, the settings file, signals) feed into ``Session/handle(_:at:)``.
+public enum SessionInput: Sendable {
+    /// A connection was accepted, with what the kernel says about its peer (`SO_PEERCRED`).
+    case connected(ClientID, Credentials)
+    /// A request line, decoded, or why it could not be.
+    case request(ClientID, Result<Request, RequestFailure>)
+    /// A line the framing refused before decoding.
+    case rejectedLine(ClientID, LineProblem)
+    /// The connection is gone (closed by either side, or failed).
+    case disconnected(ClientID)
+    /// The speech layer played this utterance to its end, or gave up on it (`problem` says why).
+    case speechEnded(UtteranceID, problem: String?)
+    /// The audio output changed (fallback to null, stalled, back to the sound server).
+    case outputChanged(OutputStatus)
+    /// The timer the session last set (``SessionEffect/setTimer(_:)``) is due.
+    case timerFired
+    /// A row appended with a ticket was committed, or failed.
+    case logWritten(Ticket, Result<Void, LogProblem>)
+    /// The log writer's latest figures.
+    case logHealth(LogHealth)
+    /// The settings file was written (``SessionEffect/saveSettings(_:_:)``), or could not be.
+    case settingsSaved(Ticket, Result<Void, SpeechSettingsError>)
+    /// A setting the daemon itself changes (its configuration file was read again).
+    case changeSetting(key: String, value: String)
+    /// The daemon is asked to stop (SIGTERM, SIGINT).
+    case shutdown
+}
+
+/// Who is at the other end of a connection.
+public struct Credentials: Sendable, Hashable {
+    public var pid: Int
+    public var uid: UInt32
+
+    public init(pid: Int, uid: UInt32) {
+        self.pid = pid
+        self.uid = uid
+    }
+}
+
+/// Why a line was refused before it could be decoded.
+public enum LineProblem: Sendable, Hashable {
+    /// Longer than the daemon accepts (`--max-message`); it was discarded.
+    case tooLong(limit: Int)
+    /// Not valid UTF-8; discarded.
+    case invalidUTF8
+}
+
+/// Names a piece of work the session handed out (a log row, a settings write) so that its
+/// result, coming back as an input, finds the reply that waits for it.
+public struct Ticket: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public var rawValue: UInt64
+
+    public init(_ rawValue: UInt64) { self.rawValue = rawValue }
+
+    public static func < (a: Ticket, b: Ticket) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "ticket \(rawValue)" }
+}
