@@ -65,6 +65,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        // The daemon's session in-process, on a virtual clock: every scenario with its exact effects.
+        .testTarget(name: "NarratorSessionTests", dependencies: ["NarratorCore", "NarratorTestSupport"], swiftSettings: strict),
         // Parser unit tests, and end-to-end tests that run the built binaries.
         .testTarget(
             name: "NarratorCLITests",

@@ -13,12 +13,16 @@ enum AuditCommand {
             bytes = read
         } else {
             // Not a file: a tree registered with the daemon, audited as it is now.
-            switch DaemonSession.fetch(cmd: "export", fields: [JSONObject.Member(key: "tree", value: .string(target))], invocation: invocation, environment: environment, console: console) {
+            switch DaemonSession.fetch(.export(tree: target), as: "audit", invocation: invocation, environment: environment, console: console) {
             case .failure(let status):
                 return status
-            case .success(let reply):
+            case .success(let body):
+                guard case .exported(_, let exported) = body else {
+                    console.err("narratorctl audit: narratord answered export with something else\n")
+                    return .refused
+                }
                 do {
-                    let document = try TreeDocumentDecoder().decode(reply["document"] ?? .null)
+                    let document = try TreeDocumentDecoder().decode(exported)
                     return audit(document: document, request: request, json: json, console: console)
                 } catch {
                     console.err("narratorctl audit: the daemon sent an invalid document for \(target): \(error)\n")

@@ -24,24 +24,22 @@ public enum Command: Equatable, Sendable {
 }
 
 /// What a daemon command sends, and how the CLI treats the connection afterwards.
-public struct DaemonRequest: Equatable, Sendable {
-    public var cmd: String
-    public var fields: [JSONObject.Member]
-    /// A file whose JSON is sent as `field` (read when the command runs, not while parsing).
-    public var documentFile: (field: String, path: String)?
-    /// Keep the connection and print events after the reply (register --follow, monitor).
-    public var follow: Bool
+public enum DaemonRequest: Equatable, Sendable {
+    /// One request; its reply is printed.
+    case send(RequestCommand)
+    /// `register FILE`: the file is read and checked when the command runs, not while parsing.
+    /// With `follow`, narratorctl stays connected as the tree's owner and prints the events it gets.
+    case register(file: String, ephemeral: Bool, follow: Bool)
+    /// `monitor`: subscribe, then print each utterance as it starts until the daemon goes away.
+    case monitor
 
-    public init(cmd: String, fields: [JSONObject.Member] = [], documentFile: (field: String, path: String)? = nil, follow: Bool = false) {
-        self.cmd = cmd
-        self.fields = fields
-        self.documentFile = documentFile
-        self.follow = follow
-    }
-
-    public static func == (a: DaemonRequest, b: DaemonRequest) -> Bool {
-        a.cmd == b.cmd && a.fields == b.fields && a.documentFile?.field == b.documentFile?.field
-            && a.documentFile?.path == b.documentFile?.path && a.follow == b.follow
+    /// The command's name in messages ("narratorctl focus: ...").
+    var name: String {
+        switch self {
+        case .send(let command): command.name.rawValue
+        case .register: "register"
+        case .monitor: "monitor"
+        }
     }
 }
 

@@ -1,9 +1,6 @@
 import NarratorCore
 
-private func request(_ cmd: String, _ fields: [JSONObject.Member] = [], follow: Bool = false) -> Command {
-    .daemon(DaemonRequest(cmd: cmd, fields: fields, follow: follow))
-}
-private func member(_ key: String, _ value: JSONValue) -> JSONObject.Member { .init(key: key, value: value) }
+private func request(_ command: RequestCommand) -> Command { .daemon(.send(command)) }
 private func number(_ text: String, _ name: String, _ command: String) throws(UsageError) -> Double {
     guard let value = Double(text), value.isFinite else { throw UsageError("\(command): \(name) must be a number, not \"\(text)\"", command: command) }
     return value
@@ -18,9 +15,9 @@ private let treeOption = OptionSpec("--tree", value: "TREE", help: "navigate thi
 
 /// The commands that talk to narratord, one request each.
 let daemonCommands: [CommandSpec] = {
-    func move(_ name: String, _ summary: String) -> CommandSpec {
-        CommandSpec(name: name, summary: summary, options: [treeOption]) { parsed throws(UsageError) in
-            request(name, parsed.value("--tree").map { [member("tree", .string($0))] } ?? [])
+    func move(_ move: Workspace.Move, _ summary: String) -> CommandSpec {
+        CommandSpec(name: move.rawValue, summary: summary, options: [treeOption]) { parsed throws(UsageError) in
+            request(.move(move, tree: parsed.value("--tree")))
         }
     }
     return [
@@ -37,10 +34,7 @@ let daemonCommands: [CommandSpec] = {
                 and the tree stays registered without an owner (unless --ephemeral).
                 """
         ) { parsed throws(UsageError) in
-            .daemon(
-                DaemonRequest(
-                    cmd: "register", fields: parsed.has("--ephemeral") ? [member("ephemeral", true)] : [],
-                    documentFile: ("document", parsed.positionals[0]), follow: parsed.has("--follow")))
+            .daemon(.register(file: parsed.positionals[0], ephemeral: parsed.has("--ephemeral"), follow: parsed.has("--follow")))
         },
         CommandSpec(
             name: "update", summary: "change an element: set properties, replace its children, or remove it",
@@ -54,45 +48,48 @@ let daemonCommands: [CommandSpec] = {
                 OptionSpec("--focus", value: "ID", help: "with --notify: the element to focus (default: the first)"),
             ]
         ) { parsed throws(UsageError) in
-            var fields = [member("tree", .string(parsed.positionals[0])), member("element", .string(parsed.positionals[1]))]
+            let element = parsed.positionals[1]
             let given = ["--set", "--children"].filter { parsed.value($0) != nil }.count + (parsed.has("--remove") ? 1 : 0)
             guard given == 1 else { throw UsageError("update: give exactly one of --set, --children or --remove", command: "update") }
-            if let set = parsed.value("--set") { fields.append(member("set", try json(set, "--set", "update"))) }
-            if let children = parsed.value("--children") { fields.append(member("children", try json(children, "--children", "update"))) }
-            if parsed.has("--remove") { fields.append(member("remove", true)) }
-            if parsed.has("--announce") { fields.append(member("announce", true)) }
-            if let notify = parsed.value("--notify") { fields.append(member("notify", .string(notify))) }
-            if let focus = parsed.value("--focus") {
-                guard parsed.value("--notify") != nil else { throw UsageError("update: --focus needs --notify", command: "update") }
-                fields.append(member("focus", .string(focus)))
+            let update: TreeUpdate
+            if let set = parsed.value("--set") {
+                update = .setProperties(element: element, properties: try json(set, "--set", "update"))
+            } else if let children = parsed.value("--children") {
+                update = .replaceChildren(element: element, children: try json(children, "--children", "update"))
+            } else {
+                update = .remove(element: element)
             }
-            return request("update", fields)
+            let focus = parsed.value("--focus")
+            var notify: LayoutNotification?
+            switch parsed.value("--notify") {
+            case "screenChanged": notify = .screenChanged(element: focus)
+            case "layoutChanged": notify = .layoutChanged(element: focus)
+            default:
+                guard focus == nil else { throw UsageError("update: --focus needs --notify", command: "update") }
+            }
+            return request(.update(tree: parsed.positionals[0], update: update, announce: parsed.has("--announce"), notify: notify))
         },
         CommandSpec(name: "unregister", summary: "remove a registered tree", arguments: [ArgumentSpec("TREE", help: "the tree")]) {
-            parsed throws(UsageError) in request("unregister", [member("tree", .string(parsed.positionals[0]))])
+            parsed throws(UsageError) in request(.unregister(tree: parsed.positionals[0]))
         },
-        CommandSpec(name: "trees", summary: "list the registered trees") { _ throws(UsageError) in request("trees") },
+        CommandSpec(name: "trees", summary: "list the registered trees") { _ throws(UsageError) in request(.trees) },
         CommandSpec(
             name: "focus", summary: "focus a tree (its last focused or first element) or an element",
             arguments: [ArgumentSpec("TREE", help: "the tree"), ArgumentSpec("ELEMENT", help: "the element id", optional: true)]
         ) { parsed throws(UsageError) in
-            var fields = [member("tree", .string(parsed.positionals[0]))]
-            if parsed.positionals.count > 1 { fields.append(member("element", .string(parsed.positionals[1]))) }
-            return request("focus", fields)
+            request(.focus(tree: parsed.positionals[0], element: parsed.positionals.count > 1 ? parsed.positionals[1] : nil))
         },
-        move("next", "move focus to the next element"),
-        move("previous", "move focus to the previous element"),
-        move("first", "move focus to the first element"),
-        move("last", "move focus to the last element"),
+        move(.next, "move focus to the next element"),
+        move(.previous, "move focus to the previous element"),
+        move(.first, "move focus to the first element"),
+        move(.last, "move focus to the last element"),
         CommandSpec(
             name: "touch", summary: "focus the element at a screen point",
             arguments: [ArgumentSpec("X", help: "screen x"), ArgumentSpec("Y", help: "screen y")], options: [treeOption]
         ) { parsed throws(UsageError) in
-            var fields = [member("x", .number(try number(parsed.positionals[0], "X", "touch"))), member("y", .number(try number(parsed.positionals[1], "Y", "touch")))]
-            if let tree = parsed.value("--tree") { fields.append(member("tree", .string(tree))) }
-            return request("touch", fields)
+            request(.touch(x: try number(parsed.positionals[0], "X", "touch"), y: try number(parsed.positionals[1], "Y", "touch"), tree: parsed.value("--tree")))
         },
-        CommandSpec(name: "activate", summary: "activate the focused element (double tap)") { _ throws(UsageError) in request("activate") },
+        CommandSpec(name: "activate", summary: "activate the focused element (double tap)") { _ throws(UsageError) in request(.activate) },
         CommandSpec(
             name: "adjust", summary: "increment or decrement the focused element",
             arguments: [ArgumentSpec("DIRECTION", help: "up or down")]
@@ -101,14 +98,14 @@ let daemonCommands: [CommandSpec] = {
             guard direction == "up" || direction == "down" else {
                 throw UsageError("adjust: DIRECTION must be up or down, not \"\(direction)\"", command: "adjust")
             }
-            return request("adjust", [member("direction", .string(direction))])
+            return request(.adjust(direction == "up" ? .up : .down))
         },
-        CommandSpec(name: "actions", summary: "list the focused element's custom actions") { _ throws(UsageError) in request("actions") },
+        CommandSpec(name: "actions", summary: "list the focused element's custom actions") { _ throws(UsageError) in request(.actions) },
         CommandSpec(name: "action", summary: "perform a custom action of the focused element", arguments: [ArgumentSpec("NAME", help: "the action's name")]) {
-            parsed throws(UsageError) in request("action", [member("name", .string(parsed.positionals[0]))])
+            parsed throws(UsageError) in request(.action(name: parsed.positionals[0]))
         },
-        CommandSpec(name: "magic-tap", summary: "the main action, handled by the nearest element up from the focus") { _ throws(UsageError) in request("magic-tap") },
-        CommandSpec(name: "escape", summary: "dismiss, handled by the nearest element up from the focus") { _ throws(UsageError) in request("escape") },
+        CommandSpec(name: "magic-tap", summary: "the main action, handled by the nearest element up from the focus") { _ throws(UsageError) in request(.magicTap) },
+        CommandSpec(name: "escape", summary: "dismiss, handled by the nearest element up from the focus") { _ throws(UsageError) in request(.escape) },
         CommandSpec(
             name: "rotor", summary: "list rotors, or move to the next/previous item of one",
             arguments: [
@@ -116,12 +113,12 @@ let daemonCommands: [CommandSpec] = {
                 ArgumentSpec("DIRECTION", help: "next (default), previous, first or last", optional: true),
             ]
         ) { parsed throws(UsageError) in
-            guard let name = parsed.positionals.first else { return request("rotor") }
-            let direction = parsed.positionals.count > 1 ? parsed.positionals[1] : "next"
-            guard ["next", "previous", "first", "last"].contains(direction) else {
-                throw UsageError("rotor: DIRECTION must be next, previous, first or last, not \"\(direction)\"", command: "rotor")
+            guard let name = parsed.positionals.first else { return request(.rotors) }
+            let text = parsed.positionals.count > 1 ? parsed.positionals[1] : "next"
+            guard let direction = Workspace.Move(rawValue: text) else {
+                throw UsageError("rotor: DIRECTION must be next, previous, first or last, not \"\(text)\"", command: "rotor")
             }
-            return request("rotor", [member("name", .string(name)), member("direction", .string(direction))])
+            return request(.rotor(name: name, direction: direction))
         },
         CommandSpec(
             name: "announce", summary: "queue an announcement",
@@ -133,32 +130,31 @@ let daemonCommands: [CommandSpec] = {
                 OptionSpec("--key", value: "KEY", help: "deduplication key (default: the normalized text)"),
             ]
         ) { parsed throws(UsageError) in
-            var fields = [member("text", .string(parsed.positionals.joined(separator: " ")))]
-            for (option, key) in [("--priority", "priority"), ("--tree", "tree"), ("--element", "element"), ("--key", "key")] {
-                if let value = parsed.value(option) { fields.append(member(key, .string(value))) }
-            }
-            return request("announce", fields)
+            request(
+                .announce(
+                    text: parsed.positionals.joined(separator: " "), priority: parsed.value("--priority").flatMap(AnnouncementPriority.init(rawValue:)) ?? .default,
+                    tree: parsed.value("--tree"), element: parsed.value("--element"), key: parsed.value("--key")))
         },
         CommandSpec(name: "speak", summary: "say text now, interrupting focus speech", arguments: [ArgumentSpec("TEXT", help: "what to say", variadic: true)]) {
-            parsed throws(UsageError) in request("speak", [member("text", .string(parsed.positionals.joined(separator: " ")))])
+            parsed throws(UsageError) in request(.speak(text: parsed.positionals.joined(separator: " ")))
         },
-        CommandSpec(name: "stop", summary: "silence speech and drop what is waiting") { _ throws(UsageError) in request("stop") },
-        CommandSpec(name: "status", summary: "uptime, clients, trees, focus, audio output, voice, queue") { _ throws(UsageError) in request("status") },
+        CommandSpec(name: "stop", summary: "silence speech and drop what is waiting") { _ throws(UsageError) in request(.stop) },
+        CommandSpec(name: "status", summary: "uptime, clients, trees, focus, audio output, voice, queue") { _ throws(UsageError) in request(.status) },
         CommandSpec(
             name: "set", summary: "change a speech setting (voice, rate, pitch, volume, punctuation, hints, hint-delay)",
             arguments: [ArgumentSpec("KEY", help: "the setting"), ArgumentSpec("VALUE", help: "its new value")]
         ) { parsed throws(UsageError) in
-            request("set", [member("key", .string(parsed.positionals[0])), member("value", .string(parsed.positionals[1]))])
+            request(.set(key: parsed.positionals[0], value: .string(parsed.positionals[1])))
         },
         CommandSpec(name: "get", summary: "print a speech setting", arguments: [ArgumentSpec("KEY", help: "the setting")]) {
-            parsed throws(UsageError) in request("get", [member("key", .string(parsed.positionals[0]))])
+            parsed throws(UsageError) in request(.get(key: parsed.positionals[0]))
         },
-        CommandSpec(name: "voices", summary: "list the installed eSpeak NG voices") { _ throws(UsageError) in request("voices") },
+        CommandSpec(name: "voices", summary: "list the installed eSpeak NG voices") { _ throws(UsageError) in request(.voices) },
         CommandSpec(name: "monitor", summary: "print each utterance as it is spoken, until interrupted") { _ throws(UsageError) in
-            request("subscribe", follow: true)
+            .daemon(.monitor)
         },
         CommandSpec(name: "hello", summary: "check the daemon is there and print its versions") { _ throws(UsageError) in
-            request("hello", [member("client", "narratorctl")])
+            request(.hello(client: "narratorctl"))
         },
     ]
 }()

@@ -5,27 +5,34 @@ import NarratorSystem
 /// Sends one request to the daemon and renders the reply; for `register --follow` and
 /// `monitor`, keeps reading events until the daemon closes the connection.
 enum DaemonSession {
-    /// Connects, sends `{"id": 1, "cmd": ..., fields...}` and reads the first line back.
-    /// On success the caller owns (and closes) the connection, which `--follow` keeps reading.
+    /// Connects, sends the request (id 1) and reads its reply. On success the caller owns (and
+    /// closes) the connection, which `--follow` keeps reading.
     static func exchange(
-        cmd: String, fields: [JSONObject.Member], invocation: Invocation, environment: [String: String], console: Console
-    ) -> Result<(client: UnixClient, reply: String), ExitStatus> {
+        _ command: RequestCommand, as name: String, invocation: Invocation, environment: [String: String], console: Console
+    ) -> Result<(client: UnixClient, reply: Reply, line: String), ExitStatus> {
         let path = SocketPath.resolve(flag: invocation.socket, environment: environment, uid: getuid()).path
         let client: UnixClient
         do { client = try UnixClient(connectingTo: path) } catch {
             unreachable(path, error, console)
             return .failure(.unreachable)
         }
-        var object = JSONObject([.init(key: "id", value: 1), .init(key: "cmd", value: .string(cmd))])
-        object.members.append(contentsOf: fields)
         do {
-            try client.send(line: JSONValue.object(object).compactText)
+            try client.send(line: Request(id: 1, command: command).line)
             guard let line = try client.readLine() else {
                 console.err("narratorctl: narratord at \(path) closed the connection without replying\n")
                 client.close()
                 return .failure(.unreachable)
             }
-            return .success((client, line))
+            guard case .reply(let reply) = try ServerMessage(line: line, answering: command.name) else {
+                console.err("narratorctl \(name): narratord sent an event before its reply: \(line)\n")
+                client.close()
+                return .failure(.refused)
+            }
+            return .success((client, reply, line))
+        } catch let error as ProtocolError {
+            console.err("narratorctl \(name): narratord sent a reply this narratorctl cannot read (\(error.message))\n")
+            client.close()
+            return .failure(.refused)
         } catch {
             console.err("narratorctl: lost the connection to narratord at \(path): \(error)\n")
             client.close()
@@ -36,22 +43,19 @@ enum DaemonSession {
     /// One request whose reply another command uses (not printed). Errors are reported on
     /// stderr and come back as the exit status to use.
     static func fetch(
-        cmd: String, fields: [JSONObject.Member], invocation: Invocation, environment: [String: String], console: Console
-    ) -> Result<JSONObject, ExitStatus> {
-        switch exchange(cmd: cmd, fields: fields, invocation: invocation, environment: environment, console: console) {
+        _ command: RequestCommand, as name: String, invocation: Invocation, environment: [String: String], console: Console
+    ) -> Result<ReplyBody, ExitStatus> {
+        switch exchange(command, as: name, invocation: invocation, environment: environment, console: console) {
         case .failure(let status):
             return .failure(status)
-        case .success(let (client, line)):
+        case .success(let (client, reply, _)):
             client.close()
-            guard case .object(let reply)? = try? JSONParser().parse(line) else {
-                console.err("narratorctl: narratord sent something that is not a JSON object: \(line)\n")
+            switch reply.outcome {
+            case .success(let body): return .success(body)
+            case .failure(let error):
+                console.err("narratorctl \(name): \(error.message)\n")
                 return .failure(.refused)
             }
-            guard reply["ok"] == true else {
-                console.err("narratorctl: \(reply["error"]?["message"]?.stringValue ?? line)\n")
-                return .failure(.refused)
-            }
-            return .success(reply)
         }
     }
 
@@ -61,57 +65,60 @@ enum DaemonSession {
     }
 
     static func run(_ request: DaemonRequest, invocation: Invocation, environment: [String: String], console: Console) -> ExitStatus {
-        var fields = request.fields
-        if let (field, path) = request.documentFile {
-            guard let bytes = InputFile.read(path, for: request.cmd, console: console) else { return .refused }
+        let command: RequestCommand
+        var follow = false
+        switch request {
+        case .send(let sent):
+            command = sent
+        case .monitor:
+            command = .subscribe
+            follow = true
+        case .register(let file, let ephemeral, let following):
+            guard let bytes = InputFile.read(file, for: "register", console: console) else { return .refused }
             do {
-                fields.insert(.init(key: field, value: try DocumentLimits.default.parser.parse(bytes)), at: 0)
+                // Checked here so that a broken file is reported with its line and column, and
+                // sent on one line whatever its layout.
+                let document = try DocumentLimits.default.parser.parse(bytes)
+                command = .register(document: try RawJSON(document.compactText), ephemeral: ephemeral)
             } catch {
-                console.err("narratorctl \(request.cmd): \(path == "-" ? "standard input" : path) is not valid JSON: \(error)\n")
+                console.err("narratorctl register: \(file == "-" ? "standard input" : file) is not valid JSON: \(error)\n")
                 return .refused
             }
+            follow = following
         }
         let client: UnixClient
+        let reply: Reply
         let replyLine: String
-        switch exchange(cmd: request.cmd, fields: fields, invocation: invocation, environment: environment, console: console) {
+        switch exchange(command, as: request.name, invocation: invocation, environment: environment, console: console) {
         case .failure(let status): return status
-        case .success(let (connection, line)): (client, replyLine) = (connection, line)
+        case .success(let (connection, answer, line)): (client, reply, replyLine) = (connection, answer, line)
         }
         defer { client.close() }
-        guard let reply = try? JSONParser().parse(replyLine), case .object(let replyObject) = reply else {
-            console.err("narratorctl: narratord sent something that is not a JSON object: \(replyLine)\n")
+        switch reply.outcome {
+        case .failure(let error):
+            if invocation.json { console.out(reply.json.prettyText + "\n") }
+            console.err("narratorctl \(request.name): \(error.message)\n")
+            for problem in error.problems {
+                console.err("  \(problem.path.isEmpty ? "" : problem.path + ": ")\(problem.message)\n")
+            }
             return .refused
-        }
-        if replyObject["ok"] != true {
+        case .success(let body):
             if invocation.json {
-                console.out(reply.prettyText + "\n")
+                console.out(replyLine + "\n")
+            } else {
+                let text = ReplyRenderer.render(body, answering: command.name)
+                if !text.isEmpty { console.out(text + "\n") }
             }
-            let error = replyObject["error"]
-            let message = error?["message"]?.stringValue ?? replyLine
-            console.err("narratorctl \(request.cmd == "subscribe" ? "monitor" : request.cmd): \(message)\n")
-            if let problems = error?["problems"]?.arrayValue {
-                for problem in problems {
-                    let path = problem["path"]?.stringValue ?? ""
-                    console.err("  \(path.isEmpty ? "" : path + ": ")\(problem["message"]?.stringValue ?? "")\n")
-                }
-            }
-            return .refused
         }
-        if invocation.json {
-            console.out(reply.compactText + "\n")
-        } else {
-            let text = ReplyRenderer.render(request.cmd, replyObject)
-            if !text.isEmpty { console.out(text + "\n") }
-        }
-        guard request.follow else { return .success }
+        guard follow else { return .success }
         // Follow: print each event as it arrives until the daemon hangs up.
         while true {
             let line: String?
             do { line = try client.readLine() } catch { return .unreachable }
             guard let line else { return .success }
-            if invocation.json || request.cmd != "subscribe" {
+            if invocation.json || request != .monitor {
                 console.out(line + "\n")
-            } else if let event = try? JSONParser().parse(line), let text = ReplyRenderer.monitorLine(event) {
+            } else if case .event(let event)? = try? ServerMessage(line: line, answering: command.name), let text = ReplyRenderer.monitorLine(event) {
                 console.out(text + "\n")
             }
         }

@@ -20,8 +20,7 @@ public enum NarratorCtl {
                 return ShowCommand.run(file: file, json: invocation.json, console: console)
             }
             // Not a file: the name of a registered tree.
-            let request = DaemonRequest(cmd: "show", fields: [.init(key: "tree", value: .string(file))])
-            return DaemonSession.run(request, invocation: invocation, environment: environment, console: console)
+            return DaemonSession.run(.send(.show(tree: file)), invocation: invocation, environment: environment, console: console)
         case .announcements(let command):
             return AnnouncementTools.run(command, json: invocation.json, environment: environment, console: console)
         case .daemon(let request):

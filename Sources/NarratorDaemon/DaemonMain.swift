@@ -1,8 +1,8 @@
 import Foundation
 import NarratorCore
 import NarratorSpeech
+import NarratorStore
 import NarratorSystem
-import Synchronization
 
 /// `narratord` as a function of its arguments and environment; `main.swift` only calls this.
 ///
@@ -89,7 +89,7 @@ public enum DaemonMain {
             let configuration = EventLoopConfiguration(
                 maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
                 signals: [.terminate, .interrupt, .hangup])
-            let loop: EventLoop
+            let loop: EventLoop<DaemonMessage>
             do { loop = try EventLoop(listeners: listeners, configuration: configuration) } catch {
                 throw StartError(description: "cannot start the event loop: \(error)")
             }
@@ -103,86 +103,65 @@ public enum DaemonMain {
     }
 
     static func serve(
-        _ options: DaemonOptions, loop: EventLoop, socketPath: String?, owned: ListeningSocket?, audio: AudioSpec,
+        _ options: DaemonOptions, loop: EventLoop<DaemonMessage>, socketPath: String?, owned: ListeningSocket?, audio: AudioSpec,
         arguments: [String], environment: [String: String], notifier: SystemdNotifier, logger: Logger
     ) throws -> Int32 {
-        let uid = getuid()
-        // Speech: the engine and the audio output.
+        let startedAt = MonotonicClock.now()
+        // Speech: the engine and the audio output; what they report is posted to the loop.
         try? FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let sink = SpeechEventSink()
-        let speech: SpeechService
+        let player: SpeechPlayer
         do {
-            speech = try SpeechService.start(
-                audio: audio, settingsPath: options.stateDirectory + "/settings.json", espeakDataPath: options.espeakData,
-                log: { logger.notice($0) }, onEvent: { sink.deliver($0) })
+            player = try SpeechPlayer.start(audio: audio, espeakDataPath: options.espeakData) { loop.post(.speech($0)) }
         } catch {
             throw StartError(description: "cannot start speech: \(error)")
         }
-        if let voice = options.voice {
-            do { try speech.set("voice", to: voice) } catch { throw StartError(description: "--voice: \(error)") }
-        }
-        if let rate = options.rate {
-            do { try speech.set("rate", to: String(rate)) } catch { throw StartError(description: "--rate: \(error)") }
-        }
+        let settingsFile = SpeechSettingsStore(path: options.stateDirectory + "/settings.json")
+        let settings = try startingSettings(options, file: settingsFile, voices: player.engine.voices)
 
-        let policy = try announcementPolicy(options.policy)
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
-        let desk = AnnouncementDesk(policy: policy, logPath: logPath)
-        for (tree, choice) in options.treePolicies.sorted(by: { $0.key < $1.key }) {
-            desk.setPolicy(try announcementPolicy(choice), forTree: tree)
-        }
-        if let problem = desk.log.status.lastError {
+        let log = LogWriter.starting(path: logPath) { loop.post(.logHealth($0)) }
+        if let problem = log.status.lastError {
             logger.warning("the utterance log is unavailable, speech goes on and the log is opened again when it can be: \(problem)")
         }
-        let daemon = Daemon(
-            logger: logger, speech: speech, desk: desk, uid: uid, socketPath: socketPath, limits: options.limits)
-        sink.connect(LoopBound(daemon, loop: loop))
-        var current = options
-        daemon.reload = { [unowned daemon] in
-            // SIGHUP: re-read the file; apply what can change while running, keep every client.
-            try? notifier.notify([.reloading])
-            defer { try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")") }
-            let next: DaemonOptions
-            switch Result(catching: { () throws(UsageError) in try readOptions(arguments, environment: environment) }) {
-            case .success(.run(let parsed)):
-                next = parsed
-            case .success:
-                return
-            case .failure(let error):
-                daemon.logger.error("reload failed, keeping the current settings: \(error.message)")
-                return
-            }
-            daemon.logger = Logger(level: next.logLevel)
-            if next.voice != current.voice, let voice = next.voice {
-                do { try speech.set("voice", to: voice) } catch { daemon.logger.error("reload: voice: \(error)") }
-            }
-            if next.rate != current.rate, let rate = next.rate {
-                do { try speech.set("rate", to: String(rate)) } catch { daemon.logger.error("reload: rate: \(error)") }
-            }
-            var restart: [String] = []
-            if next.socket != current.socket { restart.append("socket") }
-            if next.audio != current.audio { restart.append("audio") }
-            if next.stateDirectory != current.stateDirectory { restart.append("state-dir") }
-            if next.espeakData != current.espeakData { restart.append("espeak-data") }
-            if next.maxMessageBytes != current.maxMessageBytes { restart.append("max-message") }
-            if next.limits != current.limits { restart.append("limits") }
-            if next.database != current.database { restart.append("db") }
-            if next.policy != current.policy || next.treePolicies != current.treePolicies { restart.append("policy") }
-            if !restart.isEmpty { daemon.logger.warning("reload: \(restart.joined(separator: ", ")) take effect after a restart") }
-            daemon.logger.notice("reloaded \(next.configPath) (log level \(next.logLevel.rawValue))")
-            current = next
-        }
+        var treePolicies: [String: AnnouncementPolicy] = [:]
+        for (tree, choice) in options.treePolicies { treePolicies[tree] = try announcementPolicy(choice) }
+        let configuration = SessionConfiguration(
+            uid: UInt32(getuid()), pid: Int(getpid()), socket: socketPath, startedAt: startedAt,
+            wallClockOffset: Date().timeIntervalSince1970 - Double(startedAt.nanoseconds) / 1e9, limits: options.limits,
+            voices: player.engine.voices, standardVoice: (try? player.engine.resolve(.standard)) ?? "en",
+            policy: try announcementPolicy(options.policy), treePolicies: treePolicies)
+        let session = Session(configuration: configuration, settings: settings, output: ((player.output as? ServerOutput)?.outputStatus ?? OutputStatus(spec: audio, active: player.output.name, fallback: false)), log: log.health)
+        let driver = SessionDriver(
+            session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),
+            configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger)
 
-        let status = speech.status
+        let output = ((player.output as? ServerOutput)?.outputStatus ?? OutputStatus(spec: audio, active: player.output.name, fallback: false))
         logger.notice(
-            "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket"); audio: \(status.output.active)\(status.output.fallback ? " (fallback: \(status.output.detail ?? "sound server unreachable"))" : ""); voice: \(status.voice)")
+            "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket"); audio: \(output.active)\(output.fallback ? " (fallback: \(output.detail ?? "sound server unreachable"))" : ""); voice: \(settings.voice ?? configuration.standardVoice)")
         try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
-        do { try loop.run(daemon) } catch { throw StartError(description: "event loop failed: \(error)") }
+        do { try loop.run(driver) } catch { throw StartError(description: "event loop failed: \(error)") }
         try? notifier.stopping()
         if let owned { _ = owned.removeSocketFile() }
-        desk.log.close()
+        log.close()
         logger.notice("stopped")
         return 0
+    }
+
+    /// The saved speech settings with `--voice` and `--rate` applied (and saved, as `set` would).
+    static func startingSettings(_ options: DaemonOptions, file: SpeechSettingsStore, voices: [InstalledVoice]) throws -> SpeechSettings {
+        var settings: SpeechSettings
+        do { settings = try file.load() } catch { throw StartError(description: "cannot start speech: \(error)") }
+        let changes = [("voice", options.voice), ("rate", options.rate.map(String.init))].compactMap { key, value in value.map { (key, $0) } }
+        guard !changes.isEmpty else { return settings }
+        for (key, value) in changes {
+            do {
+                try settings.set(key, to: value, installed: voices)
+            } catch {
+                throw StartError(description: "--\(key): \(error)")
+            }
+        }
+        do { try file.save(settings) } catch { throw StartError(description: "cannot start speech: \(error)") }
+        return settings
     }
 
     /// `--policy`: a built-in name or a policy file.
@@ -198,17 +177,5 @@ public enum DaemonMain {
         } catch {
             throw StartError(description: "--policy \(choice): \(error)")
         }
-    }
-}
-
-/// Forwards speech events from the speech queue to the daemon on its loop thread.
-final class SpeechEventSink: Sendable {
-    private let target = Mutex<LoopBound<Daemon>?>(nil)
-
-    func connect(_ daemon: LoopBound<Daemon>) { target.withLock { $0 = daemon } }
-
-    func deliver(_ event: SpeechEvent) {
-        guard let bound = target.withLock({ $0 }) else { return }
-        _ = bound.loop.execute { loop in bound.open().speechEvent(event, loop: loop) }
     }
 }

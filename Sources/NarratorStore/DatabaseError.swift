@@ -1,4 +1,5 @@
 import CSQLite
+import NarratorCore
 
 /// A failed SQLite call: the result code, SQLite's own message, and what Narrator was doing.
 public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -62,4 +63,9 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
         let extended = handle.map { sqlite3_extended_errcode($0) } ?? code
         return DatabaseError(extendedCode: extended == 0 ? code : extended, message: message, context: context)
     }
+}
+
+extension DatabaseError {
+    /// The failure as the session and `status` carry it: the stable reason and the message.
+    public var problem: LogProblem { LogProblem(reason: reason, message: description) }
 }

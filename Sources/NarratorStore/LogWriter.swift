@@ -45,6 +45,8 @@ public final class LogWriter: Sendable {
         var latencies: [Double] = []
         var latencyCursor = 0
         var lastAnnouncementID: Int64 = 0
+        var percentiles: (p50: Double?, p99: Double?)?
+        var percentilesAt: UInt64 = 0
     }
 
     /// What the writer thread shares with callers. The thread holds only this, never the
@@ -53,8 +55,42 @@ public final class LogWriter: Sendable {
         let state: Mutex<State>
         let wake = DispatchSemaphore(value: 0)
         let finished = DispatchSemaphore(value: 0)
+        /// Told the writer's health after every batch and every attempt to open the file.
+        let onHealth: (@Sendable (LogHealth) -> Void)?
 
-        init(_ state: State) { self.state = Mutex(state) }
+        init(_ state: State, onHealth: (@Sendable (LogHealth) -> Void)?) {
+            self.state = Mutex(state)
+            self.onHealth = onHealth
+        }
+
+        /// The current health. Percentiles are sorted out of the lock, and at most every 250 ms
+        /// when reporting after each batch (a busy writer commits hundreds of batches a second).
+        func health(fresh: Bool) -> LogHealth {
+            let now = DispatchTime.now().uptimeNanoseconds
+            let (status, latencies, last, cached) = state.withLock { state in
+                let stale = fresh || state.percentiles == nil || now - state.percentilesAt > 250_000_000
+                return (state.status, stale ? state.latencies : nil, state.lastAnnouncementID, state.percentiles)
+            }
+            var percentiles = cached
+            if var latencies {
+                latencies.sort()
+                percentiles = latencies.isEmpty
+                    ? (nil, nil) : (latencies[latencies.count / 2], latencies[min(latencies.count - 1, Int(Double(latencies.count) * 0.99))])
+                state.withLock { state in
+                    state.percentiles = percentiles
+                    state.percentilesAt = now
+                }
+            }
+            return LogHealth(
+                path: status.path, isOpen: status.isOpen, rowsWritten: status.rowsWritten, rowsFailed: status.rowsFailed, pending: status.pending,
+                reopenings: status.reopenings, problem: status.lastError.map(\.problem), commitLatencyP50: percentiles?.p50 ?? nil,
+                commitLatencyP99: percentiles?.p99 ?? nil, lastAnnouncementID: last)
+        }
+
+        func reportHealth() {
+            guard let onHealth else { return }
+            onHealth(health(fresh: false))
+        }
     }
 
     /// How the writer thread opens the file; only that thread calls it.
@@ -77,30 +113,39 @@ public final class LogWriter: Sendable {
     /// Opens (creating and migrating) the database on a new writer thread.
     /// - Throws: the ``DatabaseError`` that kept it from opening; nothing is left running then.
     public convenience init(
-        path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250), reopenInterval: Duration = .seconds(1)
+        path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250), reopenInterval: Duration = .seconds(1),
+        onHealth: (@Sendable (LogHealth) -> Void)? = nil
     ) throws(DatabaseError) {
-        try self.init(path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: true)
+        try self.init(
+            path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: true, onHealth: onHealth)
     }
 
     /// Starts a writer even when the file cannot be opened yet (a read-only or missing directory, a
     /// full disk): rows fail with the reason (see `status`) until an open succeeds, which is tried
     /// again at most once per `reopenInterval` when rows arrive. What a daemon wants: speech must
     /// not depend on the log, and the log must come back by itself when the fault clears.
+    ///
+    /// - Parameter onHealth: told the writer's health, on its thread, after every batch and every
+    ///   attempt to open the file (how the daemon's session learns what `status` shows).
     public static func starting(
-        path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250), reopenInterval: Duration = .seconds(1)
+        path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250), reopenInterval: Duration = .seconds(1),
+        onHealth: (@Sendable (LogHealth) -> Void)? = nil
     ) -> LogWriter {
         do {
-            return try LogWriter(path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: false)
+            return try LogWriter(
+                path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: false, onHealth: onHealth)
         } catch {
             preconditionFailure("a writer that need not open cannot fail to start: \(error)")
         }
     }
 
-    private init(path: String, backlogLimit: Int, busyTimeout: Duration, reopenInterval: Duration, mustOpen: Bool) throws(DatabaseError) {
+    private init(
+        path: String, backlogLimit: Int, busyTimeout: Duration, reopenInterval: Duration, mustOpen: Bool, onHealth: (@Sendable (LogHealth) -> Void)?
+    ) throws(DatabaseError) {
         self.path = path
         self.backlogLimit = backlogLimit
         let shared = Shared(
-            State(status: Status(path: path, isOpen: false, rowsWritten: 0, rowsFailed: 0, batches: 0, pending: 0, reopenings: 0)))
+            State(status: Status(path: path, isOpen: false, rowsWritten: 0, rowsFailed: 0, batches: 0, pending: 0, reopenings: 0)), onHealth: onHealth)
         self.shared = shared
         let opener = Opener(path: path, busyTimeout: busyTimeout, reopenInterval: reopenInterval)
         let firstOpen = Mutex<DatabaseError?>(nil)
@@ -144,12 +189,14 @@ public final class LogWriter: Sendable {
                 state.status.lastError = nil
                 if !first { state.status.reopenings += 1 }
             }
+            shared.reportHealth()
             return connection
         } catch {
             shared.state.withLock { state in
                 state.status.isOpen = false
                 state.status.lastError = error
             }
+            shared.reportHealth()
             throw error
         }
     }
@@ -205,6 +252,9 @@ public final class LogWriter: Sendable {
         wake.signal()
         finished.wait()
     }
+
+    /// The writer's health as `status` shows it (the value `onHealth` reports).
+    public var health: LogHealth { shared.health(fresh: true) }
 
     public var status: Status {
         // Copied under the lock, sorted outside it: the writer thread takes the same lock per batch.
@@ -333,6 +383,7 @@ public final class LogWriter: Sendable {
         case .failure(let error):
             for (_, completion, _) in rows { completion?(.failure(error)) }
         }
+        if !rows.isEmpty || !updates.isEmpty { shared.reportHealth() }
         for barrier in barriers { barrier.signal() }
         if case .failure(let error) = result { return error }
         return nil

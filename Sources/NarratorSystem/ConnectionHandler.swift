@@ -103,23 +103,31 @@ public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
 
 /// The daemon's side of the event loop. Every method runs on the loop thread, one at a time, so
 /// the handler can keep plain mutable state without locks; `loop` is valid only during the call.
-public protocol ConnectionHandler: AnyObject {
+/// `Message` is what other threads post to it (`EventLoop.post`); `Never` when nothing is posted.
+public protocol ConnectionHandler<Message>: AnyObject {
+    associatedtype Message: Sendable
     /// A client connected; decide from its credentials whether to serve it.
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext) -> Admission
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Message>) -> Admission
     /// A client sent a line (or an over-long or invalid one).
-    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext)
+    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Message>)
     /// An accepted client's connection ended; `send` to it is ignored from now on.
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext)
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<Message>)
     /// One of the configured signals arrived. The default shuts down on SIGTERM and SIGINT.
-    func signal(_ signal: LoopSignal, loop: LoopContext)
+    func signal(_ signal: LoopSignal, loop: LoopContext<Message>)
+    /// A message another thread posted with `EventLoop.post`.
+    func handle(_ message: Message, loop: LoopContext<Message>)
     /// Something the daemon should log (overflow disconnects, refusals, accept failures).
     func log(_ event: LoopLogEvent)
 }
 
-extension ConnectionHandler {
-    public func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext) {}
+extension ConnectionHandler where Message == Never {
+    public func handle(_ message: Never, loop: LoopContext<Never>) {}
+}
 
-    public func signal(_ signal: LoopSignal, loop: LoopContext) {
+extension ConnectionHandler {
+    public func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<Message>) {}
+
+    public func signal(_ signal: LoopSignal, loop: LoopContext<Message>) {
         switch signal {
         case .terminate, .interrupt: loop.shutdown()
         case .hangup: break

@@ -6,11 +6,11 @@ import Glibc
 public final class EchoHandler: ConnectionHandler {
     public init() {}
 
-    public func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext) -> Admission {
+    public func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) -> Admission {
         .accept
     }
 
-    public func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext) {
+    public func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Never>) {
         switch input {
         case .line(let text): loop.send(text, to: client)
         case .lineTooLong(let limit): loop.send("line too long (limit \(limit) bytes)", to: client)
@@ -24,7 +24,7 @@ public final class EchoHandler: ConnectionHandler {
 /// An `EchoHandler` on its own loop thread, listening at `path`.
 public final class EchoServer: Sendable {
     public let path: String
-    public let loop: EventLoop
+    public let loop: EventLoop<Never>
     private let thread: JoinableThread
 
     public init(path: String, configuration: EventLoopConfiguration = EventLoopConfiguration()) throws(SocketPathError) {

@@ -3,22 +3,29 @@ import Synchronization
 
 /// A single-threaded poll loop that owns every connection of a server: the listening sockets,
 /// the clients, their framing and output buffers, timers and signals all live on one thread, so
-/// the daemon's handler needs no locks. Other threads (the speech thread) talk to it only through
-/// `execute`, which queues a closure and wakes the loop through an eventfd.
+/// the daemon's handler needs no locks. Other threads (the speech thread, the log writer) talk to it
+/// only by posting a `Message` (delivered to the handler's `handle(_:loop:)`) or a closure
+/// (`execute`), which wakes the loop through an eventfd; neither needs a reference to the handler.
 ///
 /// `EventLoop` itself holds only what other threads may touch (the wake-up descriptor and a
 /// locked inbox), which is why it is `Sendable` without `@unchecked`; the mutable loop state is a
 /// `LoopContext` that exists only inside `run` on the loop thread.
-public final class EventLoop: Sendable {
+public final class EventLoop<Message: Sendable>: Sendable {
     public let configuration: EventLoopConfiguration
     let wakeFD: Int32
     private let inbox: Mutex<Inbox>
     private let loopThreadID = Atomic<Int32>(0)
 
+    /// Something queued for the loop thread, in the order it was queued.
+    enum Work: Sendable {
+        case closure(@Sendable (LoopContext<Message>) -> Void)
+        case message(Message)
+    }
+
     struct Inbox: ~Copyable {
         enum Phase { case notStarted, running, finished }
         var phase = Phase.notStarted
-        var work: [@Sendable (LoopContext) -> Void] = []
+        var work: [Work] = []
         var wakePending = false
         /// Listening descriptors, owned by the loop from `init`; handed to `run` or closed in deinit.
         var listeners: [Int32]
@@ -46,7 +53,7 @@ public final class EventLoop: Sendable {
 
     /// Runs the loop on the calling thread until it has shut down (see `LoopContext.shutdown`)
     /// and every connection is closed. Listening sockets are closed when it returns.
-    public func run(_ handler: some ConnectionHandler) throws(EventLoopError) {
+    public func run(_ handler: some ConnectionHandler<Message>) throws(EventLoopError) {
         let listeners = try inbox.withLock { (inbox) throws(EventLoopError) -> [Int32] in
             guard inbox.phase == .notStarted else { throw .alreadyStarted }
             inbox.phase = .running
@@ -86,7 +93,18 @@ public final class EventLoop: Sendable {
     /// Runs `work` on the loop thread soon, from any thread. Returns false (and drops `work`)
     /// once the loop has finished.
     @discardableResult
-    public func execute(_ work: @escaping @Sendable (LoopContext) -> Void) -> Bool {
+    public func execute(_ work: @escaping @Sendable (LoopContext<Message>) -> Void) -> Bool {
+        enqueue(.closure(work))
+    }
+
+    /// Delivers `message` to the handler's `handle(_:loop:)` on the loop thread soon, from any
+    /// thread, after what was queued before it. Returns false (and drops it) once the loop has finished.
+    @discardableResult
+    public func post(_ message: Message) -> Bool {
+        enqueue(.message(message))
+    }
+
+    private func enqueue(_ work: Work) -> Bool {
         let mustWake = inbox.withLock { inbox -> Bool? in
             guard inbox.phase != .finished else { return nil }
             inbox.work.append(work)
@@ -112,7 +130,7 @@ public final class EventLoop: Sendable {
     }
 
     /// Removes and returns the queued closures; called by the loop thread.
-    func takeWork() -> [@Sendable (LoopContext) -> Void] {
+    func takeWork() -> [Work] {
         inbox.withLock { inbox in
             inbox.wakePending = false
             defer { inbox.work.removeAll(keepingCapacity: true) }

@@ -21,28 +21,27 @@ public enum SendOutcome: Hashable, Sendable {
 /// The loop's state and the operations the daemon performs on it. It lives on the loop thread
 /// only (it is deliberately not `Sendable`): handlers receive it as a parameter, and other
 /// threads reach it through `EventLoop.execute`.
-public final class LoopContext {
+public final class LoopContext<Message: Sendable> {
     /// The loop this context belongs to; hand it to other threads so they can `execute` on it.
-    public let eventLoop: EventLoop
-    private let handler: any ConnectionHandler
+    public let eventLoop: EventLoop<Message>
+    private let handler: any ConnectionHandler<Message>
     private let configuration: EventLoopConfiguration
-    private let clock = ContinuousClock()
     private var listeners: [Int32]
     private var clients: [ClientID: Connection] = [:]
     private var nextClient: UInt64 = 1
-    private var timers: [TimerID: ScheduledTimer] = [:]
+    private var timers: [TimerID: ScheduledTimer<Message>] = [:]
     private var nextTimer: UInt64 = 1
     /// Clients with newly queued output, written before the loop next sleeps.
     private var dirty: Set<ClientID> = []
     /// Clients marked for closing, finalised before the loop next sleeps.
     private var closing: Set<ClientID> = []
     /// Closed connections waiting for their peer to finish (descriptor -> give-up time); see `finalize`.
-    private var lingering: [Int32: ContinuousClock.Instant] = [:]
-    private var shutdownDeadline: ContinuousClock.Instant?
-    private var acceptPausedUntil: ContinuousClock.Instant?
+    private var lingering: [Int32: MonotonicInstant] = [:]
+    private var shutdownDeadline: MonotonicInstant?
+    private var acceptPausedUntil: MonotonicInstant?
     private let readBuffer: UnsafeMutableRawBufferPointer
 
-    init(loop: EventLoop, listeners: [Int32], handler: any ConnectionHandler) {
+    init(loop: EventLoop<Message>, listeners: [Int32], handler: any ConnectionHandler<Message>) {
         self.eventLoop = loop
         self.handler = handler
         self.configuration = loop.configuration
@@ -84,11 +83,18 @@ public final class LoopContext {
 
     /// Runs `body` on the loop thread after `delay` (driven by poll's timeout).
     @discardableResult
-    public func schedule(after delay: Duration, _ body: @escaping (LoopContext) -> Void) -> TimerID {
+    public func schedule(after delay: Duration, _ body: @escaping (LoopContext<Message>) -> Void) -> TimerID {
         let id = TimerID(rawValue: nextTimer)
         nextTimer += 1
-        timers[id] = ScheduledTimer(deadline: clock.now.advanced(by: max(delay, .zero)), body: body)
+        timers[id] = ScheduledTimer(deadline: MonotonicClock.now() + max(delay, .zero), body: body)
         return id
+    }
+
+    /// Delivers `message` to the handler's `handle(_:loop:)` after `delay`, on the loop thread.
+    @discardableResult
+    public func schedule(after delay: Duration, deliver message: Message) -> TimerID {
+        let handler = self.handler
+        return schedule(after: delay) { context in handler.handle(message, loop: context) }
     }
 
     /// Cancels a timer that has not fired yet; cancelling a fired or unknown timer does nothing.
@@ -101,7 +107,7 @@ public final class LoopContext {
     /// close every connection, and return from `EventLoop.run`. Calling it again can only shorten
     /// the wait.
     public func shutdown(flushTimeout: Duration? = nil) {
-        let deadline = clock.now.advanced(by: flushTimeout ?? configuration.shutdownFlushTimeout)
+        let deadline = MonotonicClock.now() + (flushTimeout ?? configuration.shutdownFlushTimeout)
         if let existing = shutdownDeadline {
             shutdownDeadline = min(existing, deadline)
             return
@@ -114,9 +120,6 @@ public final class LoopContext {
             markClosing(connection, .afterFlush(.shutdown))
         }
     }
-
-    /// True once `shutdown` has been called.
-    public var isShuttingDown: Bool { shutdownDeadline != nil }
 
     /// The accepted clients that are still connected and not closing.
     public var connectedClients: [ClientID] {
@@ -146,7 +149,7 @@ public final class LoopContext {
             expireLingering(force: false)
             if let deadline = shutdownDeadline {
                 if clients.isEmpty && lingering.isEmpty { return }
-                if clock.now >= deadline {
+                if MonotonicClock.now() >= deadline {
                     for connection in clients.values {
                         markClosing(connection, .now(.shutdownFlushTimedOut(unsentBytes: connection.output.count)))
                     }
@@ -159,7 +162,7 @@ public final class LoopContext {
             entries.removeAll(keepingCapacity: true)
             polledClients.removeAll(keepingCapacity: true)
             entries.append(pollfd(fd: eventLoop.wakeFD, events: Int16(POLLIN), revents: 0))
-            let accepting = acceptPausedUntil.map { clock.now >= $0 } ?? true
+            let accepting = acceptPausedUntil.map { MonotonicClock.now() >= $0 } ?? true
             if accepting {
                 acceptPausedUntil = nil
                 for fd in listeners { entries.append(pollfd(fd: fd, events: Int16(POLLIN), revents: 0)) }
@@ -208,7 +211,7 @@ public final class LoopContext {
         if let acceptPausedUntil { deadlines.append(acceptPausedUntil) }
         if let lingerEnd = lingering.values.min() { deadlines.append(lingerEnd) }
         guard let next = deadlines.min() else { return -1 }
-        let remaining = clock.now.duration(to: next)
+        let remaining = next - MonotonicClock.now()
         guard remaining > .zero else { return 0 }
         let (seconds, attoseconds) = remaining.components
         // Round up so that a timer never fires a little early and costs an extra wake-up.
@@ -224,13 +227,16 @@ public final class LoopContext {
             }
         }
         for work in eventLoop.takeWork() {
-            work(self)
+            switch work {
+            case .closure(let body): body(self)
+            case .message(let message): handler.handle(message, loop: self)
+            }
         }
     }
 
     private func fireDueTimers() {
         guard !timers.isEmpty else { return }
-        let now = clock.now
+        let now = MonotonicClock.now()
         let due = timers.filter { $0.value.deadline <= now }
             .sorted { ($0.value.deadline, $0.key.rawValue) < ($1.value.deadline, $1.key.rawValue) }
         for (id, _) in due {
@@ -251,7 +257,7 @@ public final class LoopContext {
                 handler.log(.acceptFailed(error))
                 if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) {
                     // The pending connection stays queued, so poll would report it again at once.
-                    acceptPausedUntil = clock.now.advanced(by: .milliseconds(100))
+                    acceptPausedUntil = MonotonicClock.now() + .milliseconds(100)
                 }
                 return
             }
@@ -408,7 +414,7 @@ public final class LoopContext {
     }
 
     /// How long a gracefully closed connection waits for its peer to close before it is dropped.
-    static let lingerTime = Duration.seconds(2)
+    static var lingerTime: Duration { .seconds(2) }
 
     /// Reads and drops what a lingering peer sent; closes once it reached end of file.
     private func discardInput(lingering fd: Int32) {
@@ -429,7 +435,7 @@ public final class LoopContext {
     /// Closes lingering connections whose time is up (all of them when `force`).
     private func expireLingering(force: Bool) {
         guard !lingering.isEmpty else { return }
-        let now = clock.now
+        let now = MonotonicClock.now()
         for (fd, deadline) in lingering where force || deadline <= now {
             lingering[fd] = nil
             try? Syscall.close(fd)
@@ -445,7 +451,7 @@ public final class LoopContext {
             // EPIPE and its reads with ECONNRESET, so it might never see our last line (for a
             // refused client, the reason it was refused).
             try? Syscall.shutdown(connection.fd, writing: true, reading: false)
-            lingering[connection.fd] = clock.now.advanced(by: Self.lingerTime)
+            lingering[connection.fd] = MonotonicClock.now() + Self.lingerTime
             discardInput(lingering: connection.fd)
         } else {
             try? Syscall.close(connection.fd)
@@ -499,7 +505,7 @@ private final class Connection {
     }
 }
 
-private struct ScheduledTimer {
-    let deadline: ContinuousClock.Instant
-    let body: (LoopContext) -> Void
+private struct ScheduledTimer<Message: Sendable> {
+    let deadline: MonotonicInstant
+    let body: (LoopContext<Message>) -> Void
 }

@@ -242,7 +242,7 @@ import Testing
     }
 
     @Test func aLoopRunsOnlyOnce() throws {
-        let loop = try EventLoop(listeners: [])
+        let loop = try EventLoop<Never>(listeners: [])
         let recorder = Recorder<Observed>()
         let thread = JoinableThread { try? loop.run(TestHandler(recorder: recorder)) }
         let ran = Recorder<Bool>()

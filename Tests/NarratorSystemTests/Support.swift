@@ -78,7 +78,7 @@ enum AdmissionRule {
 
 /// A handler whose reaction to each line is supplied by the test; it records everything.
 final class TestHandler: ConnectionHandler {
-    typealias Reaction = (ClientInput, ClientID, LoopContext) -> Void
+    typealias Reaction = (ClientInput, ClientID, LoopContext<Never>) -> Void
     let recorder: Recorder<Observed>
     let admission: AdmissionRule
     let reaction: Reaction
@@ -95,22 +95,22 @@ final class TestHandler: ConnectionHandler {
         self.reaction = reaction
     }
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext) -> Admission {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) -> Admission {
         let decision = admission.decide(peer)
         if decision == .accept { recorder.record(.accepted(client, peer)) }
         return decision
     }
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Never>) {
         recorder.record(.input(client, input))
         reaction(input, client, loop)
     }
 
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext) {
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<Never>) {
         recorder.record(.disconnected(client, reason))
     }
 
-    func signal(_ signal: LoopSignal, loop: LoopContext) {
+    func signal(_ signal: LoopSignal, loop: LoopContext<Never>) {
         recorder.record(.signal(signal))
         if signal == .terminate { loop.shutdown() }
     }
@@ -124,7 +124,7 @@ final class TestHandler: ConnectionHandler {
 struct RunningServer: Sendable {
     let directory: TemporaryDirectory
     let path: String
-    let loop: EventLoop
+    let loop: EventLoop<Never>
     let thread: JoinableThread
     let recorder: Recorder<Observed>
 
@@ -136,7 +136,7 @@ struct RunningServer: Sendable {
         directory = try TemporaryDirectory(mode: directoryMode)
         path = directory.file("s.sock")
         let listener = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
-        let loop = try EventLoop(listeners: [listener.fd], configuration: configuration)
+        let loop = try EventLoop<Never>(listeners: [listener.fd], configuration: configuration)
         let recorder = Recorder<Observed>()
         self.loop = loop
         self.recorder = recorder

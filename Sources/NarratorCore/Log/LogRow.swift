@@ -55,7 +55,7 @@ public struct LogRow: Sendable, Hashable {
     public init(_ record: AnnouncementRecord, experiment: String? = nil, seconds: (MonotonicInstant) -> Double) {
         let a = record.announcement
         self.init(
-            announcement: Int64(a.id.rawValue), kind: "announcement", text: a.text, priority: a.priority.rawValue, tree: a.tree,
+            announcement: Int64(a.id.rawValue), utterance: record.utterance.map { Int64($0.rawValue) }, kind: "announcement", text: a.text, priority: a.priority.rawValue, tree: a.tree,
             element: a.element, dedupKey: a.key, policy: record.policy, queuedAt: seconds(record.queuedAt),
             startedAt: record.startedAt.map(seconds), endedAt: seconds(record.endedAt), outcome: record.outcome.rawValue,
             duplicateOf: record.duplicateOf.map { Int64($0.rawValue) }, experiment: experiment)

@@ -50,11 +50,7 @@ extension Session {
     mutating func changeSetting(_ key: String, to value: String, replyingTo client: ClientID?, id: JSONValue?) throws(ReplyError) {
         var changed = settings
         do {
-            try changed.set(key, to: value)
-            if key == "voice", let name = changed.voice,
-               !configuration.voices.contains(where: { $0.name == name || $0.identifier == name }) {
-                throw SpeechSettingsError.unknownVoice(name)
-            }
+            try changed.set(key, to: value, installed: configuration.voices)
         } catch {
             guard client != nil else {
                 journal(.error, "\(key): \(error)")

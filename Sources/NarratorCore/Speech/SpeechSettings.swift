@@ -69,6 +69,16 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         }
     }
 
+    /// ``set(_:to:)``, and a voice must be one of the installed voices (by name or identifier).
+    public mutating func set(_ key: String, to value: String, installed voices: [InstalledVoice]) throws(SpeechSettingsError) {
+        var changed = self
+        try changed.set(key, to: value)
+        if key == "voice", let name = changed.voice, !voices.contains(where: { $0.name == name || $0.identifier == name }) {
+            throw .unknownVoice(name)
+        }
+        self = changed
+    }
+
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = SpeechSettings()

@@ -1,0 +1,16 @@
+import NarratorCore
+import NarratorSpeech
+
+/// What the daemon's other threads post to its event loop: each becomes one ``SessionInput``.
+/// Nothing else crosses threads: the speech player and the log writer hold no reference to the
+/// loop's handler, only the loop's `post`.
+enum DaemonMessage: Sendable {
+    /// From the speech player: an utterance ended, or the audio output changed.
+    case speech(SpeechPlayer.Event)
+    /// From the log writer: a row appended with a ticket was committed or failed.
+    case logWritten(Ticket, Result<Void, LogProblem>)
+    /// From the log writer: its figures after a batch or an attempt to open the file.
+    case logHealth(LogHealth)
+    /// The session's timer is due.
+    case timerFired
+}

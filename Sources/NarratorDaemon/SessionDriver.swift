@@ -1,0 +1,165 @@
+import Foundation
+import NarratorCore
+import NarratorSpeech
+import NarratorStore
+import NarratorSystem
+
+/// The thin daemon around the session: it decodes lines, feeds every input to the session, and
+/// carries out the effects it returns on the socket loop, the speech player, the log writer and
+/// the settings file. It decides nothing itself, and never waits on speech or audio: the player
+/// returns at once and reports back through the loop's `post`, like the log writer.
+final class SessionDriver: ConnectionHandler {
+    typealias Message = DaemonMessage
+
+    private var session: Session
+    private let player: SpeechPlayer
+    private let log: LogWriter
+    private let settingsFile: SpeechSettingsStore
+    private let decoder: RequestDecoder
+    private var configuration: ConfigurationReload
+    private var logger: Logger
+    private var timer: TimerID?
+    /// Inputs produced while carrying out effects (a settings file written), fed next.
+    private var feedback: [SessionInput] = []
+
+    init(
+        session: Session, player: SpeechPlayer, log: LogWriter, settingsFile: SpeechSettingsStore, decoder: RequestDecoder,
+        configuration: ConfigurationReload, logger: Logger
+    ) {
+        self.session = session
+        self.player = player
+        self.log = log
+        self.settingsFile = settingsFile
+        self.decoder = decoder
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    // MARK: Inputs from the loop
+
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<DaemonMessage>) -> Admission {
+        // The session decides who is served; a refused client gets its reason and is closed.
+        feed(.connected(client, Credentials(pid: Int(peer.pid), uid: UInt32(peer.uid))), loop)
+        return .accept
+    }
+
+    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<DaemonMessage>) {
+        switch input {
+        case .line(let line): feed(.request(client, decoder.decode(line)), loop)
+        case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
+        case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
+        }
+    }
+
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<DaemonMessage>) {
+        feed(.disconnected(client), loop)
+    }
+
+    func handle(_ message: DaemonMessage, loop: LoopContext<DaemonMessage>) {
+        switch message {
+        case .speech(.ended(let utterance, let problem)): feed(.speechEnded(utterance, problem: problem), loop)
+        case .speech(.outputChanged(let status)): feed(.outputChanged(status), loop)
+        case .logWritten(let ticket, let result): feed(.logWritten(ticket, result), loop)
+        case .logHealth(let health): feed(.logHealth(health), loop)
+        case .timerFired:
+            timer = nil
+            feed(.timerFired, loop)
+        }
+    }
+
+    func signal(_ signal: LoopSignal, loop: LoopContext<DaemonMessage>) {
+        switch signal {
+        case .terminate, .interrupt:
+            logger.notice("received \(signal), stopping: finishing replies to \(loop.connectedClients.count) client(s)")
+            feed(.shutdown, loop)
+        case .hangup:
+            logger.notice("received SIGHUP, reloading the configuration")
+            reload(loop)
+        }
+    }
+
+    func log(_ event: LoopLogEvent) {
+        switch event {
+        case .disconnected(_, _, .outputOverflow), .refused, .acceptFailed, .peerCredentialsUnavailable:
+            logger.warning("\(event)")
+        default:
+            logger.debug("\(event)")
+        }
+    }
+
+    // MARK: Feeding the session and carrying out its effects
+
+    private func feed(_ input: consuming SessionInput, _ loop: LoopContext<DaemonMessage>) {
+        let effects = session.handle(input, at: MonotonicClock.now())
+        for effect in effects { carryOut(effect, loop) }
+        while !feedback.isEmpty {
+            let next = feedback.removeFirst()
+            for effect in session.handle(next, at: MonotonicClock.now()) { carryOut(effect, loop) }
+        }
+    }
+
+    private func carryOut(_ effect: SessionEffect, _ loop: LoopContext<DaemonMessage>) {
+        switch effect {
+        case .send(let client, let message):
+            loop.send(message.line, to: client)
+        case .close(let client):
+            loop.close(client)
+        case .play(let request):
+            player.play(request)
+        case .stopSpeech(let utterance):
+            player.stop(utterance)
+        case .appendLog(let row, let ticket):
+            guard let ticket else {
+                log.append(row)
+                return
+            }
+            let eventLoop = loop.eventLoop
+            log.append(row) { result in
+                eventLoop.post(.logWritten(ticket, result.map { _ in () }.mapError(\.problem)))
+            }
+        case .updateLog(let row):
+            log.update(row)
+        case .saveSettings(let settings, let ticket):
+            // A few hundred bytes, written and renamed: the result is fed back before the next input.
+            do {
+                try settingsFile.save(settings)
+                feedback.append(.settingsSaved(ticket, .success(())))
+            } catch {
+                feedback.append(.settingsSaved(ticket, .failure(error)))
+            }
+        case .setTimer(let deadline):
+            if let timer { loop.cancel(timer) }
+            timer = loop.schedule(after: deadline - MonotonicClock.now(), deliver: .timerFired)
+        case .cancelTimer:
+            if let timer { loop.cancel(timer) }
+            timer = nil
+        case .journal(let level, let line):
+            logger.log(level, line)
+        case .shutDown:
+            // Every final row is queued: once they are committed, the replies that waited for
+            // them are posted to the loop ahead of the shutdown queued after them, so each
+            // request read so far is answered before the connections close.
+            player.stopAll()
+            log.flush()
+            loop.eventLoop.shutdown()
+        }
+    }
+
+    // MARK: SIGHUP
+
+    /// Re-reads the configuration file: the log level and speech settings change now (every
+    /// client stays connected); what needs a restart is named in the journal.
+    private func reload(_ loop: LoopContext<DaemonMessage>) {
+        switch configuration.reload() {
+        case .failure(let error):
+            logger.error("reload failed, keeping the current settings: \(error.message)")
+        case .success(let changes):
+            logger = Logger(level: changes.logLevel)
+            for (key, value) in changes.settings { feed(.changeSetting(key: key, value: value), loop) }
+            if !changes.needRestart.isEmpty {
+                logger.warning("reload: \(changes.needRestart.joined(separator: ", ")) take effect after a restart")
+            }
+            logger.notice("reloaded \(changes.path) (log level \(changes.logLevel.rawValue))")
+        }
+    }
+}

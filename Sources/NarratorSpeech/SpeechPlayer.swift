@@ -1,0 +1,104 @@
+import NarratorCore
+import Synchronization
+
+/// Plays what the session's speech plan says, on eSpeak NG's thread and an audio output, and
+/// never makes its caller wait: ``play(_:)`` hands a job to the engine thread and ``stop(_:)``
+/// cancels it and silences the output, both returning at once, so the daemon's event loop never
+/// waits on synthesis or on a sound server. What happened comes back through `onEvent`.
+///
+/// It keeps no utterance state of its own: which utterance plays, waits or ends is the plan's
+/// (``SpeechPlan``). All it holds is the job in flight, so that a stop can cancel its synthesis.
+public final class SpeechPlayer: Sendable {
+    /// What the player reports, from the engine thread or the output's own threads.
+    public enum Event: Sendable, Hashable {
+        /// The utterance's audio ran out (or it could not be played: `problem` says why).
+        case ended(UtteranceID, problem: String?)
+        /// The audio output changed: a fallback to null, a stall, the sound server back.
+        case outputChanged(OutputStatus)
+    }
+
+    public let engine: EspeakEngine
+    public let output: any AudioOutput
+    private let onEvent: @Sendable (Event) -> Void
+    /// The job last handed to the engine, while it runs.
+    private let current = Mutex<(id: UtteranceID, job: SynthesisJob)?>(nil)
+
+    public init(engine: EspeakEngine, output: any AudioOutput, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
+        self.engine = engine
+        self.output = output
+        self.onEvent = onEvent
+    }
+
+    /// Starts the engine and opens the output for an `--audio` spec.
+    public static func start(
+        audio: AudioSpec, espeakDataPath: String? = nil, onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+    ) throws(SpeechStartError) -> SpeechPlayer {
+        let engine: EspeakEngine
+        do { engine = try EspeakEngine(dataPath: espeakDataPath) } catch { throw .engine(error) }
+        let output: any AudioOutput
+        switch audio {
+        case .null:
+            output = NullOutput()
+        case .wav(let directory):
+            do { output = try WavOutput(directory: directory) } catch { throw .output(error) }
+        case .auto, .pulse:
+            output = ServerOutput(spec: audio, onChange: { onEvent(.outputChanged($0)) })
+        }
+        return SpeechPlayer(engine: engine, output: output, onEvent: onEvent)
+    }
+
+    /// Synthesizes and plays `request` after whatever the engine is finishing (a cancelled job
+    /// stops at its next chunk). Returns at once; `.ended` follows when its audio has been heard.
+    public func play(_ request: PlayRequest) {
+        let id = request.utterance.id
+        let output = self.output
+        let onEvent = self.onEvent
+        let format = AudioFormat(sampleRate: engine.sampleRate)
+        let job = SynthesisJob(
+            text: request.utterance.text, voice: request.voice, parameters: request.parameters,
+            onStart: { try? output.begin(id, kind: request.utterance.kind, format: format) },
+            onChunk: { chunk in
+                do {
+                    try output.write(chunk)
+                    return true
+                } catch {
+                    return false
+                }
+            },
+            onEnd: { [weak self] outcome in
+                self?.current.withLock { if $0?.id == id { $0 = nil } }
+                switch outcome {
+                case .skipped:
+                    return
+                case .cancelled:
+                    // The plan stopped it and has moved on; ending only releases the output,
+                    // whose interrupt already silenced it.
+                    try? output.end()
+                case .completed, .failed:
+                    var problem: String?
+                    if case .failed(let error) = outcome { problem = "\(error)" }
+                    // Waits until what was written has been heard: then the utterance has ended.
+                    do { try output.end() } catch { problem = problem ?? "\(error)" }
+                    onEvent(.ended(id, problem: problem))
+                }
+            })
+        current.withLock { $0 = (id, job) }
+        engine.submit(job)
+    }
+
+    /// Silences `id` now: its synthesis stops at the next chunk and the output drops what it holds.
+    public func stop(_ id: UtteranceID) {
+        let job = current.withLock { running -> SynthesisJob? in
+            guard let running, running.id == id else { return nil }
+            return running.job
+        }
+        job?.cancel()
+        output.interrupt()
+    }
+
+    /// Silences whatever plays (the daemon is stopping).
+    public func stopAll() {
+        current.withLock { $0 }?.job.cancel()
+        output.interrupt()
+    }
+}

@@ -1,0 +1,154 @@
+import NarratorCore
+import Testing
+
+/// Focus, navigation and hints, through the session on a virtual clock: the same scenarios the
+/// end-to-end tests drive through a daemon process, asserting every effect.
+@Suite struct FocusTests {
+    @Test func registeringATreeRepliesAndJournals() throws {
+        var h = Harness()
+        let app = h.client(pid: 321)
+        let effects = try h.register(app, example: "player.json")
+        #expect(
+            effects == [
+                .journal(.info, #"registered tree "player" (15 nodes, 6 stops) for client (pid 321)"#),
+                .send(app, .reply(Reply(id: 1, .success(.registered(RegisterReport(tree: "player", stops: 6, nodes: 15, replaced: false)))))),
+            ])
+    }
+
+    @Test func focusSpeaksTheTitleOnEnteringATreeThenOnlyTheElement() throws {
+        var h = Harness()
+        let app = h.client()
+        try h.register(app, example: "player.json")
+        let user = h.client()
+        let focus = h.request(user, .focus(tree: "player", element: "rating"))
+        let spoken = "Now Playing, rating, 3, adjustable"
+        #expect(
+            focus == [
+                play(1, .focus, spoken, language: "en"),
+                .send(
+                    user,
+                    .reply(
+                        Reply(
+                            id: 2,
+                            .success(.focus(FocusReport(utterance: spoken, hint: nil, focus: Focus(tree: "player", element: "rating"), boundary: false)))))),
+            ])
+        // Within the tree, the title is not said again; the move interrupts what plays.
+        let next = h.request(user, .move(.next, tree: nil))
+        #expect(next.stopped == [UtteranceID(1)])
+        #expect(next.played == ["Previous track, button"])
+        #expect(next.body(to: user) == .focus(FocusReport(utterance: "Previous track, button", hint: nil, focus: Focus(tree: "player", element: "previous"), boundary: false)))
+    }
+
+    @Test func aBoundaryLeavesFocusWhereItWasAndSpeaksNothing() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, example: "player.json")
+        h.request(user, .move(.last, tree: "player"))
+        let past = h.request(user, .move(.next, tree: nil))
+        #expect(past.played.isEmpty && past.stopped.isEmpty)
+        guard case .focus(let report)? = past.body(to: user) else { return }
+        #expect(report.boundary && report.focus.element == "next")
+        #expect(report.utterance == "Next track, button")
+    }
+
+    @Test func theHintFollowsItsFocusUtteranceAfterThePause() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, example: "player.json")
+        let touch = h.request(user, .touch(x: 195, y: 610, tree: "player"))
+        #expect(touch.played == ["Now Playing, Play, button"])
+        guard case .focus(let report)? = touch.body(to: user) else { return }
+        #expect(report.hint == "actions available")
+        // No timer while the focus utterance plays: the hint waits for its end, then 400 ms.
+        #expect(h.timer == nil)
+        h.advance(by: .milliseconds(900))
+        let ended = h.finishSpeaking()
+        #expect(ended.played.isEmpty)
+        #expect(ended.contains(.setTimer(h.now + .milliseconds(400))))
+        let hint = h.fireTimer()
+        #expect(hint == [play(2, .hint, "actions available", language: "en")])
+        #expect(h.timer == nil)
+    }
+
+    @Test func aFocusMoveDropsThePendingHintOfTheLastOne() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, example: "player.json")
+        h.request(user, .focus(tree: "player", element: "play"))
+        h.finishSpeaking()
+        #expect(h.timer != nil)
+        let move = h.request(user, .move(.next, tree: nil))
+        #expect(move.played == ["Next track, button"])
+        #expect(move.contains(.cancelTimer))
+    }
+
+    @Test func subscribersHearEveryStepOfEveryUtterance() throws {
+        var h = Harness()
+        let monitor = h.client()
+        #expect(h.request(monitor, .subscribe).body(to: monitor) == .subscribed)
+        let user = h.client()
+        try h.register(user, example: "player.json")
+        let at = h.now
+        let focus = h.request(user, .focus(tree: "player", element: "previous"))
+        let text = "Now Playing, Previous track, button"
+        let events = focus.events(to: monitor)
+        #expect(
+            events == [
+                .speech(SpeechNotice(utterance: UtteranceID(1), kind: .focus, phase: .queued, at: at, text: text, tree: "player", element: "previous")),
+                .speech(SpeechNotice(utterance: UtteranceID(1), kind: .focus, phase: .started, at: at, text: text, tree: "player", element: "previous")),
+            ])
+        #expect(focus.events(to: user).isEmpty)
+        h.advance(by: .seconds(1))
+        let next = h.request(user, .move(.next, tree: nil))
+        let play = "Play, button"
+        #expect(
+            next.events(to: monitor) == [
+                .speech(SpeechNotice(utterance: UtteranceID(2), kind: .focus, phase: .queued, at: h.now, text: play, tree: "player", element: "play")),
+                .speech(SpeechNotice(utterance: UtteranceID(1), kind: .focus, phase: .interrupted(by: UtteranceID(2)), at: h.now, text: text, tree: "player", element: "previous")),
+                .speech(SpeechNotice(utterance: UtteranceID(2), kind: .focus, phase: .started, at: h.now, text: play, tree: "player", element: "play")),
+                .speech(SpeechNotice(utterance: UtteranceID(3), kind: .hint, phase: .queued, at: h.now, text: "actions available", tree: "player", element: "play")),
+            ])
+    }
+
+    @Test func focusSpeechIsLoggedWhenItEnds() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, example: "player.json")
+        h.request(user, .focus(tree: "player", element: "previous"))
+        h.advance(by: .milliseconds(1500))
+        let next = h.request(user, .move(.next, tree: nil))
+        #expect(
+            next.appendedRows == [
+                LogRow(
+                    utterance: 1, kind: "focus", text: "Now Playing, Previous track, button", tree: "player", element: "previous", queuedAt: 1_700_000_005,
+                    startedAt: 1_700_000_005, endedAt: 1_700_000_006.5, outcome: "interrupted", interruptedBy: "focus")
+            ])
+    }
+
+    @Test func errorsNameTheTreeAndElementAndNothingIsSpoken() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, example: "player.json")
+        let typo = h.request(user, .focus(tree: "player", element: "ratng"))
+        #expect(typo.error(to: user) == ReplyError(.unknownElement, #"tree "player" has no element "ratng"; did you mean "rating"?"#))
+        #expect(typo.played.isEmpty)
+        #expect(h.request(user, .focus(tree: "playr", element: nil)).error(to: user)?.code == .unknownTree)
+        #expect(h.request(user, .activate).error(to: user)?.code == .noFocus)
+        #expect(h.request(user, .focus(tree: "player", element: "artwork")).error(to: user)?.code == .hiddenElement)
+    }
+
+    @Test func rotorsMoveByHeadingAndPickActions() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, example: "player.json")
+        h.request(user, .focus(tree: "player", element: "play"))
+        guard case .rotors(let rotors)? = h.request(user, .rotors).body(to: user) else { return }
+        #expect(rotors.map(\.name) == ["headings", "actions"])
+        let pick = h.request(user, .rotor(name: "actions", direction: .next))
+        #expect(pick.body(to: user) == .selectedAction(action: "skip", focus: Focus(tree: "player", element: "play")))
+        #expect(pick.played == ["skip"])
+        let heading = h.request(user, .rotor(name: "headings", direction: .previous))
+        guard case .focus(let report)? = heading.body(to: user) else { return }
+        #expect(report.focus.element == "title")
+    }
+}
