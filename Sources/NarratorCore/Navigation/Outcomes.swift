@@ -59,6 +59,12 @@ public struct RotorSummary: Equatable, Sendable {
     public var kind: Kind
     /// Element ids for navigation rotors; action names for the actions rotor.
     public var items: [String]
+
+    public init(name: String, kind: Kind, items: [String]) {
+        self.name = name
+        self.kind = kind
+        self.items = items
+    }
 }
 
 /// What a rotor turn did.
@@ -75,4 +81,10 @@ public struct StopSummary: Equatable, Sendable {
     public var utterance: Utterance
     /// Screen coordinates, when the element has a frame.
     public var frame: Rect?
+
+    public init(id: String, utterance: Utterance, frame: Rect?) {
+        self.id = id
+        self.utterance = utterance
+        self.frame = frame
+    }
 }

@@ -123,7 +123,7 @@ public struct Session: Sendable {
     }
 
     /// Keeps one timer for the plan's next deadline (an expiry, a refill, a hint's pause).
-    private mutating func armTimer() {
+    mutating func armTimer() {
         let deadline = isShutDown ? nil : plan.nextDeadline
         guard deadline != timer else { return }
         timer = deadline
@@ -144,6 +144,7 @@ public struct Session: Sendable {
         // commit, before the daemon closes the connections.
         follow(plan.shutDown(at: now))
         isShutDown = true
+        armTimer()
         effects.append(.shutDown)
     }
 }

@@ -1,0 +1,153 @@
+import NarratorCore
+import Testing
+
+/// Connections coming and going, the daemon stopping, the sound output and the log changing
+/// under it, and the speech settings.
+@Suite struct LifecycleTests {
+    @Test func anEphemeralTreeGoesWithItsOwnerAndAnotherStays() throws {
+        var h = Harness()
+        let app = h.client(pid: 31)
+        h.request(app, .hello(client: "player-app"))
+        try h.register(app, example: "player.json", ephemeral: true)
+        try h.register(app, json: #"{"tree": "kept", "root": {"id": "r", "label": "Kept"}}"#)
+        let gone = h.feed(.disconnected(app))
+        #expect(
+            gone == [
+                .journal(.debug, "client #1 disconnected"),
+                .journal(.info, #"unregistered ephemeral tree "player": its owner player-app (pid 31) disconnected"#),
+            ])
+        let user = h.client()
+        #expect(
+            h.request(user, .trees).body(to: user)
+                == .trees([TreeSummary(tree: "kept", title: nil, language: nil, nodes: 1, stops: 1, owner: nil, ephemeral: false, focused: false)]))
+    }
+
+    @Test func stoppingGivesEveryOpenUtteranceItsFinalOutcomeAndAnswersWhatWaits() throws {
+        var h = Harness()
+        let app = h.client()
+        try h.register(app, example: "player.json")
+        h.request(app, .announce(text: "Playing", priority: .high, tree: nil, element: nil, key: nil))
+        h.request(app, .focus(tree: "player", element: "play"))
+        h.request(app, .announce(text: "Waiting", priority: .default, tree: nil, element: nil, key: nil))
+        h.advance(by: .milliseconds(200))
+        let stop = h.feed(.shutdown)
+        #expect(stop.stopped == [UtteranceID(1)])
+        #expect(Set(stop.updatedRows.map { "\($0.text): \($0.outcome)" }) == ["Playing: cancelled", "Waiting: cancelled"])
+        #expect(stop.appendedRows.map { "\($0.kind) \($0.text): \($0.outcome)" } == ["focus Now Playing, Play, button: cancelled", "hint actions available: cancelled"])
+        #expect(stop.last == .shutDown)
+        // The replies that waited for their rows are still sent as the rows commit.
+        let answers = h.commitLog()
+        #expect(answers.replies(to: app).count == 2)
+        // Speech that reports afterwards changes nothing: every outcome is already final.
+        #expect(h.feed(.speechEnded(UtteranceID(1), problem: nil)).isEmpty)
+        #expect(h.feed(.timerFired).isEmpty)
+    }
+
+    @Test func theOutputsChangesAreJournaledAndShownInStatus() {
+        var h = Harness()
+        let user = h.client()
+        let stalled = OutputStatus(
+            spec: .pulse, active: "null", fallback: true, detail: "the sound server stopped taking audio for 2.0 s", stalled: true)
+        #expect(h.feed(.outputChanged(stalled)) == [.journal(.warning, "audio: the sound server stopped taking audio for 2.0 s; speaking to null until it answers")])
+        guard case .status(let status)? = h.request(user, .status).body(to: user) else { return }
+        #expect(status.audio == stalled)
+        let back = OutputStatus(spec: .pulse, active: "pulse", fallback: false)
+        #expect(h.feed(.outputChanged(back)) == [.journal(.notice, "audio: using pulse")])
+        #expect(h.feed(.outputChanged(back)).isEmpty, "an unchanged status is not journaled again")
+    }
+
+    @Test func statusReportsTheSessionAndWhatItsShellsLastSaid() throws {
+        var h = Harness(treePolicies: ["chat": .strict])
+        let app = h.client(pid: 5)
+        try h.register(app, example: "player.json")
+        h.request(app, .focus(tree: "player", element: "rating"))
+        h.feed(.logHealth(LogHealth(path: "/tmp/narrator.db", isOpen: true, rowsWritten: 12, commitLatencyP50: 0.0004, commitLatencyP99: 0.002)))
+        h.advance(by: .milliseconds(2500))
+        guard case .status(let status)? = h.request(app, .status).body(to: app) else { return }
+        #expect(
+            status
+                == StatusReport(
+                    version: NarratorVersion.daemon, pid: 4242, uptime: 2.5, socket: "/run/user/1000/narrator/narratord.sock", clients: 1, trees: 1,
+                    focus: Focus(tree: "player", element: "rating"), audio: OutputStatus(spec: .null, active: "null", fallback: false),
+                    voice: "English (Great Britain)", speaking: true, queue: 0,
+                    announcements: StatusReport.Announcements(policy: "default", waiting: 0, treePolicies: [("chat", "strict")], deferred: 0),
+                    log: LogHealth(path: "/tmp/narrator.db", isOpen: true, rowsWritten: 12, commitLatencyP50: 0.0004, commitLatencyP99: 0.002)))
+    }
+
+    @Test func aLogOpenedLateNumbersAnnouncementsAfterItsRows() {
+        var h = Harness()
+        let app = h.client()
+        h.feed(.logHealth(LogHealth(path: "/tmp/narrator.db", isOpen: true, lastAnnouncementID: 41)))
+        let effects = h.request(app, .announce(text: "Hello", priority: .default, tree: nil, element: nil, key: nil))
+        #expect(effects.appendedRows.first?.announcement == 42)
+    }
+
+    @Test func aSettingTakesEffectOnceItIsSaved() {
+        var h = Harness()
+        let user = h.client()
+        let set = h.request(user, .set(key: "rate", value: 260))
+        var expected = SpeechSettings()
+        expected.rate = 260
+        #expect(set == [.saveSettings(expected, Ticket(1))])
+        #expect(h.saveSettings() == [.send(user, .reply(Reply(id: 1, .success(.setting(key: "rate", value: "260")))))])
+        // The next utterance is spoken at the new rate.
+        let speak = h.request(user, .speak(text: "faster"))
+        guard case .play(let request)? = speak.first else { return }
+        #expect(request.parameters.rate == 260)
+        #expect(h.request(user, .get(key: "rate")).body(to: user) == .setting(key: "rate", value: "260"))
+    }
+
+    @Test func aSettingThatCannotBeSavedIsRefusedAndNotApplied() {
+        var h = Harness()
+        let user = h.client()
+        h.request(user, .set(key: "pitch", value: "70"))
+        let failed = h.saveSettings(.failure(.unwritable(path: "/ro/settings.json", reason: "read-only file system")))
+        #expect(failed.error(to: user) == ReplyError(.invalidSetting, "cannot save speech settings to '/ro/settings.json': read-only file system"))
+        #expect(h.session.settings.pitch == 50)
+    }
+
+    @Test func badSettingsAreRefusedWithWhatIsAllowed() {
+        var h = Harness()
+        let user = h.client()
+        #expect(h.request(user, .set(key: "rate", value: 9000)).error(to: user) == ReplyError(.invalidSetting, "'9000' is not a valid rate: expected 80...450"))
+        #expect(h.request(user, .set(key: "voice", value: "nobody")).error(to: user)?.code == .invalidSetting)
+        #expect(h.request(user, .set(key: "rate", value: [1])).error(to: user) == ReplyError(.invalidField, "set.value: expected a string, number or boolean"))
+        #expect(h.request(user, .get(key: "speed")).error(to: user)?.message.hasPrefix("unknown speech setting 'speed'") == true)
+        // A voice may be named by its identifier too.
+        h.request(user, .set(key: "voice", value: "gmw/de"))
+        #expect(h.saveSettings().body(to: user) == .setting(key: "voice", value: "gmw/de"))
+        guard case .play(let request)? = h.request(user, .speak(text: "Hallo")).first else { return }
+        #expect(request.voice == .named("gmw/de"))
+    }
+
+    @Test func switchingHintsOffDropsTheHintThatWaits() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, example: "player.json")
+        h.request(user, .focus(tree: "player", element: "play"))
+        h.finishSpeaking()
+        #expect(h.timer != nil)
+        h.request(user, .set(key: "hints", value: false))
+        let saved = h.saveSettings()
+        #expect(saved.contains(.cancelTimer))
+        #expect(saved.appendedRows.map { "\($0.kind): \($0.outcome)" } == ["hint: cancelled"])
+    }
+
+    @Test func theDaemonsOwnSettingChangesAreJournaled() {
+        var h = Harness()
+        #expect(h.feed(.changeSetting(key: "rate", value: "fast")) == [.journal(.error, "rate: '\("fast")' is not a valid rate: expected 80...450")])
+        h.feed(.changeSetting(key: "rate", value: "200"))
+        #expect(h.saveSettings() == [.journal(.notice, "rate = 200")])
+        #expect(h.session.settings.rate == 200)
+    }
+
+    @Test func speechThatCouldNotBePlayedIsJournaledAndTheQueueMovesOn() throws {
+        var h = Harness()
+        let user = h.client()
+        h.request(user, .announce(text: "First", priority: .default, tree: nil, element: nil, key: nil))
+        h.request(user, .announce(text: "Second", priority: .default, tree: nil, element: nil, key: nil))
+        let failed = h.feed(.speechEnded(UtteranceID(1), problem: "could not write '/x/000001-announcement-default.wav'"))
+        #expect(failed.journal.first == "speech #1 could not be played to its end: could not write '/x/000001-announcement-default.wav'")
+        #expect(failed.played == ["Second"])
+    }
+}
