@@ -1,9 +1,11 @@
 // swift-tools-version: 6.0
 // Narrator: a speech-narrating accessibility engine for Linux.
 //
-// Layering (each arrow is "depends on"):
-//   narratord, narratorctl  ->  NarratorCLI / daemon targets  ->  NarratorCore (pure)
-//   system libraries (eSpeak NG, SQLite) are reached only through the C shim targets.
+// Layering (each arrow is "depends on"; docs/architecture.md draws the flow):
+//   narratord -> NarratorDaemon, narratorctl -> NarratorCLI   the programs: thin main.swift shells
+//   NarratorDaemon, NarratorCLI -> NarratorSpeech, NarratorStore, NarratorSystem -> NarratorCore
+//   NarratorCore is pure (the model, the protocol, the speech plan and the daemon's session): no I/O.
+//   System libraries (eSpeak NG, pcaudiolib, SQLite, Linux calls) are reached only through the C shim targets.
 import PackageDescription
 
 let strict: [SwiftSetting] = [

@@ -232,9 +232,6 @@ public struct AccessibilityTree: Sendable {
         return Point(x: frame.x + point.x, y: frame.y + point.y)
     }
 
-    /// The id of the modal node confining navigation, if any.
-    public var modalID: String? { modalSlot.map { nodes[Int($0)].id } }
-
     func isInSubtree(_ slot: Slot, of ancestor: Slot) -> Bool {
         var current = slot
         while current >= 0 {
