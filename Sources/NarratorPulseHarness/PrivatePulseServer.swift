@@ -38,6 +38,8 @@ public final class PrivatePulseServer: Sendable {
     public var clientConfig: String { directory + "/client.conf" }
     public var serverLog: String { directory + "/server.log" }
     private let children = Mutex<[ChildProcess]>([])
+    /// The server process, while it runs.
+    private let server = Mutex<ChildProcess?>(nil)
 
     public init() {
         directory = NSTemporaryDirectory() + "narrator-pulse-\(UUID().uuidString.prefix(8))"
@@ -79,6 +81,7 @@ public final class PrivatePulseServer: Sendable {
             "-L", "module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=1",
             "-L", "module-always-sink",
         ], error: serverLog)
+        self.server.withLock { $0 = server }
         let deadline = ContinuousClock.now + .seconds(30)
         var ready = false
         while !ready && ContinuousClock.now < deadline {
@@ -98,8 +101,20 @@ public final class PrivatePulseServer: Sendable {
         ])
     }
 
+    /// Freezes the server (SIGSTOP), as a hung sound server: its clients' calls wait on it.
+    public func freeze() throws(Errno) {
+        try server.withLock { $0 }?.send(SIGSTOP)
+    }
+
+    /// Lets a frozen server go on (SIGCONT).
+    public func thaw() throws(Errno) {
+        try server.withLock { $0 }?.send(SIGCONT)
+    }
+
     /// Kills every child this server started (server, keep-alive stream, recorders) and reaps them.
+    /// A frozen server is killed just the same (SIGKILL needs no cooperation).
     public func stop() {
+        server.withLock { $0 = nil }
         let running = children.withLock { children in
             defer { children.removeAll() }
             return children

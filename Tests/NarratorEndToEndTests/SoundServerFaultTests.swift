@@ -95,6 +95,71 @@ struct SoundServerFaultTests {
         #expect(daemon.log.contains("audio: using pulse"), "\(daemon.log)")
     }
 
+    @Test("a frozen sound server freezes nothing: other clients are answered, the output is given up for null, and speech returns when it continues")
+    func aFrozenSoundServerFreezesNothing() throws {
+        let pulse = PrivatePulseServer()
+        try pulse.start()
+        defer { pulse.stop() }
+        let daemon = try DaemonHarness(audio: "pulse", environment: pulse.environment)
+        defer { _ = daemon.stop() }
+        let app = try daemon.client()
+        let other = try daemon.client()
+        let monitor = try SpeechMonitor(daemon)
+        func status(_ client: RawClient) throws -> JSONValue { try client.request(["cmd": "status"]) }
+        func speak(_ text: String) throws -> Double {
+            let reply = try app.request(["cmd": "speak", "text": .string(text)])
+            guard let id = reply["speech"]?.numberValue else {
+                throw DaemonHarness.HarnessError(message: "speak was refused: \(reply.compactText)")
+            }
+            return id
+        }
+        #expect(try status(other)["audio"]?["output"] == "pulse")
+
+        let before = pulse.directory + "/before.raw"
+        _ = try pulse.record(to: before)
+        let first = try speak(Self.paragraph)
+        #expect(SpeechDetection.waitForSpeech(in: before), "speech reached the sound server")
+        #expect(try monitor.wait(for: "started", of: first))
+
+        // The server stops mid-paragraph (SIGSTOP, as a hung sound server): it takes no more audio.
+        try pulse.freeze()
+        defer { try? pulse.thaw() }
+        // Every other client is answered while it is frozen (the request reads below time out,
+        // and fail the test, if a reply never comes); before the redesign none was.
+        for _ in 0..<20 {
+            #expect(try status(other)["version"] != nil)
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        // The interrupting speak is answered too, and so is the tree list.
+        let second = try speak("Interrupting while the sound server is frozen.")
+        #expect(try monitor.final(of: first) == "interrupted")
+        #expect(try other.request(["cmd": "trees"])["trees"] == [])
+
+        // Within the bounded time (docs/reliability.md) the output is given up for null, and status says so.
+        let stalled = try poll({ try status(other) }) { $0["audio"]?["stalled"] == true }
+        #expect(stalled["audio"]?["stalled"] == true, "\(stalled.compactText)\n\(daemon.log)")
+        #expect(stalled["audio"]?["output"] == "null")
+        #expect(stalled["audio"]?["detail"]?.stringValue?.isEmpty == false, "status says why: \(stalled.compactText)")
+        let printed = try daemon.ctl("status").stdout
+        #expect(printed.contains("audio:    null (requested pulse)"), "\(printed)")
+        // Speech goes on, on null, in real time: what was said finishes, and so does what follows.
+        #expect(try monitor.final(of: second) == "finished", "\(monitor.phases(of: second))\n\(daemon.log)")
+        let third = try speak("Still speaking, to nobody, while the server is frozen.")
+        #expect(try monitor.final(of: third) == "finished")
+
+        // The server continues: the daemon goes back to it by itself, and speech is heard again.
+        try pulse.thaw()
+        let after = pulse.directory + "/after.raw"
+        _ = try pulse.record(to: after)
+        let back = try poll({ try status(other) }) { $0["audio"]?["output"] == "pulse" && $0["audio"]?["stalled"] == false }
+        #expect(back["audio"]?["output"] == "pulse", "\(back.compactText)\n\(daemon.log)")
+        let fourth = try speak("Back again, through the sound server that was frozen.")
+        #expect(try monitor.final(of: fourth) == "finished")
+        #expect(SpeechDetection.waitForSpeech(in: after), "speech after the server continued reached it")
+        #expect(daemon.log.contains("speaking to null until it answers"), "the journal says what was given up: \(daemon.log)")
+        #expect(daemon.log.contains("audio: using pulse"), "\(daemon.log)")
+    }
+
     /// Reads `read` until `done` holds (generous timeout, for a loaded machine), returning the last value.
     private func poll(_ read: () throws -> JSONValue, timeout: Duration = .seconds(30), until done: (JSONValue) -> Bool) throws -> JSONValue {
         let deadline = ContinuousClock.now + timeout
