@@ -2,7 +2,7 @@
 // Narrator: a speech-narrating accessibility engine for Linux.
 //
 // Layering (each arrow is "depends on"):
-//   narratord, narratorctl  ->  NarratorCLI / daemon targets  ->  NarratorCore (pure)
+//   narratord, narratorctl  ->  NarratorCLI / daemon targets  ->  NarratorCommandLine (pure)  ->  NarratorCore (pure)
 //   system libraries (eSpeak NG, SQLite) are reached only through the C shim targets.
 import PackageDescription
 
@@ -45,12 +45,18 @@ let package = Package(
         .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
         .target(name: "NarratorSystem", dependencies: ["CNarratorSystem"], swiftSettings: strict),
+        // The option parser narratorctl and narratord share: option specs, parsing, usage errors, help columns. Pure.
+        .target(name: "NarratorCommandLine", dependencies: ["NarratorCore"], swiftSettings: strict),
         // The command-line front end as a library, so that parsing is testable.
-        .target(name: "NarratorCLI", dependencies: ["NarratorCore", "NarratorSystem", "NarratorStore", "NarratorSpeech"], swiftSettings: strict),
+        .target(
+            name: "NarratorCLI",
+            dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "NarratorStore", "NarratorSpeech"],
+            swiftSettings: strict
+        ),
         // The daemon as a library: options, the request handler, start-up and shutdown.
         .target(
             name: "NarratorDaemon",
-            dependencies: ["NarratorCore", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
+            dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
             swiftSettings: strict
         ),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
@@ -68,10 +74,11 @@ let package = Package(
         // Parser unit tests, and end-to-end tests that run the built binaries.
         .testTarget(
             name: "NarratorCLITests",
-            dependencies: ["NarratorCLI", "NarratorTestSupport", "narratorctl", "narratord"],
+            dependencies: ["NarratorCLI", "NarratorCommandLine", "NarratorTestSupport", "narratorctl", "narratord"],
             swiftSettings: strict
         ),
-        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon"], swiftSettings: strict),
+        .testTarget(name: "NarratorCommandLineTests", dependencies: ["NarratorCommandLine"], swiftSettings: strict),
+        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon", "NarratorCommandLine"], swiftSettings: strict),
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",

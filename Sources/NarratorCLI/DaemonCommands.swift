@@ -1,3 +1,4 @@
+import NarratorCommandLine
 import NarratorCore
 
 private func request(_ cmd: String, _ fields: [JSONObject.Member] = [], follow: Bool = false) -> Command {
