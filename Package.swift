@@ -4,6 +4,7 @@
 // Layering (each arrow is "depends on"; docs/architecture.md draws the flow):
 //   narratord -> NarratorDaemon, narratorctl -> NarratorCLI   the programs: thin main.swift shells
 //   NarratorDaemon, NarratorCLI -> NarratorSpeech, NarratorStore, NarratorSystem -> NarratorCore
+//   NarratorDaemon, NarratorCLI -> NarratorCommandLine (the one option parser) -> NarratorCore
 //   NarratorCore is pure (the model, the protocol, the speech plan and the daemon's session): no I/O.
 //   System libraries (eSpeak NG, pcaudiolib, SQLite, Linux calls) are reached only through the C shim targets.
 import PackageDescription
@@ -37,7 +38,7 @@ let package = Package(
             name: "CPCAudio",
             providers: [.apt(["libpcaudio-dev"])]
         ),
-        // The pure core: model, reading order, utterances, navigation. No I/O.
+        // The pure core: model, reading order, utterances, navigation, the protocol, the speech plan, the session. No I/O.
         .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio"], swiftSettings: strict),
@@ -47,12 +48,18 @@ let package = Package(
         .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
         .target(name: "NarratorSystem", dependencies: ["NarratorCore", "CNarratorSystem"], swiftSettings: strict),
+        // The option parser narratorctl and narratord share: option specs, parsing, usage errors, help columns. Pure.
+        .target(name: "NarratorCommandLine", dependencies: ["NarratorCore"], swiftSettings: strict),
         // The command-line front end as a library, so that parsing is testable.
-        .target(name: "NarratorCLI", dependencies: ["NarratorCore", "NarratorSystem", "NarratorStore", "NarratorSpeech"], swiftSettings: strict),
+        .target(
+            name: "NarratorCLI",
+            dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "NarratorStore", "NarratorSpeech"],
+            swiftSettings: strict
+        ),
         // The daemon as a library: options, the request handler, start-up and shutdown.
         .target(
             name: "NarratorDaemon",
-            dependencies: ["NarratorCore", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
+            dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
             swiftSettings: strict
         ),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
@@ -72,10 +79,11 @@ let package = Package(
         // Parser unit tests, and end-to-end tests that run the built binaries.
         .testTarget(
             name: "NarratorCLITests",
-            dependencies: ["NarratorCLI", "NarratorTestSupport", "narratorctl", "narratord"],
+            dependencies: ["NarratorCLI", "NarratorCommandLine", "NarratorTestSupport", "narratorctl", "narratord"],
             swiftSettings: strict
         ),
-        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon"], swiftSettings: strict),
+        .testTarget(name: "NarratorCommandLineTests", dependencies: ["NarratorCommandLine"], swiftSettings: strict),
+        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon", "NarratorCommandLine"], swiftSettings: strict),
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",

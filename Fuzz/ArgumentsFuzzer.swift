@@ -1,4 +1,5 @@
 import NarratorCLI
+import NarratorCommandLine
 
 /// Fuzzes `narratorctl`'s argument parsing (`InvocationParser.parse`, which drives
 /// `ArgumentParser.parse` for every command's grammar). The input is split into arguments on

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer fuzzers outside SwiftPM, so that `swift build` and `swift test` never see
-# them: NarratorCore (and the parsing part of NarratorCLI) are compiled here, instrumented for
-# coverage and AddressSanitizer, and linked with each Fuzz/*Fuzzer.swift entry point.
+# them: NarratorCore, NarratorCommandLine (the shared option parser) and the parsing part of
+# NarratorCLI are compiled here, instrumented for coverage and AddressSanitizer, and linked with
+# each Fuzz/*Fuzzer.swift entry point.
 #
 # Usage: Fuzz/build.sh [OUT_DIR]   (default .build/fuzz); prints nothing but errors.
 set -euo pipefail
@@ -21,25 +22,30 @@ stale() { # OUTPUT INPUTS...
     return 1
 }
 
-# The library modules, each built once and shared by the fuzzers that need it.
-library() { # NAME SOURCES...
-    local name=$1; shift
-    local core_library=(); [ "$name" = NarratorCore ] || core_library=("$OUT/libNarratorCore.a")
-    stale "$OUT/lib$name.a" "$@" "${core_library[@]}" || return 0
+# The library modules, each built once and shared by the fuzzers that need it. DEPENDENCIES are
+# the libraries it imports (already built), a comma-separated list, empty for none.
+library() { # NAME DEPENDENCIES SOURCES...
+    local name=$1 dependencies=$2; shift 2
+    local built=(); IFS=, read -ra built <<<"$dependencies"
+    built=("${built[@]/#/$OUT/lib}"); built=("${built[@]/%/.a}")
+    stale "$OUT/lib$name.a" "$@" "${built[@]}" || return 0
     "$SWIFTC" "${FLAGS[@]}" -emit-library -static -emit-module -module-name "$name" \
         -I "$OUT" -emit-module-path "$OUT/$name.swiftmodule" -o "$OUT/lib$name.a" "$@"
 }
 
-# Everything under Sources/NarratorCore, found afresh each time so new files are fuzzed too.
+# Everything under Sources/NarratorCore and Sources/NarratorCommandLine (both pure), found afresh
+# each time so new files are fuzzed too.
 mapfile -t core < <(find Sources/NarratorCore -name '*.swift' | sort)
-library NarratorCore "${core[@]}"
+library NarratorCore "" "${core[@]}"
+mapfile -t command_line < <(find Sources/NarratorCommandLine -name '*.swift' | sort)
+library NarratorCommandLine NarratorCore "${command_line[@]}"
 
 # Only the argument grammar of NarratorCLI: the commands' specs and parsers, none of the files
 # that run a command (those pull in sockets, SQLite and eSpeak NG, which parsing never uses).
-cli_files=(ArgumentParser AnnouncementCommands AuditCommandSpec Command CommandCatalog DaemonCommands
+cli_files=(AnnouncementCommands AuditCommandSpec Command CommandCatalog DaemonCommands
            InvocationParser LogTime Suggestion+CLI)
 cli_sources=(); for f in "${cli_files[@]}"; do cli_sources+=("Sources/NarratorCLI/$f.swift"); done
-library NarratorCLI "${cli_sources[@]}"
+library NarratorCLI NarratorCore,NarratorCommandLine "${cli_sources[@]}"
 
 fuzzer() { # NAME LIBRARIES...
     local name=$1; shift
@@ -50,4 +56,4 @@ fuzzer() { # NAME LIBRARIES...
 }
 fuzzer TreeDocumentFuzzer NarratorCore
 fuzzer RequestFuzzer NarratorCore
-fuzzer ArgumentsFuzzer NarratorCLI NarratorCore
+fuzzer ArgumentsFuzzer NarratorCLI NarratorCommandLine NarratorCore

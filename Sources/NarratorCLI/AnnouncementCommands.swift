@@ -1,3 +1,4 @@
+import NarratorCommandLine
 import NarratorCore
 
 /// The offline commands about announcements: replay traces, read the log, summarize it.

@@ -1,3 +1,4 @@
+import NarratorCommandLine
 import NarratorCore
 
 /// `narratorctl audit`'s arguments, checked while parsing (rule ids and levels are validated

@@ -1,3 +1,5 @@
+import NarratorCommandLine
+
 /// One command's name, help and argument grammar, and how to build the typed `Command`.
 struct CommandSpec: Sendable {
     var name: String
@@ -10,7 +12,7 @@ struct CommandSpec: Sendable {
     var usage: String {
         var parts = ["narratorctl", name]
         for option in options where option.name != "--json" {
-            parts.append(option.isFlag ? "[\(option.name)]" : "[\(option.name) \(option.valueName!)]")
+            parts.append("[\(option.synopsis)]")
         }
         for argument in arguments {
             let word = argument.variadic ? "\(argument.name)..." : argument.name

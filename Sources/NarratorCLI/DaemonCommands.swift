@@ -1,3 +1,4 @@
+import NarratorCommandLine
 import NarratorCore
 
 private func request(_ command: RequestCommand) -> Command { .daemon(.send(command)) }

@@ -1,3 +1,4 @@
+import NarratorCommandLine
 import NarratorCore
 
 /// Help screens, generated from the command catalog so they cannot drift from the parser.
@@ -29,21 +30,14 @@ enum HelpText {
     static func command(_ spec: CommandSpec) -> String {
         var text = "narratorctl \(spec.name): \(spec.summary)\n\nUsage: \(spec.usage)\n"
         let options = spec.options + commonOptions
-        let lefts = spec.arguments.map(\.name) + options.map { $0.isFlag ? $0.name : "\($0.name) \($0.valueName!)" }
-        let width = (lefts.map(\.count).max() ?? 0) + 2
-        func row(_ left: String, _ help: String) -> String {
-            "  " + left + String(repeating: " ", count: width - left.count) + help + "\n"
-        }
+        let lefts = spec.arguments.map(\.name) + options.map(\.synopsis)
+        let column = (lefts.map(\.count).max() ?? 0) + 2
         if !spec.arguments.isEmpty {
             text += "\nArguments:\n"
-            for argument in spec.arguments { text += row(argument.name, argument.help) }
+            text += HelpColumns.render(spec.arguments.map { ($0.name, $0.help) }, column: column) + "\n"
         }
         text += "\nOptions:\n"
-        for (option, left) in zip(options, lefts.suffix(options.count)) {
-            var help = option.help
-            if let choices = option.choices { help += " (\(choices.joined(separator: ", ")))" }
-            text += row(left, help)
-        }
+        text += HelpColumns.render(options.map { ($0.synopsis, $0.annotatedHelp) }, column: column) + "\n"
         if !spec.discussion.isEmpty { text += "\n" + spec.discussion + "\n" }
         return text
     }

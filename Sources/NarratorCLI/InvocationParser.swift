@@ -1,3 +1,5 @@
+import NarratorCommandLine
+
 /// Parses `narratorctl [--socket PATH] [--json] COMMAND [ARGS]`. Pure, like swift-argument-parser's
 /// `parse([String])`: only `main` touches the process.
 public enum InvocationParser {

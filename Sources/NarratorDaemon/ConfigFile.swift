@@ -1,13 +1,12 @@
+import NarratorCommandLine
 import NarratorCore
 
 /// `narratord.conf`: `key = value` lines, `#` comments, keys named like the long options
 /// (`rate = 200`, `audio = pulse`). Command-line flags override the file.
 public enum ConfigFile {
-    /// Keys the file may set (every long option except help, version and config itself).
-    public static let keys = [
-        "socket", "audio", "voice", "rate", "state-dir", "db", "policy", "tree-policy", "espeak-data", "max-message",
-        "max-depth", "max-nodes", "max-string", "max-trees", "max-text", "max-queued", "log-level",
-    ]
+    /// Keys the file may set: every option in `DaemonOptions.table` except help, version and
+    /// config itself, named without their dashes, in the order `--help` lists them.
+    public static let keys = DaemonOptions.table.filter(\.isConfigKey).map(\.configKey)
 
     /// The default place: `$XDG_CONFIG_HOME/narrator/narratord.conf`, else `~/.config/...`.
     public static func defaultPath(_ environment: [String: String]) -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCommandLine
 import NarratorCore
 
 /// What SIGHUP does with the configuration file: reads it again (with the command line over it,

@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCommandLine
 import NarratorCore
 import NarratorSpeech
 import NarratorStore

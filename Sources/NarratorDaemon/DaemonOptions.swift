@@ -1,3 +1,4 @@
+import NarratorCommandLine
 import NarratorCore
 
 /// `narratord`'s command line, parsed purely from arguments and environment.
@@ -34,46 +35,24 @@ public struct DaemonOptions: Equatable, Sendable {
         case version
     }
 
+    /// `narratord --help`, generated from `table`, so it lists exactly the options the parser takes.
     public static let usage = """
         narratord: the Narrator speech daemon.
 
         Usage: narratord [OPTIONS]
 
         Options:
-          --socket PATH       listen here (default: $NARRATOR_SOCKET, then
-                              $XDG_RUNTIME_DIR/narrator/narratord.sock, else /tmp/narrator-UID/)
-          --audio SPEC        auto (default), pulse, null, or wav:DIR
-          --voice NAME        eSpeak NG voice (saved settings otherwise; see narratorctl voices)
-          --rate WPM          speech rate in words per minute (80-450)
-          --state-dir DIR     settings and logs (default: $XDG_STATE_HOME/narrator)
-          --db PATH           the SQLite log (default: STATE_DIR/narrator.db)
-          --policy NAME|FILE  announcement policy: none, default (the default), strict, or a JSON file
-          --tree-policy TREE=NAME|FILE
-                              a tree's own announcement policy (repeatable)
-          --espeak-data DIR   eSpeak NG's data directory
-          --max-message N     longest request line in bytes (default 16777216)
-          --max-depth N       deepest tree accepted, in levels (default 256)
-          --max-nodes N       most nodes in one tree (default 2000000)
-          --max-string N      longest id, label, value or hint, in characters (default 4096)
-          --max-trees N       trees one connection may own (default 64)
-          --max-text N        longest announce or speak text, in characters (default 2000)
-          --max-queued N      announcements one connection may have waiting (default 4)
-          --log-level LEVEL   error, warning, notice, info (default) or debug
-          --config PATH       settings file (default: $XDG_CONFIG_HOME/narrator/narratord.conf);
-                              "key = value" lines with the option names above; flags win;
-                              SIGHUP re-reads it
-          --version           print the version
-          --help              show this help
+        \(HelpColumns.render(table.map { ($0.spec.synopsis, $0.spec.annotatedHelp) }, column: 20, width: 100))
 
         Logs go to stderr with syslog priority prefixes, as journald reads them.
         SIGTERM or SIGINT: stop accepting, send pending replies, exit 0.
         """
 
-    /// The configuration file named by `--config`, or the default one.
+    /// The configuration file named by `--config` (the last one, as for every option), or the
+    /// default one. A command line that does not parse names none; `parse` then reports why.
     public static func configPath(_ arguments: [String], environment: [String: String]) -> (path: String, explicit: Bool) {
-        for (index, argument) in arguments.enumerated() {
-            if argument == "--config", index + 1 < arguments.count { return (arguments[index + 1], true) }
-            if argument.hasPrefix("--config=") { return (String(argument.dropFirst("--config=".count)), true) }
+        if let parsed = try? ArgumentParser.parse(arguments, options: table.map(\.spec)), let path = parsed.value("--config") {
+            return (path, true)
         }
         return (ConfigFile.defaultPath(environment), false)
     }
@@ -85,7 +64,7 @@ public struct DaemonOptions: Equatable, Sendable {
         var options = DaemonOptions(stateDirectory: defaultStateDirectory(environment), configPath: configFile)
         for entry in config {
             do {
-                _ = try options.apply(["--" + entry.key, entry.value])
+                try options.apply(entry)
             } catch {
                 throw UsageError("\(configFile):\(entry.line): \(error.message)")
             }
@@ -97,82 +76,31 @@ public struct DaemonOptions: Equatable, Sendable {
         try parse(arguments, environment: environment, config: [], configFile: configPath(arguments, environment: environment).path)
     }
 
-    /// Applies command-line style arguments over the current options.
+    /// Applies command-line arguments over the current options, each option in the order given.
     mutating func apply(_ arguments: [String]) throws(UsageError) -> Action {
+        let parsed = try ArgumentParser.parse(arguments, options: Self.table.map(\.spec), missingValueNamesPlaceholder: false)
         var options = self
-        var index = 0
-        func value(_ name: String) throws(UsageError) -> String {
-            guard index + 1 < arguments.count else { throw UsageError("\(name) needs a value") }
-            index += 1
-            return arguments[index]
-        }
-        while index < arguments.count {
-            var argument = arguments[index]
-            var inline: String?
-            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
-                inline = String(argument[argument.index(after: equals)...])
-                argument = String(argument[..<equals])
+        for occurrence in parsed.occurrences {
+            // The parser reports only the table's options, under their names.
+            let option = Self.optionsByName[occurrence.name]!
+            switch option.effect {
+            case .answer(let action):
+                return action
+            case .set:
+                // An option with a placeholder always has a value.
+                try option.set(occurrence.value!, on: &options)
             }
-            func take() throws(UsageError) -> String { if let inline { return inline } else { return try value(argument) } }
-            switch argument {
-            case "--help", "-h": return .help
-            case "--version": return .version
-            case "--socket": options.socket = try take()
-            case "--audio": options.audio = try take()
-            case "--voice": options.voice = try take()
-            case "--rate":
-                let text = try take()
-                guard let rate = Int(text), (80...450).contains(rate) else {
-                    throw UsageError("--rate must be a whole number of words per minute from 80 to 450, not \"\(text)\"")
-                }
-                options.rate = rate
-            case "--state-dir": options.stateDirectory = try take()
-            case "--db": options.database = try take()
-            case "--policy": options.policy = try take()
-            case "--tree-policy":
-                let text = try take()
-                guard let equals = text.firstIndex(of: "="), equals != text.startIndex, text.index(after: equals) != text.endIndex else {
-                    throw UsageError("--tree-policy takes TREE=NAME|FILE, e.g. chat=strict, not \"\(text)\"")
-                }
-                options.treePolicies[String(text[..<equals])] = String(text[text.index(after: equals)...])
-            case "--espeak-data": options.espeakData = try take()
-            case "--config": options.configPath = try take()
-            case "--max-message":
-                let text = try take()
-                guard let bytes = Int(text), bytes >= 1024 else {
-                    throw UsageError("--max-message must be a number of bytes of at least 1024, not \"\(text)\"")
-                }
-                options.maxMessageBytes = bytes
-            case "--max-depth": options.limits.document.maxDepth = try Self.count(try take(), argument, 1...4096)
-            case "--max-nodes": options.limits.document.maxNodes = try Self.count(try take(), argument, 1...100_000_000)
-            case "--max-string": options.limits.document.maxStringLength = try Self.count(try take(), argument, 1...1_000_000)
-            case "--max-trees": options.limits.treesPerClient = try Self.count(try take(), argument, 1...100_000)
-            case "--max-text": options.limits.textLength = try Self.count(try take(), argument, 1...1_000_000)
-            case "--max-queued": options.limits.queuedPerClient = try Self.count(try take(), argument, 1...10_000)
-            case "--log-level":
-                let text = try take()
-                guard let level = LogLevel(rawValue: text) else {
-                    throw UsageError(
-                        "--log-level must be one of \(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")), not \"\(text)\""
-                            + Suggestion.hint(for: text, in: LogLevel.allCases.map(\.rawValue)))
-                }
-                options.logLevel = level
-            default:
-                let known = ConfigFile.keys.map { "--" + $0 } + ["--config", "--version", "--help"]
-                throw UsageError("unknown option \(argument)" + (Suggestion.nearest(to: argument, in: known).map { " (did you mean \($0)?)" } ?? ""))
-            }
-            index += 1
         }
         self = options
         return .run(options)
     }
 
-    /// A whole number in `range` for a limit option.
-    static func count(_ text: String, _ option: String, _ range: ClosedRange<Int>) throws(UsageError) -> Int {
-        guard let value = Int(text), range.contains(value) else {
-            throw UsageError("\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \"\(text)\"")
+    /// Applies a `key = value` line of the configuration file as `--key value`.
+    mutating func apply(_ entry: ConfigFile.Entry) throws(UsageError) {
+        guard let option = Self.optionsByConfigKey[entry.key] else {
+            throw UsageError("unknown key \"\(entry.key)\"" + Suggestion.hint(for: entry.key, in: ConfigFile.keys))
         }
-        return value
+        try option.set(entry.value, on: &self)
     }
 
     static func defaultStateDirectory(_ environment: [String: String]) -> String {
@@ -181,10 +109,4 @@ public struct DaemonOptions: Equatable, Sendable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/narrator" }
         return (environment["HOME"] ?? "/tmp") + "/.local/state/narrator"
     }
-}
-
-/// A command-line mistake: the message and exit status 2.
-public struct UsageError: Error, Equatable, Sendable {
-    public var message: String
-    public init(_ message: String) { self.message = message }
 }

@@ -1,5 +1,6 @@
 import Testing
 @testable import NarratorCLI
+import NarratorCommandLine
 
 @Suite struct ArgumentParserTests {
     @Test func globalAndCommandOptions() throws {

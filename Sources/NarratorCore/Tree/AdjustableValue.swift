@@ -93,7 +93,7 @@ public enum ValueFormat: Equatable, Sendable {
     }
 
     /// A number with at most two decimals and no trailing zeros: 3 -> "3", 2.50 -> "2.5".
-    static func decimal(_ value: Double, separator: String) -> String {
+    public static func decimal(_ value: Double, separator: String) -> String {
         let hundredths = (abs(value) * 100).rounded()
         guard hundredths < 1e17 else { return "\(value)" }
         let scaled = Int64(hundredths)

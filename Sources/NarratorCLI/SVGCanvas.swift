@@ -1,3 +1,5 @@
+import NarratorCore
+
 /// A minimal SVG writer: escapes text and attribute values, formats numbers compactly.
 struct SVGCanvas {
     private(set) var body = ""

@@ -1,25 +1,27 @@
+import NarratorCore
+
 /// Draws a replay as SVG: one lane per policy, each announcement as a mark when it was queued and
 /// a bar while it was spoken, focus speech as grey bars above, and announcements that were never
 /// spoken as a red cross (class names say which outcome), so policies can be compared by eye.
-public struct AnnouncementTimeline {
-    public struct Lane {
-        public var policy: String
-        public var records: [AnnouncementRecord]
-        public var speech: [SpeechRecord]
+struct AnnouncementTimeline {
+    struct Lane {
+        var policy: String
+        var records: [AnnouncementRecord]
+        var speech: [SpeechRecord]
 
-        public init(policy: String, records: [AnnouncementRecord], speech: [SpeechRecord]) {
+        init(policy: String, records: [AnnouncementRecord], speech: [SpeechRecord]) {
             self.policy = policy
             self.records = records
             self.speech = speech
         }
     }
 
-    public var lanes: [Lane]
+    var lanes: [Lane]
     /// The instant the trace started (x = 0).
-    public var origin: MonotonicInstant
-    public var title: String
+    var origin: MonotonicInstant
+    var title: String
 
-    public init(lanes: [Lane], origin: MonotonicInstant, title: String) {
+    init(lanes: [Lane], origin: MonotonicInstant, title: String) {
         self.lanes = lanes
         self.origin = origin
         self.title = title
@@ -30,7 +32,7 @@ public struct AnnouncementTimeline {
         .dropped: "#a40e26", .cancelled: "#57606a",
     ]
 
-    public var svg: String {
+    var svg: String {
         let end = lanes.flatMap { lane in lane.records.map(\.endedAt) + lane.speech.map(\.endedAt) }.max() ?? origin
         let seconds = max(1, (end - origin).asSeconds)
         let left = 120.0, laneHeight = 70.0, top = 40.0

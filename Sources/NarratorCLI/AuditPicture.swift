@@ -1,3 +1,5 @@
+import NarratorCore
+
 /// Draws a tree at its screen frames as SVG, so reading order and problems show in one picture:
 /// every focus stop a numbered box (1 is read first) joined by the reading-order path,
 /// activation points as dots, hidden and non-element nodes faint and dashed, findings outlined
@@ -5,11 +7,11 @@
 ///
 /// Plain SVG 1.1 text with no scripts or external references, so any viewer (and `rsvg-convert`)
 /// renders it. Elements carry `class` and `data-*` attributes that tests and tools can query.
-public struct AuditPicture: Sendable {
-    public let tree: AccessibilityTree
-    public let report: AuditReport
+struct AuditPicture: Sendable {
+    let tree: AccessibilityTree
+    let report: AuditReport
 
-    public init(tree: AccessibilityTree, report: AuditReport) {
+    init(tree: AccessibilityTree, report: AuditReport) {
         self.tree = tree
         self.report = report
     }
@@ -25,7 +27,7 @@ public struct AuditPicture: Sendable {
 
     static func colour(_ severity: AuditSeverity) -> String { severity == .error ? "#cf222e" : "#bc4c00" }
 
-    public var svg: String {
+    var svg: String {
         var canvas = SVGCanvas()
         let bounds = screenBounds()
         // Screen space to picture space.
@@ -82,8 +84,8 @@ public struct AuditPicture: Sendable {
     /// The smallest rectangle holding every framed node (a default screen when none has a frame).
     func screenBounds() -> Rect {
         var result: Rect?
-        for slot in tree.slotsInDocumentOrder() {
-            guard let frame = tree.screenFrames[Int(slot)] else { continue }
+        for node in tree.framedNodes() {
+            let frame = node.frame
             guard let current = result else { result = frame; continue }
             let x = min(current.x, frame.x), y = min(current.y, frame.y)
             result = Rect(x: x, y: y, width: max(current.maxX, frame.maxX) - x, height: max(current.maxY, frame.maxY) - y)
@@ -92,22 +94,22 @@ public struct AuditPicture: Sendable {
     }
 
     /// Nodes that are not focus stops: hidden ones, containers and the parts of combined elements.
+    /// The root is the screen itself, drawn only when it hides the whole tree.
     func drawFaintNodes(_ canvas: inout SVGCanvas, place: (Rect) -> Rect) {
-        let stopSlots = Set(tree.stops)
-        for slot in tree.slotsInDocumentOrder() where !stopSlots.contains(slot) {
-            guard let frame = tree.screenFrames[Int(slot)], slot != tree.rootSlot || tree.nodes[0].hidden else { continue }
-            let hidden = tree.hiddenSlots[Int(slot)]
-            let box = place(frame)
+        let rootID = tree.rootID
+        for node in tree.framedNodes() where !node.isStop {
+            guard node.id != rootID || node.hidesItself else { continue }
+            let box = place(node.frame)
             canvas.rect(
                 box,
                 attributes: [
-                    "class": hidden ? "faint hidden" : "faint", "data-id": tree.nodes[Int(slot)].id,
-                    "fill": hidden ? Self.faintColour : "none", "fill-opacity": "0.08", "stroke": Self.faintColour,
+                    "class": node.isHidden ? "faint hidden" : "faint", "data-id": node.id,
+                    "fill": node.isHidden ? Self.faintColour : "none", "fill-opacity": "0.08", "stroke": Self.faintColour,
                     "stroke-opacity": "0.6", "stroke-dasharray": "4 3",
                 ])
-            if tree.nodes[Int(slot)].hidden {
+            if node.hidesItself {
                 canvas.text(
-                    "hidden: \(tree.nodes[Int(slot)].id)", at: Point(x: box.x + 4, y: box.maxY - 5),
+                    "hidden: \(node.id)", at: Point(x: box.x + 4, y: box.maxY - 5),
                     attributes: ["class": "faint-label", "font-size": "10", "fill": Self.faintColour])
             }
         }
@@ -125,7 +127,7 @@ public struct AuditPicture: Sendable {
             if byElement[finding.element] == nil { order.append(finding.element) }
             byElement[finding.element, default: []].append(finding)
         }
-        let rootID = tree.nodes[Int(tree.rootSlot)].id
+        let rootID = tree.rootID
         for element in order {
             guard let findings = byElement[element] else { continue }
             var rules: [(AuditRule, Double)] = []

@@ -1,6 +1,7 @@
 import Foundation
+import NarratorCore
 import Testing
-@testable import NarratorCore
+@testable import NarratorCLI
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -10,6 +11,26 @@ extension XMLElement {
     /// An attribute's value (FoundationXML's `attribute(forName:)` misses attributes of
     /// elements in a default namespace, such as SVG's).
     func value(_ name: String) -> String? { attributes?.first { $0.name == name }?.stringValue }
+}
+
+/// An example tree from the repository's `examples/`, decoded.
+private func loadExample(_ name: String) throws -> TreeDocument {
+    try decode(String(contentsOfFile: Binaries.repository + "/examples/" + name, encoding: .utf8))
+}
+
+private func decode(_ text: String) throws -> TreeDocument {
+    try TreeDocumentDecoder().decode(text: text)
+}
+
+/// Wraps nodes in a minimal document.
+private func document(_ children: String) -> String {
+    """
+    {"tree": "t", "root": {"id": "root", "frame": [0, 0, 400, 800], "children": [\(children)]}}
+    """
+}
+
+private func stopIDs(_ tree: AccessibilityTree) -> [String] {
+    (0..<tree.stopCount).map { tree.stopID(at: $0) }
 }
 
 /// The audit picture, parsed as XML: what a reader of the SVG sees, checked structurally.
