@@ -377,13 +377,15 @@ public final class LogWriter: Sendable {
                 state.status.lastError = error
             }
         }
+        // Reported before the completions: whoever is told a row's fate (and answers a client)
+        // already knows the health that goes with it.
+        if !rows.isEmpty || !updates.isEmpty { shared.reportHealth() }
         switch result {
         case .success(let ids):
             for ((_, completion, _), id) in zip(rows, ids) { completion?(.success(id)) }
         case .failure(let error):
             for (_, completion, _) in rows { completion?(.failure(error)) }
         }
-        if !rows.isEmpty || !updates.isEmpty { shared.reportHealth() }
         for barrier in barriers { barrier.signal() }
         if case .failure(let error) = result { return error }
         return nil

@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCore
 import NarratorStore
 import Synchronization
 import Testing
@@ -28,6 +29,23 @@ struct LogWriterTests {
         #expect(rows.count == 500)
         #expect(rows.first?.row == row(1))
         #expect(ids.withLock { $0[1] } == rows.first?.id)
+        writer.close()
+    }
+
+    @Test("the writer reports its health after each batch, before the batch's completions run")
+    func healthComesBeforeCompletions() throws {
+        let path = try temporaryDirectory() + "/log.db"
+        let reported = Mutex<[LogHealth]>([])
+        let writer = try LogWriter(path: path, onHealth: { health in reported.withLock { $0.append(health) } })
+        let seenByCompletion = Mutex<Int?>(nil)
+        writer.append(row(1)) { _ in
+            // Whoever answers a client from here must already know this batch's figures.
+            seenByCompletion.withLock { $0 = reported.withLock { $0.last?.rowsWritten } }
+        }
+        writer.flush()
+        #expect(seenByCompletion.withLock { $0 } == 1)
+        #expect(reported.withLock { $0.first?.isOpen } == true, "opening the file was reported too")
+        #expect(writer.health.rowsWritten == 1 && writer.health.path == path)
         writer.close()
     }
 
