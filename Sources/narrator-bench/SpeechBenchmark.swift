@@ -38,11 +38,11 @@ enum SpeechBenchmark {
         return results
     }
 
-    /// eSpeak NG through the engine without the service (from the engine thread starting the job to
-    /// its first chunk) beside `SpeechService.say` to the first `write` at the output.
+    /// eSpeak NG through the engine alone (from the engine thread starting the job to its first
+    /// chunk) beside the daemon's path (the plan deciding, the player playing) to the first `write`.
     static func firstChunk(engine: EspeakEngine, runs: Int) -> [BenchResult] {
         let probe = OutputProbe(NullOutput())
-        let service = try! SpeechService(engine: engine, output: probe)
+        let service = SpeechRig(engine: engine, output: probe)
         var library: [Double] = []
         var narrator: [Double] = []
         for index in 0..<(runs + 5) {
@@ -60,10 +60,10 @@ enum SpeechBenchmark {
             done.wait()
 
             let said = Clock.now()
-            let id = service.say(text, kind: .focus)
+            let id = service.say(text)
             let written = probe.wait(for: id) { $0.firstWrite }
             service.stop()
-            _ = service.waitUntilIdle(timeout: .seconds(10))
+            service.waitUntilEngineIdle()
 
             guard index >= 5, let written, let chunk = first.withLock({ $0 }) else { continue }  // 5 warm-up runs
             library.append(chunk - started.withLock { $0 })
@@ -78,25 +78,25 @@ enum SpeechBenchmark {
     /// `interrupt()` called directly during playback.
     static func interruptToSilence(engine: EspeakEngine, output: any AudioOutput, label: String, runs: Int) -> [BenchResult] {
         let probe = OutputProbe(output)
-        let service = try! SpeechService(engine: engine, output: probe)
+        let service = SpeechRig(engine: engine, output: probe)
         var direct: [Double] = []
         var viaService: [Double] = []
         var missed = 0
         for index in 0..<(runs + 3) {
             for throughService in [false, true] {
-                let old = service.say(long, kind: .focus)
+                let old = service.say(long)
                 guard probe.wait(for: old, { $0.firstWrite }) != nil else { missed += 1; continue }
                 // Let playback settle so that the writer is blocked in the device, as in real use.
                 Thread.sleep(forTimeInterval: 0.15 + Double(index % 5) * 0.01)
                 let requested = Clock.now()
                 if throughService {
-                    service.say(text, kind: .focus)
+                    service.say(text)
                 } else {
                     probe.interrupt()
                 }
                 let silent = probe.wait(for: old) { $0.silentAt }
                 service.stop()
-                _ = service.waitUntilIdle(timeout: .seconds(10))
+                service.waitUntilEngineIdle()
                 guard let silent else { missed += 1; continue }
                 if index >= 3 {  // warm-up
                     if throughService { viaService.append(silent - requested) } else { direct.append(silent - requested) }
