@@ -44,10 +44,12 @@ public enum AudioOutputError: Error, Sendable, Hashable, CustomStringConvertible
 /// in that order; `end` is called even after an interrupt. `interrupt` may be called from any
 /// thread at any time: it silences the current utterance at once (drops queued audio and flushes
 /// the device buffer), and the pending and later `write`/`end` calls of that utterance return
-/// promptly without producing sound.
+/// promptly without producing sound. `status` may be read from any thread.
 public protocol AudioOutput: AnyObject, Sendable {
-    /// What `status` reports, e.g. "pulse", "null", "wav:/tmp/captions".
+    /// The output in use, e.g. "pulse", "null", "wav:/tmp/captions" (`status.active`).
     var name: String { get }
+    /// What `status` reports: the output in use, and whether (and why) it is a fallback.
+    var status: OutputStatus { get }
     func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError)
     /// Hands over PCM; may block to keep pace with playback.
     func write(_ samples: [Int16]) throws(AudioOutputError)

@@ -20,6 +20,10 @@ public final class NullOutput: AudioOutput, @unchecked Sendable {
         self.lead = lead
     }
 
+    public var status: OutputStatus {
+        OutputStatus(spec: .null, active: name, fallback: false)
+    }
+
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
         condition.lock()
         defer { condition.unlock() }

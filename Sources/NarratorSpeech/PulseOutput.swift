@@ -45,6 +45,10 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         audio_object_destroy(object)
     }
 
+    public var status: OutputStatus {
+        OutputStatus(spec: .pulse, active: name, fallback: false)
+    }
+
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {
         startedAt = interrupts.load(ordering: .acquiring)
         guard openFormat != format else { return }

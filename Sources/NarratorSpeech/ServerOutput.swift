@@ -21,7 +21,7 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
     // Guarded by `lock`.
     private var device: (any AudioOutput)?
     private var current: any AudioOutput
-    private var status: OutputStatus
+    private var reported: OutputStatus
     /// Why the device was lost, kept while reconnecting fails so that `status` still names the cause.
     private var lostCause: String?
     /// The utterance being played, so that `null` can take it over in the middle.
@@ -44,7 +44,7 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
         self.connect = connect
         self.onChange = onChange
         current = null
-        status = OutputStatus(spec: spec, active: "null", fallback: true, detail: "not connected yet")
+        reported = OutputStatus(spec: spec, active: "null", fallback: true, detail: "not connected yet")
         attemptReconnect()
         let timer = DispatchSource.makeTimerSource(queue: timerQueue)
         let interval = DispatchTimeInterval.nanoseconds(Int(retryInterval.nanosecondsClamped))
@@ -63,8 +63,8 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
     }
 
     /// The output in use and whether it is a fallback.
-    public var outputStatus: OutputStatus {
-        lock.withLock { status }
+    public var status: OutputStatus {
+        lock.withLock { reported }
     }
 
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
@@ -119,17 +119,17 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
             let changed = lock.withLock { () -> OutputStatus in
                 device = opened
                 lostCause = nil
-                status = OutputStatus(spec: spec, active: opened.name, fallback: false, detail: nil)
-                return status
+                reported = OutputStatus(spec: spec, active: opened.name, fallback: false, detail: nil)
+                return reported
             }
             onChange(changed)
         } catch {
             let changed = lock.withLock { () -> OutputStatus? in
                 var reason = spec == .auto ? "no sound server reachable: \(error)" : "\(error)"
                 if let lostCause { reason = "\(lostCause); reconnecting every \(Double(retryInterval.nanosecondsClamped) / 1e9) s (last attempt: \(reason))" }
-                guard status.detail != reason else { return nil }
-                status = OutputStatus(spec: spec, active: "null", fallback: true, detail: reason)
-                return status
+                guard reported.detail != reason else { return nil }
+                reported = OutputStatus(spec: spec, active: "null", fallback: true, detail: reason)
+                return reported
             }
             if let changed { onChange(changed) }
         }
@@ -151,8 +151,8 @@ public final class ServerOutput: AudioOutput, @unchecked Sendable {
             self.device = nil
             current = null
             lostCause = "lost \(failed.name): \(error)"
-            status = OutputStatus(spec: spec, active: "null", fallback: true, detail: lostCause)
-            return status
+            reported = OutputStatus(spec: spec, active: "null", fallback: true, detail: lostCause)
+            return reported
         }
         if let changed { onChange(changed) }
     }

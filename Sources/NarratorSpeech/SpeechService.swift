@@ -29,7 +29,6 @@ public final class SpeechService: @unchecked Sendable {
     private let queue = DispatchQueue(label: "narrator.speech", qos: .userInteractive)
     private let onQueue = DispatchSpecificKey<Bool>()
     private let nextID = Atomic<UInt64>(1)
-    private let fixedStatus: OutputStatus?
     /// eSpeak's default voice, resolved once here: asking the engine later waits behind every
     /// queued synthesis job, and the daemon answers `status` on its event loop.
     private let standardVoice: String
@@ -58,8 +57,6 @@ public final class SpeechService: @unchecked Sendable {
         let loaded = try settingsStore?.load() ?? SpeechSettings()
         settings = loaded
         scheduler = SpeechScheduler(configuration: loaded.schedulerConfiguration)
-        fixedStatus = (output as? ServerOutput) == nil
-            ? OutputStatus(spec: Self.spec(of: output), active: output.name, fallback: false) : nil
         standardVoice = (try? engine.resolve(.standard)) ?? "en"
         queue.setSpecific(key: onQueue, value: true)
     }
@@ -144,9 +141,8 @@ public final class SpeechService: @unchecked Sendable {
 
     public var status: Status {
         queue.sync {
-            let outputStatus = (output as? ServerOutput)?.outputStatus ?? fixedStatus!
-            return Status(
-                output: outputStatus, voice: settings.voice ?? standardVoice,
+            Status(
+                output: output.status, voice: settings.voice ?? standardVoice,
                 settings: settings, playing: scheduler.playing?.id, waiting: scheduler.waiting.count)
         }
     }
@@ -241,14 +237,6 @@ public final class SpeechService: @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [weak self] in
             guard let self, generation == self.tickGeneration else { return }
             self.apply(self.scheduler.tick(at: MonotonicClock.now()))
-        }
-    }
-
-    private static func spec(of output: any AudioOutput) -> AudioSpec {
-        switch output {
-        case let wav as WavOutput: .wav(directory: wav.directory)
-        case is NullOutput: .null
-        default: .pulse
         }
     }
 }

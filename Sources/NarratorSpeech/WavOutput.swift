@@ -28,6 +28,10 @@ public final class WavOutput: AudioOutput, @unchecked Sendable {
         sequence = existing.compactMap { Int($0.prefix { $0.isNumber }) }.max() ?? 0
     }
 
+    public var status: OutputStatus {
+        OutputStatus(spec: .wav(directory: directory), active: name, fallback: false)
+    }
+
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
         lock.lock()
         defer { lock.unlock() }

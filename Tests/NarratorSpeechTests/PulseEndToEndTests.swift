@@ -28,7 +28,7 @@ struct PulseEndToEndTests {
 
         let log = EventLog()
         let output = ServerOutput(spec: .pulse)
-        #expect(output.outputStatus.active == "pulse", "\(output.outputStatus)")
+        #expect(output.status.active == "pulse", "\(output.status)")
         let service = try SpeechService(engine: sharedEngine, output: output, onEvent: log.handler)
         let long = String(repeating: "Narrator is reading a long paragraph aloud so that there is time to interrupt it. ", count: 6)
         let id = service.say(long, kind: .focus)
@@ -61,7 +61,7 @@ struct PulseEndToEndTests {
 
         let changes = EventCounter()
         let output = ServerOutput(spec: .pulse, retryInterval: .milliseconds(200), onChange: { _ in changes.add() })
-        #expect(output.outputStatus.active == "pulse")
+        #expect(output.status.active == "pulse")
         let log = EventLog()
         let service = try SpeechService(engine: sharedEngine, output: output, onEvent: log.handler)
 
