@@ -41,7 +41,8 @@ public enum AudioOutputError: Error, Sendable, Hashable, CustomStringConvertible
 /// Where synthesized PCM goes.
 ///
 /// `begin`, `write` and `end` are called on one thread (the engine thread), once per utterance,
-/// in that order; `end` is called even after an interrupt. `interrupt` may be called from any
+/// in that order. A `begin` that throws ends the utterance there: neither `write` nor `end`
+/// follows it. After a `begin` that returned, `end` is called even after an interrupt. `interrupt` may be called from any
 /// thread at any time: it silences the current utterance at once (drops queued audio and flushes
 /// the device buffer), and the pending and later `write`/`end` calls of that utterance return
 /// promptly without producing sound. `status` may be read from any thread.

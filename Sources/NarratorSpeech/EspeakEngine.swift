@@ -165,7 +165,13 @@ private final class LibraryState: @unchecked Sendable {
             job.onEnd(.skipped)
             return
         }
-        job.onStart()
+        do {
+            try job.onStart()
+        } catch {
+            // The output could not start the utterance: nothing would be heard, so nothing is synthesized.
+            job.onEnd(.outputFailed(error))
+            return
+        }
         do throws(EspeakError) {
             do {
                 try select(job.voice)

@@ -198,8 +198,8 @@ public final class SpeechService: @unchecked Sendable {
         let format = AudioFormat(sampleRate: engine.sampleRate)
         let job = SynthesisJob(
             text: request.text, voice: voice, parameters: settings.parameters,
-            onStart: {
-                do { try output.begin(request.id, kind: request.kind, format: format) } catch {}
+            onStart: { () throws(AudioOutputError) in
+                try output.begin(request.id, kind: request.kind, format: format)
             },
             onChunk: { chunk in
                 do {
@@ -210,7 +210,7 @@ public final class SpeechService: @unchecked Sendable {
                 }
             },
             onEnd: { [weak self] outcome in
-                if outcome != .skipped { try? output.end() }
+                if outcome.startedOutput { try? output.end() }
                 guard let self else { return }
                 self.queue.async { self.ended(request.id, outcome) }
             })
@@ -222,7 +222,7 @@ public final class SpeechService: @unchecked Sendable {
         guard jobs.removeValue(forKey: id) != nil else { return }
         switch outcome {
         case .cancelled, .skipped: return
-        case .completed, .failed: break
+        case .completed, .failed, .outputFailed: break
         }
         // Completed or failed: either way the utterance is over and the queue moves on.
         apply(scheduler.finished(id, at: MonotonicClock.now()))
