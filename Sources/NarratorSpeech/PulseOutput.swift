@@ -13,6 +13,8 @@ import Synchronization
 ///
 /// This is the raw device: every call waits for the server, so with a server that stops answering
 /// (a stopped process) a write, a drain and the interrupt's flush block until it answers again.
+/// The daemon never calls it on a thread that must not wait: ``ServerOutput`` drives it from
+/// threads of its own.
 public final class PulseOutput: AudioOutput {
     public let name = "pulse"
     /// pcaudiolib's device object. A C pointer is not `Sendable`; sharing it is sound because the

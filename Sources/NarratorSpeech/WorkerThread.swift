@@ -5,6 +5,7 @@ import Synchronization
 /// One dedicated thread that runs submitted jobs in order, and owns a state that only it touches.
 ///
 /// eSpeak NG keeps global state and is not thread-safe, so every call into it happens on one such
+/// thread; an audio device gets one too, so that a device that stops answering blocks only its own
 /// thread. The state (`State`, which need not be `Sendable`) is created on the thread by the
 /// closure given to `init` and handed to each job by reference, so no job captures it and no other
 /// thread can reach it. The job list is the only shared state: a `Mutex`, with a semaphore counting
