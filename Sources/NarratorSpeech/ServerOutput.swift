@@ -99,8 +99,9 @@ public final class ServerOutput: AudioOutput {
             let changed = state.withLock { state -> OutputStatus? in
                 guard state.connecting, state.link == nil else { return nil }
                 state.status = OutputStatus(
-                    spec: spec, active: "null", fallback: true, stalled: true,
-                    detail: "the sound server has not answered for \(seconds(stallTimeout)) s; speech goes to null until it answers")
+                    spec: spec, active: "null", fallback: true,
+                    detail: "the sound server has not answered for \(seconds(stallTimeout)) s; speech goes to null until it answers",
+                    stalled: true)
                 return state.status
             }
             if let changed { onChange(changed) }
@@ -260,7 +261,7 @@ public final class ServerOutput: AudioOutput {
                 }
                 guard state.status.detail != reason else { return nil }
                 state.status = OutputStatus(
-                    spec: spec, active: "null", fallback: true, stalled: state.lost?.stalled ?? false, detail: reason)
+                    spec: spec, active: "null", fallback: true, detail: reason, stalled: state.lost?.stalled ?? false)
                 return state.status
             }
         }
@@ -327,7 +328,7 @@ public final class ServerOutput: AudioOutput {
             guard state.link === link else { return nil }
             state.link = nil
             state.lost = (cause, stalled)
-            state.status = OutputStatus(spec: spec, active: "null", fallback: true, stalled: stalled, detail: cause)
+            state.status = OutputStatus(spec: spec, active: "null", fallback: true, detail: cause, stalled: stalled)
             return state.status
         }
         if let changed { onChange(changed) }
