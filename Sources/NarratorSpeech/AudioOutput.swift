@@ -41,17 +41,27 @@ public enum AudioOutputError: Error, Sendable, Hashable, CustomStringConvertible
 /// Where synthesized PCM goes.
 ///
 /// `begin`, `write` and `end` are called on one thread (the engine thread), once per utterance,
-/// in that order; `end` is called even after an interrupt. `interrupt` may be called from any
-/// thread at any time: it silences the current utterance at once (drops queued audio and flushes
-/// the device buffer), and the pending and later `write`/`end` calls of that utterance return
-/// promptly without producing sound.
+/// in that order. A `begin` that throws ends the utterance there: neither `write` nor `end`
+/// follows it. After a `begin` that returned, `end` is called even after an interrupt.
+///
+/// `interrupt` may be called from any thread at any time. It silences the current utterance (drops
+/// queued audio and flushes the device buffer), and the pending and later `write`/`end` calls of
+/// that utterance return promptly without producing sound. The outputs the daemon uses
+/// (``NullOutput``, ``WavOutput`` and ``ServerOutput``) return from it without waiting on a device;
+/// only the raw device (``PulseOutput``) may block in its flush, so ``ServerOutput`` never calls
+/// that on the caller's thread.
+///
+/// `status` may be read from any thread and never waits on a device either.
 public protocol AudioOutput: AnyObject, Sendable {
-    /// What `status` reports, e.g. "pulse", "null", "wav:/tmp/captions".
+    /// The output in use, e.g. "pulse", "null", "wav:/tmp/captions" (`status.active`).
     var name: String { get }
+    /// What `status` reports: the output in use, and whether (and why) it is a fallback.
+    var status: OutputStatus { get }
     func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError)
     /// Hands over PCM; may block to keep pace with playback.
     func write(_ samples: [Int16]) throws(AudioOutputError)
     /// Waits until what was written has been heard.
     func end() throws(AudioOutputError)
+    /// Silences the current utterance; callable from any thread (see above for what it may wait on).
     func interrupt()
 }

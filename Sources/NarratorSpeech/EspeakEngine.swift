@@ -20,8 +20,8 @@ public final class EspeakEngine: Sendable {
     public let voices: [EspeakVoice]
     /// The data directory in use (nil: the library's default location).
     public let dataPath: String?
-    private let worker: WorkerThread
-    private let library: LibraryState
+    /// The engine thread; the library's state lives there and is handed to each job.
+    private let worker: WorkerThread<LibraryState>
 
     /// Starts the engine thread and loads eSpeak NG's data.
     ///
@@ -40,10 +40,9 @@ public final class EspeakEngine: Sendable {
             Self.claimed.withLock { $0 = false }
             throw problem
         }
-        let worker = WorkerThread(name: "narrator.espeak")
-        let library = LibraryState()
+        let worker = WorkerThread(name: "narrator.espeak", state: { LibraryState() })
         do {
-            let (rate, voices) = try worker.sync { () throws(EspeakError) -> (Int, [EspeakVoice]) in
+            let (rate, voices) = try worker.sync { (library: inout LibraryState) throws(EspeakError) -> (Int, [EspeakVoice]) in
                 try library.initialize(dataPath: dataPath, chunkMilliseconds: chunkMilliseconds)
             }
             self.sampleRate = rate
@@ -54,21 +53,18 @@ public final class EspeakEngine: Sendable {
             throw error
         }
         self.worker = worker
-        self.library = library
         self.dataPath = dataPath
     }
 
     deinit {
-        let library = self.library
-        worker.submit { library.terminate() }
+        worker.submit { library in library.terminate() }
         worker.stop()
         Self.claimed.withLock { $0 = false }
     }
 
     /// Queues a job; it runs after the jobs submitted before it.
     public func submit(_ job: SynthesisJob) {
-        let library = self.library
-        worker.submit { library.run(job) }
+        worker.submit { library in library.run(job) }
     }
 
     /// Synthesizes `text` completely and returns its PCM (for tests, benchmarks and captions).
@@ -96,14 +92,12 @@ public final class EspeakEngine: Sendable {
 
     /// Resolves a voice choice to the voice that would be used, without speaking.
     public func resolve(_ choice: VoiceChoice) throws(EspeakError) -> String {
-        let library = self.library
-        return try worker.sync { () throws(EspeakError) -> String in
+        return try worker.sync { (library: inout LibraryState) throws(EspeakError) -> String in
             try library.select(choice)
             return library.currentVoiceName
         }
     }
 
-    /// True when `path` (or `path/espeak-ng-data`) holds eSpeak NG's `phontab`.
     /// Why `path` (an espeak-ng-data directory or its parent) cannot serve as eSpeak NG's data, checked
     /// before the library sees it: a missing `phontab`, or one this user may not read.
     static func dataProblem(_ path: String) -> EspeakError? {
@@ -121,8 +115,9 @@ public final class EspeakEngine: Sendable {
     }
 }
 
-/// The library's global state. Touched only on the engine thread.
-private final class LibraryState: @unchecked Sendable {
+/// The library's global state: created on the engine thread and handed to each job there, never
+/// shared (so it needs no lock and is not `Sendable`).
+private final class LibraryState {
     private var voiceChoice: VoiceChoice?
     private var parameters: VoiceParameters?
     private(set) var currentVoiceName = ""
@@ -166,7 +161,13 @@ private final class LibraryState: @unchecked Sendable {
             job.onEnd(.skipped)
             return
         }
-        job.onStart()
+        do {
+            try job.onStart()
+        } catch {
+            // The output could not start the utterance: nothing would be heard, so nothing is synthesized.
+            job.onEnd(.outputFailed(error))
+            return
+        }
         do throws(EspeakError) {
             do {
                 try select(job.voice)

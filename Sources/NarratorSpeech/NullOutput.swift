@@ -1,61 +1,72 @@
-import Foundation
+import Dispatch
 import NarratorCore
 import NarratorSystem
+import Synchronization
 
 /// Discards samples but keeps real time: "speaking" lasts as long as the audio would.
 ///
 /// Used when no sound server is reachable, so that hints, events and queues behave as they do
 /// with sound. Writes may run ahead of the virtual playhead by `lead`, like a device buffer.
-public final class NullOutput: AudioOutput, @unchecked Sendable {
+/// `interrupt` takes a lock held only for a few instructions, so it returns at once.
+public final class NullOutput: AudioOutput {
     public let name = "null"
     /// How far writing may run ahead of playback.
     public let lead: Duration
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var playedUntil = MonotonicInstant(nanoseconds: 0)
-    private var format = AudioFormat(sampleRate: 22_050)
-    private var interrupted = false
+
+    private struct Playback {
+        var playedUntil = MonotonicInstant(nanoseconds: 0)
+        var format = AudioFormat(sampleRate: 22_050)
+        var interrupted = false
+    }
+
+    private let playback = Mutex(Playback())
+    /// Wakes the engine thread waiting for the playhead when an interrupt comes.
+    private let wake = DispatchSemaphore(value: 0)
 
     public init(lead: Duration = .milliseconds(100)) {
         self.lead = lead
     }
 
+    public var status: OutputStatus {
+        OutputStatus(spec: .null, active: name, fallback: false)
+    }
+
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
-        condition.lock()
-        defer { condition.unlock() }
-        self.format = format
-        interrupted = false
-        playedUntil = MonotonicClock.now()
+        playback.withLock { playback in
+            playback.format = format
+            playback.interrupted = false
+            playback.playedUntil = MonotonicClock.now()
+        }
+        // Forget the wake-ups of earlier interrupts that came while nobody waited.
+        while wake.wait(timeout: .now()) == .success {}
     }
 
     public func write(_ samples: [Int16]) {
-        condition.lock()
-        defer { condition.unlock() }
-        guard !interrupted else { return }
-        playedUntil = max(playedUntil, MonotonicClock.now()) + format.duration(ofSamples: samples.count)
-        waitUntil(playedUntil + (Duration.zero - lead))
+        let deadline = playback.withLock { playback -> MonotonicInstant? in
+            guard !playback.interrupted else { return nil }
+            playback.playedUntil = max(playback.playedUntil, MonotonicClock.now())
+                + playback.format.duration(ofSamples: samples.count)
+            return playback.playedUntil + (Duration.zero - lead)
+        }
+        if let deadline { waitUntil(deadline) }
     }
 
     public func end() {
-        condition.lock()
-        defer { condition.unlock() }
-        waitUntil(playedUntil)
+        waitUntil(playback.withLock { $0.playedUntil })
     }
 
     public func interrupt() {
-        condition.lock()
-        interrupted = true
-        condition.broadcast()
-        condition.unlock()
+        playback.withLock { $0.interrupted = true }
+        wake.signal()
     }
 
-    /// Waits (holding the lock between waits) until `deadline` or an interrupt.
+    /// Waits until `deadline` or an interrupt. A wake-up left over from an earlier interrupt only
+    /// makes the loop look again.
     private func waitUntil(_ deadline: MonotonicInstant) {
-        while !interrupted {
-            let remaining = deadline - MonotonicClock.now()
-            if remaining <= .zero { return }
-            let seconds = Double(remaining.nanosecondsClamped) / 1e9
-            _ = condition.wait(until: Date(timeIntervalSinceNow: seconds))
+        while true {
+            let remaining = playback.withLock { $0.interrupted ? nil : deadline - MonotonicClock.now() }
+            guard let remaining, remaining > .zero else { return }
+            _ = wake.wait(timeout: .now() + .nanoseconds(Int(remaining.nanosecondsClamped)))
         }
     }
 }

@@ -1,5 +1,4 @@
 import CPCAudio
-import Foundation
 import NarratorCore
 import Synchronization
 
@@ -11,16 +10,26 @@ import Synchronization
 /// while the engine thread may be blocked in a write; `pa_simple` serializes both on its mainloop
 /// lock. The writer hands audio over in 10 ms pieces, checks for an interrupt between pieces, and
 /// flushes again if a piece slipped in after the interrupt.
-public final class PulseOutput: AudioOutput, @unchecked Sendable {
+///
+/// This is the raw device: every call waits for the server, so with a server that stops answering
+/// (a stopped process) a write, a drain and the interrupt's flush block until it answers again.
+/// The daemon never calls it on a thread that must not wait: ``ServerOutput`` drives it from
+/// threads of its own.
+public final class PulseOutput: AudioOutput {
     public let name = "pulse"
-    private let object: OpaquePointer
-    /// Serializes open/close against a concurrent flush (writes and drains do not take it).
-    private let deviceLock = NSLock()
-    /// Counts interrupts; an utterance remembers the value it started with.
+    /// pcaudiolib's device object. A C pointer is not `Sendable`; sharing it is sound because the
+    /// object is created in `init` and freed in `deinit` only, and every call on it is one that
+    /// pcaudiolib and `pa_simple` allow from any thread: the writes and the drain come from one
+    /// thread at a time (the protocol's engine thread), open and close take `stream`'s lock, and so
+    /// does the flush, which `pa_simple` serializes with a write or drain on its mainloop lock.
+    private nonisolated(unsafe) let object: OpaquePointer
+    /// The format the stream is open in (nil: closed). Its lock serializes open and close against a
+    /// concurrent flush; writes and drains read it and then call the device without the lock.
+    private let stream: Mutex<AudioFormat?>
+    /// Counts interrupts.
     private let interrupts = Atomic<UInt64>(0)
-    // Engine-thread state.
-    private var openFormat: AudioFormat?
-    private var startedAt: UInt64 = 0
+    /// The count of interrupts when the current utterance began (written by `begin` only).
+    private let startedAt = Atomic<UInt64>(0)
 
     /// Connects to the sound server (or the ALSA device when there is no server) and opens a
     /// stream in `format`, so that a connection only counts when audio can really be played:
@@ -37,7 +46,7 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
             throw .openFailed(code: code, message: message)
         }
         self.object = object
-        openFormat = format
+        stream = Mutex(format)
     }
 
     deinit {
@@ -45,24 +54,28 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
         audio_object_destroy(object)
     }
 
+    public var status: OutputStatus {
+        OutputStatus(spec: .pulse, active: name, fallback: false)
+    }
+
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {
-        startedAt = interrupts.load(ordering: .acquiring)
-        guard openFormat != format else { return }
-        deviceLock.lock()
-        defer { deviceLock.unlock() }
-        if openFormat != nil {
-            audio_object_close(object)
-            openFormat = nil
+        startedAt.store(interrupts.load(ordering: .acquiring), ordering: .releasing)
+        try stream.withLock { (open: inout AudioFormat?) throws(AudioOutputError) in
+            guard open != format else { return }
+            if open != nil {
+                audio_object_close(object)
+                open = nil
+            }
+            let code = audio_object_open(object, AUDIO_OBJECT_FORMAT_S16LE, UInt32(format.sampleRate), UInt8(format.channels))
+            guard code == 0 else {
+                throw .openFailed(code: code, message: message(code))
+            }
+            open = format
         }
-        let code = audio_object_open(object, AUDIO_OBJECT_FORMAT_S16LE, UInt32(format.sampleRate), UInt8(format.channels))
-        guard code == 0 else {
-            throw .openFailed(code: code, message: message(code))
-        }
-        openFormat = format
     }
 
     public func write(_ samples: [Int16]) throws(AudioOutputError) {
-        guard let format = openFormat, !wasInterrupted else { return }
+        guard let format = stream.withLock({ $0 }), !wasInterrupted else { return }
         let piece = max(1, format.sampleRate * format.channels / 100)
         var offset = 0
         while offset < samples.count {
@@ -81,24 +94,25 @@ public final class PulseOutput: AudioOutput, @unchecked Sendable {
     }
 
     public func end() throws(AudioOutputError) {
-        guard openFormat != nil, !wasInterrupted else { return }
+        guard stream.withLock({ $0 }) != nil, !wasInterrupted else { return }
         let code = audio_object_drain(object)
         guard code == 0 || wasInterrupted else { throw .writeFailed(code: code, message: message(code)) }
     }
 
+    /// Marks the utterance interrupted and flushes the server's buffer: this waits for the server.
     public func interrupt() {
         interrupts.add(1, ordering: .acquiringAndReleasing)
         flush()
     }
 
     private var wasInterrupted: Bool {
-        interrupts.load(ordering: .acquiring) != startedAt
+        interrupts.load(ordering: .acquiring) != startedAt.load(ordering: .acquiring)
     }
 
     private func flush() {
-        deviceLock.lock()
-        defer { deviceLock.unlock() }
-        _ = audio_object_flush(object)
+        stream.withLock { _ in
+            _ = audio_object_flush(object)
+        }
     }
 
     private func message(_ code: Int32) -> String {

@@ -29,7 +29,6 @@ public final class SpeechService: @unchecked Sendable {
     private let queue = DispatchQueue(label: "narrator.speech", qos: .userInteractive)
     private let onQueue = DispatchSpecificKey<Bool>()
     private let nextID = Atomic<UInt64>(1)
-    private let fixedStatus: OutputStatus?
     /// eSpeak's default voice, resolved once here: asking the engine later waits behind every
     /// queued synthesis job, and the daemon answers `status` on its event loop.
     private let standardVoice: String
@@ -58,8 +57,6 @@ public final class SpeechService: @unchecked Sendable {
         let loaded = try settingsStore?.load() ?? SpeechSettings()
         settings = loaded
         scheduler = SpeechScheduler(configuration: loaded.schedulerConfiguration)
-        fixedStatus = (output as? ServerOutput) == nil
-            ? OutputStatus(spec: Self.spec(of: output), active: output.name, fallback: false) : nil
         standardVoice = (try? engine.resolve(.standard)) ?? "en"
         queue.setSpecific(key: onQueue, value: true)
     }
@@ -144,9 +141,8 @@ public final class SpeechService: @unchecked Sendable {
 
     public var status: Status {
         queue.sync {
-            let outputStatus = (output as? ServerOutput)?.outputStatus ?? fixedStatus!
-            return Status(
-                output: outputStatus, voice: settings.voice ?? standardVoice,
+            Status(
+                output: output.status, voice: settings.voice ?? standardVoice,
                 settings: settings, playing: scheduler.playing?.id, waiting: scheduler.waiting.count)
         }
     }
@@ -202,8 +198,8 @@ public final class SpeechService: @unchecked Sendable {
         let format = AudioFormat(sampleRate: engine.sampleRate)
         let job = SynthesisJob(
             text: request.text, voice: voice, parameters: settings.parameters,
-            onStart: {
-                do { try output.begin(request.id, kind: request.kind, format: format) } catch {}
+            onStart: { () throws(AudioOutputError) in
+                try output.begin(request.id, kind: request.kind, format: format)
             },
             onChunk: { chunk in
                 do {
@@ -214,7 +210,7 @@ public final class SpeechService: @unchecked Sendable {
                 }
             },
             onEnd: { [weak self] outcome in
-                if outcome != .skipped { try? output.end() }
+                if outcome.startedOutput { try? output.end() }
                 guard let self else { return }
                 self.queue.async { self.ended(request.id, outcome) }
             })
@@ -226,7 +222,7 @@ public final class SpeechService: @unchecked Sendable {
         guard jobs.removeValue(forKey: id) != nil else { return }
         switch outcome {
         case .cancelled, .skipped: return
-        case .completed, .failed: break
+        case .completed, .failed, .outputFailed: break
         }
         // Completed or failed: either way the utterance is over and the queue moves on.
         apply(scheduler.finished(id, at: MonotonicClock.now()))
@@ -241,14 +237,6 @@ public final class SpeechService: @unchecked Sendable {
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(delay))) { [weak self] in
             guard let self, generation == self.tickGeneration else { return }
             self.apply(self.scheduler.tick(at: MonotonicClock.now()))
-        }
-    }
-
-    private static func spec(of output: any AudioOutput) -> AudioSpec {
-        switch output {
-        case let wav as WavOutput: .wav(directory: wav.directory)
-        case is NullOutput: .null
-        default: .pulse
         }
     }
 }

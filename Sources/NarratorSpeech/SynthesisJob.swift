@@ -5,7 +5,8 @@ import Synchronization
 ///
 /// The handlers run on the engine thread, in order: `onStart` before the first chunk, `onChunk`
 /// for every chunk (return false to stop), `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
-/// when cancelled before it started).
+/// when cancelled before it started). When `onStart` throws (the output could not begin the
+/// utterance), nothing is synthesized and `onEnd` gets ``Outcome/outputFailed(_:)``.
 /// ``cancel()`` may be called from any thread; synthesis stops before the next chunk.
 public final class SynthesisJob: Sendable {
     /// How a job ended.
@@ -15,12 +16,23 @@ public final class SynthesisJob: Sendable {
         case failed(EspeakError)
         /// Cancelled before it started: `onStart` was not called.
         case skipped
+        /// `onStart` threw: the output could not begin the utterance, so nothing was synthesized.
+        case outputFailed(AudioOutputError)
+
+        /// Whether `onStart` ran and returned, so that the output began this utterance and must be
+        /// ended (false for ``skipped`` and ``outputFailed(_:)``).
+        public var startedOutput: Bool {
+            switch self {
+            case .completed, .cancelled, .failed: true
+            case .skipped, .outputFailed: false
+            }
+        }
     }
 
     public let text: String
     public let voice: VoiceChoice
     public let parameters: VoiceParameters
-    let onStart: @Sendable () -> Void
+    let onStart: @Sendable () throws(AudioOutputError) -> Void
     let onChunk: @Sendable ([Int16]) -> Bool
     let onEnd: @Sendable (Outcome) -> Void
     private let cancelled = Atomic<Bool>(false)
@@ -29,7 +41,7 @@ public final class SynthesisJob: Sendable {
         text: String,
         voice: VoiceChoice = .standard,
         parameters: VoiceParameters = VoiceParameters(),
-        onStart: @escaping @Sendable () -> Void = {},
+        onStart: @escaping @Sendable () throws(AudioOutputError) -> Void = {},
         onChunk: @escaping @Sendable ([Int16]) -> Bool,
         onEnd: @escaping @Sendable (Outcome) -> Void
     ) {

@@ -1,20 +1,25 @@
 import Foundation
 import NarratorCore
+import Synchronization
 
 /// Writes each utterance as a WAV file named `<sequence>-<kind>.wav` (e.g. `000001-focus.wav`).
 ///
 /// For captions, debugging and tests. It does not keep real time: an utterance ends as soon as its
 /// file is written. An interrupted utterance is written with the audio produced before the interrupt.
-public final class WavOutput: AudioOutput, @unchecked Sendable {
+/// `interrupt` only sets a flag, so it returns at once.
+public final class WavOutput: AudioOutput {
     public let directory: String
     public var name: String { "wav:\(directory)" }
-    private let lock = NSLock()
-    // Guarded by `lock`.
-    private var sequence: Int
-    private var samples: [Int16] = []
-    private var format = AudioFormat(sampleRate: 22_050)
-    private var fileName = ""
-    private var interrupted = false
+
+    private struct Recording {
+        var sequence: Int
+        var samples: [Int16] = []
+        var format = AudioFormat(sampleRate: 22_050)
+        var fileName = ""
+        var interrupted = false
+    }
+
+    private let recording: Mutex<Recording>
 
     /// Creates the directory if needed and continues numbering after the files already there.
     public init(directory: String) throws(AudioOutputError) {
@@ -25,30 +30,36 @@ public final class WavOutput: AudioOutput, @unchecked Sendable {
             throw .fileFailed(path: directory, reason: "\(error.localizedDescription)")
         }
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        sequence = existing.compactMap { Int($0.prefix { $0.isNumber }) }.max() ?? 0
+        recording = Mutex(Recording(sequence: existing.compactMap { Int($0.prefix { $0.isNumber }) }.max() ?? 0))
+    }
+
+    public var status: OutputStatus {
+        OutputStatus(spec: .wav(directory: directory), active: name, fallback: false)
     }
 
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
-        lock.lock()
-        defer { lock.unlock() }
-        sequence += 1
-        fileName = String(format: "%06d-%@.wav", sequence, kind.name)
-        self.format = format
-        samples.removeAll(keepingCapacity: true)
-        interrupted = false
+        recording.withLock { recording in
+            recording.sequence += 1
+            recording.fileName = String(format: "%06d-%@.wav", recording.sequence, kind.name)
+            recording.format = format
+            recording.samples.removeAll(keepingCapacity: true)
+            recording.interrupted = false
+        }
     }
 
     public func write(_ chunk: [Int16]) {
-        lock.lock()
-        defer { lock.unlock() }
-        if !interrupted { samples += chunk }
+        recording.withLock { recording in
+            if !recording.interrupted { recording.samples += chunk }
+        }
     }
 
     public func end() throws(AudioOutputError) {
-        lock.lock()
-        let path = directory + "/" + fileName
+        // The samples are taken out (the array shares its storage, nothing is copied) and
+        // encoded outside the lock, so that an interrupt never waits for the encoding.
+        let (path, samples, format) = recording.withLock { recording in
+            (directory + "/" + recording.fileName, recording.samples, recording.format)
+        }
         let data = WavFile.encode(samples, format: format)
-        lock.unlock()
         do {
             try data.write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
@@ -57,9 +68,7 @@ public final class WavOutput: AudioOutput, @unchecked Sendable {
     }
 
     public func interrupt() {
-        lock.lock()
-        interrupted = true
-        lock.unlock()
+        recording.withLock { $0.interrupted = true }
     }
 }
 

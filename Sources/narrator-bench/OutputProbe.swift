@@ -23,6 +23,7 @@ final class OutputProbe: AudioOutput, @unchecked Sendable {
 
     let inner: any AudioOutput
     var name: String { inner.name }
+    var status: OutputStatus { inner.status }
     private let condition = NSCondition()
     // Guarded by `condition`.
     private var current: UtteranceID?

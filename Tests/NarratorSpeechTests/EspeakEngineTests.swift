@@ -74,6 +74,32 @@ struct EspeakEngineTests {
         #expect(outcome.withLock { $0 } == .skipped)
     }
 
+    @Test("a job whose output cannot begin synthesizes nothing and ends with the output's error")
+    func outputFailsToStart() throws {
+        let failure = AudioOutputError.openFailed(code: 7, message: "no stream")
+        let chunks = Mutex(0)
+        let outcome = Mutex<SynthesisJob.Outcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        let job = SynthesisJob(
+            text: "This is never heard.",
+            onStart: { () throws(AudioOutputError) in throw failure },
+            onChunk: { _ in
+                chunks.withLock { $0 += 1 }
+                return true
+            },
+            onEnd: { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            })
+        sharedEngine.submit(job)
+        #expect(done.wait(timeout: .now() + 30) == .success)
+        #expect(outcome.withLock { $0 } == .outputFailed(failure))
+        #expect(outcome.withLock { $0 }?.startedOutput == false, "the output has no utterance to end")
+        #expect(chunks.withLock { $0 } == 0)
+        // The engine goes on with the next job.
+        #expect(try sharedEngine.synthesize("Hello").count > 0)
+    }
+
     @Test("the installed voices include English, with languages and gender")
     func voicesIncludeEnglish() {
         let voices = sharedEngine.voices

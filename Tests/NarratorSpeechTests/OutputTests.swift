@@ -23,6 +23,19 @@ struct AudioSpecTests {
     }
 }
 
+@Suite("Outputs report their status")
+struct OutputStatusTests {
+    @Test("null and wav name their spec; neither is a fallback")
+    func fixedOutputs() throws {
+        #expect(NullOutput().status == OutputStatus(spec: .null, active: "null", fallback: false))
+        let directory = temporaryDirectory("status")
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let wav = try WavOutput(directory: directory)
+        #expect(wav.status == OutputStatus(spec: .wav(directory: directory), active: "wav:\(directory)", fallback: false))
+        #expect(!wav.status.stalled)
+    }
+}
+
 @Suite("Outputs and the speech service", .serialized)
 struct SpeechServiceTests {
     @Test("the WAV output writes files that Python's wave module reads back exactly")

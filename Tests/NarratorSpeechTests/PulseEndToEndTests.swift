@@ -28,7 +28,7 @@ struct PulseEndToEndTests {
 
         let log = EventLog()
         let output = ServerOutput(spec: .pulse)
-        #expect(output.outputStatus.active == "pulse", "\(output.outputStatus)")
+        #expect(output.status.active == "pulse", "\(output.status)")
         let service = try SpeechService(engine: sharedEngine, output: output, onEvent: log.handler)
         let long = String(repeating: "Narrator is reading a long paragraph aloud so that there is time to interrupt it. ", count: 6)
         let id = service.say(long, kind: .focus)
@@ -61,7 +61,7 @@ struct PulseEndToEndTests {
 
         let changes = EventCounter()
         let output = ServerOutput(spec: .pulse, retryInterval: .milliseconds(200), onChange: { _ in changes.add() })
-        #expect(output.outputStatus.active == "pulse")
+        #expect(output.status.active == "pulse")
         let log = EventLog()
         let service = try SpeechService(engine: sharedEngine, output: output, onEvent: log.handler)
 
@@ -89,6 +89,134 @@ struct PulseEndToEndTests {
         #expect(log.phases(second).last == .finished)
         #expect(SpeechDetection.waitForSpeech(in: recording), "speech after the reconnect reached the sink")
         #expect(changes.count >= 2, "the daemon was told about the fallback and the reconnect")
+    }
+
+    @Test("a sound server that stops (SIGSTOP) freezes nothing, and speech comes back by itself when it continues")
+    func stoppedServer() throws {
+        let pulse = PrivatePulseServer()
+        try pulse.start()
+        defer { pulse.stop() }
+        pulse.useInThisProcess()
+        defer { unsetenv("PULSE_SERVER") }
+        let server = try #require(serverProcess(of: pulse), "the private server's pid")
+        // Declared after `pulse.stop()`, so it runs before it: a failure never leaves a stopped process.
+        defer { kill(server, SIGCONT) }
+
+        let recording = pulse.directory + "/before-stop.raw"
+        _ = try pulse.record(to: recording)
+        let changes = StatusLog()
+        let stallTimeout = Duration.seconds(1)
+        let output = ServerOutput(spec: .pulse, retryInterval: .milliseconds(200), stallTimeout: stallTimeout, onChange: changes.record)
+        #expect(output.status.active == "pulse", "\(output.status)")
+        let calls = OutputCallTimes(format: AudioFormat(sampleRate: sharedEngine.sampleRate))
+        let long = String(repeating: "Narrator is reading a long paragraph aloud while the sound server stops. ", count: 8)
+        let paragraph = calls.speak(long, through: output, as: UtteranceID(1))
+        #expect(SpeechDetection.waitForSpeech(in: recording), "speech reached the sink before the stop")
+
+        // The server stops mid-paragraph: the engine thread's calls still return within their
+        // deadlines, the output gives the server up, and speech goes on on null.
+        kill(server, SIGSTOP)
+        let stoppedAt = ContinuousClock.now
+        #expect(eventually { output.status.stalled }, "\(output.status)")
+        let detected = ContinuousClock.now - stoppedAt
+        // A write may wait its chunk, one server buffer (2 s) and the stall timeout; the rest is slack.
+        #expect(detected < stallTimeout + .seconds(5), "the stall was noticed in \(detected)")
+        let stalled = output.status
+        #expect(stalled.active == "null" && stalled.fallback, "\(stalled)")
+        #expect(stalled.detail?.contains("stopped taking audio") == true, "\(stalled)")
+        #expect(changes.all.contains { $0.stalled }, "onChange was told")
+
+        // While stopped: an interrupt, status and new speech answer at once (a reconnect attempt
+        // may be hanging on the stopped server meanwhile).
+        Thread.sleep(forTimeInterval: 0.5)
+        let interrupt = timed { output.interrupt() }
+        paragraph.job.cancel()
+        #expect(interrupt < .milliseconds(500), "interrupt returned at once while the server is stopped: \(interrupt)")
+        #expect(paragraph.ending.ended.wait(timeout: .now() + 10) == .success, "the interrupted paragraph ended")
+        #expect(timed { _ = output.status } < .milliseconds(500))
+        let meanwhile = calls.speak("Speech goes on while the server is stopped.", through: output, as: UtteranceID(2))
+        #expect(meanwhile.ending.ended.wait(timeout: .now() + 20) == .success, "an utterance plays out on null")
+        #expect(output.status.stalled, "status keeps the cause while the server does not answer: \(output.status)")
+        let overruns = calls.overruns(stallTimeout: stallTimeout)
+        #expect(overruns.allSatisfy { $0 < .seconds(2) }, "every engine-side call returned within its deadline (overruns: \(overruns))")
+
+        // The server continues: the output reconnects by itself and speech is heard again.
+        kill(server, SIGCONT)
+        #expect(eventually(timeout: .seconds(30)) { output.status.active == "pulse" }, "\(output.status)")
+        #expect(output.status == OutputStatus(spec: .pulse, active: "pulse", fallback: false))
+        #expect(changes.all.last == output.status, "onChange was told about the reconnect")
+        let after = pulse.directory + "/after-continue.raw"
+        _ = try pulse.record(to: after)
+        let back = calls.speak("Back again, through the sound server.", through: output, as: UtteranceID(3))
+        #expect(back.ending.ended.wait(timeout: .now() + 20) == .success)
+        #expect(back.ending.outcome.withLock { $0 }.map { if case .completed = $0 { true } else { false } } == true)
+        #expect(SpeechDetection.waitForSpeech(in: after), "speech after the server continued reached the sink")
+    }
+}
+
+/// The pid of the private server listening on `pulse`'s socket (its command line names the socket).
+func serverProcess(of pulse: PrivatePulseServer) -> pid_t? {
+    for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+        guard let pid = pid_t(entry), let data = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+        let arguments = data.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }
+        if arguments.first == "/usr/bin/pulseaudio" && arguments.contains(where: { $0.contains("socket=\(pulse.socket) ") }) {
+            return pid
+        }
+    }
+    return nil
+}
+
+/// Drives an output from the shared engine as the speech service does, and times every call the
+/// engine thread makes on it, against what that call may legitimately take.
+final class OutputCallTimes: Sendable {
+    /// How an utterance ended, once `ended` is signalled.
+    final class Ending: Sendable {
+        let ended = DispatchSemaphore(value: 0)
+        let outcome = Mutex<SynthesisJob.Outcome?>(nil)
+    }
+
+    let format: AudioFormat
+    /// ServerOutput's default.
+    let deviceBuffer = Duration.seconds(2)
+    /// For each call: how long it took, and the audio it may legitimately wait for.
+    private let calls = Mutex<[(took: Duration, allowed: Duration)]>([])
+
+    init(format: AudioFormat) {
+        self.format = format
+    }
+
+    func speak(_ text: String, through output: any AudioOutput, as id: UtteranceID) -> (job: SynthesisJob, ending: Ending) {
+        let format = self.format
+        let deviceBuffer = self.deviceBuffer
+        let ending = Ending()
+        let job = SynthesisJob(
+            text: text,
+            onStart: { () throws(AudioOutputError) in
+                try self.time(allowed: .zero) { () throws(AudioOutputError) in try output.begin(id, kind: .focus, format: format) }
+            },
+            onChunk: { chunk in
+                // A write may wait for its chunk's playback and for the server to ask for audio.
+                (try? self.time(allowed: format.duration(ofSamples: chunk.count) + deviceBuffer) { () throws(AudioOutputError) in try output.write(chunk) }) != nil
+            },
+            onEnd: { result in
+                // A drain waits for what the device still holds: at most its buffer.
+                if result.startedOutput { try? self.time(allowed: deviceBuffer) { () throws(AudioOutputError) in try output.end() } }
+                ending.outcome.withLock { $0 = result }
+                ending.ended.signal()
+            })
+        sharedEngine.submit(job)
+        return (job, ending)
+    }
+
+    /// How far each call went past what it may take plus `stallTimeout`, the longest first.
+    func overruns(stallTimeout: Duration) -> [Duration] {
+        calls.withLock { $0 }.map { $0.took - $0.allowed - stallTimeout }.sorted(by: >)
+    }
+
+    private func time(allowed: Duration, _ call: () throws(AudioOutputError) -> Void) throws(AudioOutputError) {
+        let start = ContinuousClock.now
+        defer { calls.withLock { $0.append((ContinuousClock.now - start, allowed)) } }
+        try call()
     }
 }
 
