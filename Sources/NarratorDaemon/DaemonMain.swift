@@ -131,12 +131,12 @@ public enum DaemonMain {
             wallClockOffset: Date().timeIntervalSince1970 - Double(startedAt.nanoseconds) / 1e9, limits: options.limits,
             voices: player.engine.voices, standardVoice: (try? player.engine.resolve(.standard)) ?? "en",
             policy: try announcementPolicy(options.policy), treePolicies: treePolicies)
-        let session = Session(configuration: configuration, settings: settings, output: ((player.output as? ServerOutput)?.outputStatus ?? OutputStatus(spec: audio, active: player.output.name, fallback: false)), log: log.health)
+        let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(
             session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),
             configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger)
 
-        let output = ((player.output as? ServerOutput)?.outputStatus ?? OutputStatus(spec: audio, active: player.output.name, fallback: false))
+        let output = player.output.status
         logger.notice(
             "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket"); audio: \(output.active)\(output.fallback ? " (fallback: \(output.detail ?? "sound server unreachable"))" : ""); voice: \(settings.voice ?? configuration.standardVoice)")
         try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")

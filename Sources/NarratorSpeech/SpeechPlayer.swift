@@ -56,7 +56,7 @@ public final class SpeechPlayer: Sendable {
         let format = AudioFormat(sampleRate: engine.sampleRate)
         let job = SynthesisJob(
             text: request.utterance.text, voice: request.voice, parameters: request.parameters,
-            onStart: { try? output.begin(id, kind: request.utterance.kind, format: format) },
+            onStart: { () throws(AudioOutputError) in try output.begin(id, kind: request.utterance.kind, format: format) },
             onChunk: { chunk in
                 do {
                     try output.write(chunk)
@@ -74,6 +74,8 @@ public final class SpeechPlayer: Sendable {
                     // The plan stopped it and has moved on; ending only releases the output,
                     // whose interrupt already silenced it.
                     try? output.end()
+                case .outputFailed(let error):
+                    onEvent(.ended(id, problem: "\(error)"))
                 case .completed, .failed:
                     var problem: String?
                     if case .failed(let error) = outcome { problem = "\(error)" }

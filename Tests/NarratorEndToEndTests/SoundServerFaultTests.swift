@@ -156,7 +156,7 @@ struct SoundServerFaultTests {
         let fourth = try speak("Back again, through the sound server that was frozen.")
         #expect(try monitor.final(of: fourth) == "finished")
         #expect(SpeechDetection.waitForSpeech(in: after), "speech after the server continued reached it")
-        #expect(daemon.log.contains("speaking to null until it answers"), "the journal says what was given up: \(daemon.log)")
+        #expect(daemon.log.contains("speech goes to null until it answers"), "the journal says what was given up: \(daemon.log)")
         #expect(daemon.log.contains("audio: using pulse"), "\(daemon.log)")
     }
 

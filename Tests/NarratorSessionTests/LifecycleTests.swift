@@ -47,8 +47,8 @@ import Testing
         var h = Harness()
         let user = h.client()
         let stalled = OutputStatus(
-            spec: .pulse, active: "null", fallback: true, detail: "the sound server stopped taking audio for 2.0 s", stalled: true)
-        #expect(h.feed(.outputChanged(stalled)) == [.journal(.warning, "audio: the sound server stopped taking audio for 2.0 s; speaking to null until it answers")])
+            spec: .pulse, active: "null", fallback: true, detail: "the sound server stopped taking audio for 4.0 s (no answer to a write); speech goes to null until it answers", stalled: true)
+        #expect(h.feed(.outputChanged(stalled)) == [.journal(.warning, "audio: the sound server stopped taking audio for 4.0 s (no answer to a write); speech goes to null until it answers")])
         guard case .status(let status)? = h.request(user, .status).body(to: user) else { return }
         #expect(status.audio == stalled)
         let back = OutputStatus(spec: .pulse, active: "pulse", fallback: false)

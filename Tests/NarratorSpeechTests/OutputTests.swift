@@ -36,17 +36,23 @@ struct OutputStatusTests {
     }
 }
 
-@Suite("Outputs and the speech service", .serialized)
-struct SpeechServiceTests {
+@Suite("The speech player on the real engine", .serialized)
+struct SpeechPlayerTests {
+    /// A play request for `text` with the default voice and prosody.
+    func request(_ id: UInt64, _ text: String, _ kind: SpeechKind = .focus) -> PlayRequest {
+        PlayRequest(UtteranceRequest(id: UtteranceID(id), kind: kind, text: text), settings: SpeechSettings())
+    }
+
     @Test("the WAV output writes files that Python's wave module reads back exactly")
     func wavFiles() throws {
         let directory = temporaryDirectory("wav")
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        let service = try SpeechService(engine: sharedEngine, output: try WavOutput(directory: directory))
-        service.say("Hello world", kind: .focus)
-        #expect(service.waitUntilIdle(timeout: .seconds(30)))
-        service.say("Fifty percent", kind: .value)
-        #expect(service.waitUntilIdle(timeout: .seconds(30)))
+        let log = PlayerLog()
+        let player = SpeechPlayer(engine: sharedEngine, output: try WavOutput(directory: directory), onEvent: log.handler)
+        player.play(request(1, "Hello world"))
+        #expect(log.wait { $0.contains(.ended(UtteranceID(1), problem: nil)) })
+        player.play(request(2, "Fifty percent", .value))
+        #expect(log.wait { $0.contains(.ended(UtteranceID(2), problem: nil)) })
         let expected = try sharedEngine.synthesize("Hello world")
         let script = """
             import sys, wave
@@ -65,88 +71,66 @@ struct SpeechServiceTests {
         #expect((lines.last?[3] ?? 0) > sharedEngine.sampleRate / 4)
     }
 
-    @Test("the null output keeps real time and the hint follows the focus after its pause")
-    func nullOutputAndHint() throws {
-        let log = EventLog()
-        let service = try SpeechService(engine: sharedEngine, output: NullOutput(), onEvent: log.handler)
-        let focus = service.say("OK, button", kind: .focus)
-        let hint = service.say("Double tap to activate", kind: .hint)
-        #expect(log.wait { events in events.contains { $0.utterance == hint && $0.isFinal } })
-        #expect(log.phases(focus) == [.queued, .started, .finished])
-        #expect(log.phases(hint) == [.queued, .started, .finished])
-        let events = log.all
-        let started = events.first { $0.utterance == focus && $0.phase == .started }!.at
-        let finished = events.first { $0.utterance == focus && $0.phase == .finished }!.at
-        let hintStart = events.first { $0.utterance == hint && $0.phase == .started }!.at
-        let audio = AudioFormat(sampleRate: sharedEngine.sampleRate)
-            .duration(ofSamples: try sharedEngine.synthesize("OK, button").count)
-        #expect(finished - started >= audio - .milliseconds(150), "null output plays as long as the audio lasts")
-        #expect(hintStart - finished >= .milliseconds(400), "the hint waits for its pause")
+    @Test("on the null output an utterance ends no earlier than its audio would have been heard")
+    func nullOutputKeepsRealTime() throws {
+        let log = PlayerLog()
+        let player = SpeechPlayer(engine: sharedEngine, output: NullOutput(), onEvent: log.handler)
+        let started = ContinuousClock.now
+        player.play(request(1, "OK, button"))
+        #expect(log.wait { $0.contains(.ended(UtteranceID(1), problem: nil)) })
+        let audio = AudioFormat(sampleRate: sharedEngine.sampleRate).duration(ofSamples: try sharedEngine.synthesize("OK, button").count)
+        #expect(ContinuousClock.now - started >= audio - .milliseconds(150), "null output plays as long as the audio lasts")
     }
 
-    @Test("status answers while the engine is busy synthesizing (the daemon asks from its event loop)")
-    func statusDoesNotWaitForSynthesis() throws {
-        let service = try SpeechService(engine: sharedEngine, output: NullOutput())
-        let idleVoice = service.status.voice
+    @Test("play and stop return at once while the engine thread is busy (the daemon calls them from its event loop)")
+    func playAndStopNeverWaitForTheEngine() throws {
+        let log = PlayerLog()
+        let player = SpeechPlayer(engine: sharedEngine, output: NullOutput(), onEvent: log.handler)
         // Hold the engine thread inside a job, as a long utterance or a backlog of them does.
         let started = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
-        sharedEngine.submit(
-            SynthesisJob(
-                text: "held", onStart: { started.signal(); release.wait() }, onChunk: { _ in false }, onEnd: { _ in }))
+        sharedEngine.submit(SynthesisJob(text: "held", onStart: { started.signal(); release.wait() }, onChunk: { _ in false }, onEnd: { _ in }))
         started.wait()
         let answered = DispatchSemaphore(value: 0)
-        let voice = Mutex<String?>(nil)
         Thread.detachNewThread {
-            let status = service.status
-            voice.withLock { $0 = status.voice }
+            player.play(PlayRequest(UtteranceRequest(id: UtteranceID(7), kind: .focus, text: "queued behind"), settings: SpeechSettings()))
+            player.stop(UtteranceID(7))
+            player.play(PlayRequest(UtteranceRequest(id: UtteranceID(8), kind: .focus, text: "after"), settings: SpeechSettings()))
             answered.signal()
         }
-        // A watchdog, not a speed limit: before the fix status waited until the job ended.
-        let answeredWhileBusy = answered.wait(timeout: .now() + 30) == .success
+        // A watchdog, not a speed limit: a player that waited for the engine would hang here.
+        let returnedWhileBusy = answered.wait(timeout: .now() + 30) == .success
         release.signal()
-        if !answeredWhileBusy { answered.wait() }
-        #expect(answeredWhileBusy, "status waited for the engine to finish synthesizing")
-        #expect(voice.withLock { $0 } == idleVoice)
+        if !returnedWhileBusy { answered.wait() }
+        #expect(returnedWhileBusy, "play or stop waited for the engine thread")
+        // The stopped one is never reported (the plan that stopped it already knows); the next plays.
+        #expect(log.wait { $0.contains(.ended(UtteranceID(8), problem: nil)) })
+        #expect(!log.all.contains { if case .ended(UtteranceID(7), _) = $0 { true } else { false } })
     }
 
-    @Test("a new focus interrupts the one that is speaking and the hint is dropped")
-    func focusInterrupts() throws {
-        let log = EventLog()
-        let output = NullOutput()
-        let service = try SpeechService(engine: sharedEngine, output: output, onEvent: log.handler)
-        let first = service.say(String(repeating: "A long description that keeps going. ", count: 8), kind: .focus)
-        let hint = service.say("Double tap to activate", kind: .hint)
-        #expect(log.wait { $0.contains { $0.utterance == first && $0.phase == .started } })
-        let second = service.say("Cancel, button", kind: .focus)
-        #expect(service.waitUntilIdle(timeout: .seconds(30)))
-        #expect(log.phases(first) == [.queued, .started, .interrupted(by: second)])
-        #expect(log.phases(hint) == [.queued, .dropped(.focusMoved)])
-        #expect(log.phases(second) == [.queued, .started, .finished])
+    @Test("stopping the playing utterance silences it and the next one plays to its end")
+    func stopThenPlay() throws {
+        let log = PlayerLog()
+        let player = SpeechPlayer(engine: sharedEngine, output: NullOutput(), onEvent: log.handler)
+        let started = ContinuousClock.now
+        player.play(request(1, String(repeating: "A long description that keeps going. ", count: 8)))
+        Thread.sleep(forTimeInterval: 0.3)
+        player.stop(UtteranceID(1))
+        player.play(request(2, "Cancel, button"))
+        #expect(log.wait { $0.contains(.ended(UtteranceID(2), problem: nil)) })
+        #expect(ContinuousClock.now - started < .seconds(8), "the long one (about 15 s) did not play out first")
+        #expect(log.all == [.ended(UtteranceID(2), problem: nil)])
     }
 
-    @Test("an event handler may speak: a follow-up said from onEvent is spoken after the first")
-    func speakFromEventHandler() throws {
-        let log = EventLog()
-        let owner = Mutex<SpeechService?>(nil)
-        let followUp = Mutex<UtteranceID?>(nil)
-        let record = log.handler
-        let service = try SpeechService(engine: sharedEngine, output: NullOutput(), onEvent: { event in
-            record(event)
-            // Runs on the service queue: say must queue the request there, not wait for the queue.
-            if event.phase == .finished, followUp.withLock({ $0 }) == nil, let service = owner.withLock({ $0 }) {
-                let id = service.say("Done", kind: .speak)
-                followUp.withLock { $0 = id }
-            }
-        })
-        owner.withLock { $0 = service }
-        let first = service.say("Saved", kind: .speak)
-        #expect(log.wait { _ in followUp.withLock { $0 } != nil })
-        let second = try #require(followUp.withLock { $0 })
-        #expect(log.wait { $0.contains { $0.utterance == second && $0.isFinal } })
-        #expect(log.phases(first).last == .finished)
-        #expect(log.phases(second) == [.queued, .started, .finished])
-        owner.withLock { $0 = nil }
+    @Test("an output that cannot begin the utterance is reported as its end, with the reason")
+    func outputFailureIsReported() throws {
+        let directory = temporaryDirectory("wav-gone")
+        let log = PlayerLog()
+        let output = try WavOutput(directory: directory)
+        let player = SpeechPlayer(engine: sharedEngine, output: output, onEvent: log.handler)
+        try FileManager.default.removeItem(atPath: directory)
+        player.play(request(1, "Nowhere to go"))
+        #expect(log.wait { $0.contains { if case .ended(UtteranceID(1), let problem?) = $0 { problem.contains(directory) } else { false } } })
     }
 
     @Test("settings persist across restarts and bad values are refused")
@@ -154,21 +138,18 @@ struct SpeechServiceTests {
         let directory = temporaryDirectory("settings")
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = SpeechSettingsStore(path: directory + "/speech.json")
-        do {
-            let service = try SpeechService(engine: sharedEngine, output: NullOutput(), settingsStore: store)
-            try service.set("rate", to: "260")
-            try service.set("hints", to: "off")
-            try service.set("punctuation", to: "some")
-            #expect(throws: SpeechSettingsError.self) { try service.set("rate", to: "9000") }
-            #expect(throws: SpeechSettingsError.unknownVoice("nobody")) { try service.set("voice", to: "nobody") }
-            #expect(throws: SpeechSettingsError.unknownKey("speed")) { try service.set("speed", to: "1") }
-        }
-        let restarted = try SpeechService(engine: sharedEngine, output: NullOutput(), settingsStore: store)
-        let settings = restarted.currentSettings
-        #expect(settings.rate == 260)
-        #expect(settings.hints == false)
-        #expect(try settings.get("punctuation") == "some")
-        #expect(restarted.status.output.active == "null")
+        var settings = try store.load()
+        try settings.set("rate", to: "260", installed: sharedEngine.voices)
+        try settings.set("hints", to: "off", installed: sharedEngine.voices)
+        try settings.set("punctuation", to: "some", installed: sharedEngine.voices)
+        #expect(throws: SpeechSettingsError.self) { try settings.set("rate", to: "9000", installed: sharedEngine.voices) }
+        #expect(throws: SpeechSettingsError.unknownVoice("nobody")) { try settings.set("voice", to: "nobody", installed: sharedEngine.voices) }
+        #expect(throws: SpeechSettingsError.unknownKey("speed")) { try settings.set("speed", to: "1", installed: sharedEngine.voices) }
+        try store.save(settings)
+        let restarted = try store.load()
+        #expect(restarted.rate == 260)
+        #expect(restarted.hints == false)
+        #expect(try restarted.get("punctuation") == "some")
     }
 
     @Test("a settings file that cannot be read is reported, with its path")

@@ -26,20 +26,19 @@ struct PulseEndToEndTests {
         let recording = pulse.directory + "/recording.raw"
         _ = try pulse.record(to: recording)
 
-        let log = EventLog()
+        let log = PlayerLog()
         let output = ServerOutput(spec: .pulse)
         #expect(output.status.active == "pulse", "\(output.status)")
-        let service = try SpeechService(engine: sharedEngine, output: output, onEvent: log.handler)
+        let player = SpeechPlayer(engine: sharedEngine, output: output, onEvent: log.handler)
         let long = String(repeating: "Narrator is reading a long paragraph aloud so that there is time to interrupt it. ", count: 6)
-        let id = service.say(long, kind: .focus)
+        let id = UtteranceID(1)
+        player.play(PlayRequest(UtteranceRequest(id: id, kind: .focus, text: long), settings: SpeechSettings()))
 
         #expect(SpeechDetection.waitForSpeech(in: recording), "speech reached the null sink's monitor")
         Thread.sleep(forTimeInterval: 0.3)
 
-        service.stop()
-        #expect(log.wait { $0.contains { $0.utterance == id && $0.isFinal } })
+        player.stop(id)
         let interruptedAt = PrivatePulseServer.samples(in: recording).count
-        #expect(log.phases(id).last == .interrupted(by: nil))
         // The paragraph lasts much longer than this: without the interrupt the next second would be speech.
         Thread.sleep(forTimeInterval: 1.5)
         let rate = pulse.sampleRate
@@ -62,31 +61,33 @@ struct PulseEndToEndTests {
         let changes = EventCounter()
         let output = ServerOutput(spec: .pulse, retryInterval: .milliseconds(200), onChange: { _ in changes.add() })
         #expect(output.status.active == "pulse")
-        let log = EventLog()
-        let service = try SpeechService(engine: sharedEngine, output: output, onEvent: log.handler)
+        let log = PlayerLog()
+        let player = SpeechPlayer(engine: sharedEngine, output: output, onEvent: log.handler)
+        func say(_ id: UInt64, _ text: String) -> UtteranceID {
+            player.play(PlayRequest(UtteranceRequest(id: UtteranceID(id), kind: .focus, text: text), settings: SpeechSettings()))
+            return UtteranceID(id)
+        }
 
         // The server dies (SIGKILL, as in a crash): speech goes on in real time on null.
         pulse.stop()
-        let first = service.say("The server is gone but speech goes on.", kind: .focus)
-        #expect(log.wait { $0.contains { $0.utterance == first && $0.isFinal } })
-        #expect(log.phases(first).last == .finished, "the utterance still completes, in real time on null")
-        #expect(service.status.output.fallback)
-        #expect(service.status.output.active == "null")
-        #expect(service.status.output.detail?.isEmpty == false, "status says why: \(service.status.output)")
+        let first = say(1, "The server is gone but speech goes on.")
+        #expect(log.wait { $0.contains(.ended(first, problem: nil)) }, "the utterance still completes, in real time on null")
+        #expect(output.status.fallback)
+        #expect(output.status.active == "null")
+        #expect(output.status.detail?.isEmpty == false, "status says why: \(output.status)")
 
         // The server returns: the reconnect timer switches back, and speech is heard again.
         try pulse.start()
         let recording = pulse.directory + "/after-reconnect.raw"
         _ = try pulse.record(to: recording)
         let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline && service.status.output.active != "pulse" {
+        while ContinuousClock.now < deadline && output.status.active != "pulse" {
             Thread.sleep(forTimeInterval: 0.1)
         }
-        #expect(service.status.output.active == "pulse")
-        #expect(!service.status.output.fallback)
-        let second = service.say("Back again, through the sound server.", kind: .focus)
-        #expect(log.wait { $0.contains { $0.utterance == second && $0.isFinal } })
-        #expect(log.phases(second).last == .finished)
+        #expect(output.status.active == "pulse")
+        #expect(!output.status.fallback)
+        let second = say(2, "Back again, through the sound server.")
+        #expect(log.wait { $0.contains(.ended(second, problem: nil)) })
         #expect(SpeechDetection.waitForSpeech(in: recording), "speech after the reconnect reached the sink")
         #expect(changes.count >= 2, "the daemon was told about the fallback and the reconnect")
     }
@@ -166,7 +167,7 @@ func serverProcess(of pulse: PrivatePulseServer) -> pid_t? {
     return nil
 }
 
-/// Drives an output from the shared engine as the speech service does, and times every call the
+/// Drives an output from the shared engine as the speech player does, and times every call the
 /// engine thread makes on it, against what that call may legitimately take.
 final class OutputCallTimes: Sendable {
     /// How an utterance ended, once `ended` is signalled.

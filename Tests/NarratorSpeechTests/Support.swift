@@ -12,22 +12,18 @@ let sharedEngine: EspeakEngine = {
     }
 }()
 
-/// Collects a service's events, for assertions on their order.
-final class EventLog: Sendable {
-    private let events = Mutex<[SpeechEvent]>([])
+/// Collects a player's events, for assertions on their order.
+final class PlayerLog: Sendable {
+    private let events = Mutex<[SpeechPlayer.Event]>([])
 
-    var handler: @Sendable (SpeechEvent) -> Void {
+    var handler: @Sendable (SpeechPlayer.Event) -> Void {
         { [self] event in events.withLock { $0.append(event) } }
     }
 
-    var all: [SpeechEvent] { events.withLock { $0 } }
-
-    func phases(_ id: UtteranceID) -> [SpeechEvent.Phase] {
-        all.filter { $0.utterance == id }.map(\.phase)
-    }
+    var all: [SpeechPlayer.Event] { events.withLock { $0 } }
 
     /// Waits (polling, generous timeout) until `predicate` holds.
-    func wait(timeout: Duration = .seconds(20), until predicate: ([SpeechEvent]) -> Bool) -> Bool {
+    func wait(timeout: Duration = .seconds(20), until predicate: ([SpeechPlayer.Event]) -> Bool) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if predicate(all) { return true }

@@ -37,7 +37,8 @@ extension Session {
         guard status != output else { return }
         output = status
         if status.stalled {
-            journal(.warning, "audio: \(status.detail ?? "the sound server stopped taking audio"); speaking to null until it answers")
+            // The detail says what was given up and for how long.
+            journal(.warning, "audio: \(status.detail ?? "the sound server stopped taking audio; speech goes to null until it answers")")
         } else if status.fallback {
             journal(.notice, "audio: using null output (\(status.detail ?? "sound server unreachable")); retrying")
         } else {
