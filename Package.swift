@@ -43,7 +43,7 @@ let package = Package(
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio"], swiftSettings: strict),
         // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
-        .target(name: "NarratorStore", dependencies: ["NarratorCore", "CSQLite"], swiftSettings: strict),
+        .target(name: "NarratorStore", dependencies: ["NarratorCore", "NarratorSystem", "CSQLite"], swiftSettings: strict),
         // Linux-only calls (accept4, eventfd, SO_PEERCRED) that Glibc hides without _GNU_SOURCE.
         .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
@@ -63,7 +63,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
-        .target(name: "NarratorPulseHarness", dependencies: ["NarratorSystem"], swiftSettings: strict),
+        .target(name: "NarratorPulseHarness", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
         // What the test targets share: finding the built binaries and running them to completion.
         .target(name: "NarratorTestSupport", swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon"], swiftSettings: strict),

@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCore
 import NarratorSystem
 import Synchronization
 
@@ -82,9 +83,9 @@ public final class PrivatePulseServer: Sendable {
             "-L", "module-always-sink",
         ], error: serverLog)
         self.server.withLock { $0 = server }
-        let deadline = ContinuousClock.now + .seconds(30)
+        let deadline = MonotonicClock.now() + .seconds(30)
         var ready = false
-        while !ready && ContinuousClock.now < deadline {
+        while !ready && MonotonicClock.now() < deadline {
             if (try? server.poll()) ?? nil != nil { break }
             let probe = try spawn("/usr/bin/pactl", ["info"])
             ready = (try? probe.wait(timeout: .seconds(10))) == .exited(0)

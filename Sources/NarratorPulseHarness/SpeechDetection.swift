@@ -1,4 +1,6 @@
 import Foundation
+import NarratorCore
+import NarratorSystem
 
 /// Telling speech from silence in what `parec` recorded from the null sink's monitor, so that a
 /// test can check that speech was really heard rather than trusting the speaker's own account.
@@ -21,8 +23,8 @@ public enum SpeechDetection {
     /// Polls (generously: a loaded machine is slow, never wrong) until the raw s16le recording at
     /// `path` holds speech; false if it still does not after `timeout`.
     public static func waitForSpeech(in path: String, rate: Int = 22_050, timeout: Duration = .seconds(30)) -> Bool {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicClock.now() + timeout
+        while MonotonicClock.now() < deadline {
             if containsSpeech(PrivatePulseServer.samples(in: path), rate: rate) { return true }
             Thread.sleep(forTimeInterval: 0.05)
         }

@@ -1,5 +1,6 @@
 import Dispatch
 import NarratorCore
+import NarratorSystem
 import Synchronization
 
 /// The sound server when it is reachable and answering, `null` (in real time) when it is not.
@@ -95,7 +96,7 @@ public final class ServerOutput: AudioOutput {
 
         let first = DispatchSemaphore(value: 0)
         startConnecting { first.signal() }
-        if first.wait(timeout: .now() + dispatchInterval(stallTimeout)) == .timedOut {
+        if !first.wait(for: stallTimeout) {
             let changed = state.withLock { state -> OutputStatus? in
                 guard state.connecting, state.link == nil else { return nil }
                 state.status = OutputStatus(
@@ -222,7 +223,7 @@ public final class ServerOutput: AudioOutput {
 
     /// Arms the next attempt; the chain ends when the output is released.
     private func scheduleRetry() {
-        retryQueue.asyncAfter(deadline: .now() + dispatchInterval(retryInterval)) { [weak self] in
+        retryQueue.async(after: retryInterval) { [weak self] in
             guard let self else { return }
             attemptReconnect()
             scheduleRetry()
@@ -283,7 +284,7 @@ public final class ServerOutput: AudioOutput {
         _ link: DeviceLink, within budget: Duration, afterInterrupts: Bool, evenIfInterrupted: Bool,
         _ body: @escaping @Sendable (any AudioOutput) throws(AudioOutputError) -> Void
     ) -> DeviceCall.Outcome {
-        let deadline = DispatchTime.now() + dispatchInterval(budget)
+        let deadline = MonotonicClock.now() + budget
         let call = DeviceCall()
         let interrupted = state.withLock { state -> Bool in
             if !state.interrupted { state.waiting = call }
@@ -423,16 +424,12 @@ private final class DeviceCall: Sendable {
     }
 
     /// Waits for the outcome until `deadline`; past it, the call is overdue unless it settled meanwhile.
-    func wait(until deadline: DispatchTime) -> Outcome {
-        if settled.wait(timeout: deadline) == .timedOut {
+    func wait(until deadline: MonotonicInstant) -> Outcome {
+        if !settled.wait(until: deadline) {
             settle(.overdue)
         }
         return outcome.withLock { $0 } ?? .overdue
     }
-}
-
-private func dispatchInterval(_ duration: Duration) -> DispatchTimeInterval {
-    .nanoseconds(Int(clamping: max(0, duration.nanosecondsClamped)))
 }
 
 /// A duration in seconds with one decimal, e.g. "2.0".

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorSystem
 import Synchronization
 
 /// Writes log rows on its own thread, in batches: every row appended while a commit runs goes into
@@ -66,7 +67,7 @@ public final class LogWriter: Sendable {
         /// The current health. Percentiles are sorted out of the lock, and at most every 250 ms
         /// when reporting after each batch (a busy writer commits hundreds of batches a second).
         func health(fresh: Bool) -> LogHealth {
-            let now = DispatchTime.now().uptimeNanoseconds
+            let now = MonotonicClock.now().nanoseconds
             let (status, latencies, last, cached) = state.withLock { state in
                 let stale = fresh || state.percentiles == nil || now - state.percentilesAt > 250_000_000
                 return (state.status, stale ? state.latencies : nil, state.lastAnnouncementID, state.percentiles)
@@ -207,7 +208,7 @@ public final class LogWriter: Sendable {
 
     /// Queues a row; `completion` runs on the writer thread after the row's transaction ends.
     public func append(_ row: LogRow, completion: Completion? = nil) {
-        let now = DispatchTime.now().uptimeNanoseconds
+        let now = MonotonicClock.now().nanoseconds
         let overflow: Item? = shared.state.withLock { state in
             state.items.append(.row(row, completion, enqueued: now))
             state.status.pending += 1
@@ -279,15 +280,14 @@ public final class LogWriter: Sendable {
         } catch {
             guard started(error) else { return }
         }
-        var nextAttempt = ContinuousClock.now
-        if connection == nil { nextAttempt = nextAttempt.advanced(by: opener.reopenInterval) }
+        var nextAttempt = MonotonicClock.now()
+        if connection == nil { nextAttempt = nextAttempt + opener.reopenInterval }
         defer { connection = nil }
         while true {
             if connection == nil {
                 // While broken, try again on a timer too, so `status` clears without waiting for a row.
-                let interval = DispatchTimeInterval.nanoseconds(Int(opener.reopenInterval.nanosecondsClamped))
-                if shared.wake.wait(timeout: .now() + interval) == .timedOut {
-                    nextAttempt = ContinuousClock.now.advanced(by: opener.reopenInterval)
+                if !shared.wake.wait(for: opener.reopenInterval) {
+                    nextAttempt = MonotonicClock.now() + opener.reopenInterval
                     connection = try? open(opener, shared, first: false)
                     continue
                 }
@@ -305,14 +305,14 @@ public final class LogWriter: Sendable {
                     break
                 }
                 let hasWork = batch.contains { if case .barrier = $0 { false } else { true } }
-                if connection == nil, hasWork, ContinuousClock.now >= nextAttempt {
-                    nextAttempt = ContinuousClock.now.advanced(by: opener.reopenInterval)
+                if connection == nil, hasWork, MonotonicClock.now() >= nextAttempt {
+                    nextAttempt = MonotonicClock.now() + opener.reopenInterval
                     connection = try? open(opener, shared, first: false)
                 }
                 if let failure = commit(batch, shared, connection), failure.leavesConnectionUnusable {
                     // Open again with the next rows: a remounted or replaced file needs a new connection.
                     connection = nil
-                    nextAttempt = ContinuousClock.now
+                    nextAttempt = MonotonicClock.now()
                     shared.state.withLock { $0.status.isOpen = false }
                 }
             }
@@ -354,7 +354,7 @@ public final class LogWriter: Sendable {
                 result = .failure(reason ?? .notOpen)
             }
         }
-        let committedAt = DispatchTime.now().uptimeNanoseconds
+        let committedAt = MonotonicClock.now().nanoseconds
         shared.state.withLock { state in
             state.status.pending -= rows.count
             switch result {

@@ -1,5 +1,6 @@
 import CNarratorSystem
 import Glibc
+import NarratorCore
 import Synchronization
 
 /// How a child process ended.
@@ -103,8 +104,8 @@ public final class ChildProcess: Sendable {
     /// blocked or ignored) and reaps it.
     @discardableResult
     public func wait(timeout: Duration) throws(Errno) -> ChildTermination {
-        let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        let deadline = MonotonicClock.now() + timeout
+        while MonotonicClock.now() < deadline {
             if let ended = try poll() { return ended }
             usleep(10_000)
         }

@@ -1,4 +1,5 @@
 import Glibc
+import NarratorCore
 
 /// A blocking line client for narratorctl (and benchmarks): connect, send a line, read lines.
 /// Not shared between threads; it closes its socket when released.
@@ -83,8 +84,7 @@ public final class UnixClient {
     /// The next line without its newline, or nil at end of file. With a `timeout`, throws
     /// `.timedOut` when no complete line arrived in time.
     public func readLine(timeout: Duration? = nil) throws(UnixClientError) -> String? {
-        let clock = ContinuousClock()
-        let deadline = timeout.map { clock.now.advanced(by: $0) }
+        let deadline = timeout.map { MonotonicClock.now() + $0 }
         while true {
             if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
@@ -93,7 +93,7 @@ public final class UnixClient {
             }
             guard buffer.count <= maximumLineLength else { throw .lineTooLong(limit: maximumLineLength) }
             if let deadline {
-                let remaining = clock.now.duration(to: deadline)
+                let remaining = deadline - MonotonicClock.now()
                 guard remaining > .zero else { throw .timedOut(timeout ?? .zero) }
                 let (seconds, attoseconds) = remaining.components
                 let milliseconds = Int32(clamping: seconds * 1000 + (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000)
