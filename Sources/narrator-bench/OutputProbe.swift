@@ -1,12 +1,14 @@
 import Foundation
+import Synchronization
 import NarratorCore
 import NarratorSpeech
+import NarratorSystem
 
 /// Measurement at the output boundary: forwards every call to a real output and timestamps, per
 /// utterance, the first `write`, the end of an `interrupt`, and the return of any write of that
 /// utterance that was still in the device when the interrupt came. Not a mock: the audio goes on
 /// to the real output (null or pulse) unchanged.
-final class OutputProbe: AudioOutput, @unchecked Sendable {
+final class OutputProbe: AudioOutput, Sendable {
     struct Record {
         var firstWrite: Double?
         var interruptRequested = false
@@ -24,17 +26,21 @@ final class OutputProbe: AudioOutput, @unchecked Sendable {
     let inner: any AudioOutput
     var name: String { inner.name }
     var status: OutputStatus { inner.status }
-    private let condition = NSCondition()
-    // Guarded by `condition`.
-    private var current: UtteranceID?
-    private var records: [UtteranceID: Record] = [:]
+    private struct State {
+        var current: UtteranceID?
+        var records: [UtteranceID: Record] = [:]
+    }
+
+    private let state = Mutex(State())
+    /// Signalled after every change, for the one thread that waits (the benchmark's).
+    private let changed = DispatchSemaphore(value: 0)
 
     init(_ inner: any AudioOutput) {
         self.inner = inner
     }
 
     func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {
-        update { current = utterance; records[utterance] = Record() }
+        update { $0.current = utterance; $0.records[utterance] = Record() }
         try inner.begin(utterance, kind: kind, format: format)
     }
 
@@ -42,56 +48,51 @@ final class OutputProbe: AudioOutput, @unchecked Sendable {
         let entered = Clock.now()
         // A write that enters after the interrupt completed returns without sound (the outputs check
         // for it first); one that entered before may still reach the device, so its return counts.
-        let (id, mayLeak) = update { () -> (UtteranceID?, Bool) in
-            guard let current else { return (nil, false) }
-            if records[current]?.firstWrite == nil { records[current]?.firstWrite = entered }
-            return (current, records[current]?.interruptDone == nil)
+        let (id, mayLeak) = update { state -> (UtteranceID?, Bool) in
+            guard let current = state.current else { return (nil, false) }
+            if state.records[current]?.firstWrite == nil { state.records[current]?.firstWrite = entered }
+            return (current, state.records[current]?.interruptDone == nil)
         }
         defer {
             let returned = Clock.now()
-            update {
-                if let id, mayLeak, records[id]?.interruptRequested == true { records[id]?.lastWriteAfterInterrupt = returned }
+            update { state in
+                if let id, mayLeak, state.records[id]?.interruptRequested == true { state.records[id]?.lastWriteAfterInterrupt = returned }
             }
         }
         try inner.write(samples)
     }
 
     func end() throws(AudioOutputError) {
-        let id = update { current }
-        defer { update { if let id { records[id]?.ended = Clock.now() } } }
+        let id = update { $0.current }
+        defer { update { state in if let id { state.records[id]?.ended = Clock.now() } } }
         try inner.end()
     }
 
     func interrupt() {
-        let id = update { () -> UtteranceID? in
-            if let current { records[current]?.interruptRequested = true }
-            return current
+        let id = update { state -> UtteranceID? in
+            if let current = state.current { state.records[current]?.interruptRequested = true }
+            return state.current
         }
         inner.interrupt()
         let done = Clock.now()
-        update { if let id, records[id]?.interruptDone == nil { records[id]?.interruptDone = done } }
+        update { state in if let id, state.records[id]?.interruptDone == nil { state.records[id]?.interruptDone = done } }
     }
 
     /// Waits (up to `timeout` seconds) until the record of `id` satisfies `ready`.
     func wait<T>(for id: UtteranceID, timeout: Double = 10, _ ready: (Record) -> T?) -> T? {
-        let deadline = Date(timeIntervalSinceNow: timeout)
-        condition.lock()
-        defer { condition.unlock() }
+        let deadline = MonotonicClock.now() + .nanoseconds(Int64(timeout * 1e9))
         while true {
-            if let record = records[id], let value = ready(record) { return value }
-            if !condition.wait(until: deadline) { return records[id].flatMap(ready) }
+            let record = state.withLock { $0.records[id] }
+            if let record, let value = ready(record) { return value }
+            if !changed.wait(until: deadline) { return state.withLock { $0.records[id] }.flatMap(ready) }
         }
     }
 
     /// The utterance being played (the last one begun).
-    var playing: UtteranceID? { update { current } }
+    var playing: UtteranceID? { state.withLock { $0.current } }
 
-    private func update<T>(_ body: () -> T) -> T {
-        condition.lock()
-        defer {
-            condition.broadcast()
-            condition.unlock()
-        }
-        return body()
+    private func update<T>(_ body: (inout State) -> T) -> T {
+        defer { changed.signal() }
+        return state.withLock { body(&$0) }
     }
 }
