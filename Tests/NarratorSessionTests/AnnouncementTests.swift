@@ -88,6 +88,32 @@ import Testing
         #expect(h.finishSpeaking().played == ["Message 2"])
     }
 
+    @Test func overTheRateLimitWithoutCoalescingAnAnnouncementIsThrottledAtOnce() throws {
+        var policy = AnnouncementPolicy.default
+        policy.coalesce = false
+        policy.rateLimit = AnnouncementPolicy.RateLimit(burst: 1, refillPerSecond: 0.1)
+        var h = Harness(policy: policy)
+        let app = h.client()
+        _ = announce(&h, app, "First")
+        let second = announce(&h, app, "Second")
+        #expect(second.appendedRows.map(\.outcome) == ["throttled"])
+        h.commitLog()
+        guard case .announced(let report)? = h.history.replies(to: app).last.flatMap({ try? $0.outcome.get() }) else { return }
+        #expect(report.decision == "throttled")
+    }
+
+    @Test func aNewerValueOfTheSameControlReplacesTheOneThatWaits() throws {
+        var h = Harness(limits: { var l = DaemonLimits(); l.queuedPerClient = 100; return l }())
+        let app = h.client()
+        try h.register(app, json: #"{"tree": "player", "root": {"id": "vol", "label": "Volume", "traits": ["adjustable"]}}"#)
+        for text in ["playing", "a", "b"] { h.request(app, .announce(text: text, priority: .default, tree: "player", element: nil, key: nil)) }
+        // The bucket is empty: the slider's values are held, and each newer one replaces the last.
+        h.request(app, .announce(text: "Volume 10", priority: .default, tree: "player", element: "vol", key: nil))
+        let newer = h.request(app, .announce(text: "Volume 20", priority: .default, tree: "player", element: "vol", key: nil))
+        #expect(newer.updatedRows.map { "\($0.text): \($0.outcome) (for \($0.duplicateOf ?? 0))" } == ["Volume 10: throttled (for 5)"])
+        #expect(newer.appendedRows.map(\.outcome) == ["deferred"])
+    }
+
     @Test func aHighAnnouncementInterruptsAndTheInterruptedRowSaysSo() throws {
         var h = Harness()
         let app = h.client()

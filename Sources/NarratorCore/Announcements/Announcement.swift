@@ -50,10 +50,18 @@ public struct Announcement: Sendable, Hashable {
     }
 
     /// What deduplication compares: the key within one tree (two apps saying "Done" are two messages).
-    var dedupIdentity: String { "\(tree ?? ""):\(key)" }
+    var dedupIdentity: DedupIdentity { DedupIdentity(tree: tree, key: key) }
 
-    /// What coalescing groups by: the control when there is one, else the key, within one tree.
-    var coalescingIdentity: String {
-        element.map { "element:\(tree ?? ""):\($0)" } ?? "key:\(tree ?? ""):\(key)"
+    /// Whether `other` is about the same thing, for coalescing: the same control when this one
+    /// names one, else the same key; within one tree.
+    func coalesces(with other: Announcement) -> Bool {
+        guard tree == other.tree, element == other.element else { return false }
+        return element != nil || key == other.key
     }
+}
+
+/// The key within one tree: what deduplication compares.
+struct DedupIdentity: Hashable, Sendable {
+    var tree: String?
+    var key: String
 }

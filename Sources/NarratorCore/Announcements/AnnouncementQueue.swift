@@ -29,7 +29,7 @@ public struct AnnouncementQueue: Sendable {
     private var held: [Entry] = []
     private var inSpeech: [AnnouncementID: Entry] = [:]
     private var buckets: [String: TokenBucket] = [:]
-    private var lastSpoken: [String: (at: MonotonicInstant, id: AnnouncementID)] = [:]
+    private var lastSpoken: [DedupIdentity: (at: MonotonicInstant, id: AnnouncementID)] = [:]
     private var focusTree: String?
 
     public init(policy: AnnouncementPolicy = .default) {
@@ -66,7 +66,10 @@ public struct AnnouncementQueue: Sendable {
     /// When the runtime must call ``tick(at:)``: the earliest expiry or refill a decision waits for.
     public var nextDeadline: MonotonicInstant? {
         var deadlines: [MonotonicInstant] = []
-        for entry in pending + held {
+        for entry in pending {
+            if let ttl = policy(for: entry.announcement.tree).timeToLive { deadlines.append(entry.queuedAt + ttl) }
+        }
+        for entry in held {
             if let ttl = policy(for: entry.announcement.tree).timeToLive { deadlines.append(entry.queuedAt + ttl) }
         }
         for entry in held {
@@ -101,7 +104,7 @@ public struct AnnouncementQueue: Sendable {
                     finish(entry, .throttled, at: now, into: &step)
                     return step
                 }
-                if let index = held.firstIndex(where: { $0.announcement.coalescingIdentity == announcement.coalescingIdentity }) {
+                if let index = held.firstIndex(where: { $0.announcement.coalesces(with: announcement) }) {
                     finish(held.remove(at: index), .throttled, at: now, duplicateOf: announcement.id, into: &step)
                 }
                 held.append(entry)
@@ -203,10 +206,12 @@ public struct AnnouncementQueue: Sendable {
     /// The announcement `announcement` repeats: same tree and key queued, deferred, speaking, or spoken within the window.
     private func duplicate(of announcement: Announcement, within window: Duration, at now: MonotonicInstant) -> AnnouncementID? {
         let same = { (entry: Entry) in entry.announcement.key == announcement.key && entry.announcement.tree == announcement.tree }
-        if let entry = inSpeech.values.filter(same).min(by: { $0.announcement.id < $1.announcement.id }) {
-            return entry.announcement.id
+        var speaking: AnnouncementID?
+        for entry in inSpeech.values where same(entry) {
+            speaking = min(speaking ?? entry.announcement.id, entry.announcement.id)
         }
-        if let entry = (pending + held).first(where: same) { return entry.announcement.id }
+        if let speaking { return speaking }
+        if let entry = pending.first(where: same) ?? held.first(where: same) { return entry.announcement.id }
         if let last = lastSpoken[announcement.dedupIdentity], now - last.at < window { return last.id }
         return nil
     }
@@ -219,11 +224,12 @@ public struct AnnouncementQueue: Sendable {
             guard let ttl = rules.timeToLive else { return false }
             return entry.queuedAt + ttl <= now
         }
-        for entry in (pending + held).filter(expired) {
-            finish(entry, .expired, at: now, into: &step)
+        if pending.contains(where: expired) || held.contains(where: expired) {
+            for entry in pending where expired(entry) { finish(entry, .expired, at: now, into: &step) }
+            for entry in held where expired(entry) { finish(entry, .expired, at: now, into: &step) }
+            pending.removeAll(where: expired)
+            held.removeAll(where: expired)
         }
-        pending.removeAll(where: expired)
-        held.removeAll(where: expired)
         var index = 0
         while index < held.count {
             let tree = held[index].announcement.tree
@@ -252,7 +258,7 @@ public struct AnnouncementQueue: Sendable {
         _ entry: Entry, fresh: Bool, at now: MonotonicInstant, speech: inout SpeechActivity, into step: inout AnnouncementStep
     ) {
         if policy(for: entry.announcement.tree).coalesce,
-            let index = pending.firstIndex(where: { $0.announcement.coalescingIdentity == entry.announcement.coalescingIdentity })
+            let index = pending.firstIndex(where: { $0.announcement.coalesces(with: entry.announcement) })
         {
             finish(pending.remove(at: index), .throttled, at: now, duplicateOf: entry.announcement.id, into: &step)
         }
@@ -270,7 +276,7 @@ public struct AnnouncementQueue: Sendable {
     private mutating func enforceLimit(at now: MonotonicInstant, into step: inout AnnouncementStep) {
         guard let limit = policy.queueLimit else { return }
         while pending.count + held.count > limit {
-            let lowest = (pending + held).map(\.rank).min()!
+            let lowest = min(pending.lazy.map(\.rank).min() ?? .max, held.lazy.map(\.rank).min() ?? .max)
             let waiting = pending.firstIndex { $0.rank == lowest }
             let deferred = held.firstIndex { $0.rank == lowest }
             if let w = waiting, deferred.map({ pending[w].queuedAt <= held[$0].queuedAt }) ?? true {

@@ -143,11 +143,14 @@ public struct SpeechPlan: Sendable {
 
     /// Takes in a queue step: its decisions and ended lives, and speaks what it released.
     private mutating func absorb(_ queueStep: AnnouncementStep, at now: MonotonicInstant, into step: inout PlanStep) {
-        step.decisions += queueStep.decisions
-        for var record in queueStep.records {
-            record.utterance = entries.first { $0.value.announcement == record.announcement.id }?.key
-            step.announcements.append(record)
+        // Most steps are the first of their input: take the queue's arrays instead of copying them.
+        if step.decisions.isEmpty { step.decisions = queueStep.decisions } else { step.decisions += queueStep.decisions }
+        var records = queueStep.records
+        for index in records.indices {
+            let id = records[index].announcement.id
+            records[index].utterance = entries.first { $0.value.announcement == id }?.key
         }
+        if step.announcements.isEmpty { step.announcements = records } else { step.announcements += records }
         for announcement in queueStep.release {
             let request = UtteranceRequest(id: UtteranceID(0), kind: .announcement(announcement.priority), text: announcement.text, language: announcement.language)
             let id = newUtterance(request, tree: announcement.tree, element: announcement.element, announcement: announcement.id, at: now)
