@@ -1,3 +1,4 @@
+import NarratorCommandLine
 import NarratorCore
 
 /// Draws a tree at its screen frames as SVG, so reading order and problems show in one picture:
@@ -236,7 +237,7 @@ struct AuditPicture: Sendable {
             line(
                 "\(finding.severity.rawValue)  \(finding.rule.rawValue)  \(finding.element)",
                 attributes: ["class": "finding-entry", "fill": colour, "font-weight": "bold"])
-            for part in Self.wrapped(finding.message, width: Int((Self.panelWidth - 14) / 7)).prefix(3) {
+            for part in HelpColumns.wrapped(finding.message, width: Int((Self.panelWidth - 14) / 7)).prefix(3) {
                 line(part, indent: 14, attributes: ["fill": "#24292f", "font-size": "11"])
             }
         }
@@ -247,21 +248,6 @@ struct AuditPicture: Sendable {
         canvas.rect(Rect(x: x, y: y - 12, width: 12, height: 10), attributes: ["fill": "none", "stroke": Self.faintColour, "stroke-dasharray": "3 2"])
         line("hidden node or container (not a focus stop)", indent: 16, attributes: ["font-size": "11"])
         return y
-    }
-
-    /// Splits text into lines of at most `width` characters at spaces.
-    static func wrapped(_ text: String, width: Int) -> [String] {
-        var lines: [String] = []
-        var current = ""
-        for word in text.split(separator: " ") {
-            if !current.isEmpty, current.count + 1 + word.count > width {
-                lines.append(current)
-                current = ""
-            }
-            current += (current.isEmpty ? "" : " ") + word
-        }
-        if !current.isEmpty { lines.append(current) }
-        return lines
     }
 
     static func truncated(_ text: String, to count: Int) -> String {

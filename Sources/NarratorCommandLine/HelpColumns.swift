@@ -24,8 +24,9 @@ public enum HelpColumns {
         return lines.joined(separator: "\n")
     }
 
-    /// Splits text at spaces into lines of at most `width` characters where the words allow.
-    static func wrapped(_ text: String, width: Int) -> [String] {
+    /// Splits text at spaces into lines of at most `width` characters where the words allow
+    /// (one empty line for empty text).
+    public static func wrapped(_ text: String, width: Int) -> [String] {
         var lines: [String] = []
         var current = ""
         for word in text.split(separator: " ") {

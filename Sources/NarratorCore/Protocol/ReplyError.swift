@@ -47,7 +47,7 @@ public struct ReplyError: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public init(_ error: ProtocolError) {
-        self.init(ErrorCode(rawValue: error.code.rawValue)!, error.message)
+        self.init(error.code, error.message)
     }
 
     public init(_ error: NarratorError) {
