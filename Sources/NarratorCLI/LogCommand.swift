@@ -125,9 +125,11 @@ enum LogCommand {
                 r.priority ?? "-", r.tree ?? "-", r.policy ?? "-", outcome, wait, r.text,
             ]
         }
-        let widths = headings.indices.dropLast().map { column in (cells.map { $0[column].count } + [headings[column].count]).max()! + 2 }
+        let widths = headings.indices.dropLast().map { column in
+            (cells.map { DisplayWidth.of($0[column]) } + [headings[column].count]).max()! + 2
+        }
         func line(_ row: [String]) -> String {
-            zip(row.dropLast(), widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined() + row.last!
+            zip(row.dropLast(), widths).map { DisplayWidth.padded($0, to: $1) }.joined() + row.last!
         }
         return ([line(headings)] + cells.map(line)).joined(separator: "\n") + "\n" + (rows.isEmpty ? "(no rows)\n" : "")
     }

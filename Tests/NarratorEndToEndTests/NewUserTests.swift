@@ -1,0 +1,65 @@
+import Foundation
+import NarratorCore
+import Testing
+
+/// What a new user trips over (issue 15), met where they meet it: narratorctl against a real daemon.
+@Suite struct NewUserTests {
+    /// A scratch directory of the test's own, removed at the end.
+    final class Scratch {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-new-user-\(UUID().uuidString.prefix(8))").path
+        init() throws { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) }
+        deinit { try? FileManager.default.removeItem(atPath: path) }
+    }
+
+    static let ctl = DaemonHarness.binaries + "/narratorctl"
+
+    /// The environment of a user whose default log is somewhere the daemon does not write.
+    static func environment(stateHome: String) -> [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_STATE_HOME"] = stateHome
+        environment["NARRATOR_SOCKET"] = nil
+        return environment
+    }
+
+    /// Runs `narratorctl` until `done` holds for its result, or a few seconds pass (log rows are
+    /// committed in groups, shortly after the speech ends).
+    static func poll(_ arguments: [String], environment: [String: String], until done: (DaemonHarness.Output) -> Bool) throws -> DaemonHarness.Output {
+        var result = try DaemonHarness.run(ctl, arguments, environment: environment)
+        for _ in 0..<100 where !done(result) {
+            usleep(50_000)
+            result = try DaemonHarness.run(ctl, arguments, environment: environment)
+        }
+        return result
+    }
+
+    // Item 18: tables align by display width; one stop is "1 stop".
+    @Test func tablesAlignWideTitlesAndCountInTheSingular() throws {
+        let daemon = try DaemonHarness()
+        let titles = ["音乐播放器", "🎵 Music", "Cafe\u{301} menu", "Plain"]
+        for (index, title) in titles.enumerated() {
+            let document = #"{"tree": "t\#(index)", "title": "\#(title)", "root": {"id": "r", "label": "Only", "traits": ["button"]}}"#
+            let registered = try daemon.ctl("register", "-", stdin: document)
+            #expect(registered.stdout == "registered t\(index): 1 stop, 1 node\n", "\(registered.stderr)")
+        }
+        let lines = try daemon.ctl("trees").lines
+        #expect(lines.count == 5)
+        // Where the STOPS column starts, in terminal columns, on every line.
+        let columns = lines.map { line -> Int in
+            let start = line.range(of: "STOPS")?.lowerBound ?? line.index(line.range(of: "  1  ")!.lowerBound, offsetBy: 2)
+            return columnWidth(String(line[..<start]))
+        }
+        #expect(Set(columns).count == 1, "\(lines.joined(separator: "\n"))")
+    }
+
+    /// Terminal columns, independently of narratorctl's own count: CJK ideographs and the emoji
+    /// used above take two, combining acute none.
+    private func columnWidth(_ text: String) -> Int {
+        text.unicodeScalars.reduce(0) { width, scalar in
+            switch scalar.value {
+            case 0x4E00...0x9FFF, 0x1F300...0x1FAFF: width + 2
+            case 0x300...0x36F: width
+            default: width + 1
+            }
+        }
+    }
+}
