@@ -71,7 +71,9 @@ enum ReplyRenderer {
         lines += [
             "voice:    \(status.voice)",
             "speaking: \(status.speaking ? "yes" : "no"), \(status.queue) waiting",
-            "policy:   \(status.announcements.policy), \(status.announcements.waiting) announcement(s) waiting",
+            // Deferred announcements (throttled, kept for coalescing) wait too, outside the queue.
+            "policy:   \(status.announcements.policy), \(counted(status.announcements.waiting, "announcement")) waiting, "
+                + "\(status.announcements.deferred) deferred by the rate limit",
         ]
         let log = status.log
         let state = log.isWriting

@@ -32,6 +32,25 @@ import Testing
         return result
     }
 
+    // Item 6: the human status counts the deferred announcements, not only the waiting ones.
+    @Test func statusCountsDeferredAnnouncements() throws {
+        let scratch = try Scratch()
+        // A bucket of one that (nearly) never refills: every announcement after the first is deferred.
+        let policy = scratch.path + "/slow.json"
+        try Data(#"{"name": "slow", "base": "default", "burst": 1, "refill": 0.001}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        let daemon = try DaemonHarness(extraArguments: ["--policy", policy])
+        _ = try daemon.ctl("register", "examples/segmented.json")
+        for element in ["low", "medium", "high", "root"] {
+            _ = try daemon.ctl("announce", "--tree", "quality", "--element", element, "value of \(element)")
+        }
+        let json = try JSONParser().parse(try daemon.ctl("status", "--json").stdout)
+        let deferred = Int(json["announcements"]?["deferred"]?.numberValue ?? 0)
+        let waiting = Int(json["announcements"]?["waiting"]?.numberValue ?? 0)
+        #expect(deferred == 3)
+        let human = try daemon.ctl("status")
+        #expect(human.stdout.contains("policy:   slow, \(waiting) announcement\(waiting == 1 ? "" : "s") waiting, 3 deferred"), "\(human.stdout)")
+    }
+
     // Item 18: tables align by display width; one stop is "1 stop".
     @Test func tablesAlignWideTitlesAndCountInTheSingular() throws {
         let daemon = try DaemonHarness()
