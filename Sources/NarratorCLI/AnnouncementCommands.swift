@@ -80,6 +80,7 @@ let announcementCommandSpecs: [CommandSpec] = [
             JSON. Every decision is written to the log database under a new experiment id (see
             "narratorctl log --experiment ID").
             """,
+        connects: .never,
         build: { parsed throws(UsageError) in
             var rate = 175
             if let text = parsed.value("--rate") {

@@ -39,7 +39,16 @@ public enum NarratorCtl {
             }
             return .success
         case .version:
-            console.out("narratorctl \(NarratorVersion.daemon) (tree format \(NarratorVersion.treeFormat))\n")
+            if invocation.json {
+                let versions: JSONValue = [
+                    "narratorctl": .string(NarratorVersion.daemon), "protocol": .number(Double(NarratorVersion.protocolVersion)),
+                    "treeFormat": .number(Double(NarratorVersion.treeFormat)),
+                ]
+                console.out(versions.prettyText + "\n")
+            } else {
+                console.out(
+                    "narratorctl \(NarratorVersion.daemon) (protocol \(NarratorVersion.protocolVersion), tree format \(NarratorVersion.treeFormat))\n")
+            }
             return .success
         }
     }

@@ -11,6 +11,61 @@ import NarratorCommandLine
         deinit { try? FileManager.default.removeItem(atPath: path) }
     }
 
+    // Item 2: version prints JSON with --json, before or after.
+    @Test func versionPrintsJSON() throws {
+        for arguments in [["version", "--json"], ["--json", "version"], ["--version", "--json"], ["--json", "--version"]] {
+            let result = try Binaries.run("narratorctl", arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let versions = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            #expect(versions?["narratorctl"] as? String == "0.1.0", "\(arguments): \(result.stdout)")
+            #expect(versions?["protocol"] as? Int == 1)
+            #expect(versions?["treeFormat"] as? Int == 1)
+        }
+        #expect(try Binaries.run("narratorctl", ["version"]).stdout == "narratorctl 0.1.0 (protocol 1, tree format 1)\n")
+    }
+
+    // Item 2: for every command, --json and --socket before it parse as they do after it.
+    @Test func globalOptionsMeanTheSameBeforeAndAfterEveryCommand() throws {
+        let examples: [String: [String]] = [
+            "show": ["f.json"], "audit": ["f.json"], "help": [], "version": [], "replay": ["t.jsonl"], "log": [], "stats": [],
+            "register": ["f.json"], "update": ["t", "e", "--remove"], "unregister": ["t"], "focus": ["t"], "touch": ["1", "2"],
+            "adjust": ["up"], "action": ["a"], "announce": ["hi"], "speak": ["hi"], "set": ["rate", "200"], "get": ["rate"],
+        ]
+        for spec in commandCatalog {
+            let rest = examples[spec.name] ?? []
+            for global in [["--json"], ["--socket", "/tmp/x.sock"], ["--socket=/tmp/x.sock"]] {
+                let before: Result<Invocation, UsageError>
+                let after: Result<Invocation, UsageError>
+                do { before = .success(try InvocationParser.parse(global + [spec.name] + rest)) } catch { before = .failure(error) }
+                do { after = .success(try InvocationParser.parse([spec.name] + rest + global)) } catch { after = .failure(error) }
+                #expect(before == after, "\(spec.name) with \(global)")
+                let uses = global[0] == "--json" ? spec.printsJSON : spec.connects != .never
+                if case .failure(let error) = before {
+                    #expect(!uses, "\(spec.name) refused \(global): \(error)")
+                    #expect(error.message.contains("does not apply"))
+                } else {
+                    #expect(uses, "\(spec.name) accepted \(global) it does not use")
+                }
+            }
+        }
+    }
+
+    // Item 2, through the binary: --json before log prints JSON, as after it.
+    @Test func jsonBeforeLogIsJSON() throws {
+        let scratch = try Scratch()
+        let database = scratch.path + "/empty.db"
+        // An empty log: replay writes one (its experiment's rows, and the schema).
+        let trace = scratch.path + "/t.jsonl"
+        try Data(#"{"at": 0.0, "kind": "focus", "tree": "t", "element": "e", "text": "Play"}"#.utf8 + [10]).write(to: URL(fileURLWithPath: trace))
+        let replay = try Binaries.run("narratorctl", ["replay", trace, "--policy", "none", "--db", database])
+        #expect(replay.status == 0, "\(replay.stderr)")
+        let before = try Binaries.run("narratorctl", ["--json", "log", "--db", database])
+        let after = try Binaries.run("narratorctl", ["log", "--db", database, "--json"])
+        #expect(before.status == 0, "\(before.stderr)")
+        #expect(before.stdout == after.stdout)
+        #expect(before.stdout.hasPrefix("["), "\(before.stdout)")
+    }
+
     // Item 18: audit's table aligns by display width too.
     @Test func auditTableAlignsWideElementIds() throws {
         let document = #"{"tree": "t", "root": {"id": "r", "children": [{"id": "按钮", "traits": ["button"]}, {"id": "b", "traits": ["button"]}]}}"#
@@ -23,5 +78,21 @@ import NarratorCommandLine
             return prefix.unicodeScalars.reduce(0) { $0 + ((0x4E00...0x9FFF).contains($1.value) ? 2 : 1) }
         }
         #expect(columns[0] == columns[1], "\(audit.stdout)")
+    }
+
+    // Item 21: help lists only the options a command uses, and the parser accepts only those.
+    @Test func helpListsOnlyTheOptionsACommandUses() throws {
+        for offline in ["replay", "help", "version"] {
+            let help = try Binaries.run("narratorctl", ["help", offline])
+            #expect(!help.stdout.contains("--socket"), "\(offline): \(help.stdout)")
+            let refused = try Binaries.run("narratorctl", ["--socket", "/tmp/x.sock", offline])
+            #expect(refused.status == 2)
+            #expect(refused.stderr.contains("--socket does not apply"), "\(offline): \(refused.stderr)")
+        }
+        #expect(!(try Binaries.run("narratorctl", ["help", "help"])).stdout.contains("--json"))
+        for connecting in ["show", "audit", "log", "stats", "status", "monitor"] {
+            #expect(try Binaries.run("narratorctl", ["help", connecting]).stdout.contains("--socket PATH"), "\(connecting)")
+        }
+        #expect(try Binaries.run("narratorctl", ["help", "version"]).stdout.contains("--json"))
     }
 }

@@ -32,6 +32,20 @@ import Testing
         return result
     }
 
+    // Item 2: --json before the command means what it means after it.
+    @Test func jsonBeforeLogPrintsJSON() throws {
+        let daemon = try DaemonHarness()
+        #expect(try daemon.ctl("speak", "rows as JSON").status == 0)
+        let database = daemon.directory + "/state/narrator.db"
+        let before = try Self.poll(["--socket", daemon.socket, "--json", "log", "--db", database], environment: ProcessInfo.processInfo.environment) {
+            $0.stdout.contains("rows as JSON")
+        }
+        let after = try DaemonHarness.run(Self.ctl, ["--socket", daemon.socket, "log", "--json", "--db", database])
+        #expect(before.status == 0)
+        #expect(try JSONParser().parse(before.stdout).arrayValue?.isEmpty == false, "\(before.stdout)")
+        #expect(before.stdout == after.stdout)
+    }
+
     // Item 6: the human status counts the deferred announcements, not only the waiting ones.
     @Test func statusCountsDeferredAnnouncements() throws {
         let scratch = try Scratch()
