@@ -32,6 +32,33 @@ import Testing
         return result
     }
 
+    // Item 1: log and stats read the running daemon's log, wherever its --db put it, and say which.
+    @Test func logAndStatsReadTheLogOfTheRunningDaemon() throws {
+        let scratch = try Scratch()
+        let database = scratch.path + "/elsewhere.db"
+        let daemon = try DaemonHarness(extraArguments: ["--db", database])
+        let environment = Self.environment(stateHome: scratch.path + "/state-home")
+        #expect(try daemon.ctl("speak", "hello from elsewhere").status == 0)
+        let log = try Self.poll(["--socket", daemon.socket, "log"], environment: environment) { $0.stdout.contains("hello from elsewhere") }
+        #expect(log.status == 0, "\(log.stderr)")
+        #expect(log.stdout.contains("hello from elsewhere"))
+        #expect(log.stderr.contains(database), "the file read is named: \(log.stderr)")
+        let stats = try DaemonHarness.run(Self.ctl, ["--socket", daemon.socket, "stats", "--json"], environment: environment)
+        #expect(stats.status == 0, "\(stats.stderr)")
+        #expect(try JSONParser().parse(stats.stdout)["rows"]?.numberValue ?? 0 >= 1)
+        #expect(stats.stderr.contains(database))
+
+        // --db still wins, and is not announced (the user chose it).
+        let chosen = try DaemonHarness.run(Self.ctl, ["--socket", daemon.socket, "log", "--db", database], environment: environment)
+        #expect(chosen.stdout.contains("hello from elsewhere"))
+        #expect(chosen.stderr.isEmpty)
+
+        // No daemon at the socket: today's default, named too.
+        let offline = try DaemonHarness.run(Self.ctl, ["--socket", scratch.path + "/none.sock", "log"], environment: environment)
+        #expect(offline.status == 1)
+        #expect(offline.stderr.contains(scratch.path + "/state-home/narrator/narrator.db"))
+    }
+
     // Item 2: --json before the command means what it means after it.
     @Test func jsonBeforeLogPrintsJSON() throws {
         let daemon = try DaemonHarness()
