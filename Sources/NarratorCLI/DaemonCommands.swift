@@ -26,16 +26,23 @@ let daemonCommands: [CommandSpec] = {
             name: "register", summary: "register a tree document with the daemon",
             arguments: [ArgumentSpec("FILE", help: "a tree document (JSON); - reads standard input")],
             options: [
-                OptionSpec("--ephemeral", help: "unregister the tree when this connection ends"),
+                OptionSpec("--ephemeral", help: "with --follow: unregister the tree when narratorctl stops following"),
                 OptionSpec("--follow", help: "stay connected as the tree's owner and print the events it receives (actions, values) as JSON lines"),
             ],
             discussion: """
                 The connection that registers a tree owns it: activate, named actions, magic tap, escape and
                 non-declarative adjustments are sent to it as events. Without --follow narratorctl exits at once
-                and the tree stays registered without an owner (unless --ephemeral).
+                and the tree stays registered without an owner. --ephemeral needs --follow: the tree lasts as
+                long as the connection, and without --follow that ends at once.
                 """
         ) { parsed throws(UsageError) in
-            .daemon(.register(file: parsed.positionals[0], ephemeral: parsed.has("--ephemeral"), follow: parsed.has("--follow")))
+            if parsed.has("--ephemeral") && !parsed.has("--follow") {
+                throw UsageError(
+                    "register: --ephemeral needs --follow: an ephemeral tree is unregistered when its connection ends, and without "
+                        + "--follow narratorctl ends it at once; add --follow to keep the tree while narratorctl runs, or drop --ephemeral",
+                    command: "register")
+            }
+            return .daemon(.register(file: parsed.positionals[0], ephemeral: parsed.has("--ephemeral"), follow: parsed.has("--follow")))
         },
         CommandSpec(
             name: "update", summary: "change an element: set properties, replace its children, or remove it",

@@ -66,6 +66,14 @@ import NarratorCommandLine
         #expect(before.stdout.hasPrefix("["), "\(before.stdout)")
     }
 
+    // Item 4: refused while parsing, so without a daemon too.
+    @Test func ephemeralNeedsFollow() throws {
+        let result = try Binaries.run("narratorctl", ["--socket", "/tmp/narrator-nowhere/x.sock", "register", "--ephemeral", "examples/player.json"])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("--ephemeral needs --follow"))
+        #expect(result.stderr.contains("add --follow"))
+    }
+
     // Item 18: audit's table aligns by display width too.
     @Test func auditTableAlignsWideElementIds() throws {
         let document = #"{"tree": "t", "root": {"id": "r", "children": [{"id": "按钮", "traits": ["button"]}, {"id": "b", "traits": ["button"]}]}}"#

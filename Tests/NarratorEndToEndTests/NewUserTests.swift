@@ -73,6 +73,16 @@ import Testing
         #expect(before.stdout == after.stdout)
     }
 
+    // Item 4: an ephemeral tree without --follow would be gone at once; refused, saying why.
+    @Test func ephemeralWithoutFollowIsAUsageError() throws {
+        let daemon = try DaemonHarness()
+        let result = try daemon.ctl("register", "--ephemeral", "examples/player.json")
+        #expect(result.status == 2)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("--ephemeral needs --follow"))
+        #expect(try daemon.ctl("trees").lines.count == 1)
+    }
+
     // Item 6: the human status counts the deferred announcements, not only the waiting ones.
     @Test func statusCountsDeferredAnnouncements() throws {
         let scratch = try Scratch()
