@@ -83,6 +83,18 @@ import Testing
         #expect(try daemon.ctl("trees").lines.count == 1)
     }
 
+    // Item 5: show --json of a registered tree has the shape of show --json of its file.
+    @Test func showJSONOfARegisteredTreeIsShapedLikeAFile() throws {
+        let daemon = try DaemonHarness()
+        _ = try daemon.ctl("register", "examples/player.json")
+        let registered = try daemon.ctl("show", "--json", "player")
+        let file = try daemon.ctl("show", "--json", "examples/player.json")
+        #expect(registered.status == 0)
+        #expect(registered.stdout == file.stdout)
+        #expect(try JSONParser().parse(registered.stdout).arrayValue?.first?["activationPoint"] != nil)
+        #expect(try daemon.ctl("show", "player").stdout == (try daemon.ctl("show", "examples/player.json")).stdout)
+    }
+
     // Item 6: the human status counts the deferred announcements, not only the waiting ones.
     @Test func statusCountsDeferredAnnouncements() throws {
         let scratch = try Scratch()
