@@ -59,9 +59,38 @@ enum DaemonSession {
         }
     }
 
+    /// Why the daemon cannot be reached and what to do about it, said once: narratorctl words each
+    /// case itself instead of printing the client error's text (which has advice of its own) and more.
     static func unreachable(_ path: String, _ error: any Error, _ console: Console) {
-        console.err("narratorctl: cannot reach narratord at \(path): \(error)\n")
-        console.err("Start it with \"narratord\" (or \"make run\", or \"systemctl --user start narratord.socket\"), or point --socket / $NARRATOR_SOCKET at a running one.\n")
+        let start = "Start it with \"narratord\" (or \"make run\", or \"systemctl --user start narratord.socket\"), or point --socket / $NARRATOR_SOCKET at a running one."
+        let pointAtSocket = "Point --socket / $NARRATOR_SOCKET at narratord's socket file itself"
+        var problem: String
+        var advice: String
+        switch error as? UnixClientError {
+        case .noSocket?:
+            problem = "no socket there: narratord is not running, or it listens elsewhere"
+            advice = start
+        case .connectionRefused?:
+            // connect(2) refuses a path that is not a socket at all the same way as a stale one.
+            if let file = try? Syscall.stat(path), !file.isSocket {
+                problem = file.isDirectory ? "it is a directory, not a socket" : "it is not a socket"
+                advice = pointAtSocket
+                if file.isDirectory, (try? Syscall.stat(path + "/" + SocketPath.socketName))?.isSocket == true {
+                    advice += " (such as \(path)/\(SocketPath.socketName))"
+                }
+                advice += "."
+            } else {
+                problem = "nothing is listening: narratord probably exited and left a stale socket"
+                advice = start
+            }
+        case .permissionDenied?:
+            problem = "permission denied: the socket or its directory belongs to another user"
+            advice = "Start your own narratord, or point --socket / $NARRATOR_SOCKET at yours."
+        default:
+            problem = "\(error)"
+            advice = start
+        }
+        console.err("narratorctl: cannot reach narratord at \(path): \(problem)\n\(advice)\n")
     }
 
     static func run(_ request: DaemonRequest, invocation: Invocation, environment: [String: String], console: Console) -> ExitStatus {

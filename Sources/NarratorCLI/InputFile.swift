@@ -11,10 +11,16 @@ enum InputFile {
     static func read(_ path: String, for command: String, console: Console) -> [UInt8]? {
         if path == "-" { return console.readStandardInput() }
         guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-            console.err("narratorctl \(command): cannot read \(path): \(reason)\n")
+            console.err("narratorctl \(command): cannot read \(path): \(whyUnreadable(path))\n")
             return nil
         }
         return [UInt8](data)
+    }
+
+    private static func whyUnreadable(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "it is a directory, not a file" }
+        return FileManager.default.isReadableFile(atPath: path) ? "it cannot be read" : "permission denied"
     }
 }

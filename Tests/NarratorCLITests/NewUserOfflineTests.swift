@@ -74,6 +74,35 @@ import NarratorCommandLine
         #expect(result.stderr.contains("add --follow"))
     }
 
+    // Item 7: a directory is called a directory.
+    @Test func aDirectoryIsNotCalledAPermissionProblemOrAStaleSocket() throws {
+        let scratch = try Scratch()
+        let show = try Binaries.run("narratorctl", ["show", scratch.path])
+        #expect(show.status == 1)
+        #expect(show.stderr == "narratorctl show: cannot read \(scratch.path): it is a directory, not a file\n")
+        let audit = try Binaries.run("narratorctl", ["audit", scratch.path])
+        #expect(audit.stderr.contains("it is a directory"))
+        let socket = try Binaries.run("narratorctl", ["--socket", scratch.path, "status"])
+        #expect(socket.status == 3)
+        #expect(socket.stderr.contains("\(scratch.path): it is a directory, not a socket"), "\(socket.stderr)")
+        #expect(!socket.stderr.contains("stale"))
+        let file = scratch.path + "/plain"
+        try Data("x".utf8).write(to: URL(fileURLWithPath: file))
+        let plain = try Binaries.run("narratorctl", ["--socket", file, "status"])
+        #expect(plain.status == 3)
+        #expect(plain.stderr.contains("\(file): it is not a socket"), "\(plain.stderr)")
+        #expect(!plain.stderr.contains("stale"))
+    }
+
+    // Item 16: the advice to start the daemon is given once.
+    @Test func noDaemonAdviceIsGivenOnce() throws {
+        let result = try Binaries.run("narratorctl", ["--socket", "/tmp/narrator-nowhere/x.sock", "status"])
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("/tmp/narrator-nowhere/x.sock"))
+        #expect(result.stderr.lowercased().components(separatedBy: "start it").count == 2, "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "systemctl").count == 2, "\(result.stderr)")
+    }
+
     // Item 18: audit's table aligns by display width too.
     @Test func auditTableAlignsWideElementIds() throws {
         let document = #"{"tree": "t", "root": {"id": "r", "children": [{"id": "按钮", "traits": ["button"]}, {"id": "b", "traits": ["button"]}]}}"#
