@@ -103,6 +103,20 @@ import NarratorCommandLine
         #expect(result.stderr.components(separatedBy: "systemctl").count == 2, "\(result.stderr)")
     }
 
+    // Item 19: a UTF-8 byte-order mark is accepted by show and audit (and - too).
+    @Test func byteOrderMarkIsAccepted() throws {
+        let scratch = try Scratch()
+        let file = scratch.path + "/bom.json"
+        let text = try String(contentsOfFile: Binaries.repository + "/examples/segmented.json", encoding: .utf8)
+        try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: URL(fileURLWithPath: file))
+        let show = try Binaries.run("narratorctl", ["show", file])
+        #expect(show.status == 0, "\(show.stderr)")
+        #expect(show.stdout == "Low, button\nselected, Medium, button\nHigh, button\n")
+        let audit = try Binaries.run("narratorctl", ["audit", file])
+        #expect(audit.status == 0, "\(audit.stderr)")
+        #expect(try Binaries.run("narratorctl", ["show", "-"], stdin: "\u{FEFF}" + text).status == 0)
+    }
+
     // Item 18: audit's table aligns by display width too.
     @Test func auditTableAlignsWideElementIds() throws {
         let document = #"{"tree": "t", "root": {"id": "r", "children": [{"id": "按钮", "traits": ["button"]}, {"id": "b", "traits": ["button"]}]}}"#

@@ -144,4 +144,16 @@ import Testing
             }
         }
     }
+
+    // Item 19: a byte-order mark at the start of a tree file is not an error.
+    @Test func registerAcceptsAByteOrderMark() throws {
+        let scratch = try Scratch()
+        let file = scratch.path + "/bom.json"
+        let text = try String(contentsOfFile: DaemonHarness.repository + "/examples/segmented.json", encoding: .utf8)
+        try Data([0xEF, 0xBB, 0xBF] + Array(text.utf8)).write(to: URL(fileURLWithPath: file))
+        let daemon = try DaemonHarness()
+        let result = try daemon.ctl("register", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "registered quality: 3 stops, 5 nodes\n")
+    }
 }
