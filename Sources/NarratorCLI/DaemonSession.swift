@@ -53,7 +53,7 @@ enum DaemonSession {
             switch reply.outcome {
             case .success(let body): return .success(body)
             case .failure(let error):
-                console.err("narratorctl \(name): \(error.message)\n")
+                refused(error, by: name, console)
                 return .failure(.refused)
             }
         }
@@ -93,6 +93,18 @@ enum DaemonSession {
         console.err("narratorctl: cannot reach narratord at \(path): \(problem)\n\(advice)\n")
     }
 
+    /// A refusal: the daemon's message, or for an invalid document a headline and each problem
+    /// on a line of its own (the daemon's message joins the same problems on one line).
+    static func refused(_ error: ReplyError, by name: String, _ console: Console) {
+        guard !error.problems.isEmpty else {
+            console.err("narratorctl \(name): \(error.message)\n")
+            return
+        }
+        let what = name == "register" ? "the tree document" : "the \(name)"
+        console.err("narratorctl \(name): narratord refused \(what) (\(counted(error.problems.count, "problem"))):\n")
+        for problem in error.problems { console.err("  \(problem)\n") }
+    }
+
     static func run(_ request: DaemonRequest, invocation: Invocation, environment: [String: String], console: Console) -> ExitStatus {
         let command: RequestCommand
         var follow = false
@@ -126,10 +138,7 @@ enum DaemonSession {
         switch reply.outcome {
         case .failure(let error):
             if invocation.json { console.out(reply.json.prettyText + "\n") }
-            console.err("narratorctl \(request.name): \(error.message)\n")
-            for problem in error.problems {
-                console.err("  \(problem.path.isEmpty ? "" : problem.path + ": ")\(problem.message)\n")
-            }
+            refused(error, by: request.name, console)
             return .refused
         case .success(let body):
             if invocation.json {

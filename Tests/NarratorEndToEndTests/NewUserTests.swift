@@ -114,6 +114,20 @@ import Testing
         #expect(human.stdout.contains("policy:   slow, \(waiting) announcement\(waiting == 1 ? "" : "s") waiting, 3 deferred"), "\(human.stdout)")
     }
 
+    // Item 9: the problems of a refused document are listed once each.
+    @Test func problemsOfARefusedDocumentArePrintedOnce() throws {
+        let daemon = try DaemonHarness()
+        let document = #"{"tree": "t", "root": {"id": "r", "lable": "x", "children": [{"id": "a", "frame": [1, 2]}]}}"#
+        let register = try daemon.ctl("register", "-", stdin: document)
+        #expect(register.status == 1)
+        #expect(register.stderr.components(separatedBy: #"root.lable: unknown key; did you mean "label"?"#).count == 2, "\(register.stderr)")
+        #expect(register.stderr.components(separatedBy: "root.children[0].frame: expected 4 numbers, got 2").count == 2)
+        _ = try daemon.ctl("register", "examples/segmented.json")
+        let update = try daemon.ctl("update", "quality", "low", "--set", #"{"lable": "x"}"#)
+        #expect(update.status == 1)
+        #expect(update.stderr.components(separatedBy: "lable: unknown key").count == 2, "\(update.stderr)")
+    }
+
     // Item 18: tables align by display width; one stop is "1 stop".
     @Test func tablesAlignWideTitlesAndCountInTheSingular() throws {
         let daemon = try DaemonHarness()
