@@ -33,7 +33,8 @@ let daemonCommands: [CommandSpec] = {
                 The connection that registers a tree owns it: activate, named actions, magic tap, escape and
                 non-declarative adjustments are sent to it as events. Without --follow narratorctl exits at once
                 and the tree stays registered without an owner. --ephemeral needs --follow: the tree lasts as
-                long as the connection, and without --follow that ends at once.
+                long as the connection, and without --follow that ends at once. With --follow narratorctl
+                exits 3 when the daemon closes the connection.
                 """
         ) { parsed throws(UsageError) in
             if parsed.has("--ephemeral") && !parsed.has("--follow") {
@@ -158,7 +159,15 @@ let daemonCommands: [CommandSpec] = {
             parsed throws(UsageError) in request(.get(key: parsed.positionals[0]))
         },
         CommandSpec(name: "voices", summary: "list the installed eSpeak NG voices") { _ throws(UsageError) in request(.voices) },
-        CommandSpec(name: "monitor", summary: "print each utterance as it is spoken, until interrupted") { _ throws(UsageError) in
+        CommandSpec(
+            name: "monitor", summary: "print each utterance as it is spoken, until interrupted",
+            discussion: """
+                Prints a line per utterance as it starts (kind, tree/element, text); with --json, every speech
+                event as the daemon sends it, one JSON object a line, the final ones with the outcome that
+                "narratorctl log" shows (spoken, interrupted, cancelled). Exits 3 when the daemon closes the
+                connection.
+                """
+        ) { _ throws(UsageError) in
             .daemon(.monitor)
         },
         CommandSpec(name: "hello", summary: "check the daemon is there and print its versions") { _ throws(UsageError) in

@@ -93,6 +93,12 @@ enum DaemonSession {
         console.err("narratorctl: cannot reach narratord at \(path): \(problem)\n\(advice)\n")
     }
 
+    /// The daemon hung up on a connection narratorctl keeps open (`monitor`, `register --follow`).
+    static func closed(_ name: String, _ path: String, _ console: Console) -> ExitStatus {
+        console.err("narratorctl \(name): narratord at \(path) closed the connection (it stopped or restarted)\n")
+        return .unreachable
+    }
+
     /// A refusal: the daemon's message, or for an invalid document a headline and each problem
     /// on a line of its own (the daemon's message joins the same problems on one line).
     static func refused(_ error: ReplyError, by name: String, _ console: Console) {
@@ -142,18 +148,23 @@ enum DaemonSession {
             return .refused
         case .success(let body):
             if invocation.json {
-                console.out(replyLine + "\n")
+                // monitor prints events only; its subscribe reply says nothing the user asked for.
+                if request != .monitor { console.out(replyLine + "\n") }
             } else {
                 let text = ReplyRenderer.render(body, answering: command.name)
                 if !text.isEmpty { console.out(text + "\n") }
             }
         }
         guard follow else { return .success }
-        // Follow: print each event as it arrives until the daemon hangs up.
+        // Follow: print each event as it arrives until the daemon hangs up, which ends what the
+        // user asked for (a monitor, an owner's connection): said, and exit 3.
         while true {
             let line: String?
-            do { line = try client.readLine() } catch { return .unreachable }
-            guard let line else { return .success }
+            do { line = try client.readLine() } catch {
+                console.err("narratorctl \(request.name): lost the connection to narratord at \(client.path): \(error)\n")
+                return .unreachable
+            }
+            guard let line else { return closed(request.name, client.path, console) }
             if invocation.json || request != .monitor {
                 console.out(line + "\n")
             } else if case .event(let event)? = try? ServerMessage(line: line, answering: command.name), let text = ReplyRenderer.monitorLine(event) {

@@ -23,7 +23,8 @@ enum HelpText {
               --help         show this help (or "narratorctl help COMMAND")
               --version      print the versions (as "narratorctl version")
 
-            Exit status: 0 success, 1 refused or invalid input, 2 usage error, 3 daemon unreachable.
+            Exit status: 0 success, 1 refused or invalid input, 2 usage error, 3 daemon unreachable
+            (or, for monitor and register --follow, the daemon closed the connection).
             """
     }
 

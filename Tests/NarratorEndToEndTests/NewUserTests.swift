@@ -171,3 +171,109 @@ import Testing
         #expect(result.stdout == "registered quality: 3 stops, 5 nodes\n")
     }
 }
+
+/// `monitor` and `register --follow` when the daemon goes away, and the words of final speech events.
+@Suite struct FollowingTests {
+    /// A long-running narratorctl whose output is read once it has exited.
+    final class Follower {
+        let process = Process()
+        let out = Pipe()
+        let err = Pipe()
+
+        init(_ arguments: [String]) throws {
+            process.executableURL = URL(fileURLWithPath: DaemonHarness.binaries + "/narratorctl")
+            process.arguments = arguments
+            process.currentDirectoryURL = URL(fileURLWithPath: DaemonHarness.repository)
+            process.standardOutput = out
+            process.standardError = err
+            try process.run()
+        }
+
+        deinit {
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+            process.waitUntilExit()
+        }
+
+        /// Waits (boundedly) for it to exit; nil if it did not.
+        func exit(within seconds: Double = 20) -> (status: Int32, stdout: String, stderr: String)? {
+            let deadline = Date().addingTimeInterval(seconds)
+            while process.isRunning && Date() < deadline { usleep(20_000) }
+            guard !process.isRunning else { return nil }
+            return (
+                process.terminationStatus, String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self),
+                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            )
+        }
+    }
+
+    /// Waits until the daemon counts `count` clients besides the one asking.
+    static func waitForClients(_ daemon: DaemonHarness, _ count: Int) throws {
+        for _ in 0..<200 {
+            let status = try JSONParser().parse(try daemon.ctl("status", "--json").stdout)
+            if Int(status["clients"]?.numberValue ?? 0) > count { return }
+            usleep(20_000)
+        }
+    }
+
+    // Item 20: monitor --json prints events only, says when the daemon closes the connection and
+    // exits 3; final events carry the outcome words of the log.
+    @Test func monitorPrintsEventsOnlyAndExitsThreeWhenTheDaemonStops() throws {
+        let daemon = try DaemonHarness()
+        _ = try daemon.ctl("register", "examples/player.json")
+        let monitor = try Follower(["--socket", daemon.socket, "--json", "monitor"])
+        try Self.waitForClients(daemon, 1)
+        let database = daemon.directory + "/state/narrator.db"
+        var rows: [JSONValue] = []
+        func waitForRows(_ done: ([JSONValue]) -> Bool) throws {
+            for _ in 0..<300 {
+                rows = try JSONParser().parse(try daemon.ctl("log", "--json", "--db", database).stdout).arrayValue ?? []
+                if done(rows) { return }
+                usleep(50_000)
+            }
+        }
+        // A focus move cuts the previous utterance (interrupted) and drops its pending hint
+        // (cancelled); the new focus speaks to its end (spoken); a stop cuts speech (cancelled).
+        _ = try daemon.ctl("focus", "player", "play")
+        _ = try daemon.ctl("next")
+        try waitForRows { $0.contains { $0["kind"] == "focus" && $0["outcome"] == "spoken" } }
+        _ = try daemon.ctl("speak", "a sentence long enough to be cut short by the stop that follows it")
+        usleep(300_000)
+        _ = try daemon.ctl("stop")
+        try waitForRows { $0.contains { $0["kind"] == "speak" } }
+        #expect(daemon.stop() == 0)
+        guard let result = monitor.exit() else {
+            Issue.record("monitor did not exit when the daemon stopped")
+            return
+        }
+        #expect(result.status == 3)
+        #expect(result.stderr.contains("closed the connection"))
+        let lines = try result.stdout.split(separator: "\n").map { try JSONParser().parse(String($0)) }
+        #expect(!lines.isEmpty)
+        #expect(lines.allSatisfy { $0["event"] == "speech" }, "\(result.stdout)")
+        // The same word for the same utterance in the events and in the log.
+        let finals = lines.filter { ["finished", "interrupted", "dropped"].contains($0["phase"]?.stringValue ?? "") }
+        #expect(finals.contains { $0["phase"] == "dropped" && $0["outcome"] == "cancelled" }, "\(result.stdout)")
+        #expect(finals.contains { $0["phase"] == "interrupted" && $0["outcome"] == "interrupted" })
+        #expect(finals.contains { $0["phase"] == "finished" && $0["outcome"] == "spoken" })
+        #expect(finals.contains { $0["phase"] == "interrupted" && $0["by"] == nil && $0["outcome"] == "cancelled" })
+        for event in finals {
+            let row = rows.first { $0["utterance"]?.numberValue == event["utterance"]?.numberValue }
+            #expect(row != nil, "no log row for \(event)")
+            if let row { #expect(row["outcome"] == event["outcome"], "\(event) vs \(row)") }
+        }
+    }
+
+    @Test func registerFollowExitsThreeWhenTheDaemonStops() throws {
+        let daemon = try DaemonHarness()
+        let owner = try Follower(["--socket", daemon.socket, "register", "--follow", "examples/player.json"])
+        try Self.waitForClients(daemon, 1)
+        #expect(daemon.stop() == 0)
+        guard let result = owner.exit() else {
+            Issue.record("register --follow did not exit when the daemon stopped")
+            return
+        }
+        #expect(result.status == 3)
+        #expect(result.stdout.contains("registered player"))
+        #expect(result.stderr.contains("closed the connection"))
+    }
+}
