@@ -23,7 +23,10 @@ public struct ReplayRequest: Equatable, Sendable {
 /// `narratorctl log` and `stats`: where to read and which rows.
 public struct LogRequest: Equatable, Sendable {
     public enum Format: Equatable, Sendable { case table, json, csv }
+    /// `--db`; nil reads the running daemon's log, else the default file (see `LogCommand.locate`).
     public var database: String?
+    /// `--socket`: the daemon asked where its log is when `database` is nil.
+    public var socket: String?
     /// A duration back from now ("10m", "2h", "90s", "1d") or a local time ("2026-11-29T15:00", "2026-11-29").
     public var since: String?
     public var outcome: String?
@@ -35,6 +38,13 @@ public struct LogRequest: Equatable, Sendable {
 }
 
 private let databaseOption = OptionSpec("--db", value: "PATH", help: "the log database (default: $XDG_STATE_HOME/narrator/narrator.db)")
+private let readDatabaseOption = OptionSpec(
+    "--db", value: "PATH", help: "the log database (default: the running narratord's, else $XDG_STATE_HOME/narrator/narrator.db)")
+private let whichLog = """
+    Reads the log of the narratord that answers at the socket (the file its "status" shows, wherever
+    its --db put it) unless --db names one; without a daemon, and for replay experiments
+    (--experiment), the default file. Says on standard error which file it read.
+    """
 
 private func logRequest(_ parsed: ParsedArguments, command: String) throws(UsageError) -> LogRequest {
     var limit: Int?
@@ -47,7 +57,7 @@ private func logRequest(_ parsed: ParsedArguments, command: String) throws(Usage
     }
     if parsed.has("--csv") && parsed.has("--json") { throw UsageError("give --json or --csv, not both", command: command) }
     return LogRequest(
-        database: parsed.value("--db"), since: parsed.value("--since"), outcome: parsed.value("--outcome"), tree: parsed.value("--tree"),
+        database: parsed.value("--db"), socket: parsed.value("--socket"), since: parsed.value("--since"), outcome: parsed.value("--outcome"), tree: parsed.value("--tree"),
         experiment: parsed.value("--experiment"), policy: parsed.value("--policy"), limit: limit,
         format: parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : .table)
 }
@@ -57,7 +67,7 @@ private let filterOptions: [OptionSpec] = [
     OptionSpec("--tree", value: "TREE", help: "only this tree's rows"),
     OptionSpec("--experiment", value: "ID", help: "rows of a replay experiment instead of live ones"),
     OptionSpec("--policy", value: "NAME", help: "only rows decided by this policy"),
-    databaseOption,
+    readDatabaseOption,
 ]
 
 /// Specs for `replay`, `log` and `stats` (listed by `narratorctl help`).
@@ -80,6 +90,7 @@ let announcementCommandSpecs: [CommandSpec] = [
             JSON. Every decision is written to the log database under a new experiment id (see
             "narratorctl log --experiment ID").
             """,
+        connects: .never,
         build: { parsed throws(UsageError) in
             var rate = 175
             if let text = parsed.value("--rate") {
@@ -100,10 +111,13 @@ let announcementCommandSpecs: [CommandSpec] = [
             OptionSpec("--limit", value: "N", help: "the N most recent rows"),
             OptionSpec("--csv", help: "print CSV"),
         ],
-        discussion: "Works with or without a running daemon. Columns: time queued, kind, priority, tree, outcome, wait (queued to started), text.",
+        discussion: whichLog + "\nColumns: time queued, kind, priority, tree, outcome, wait (queued to started), text.",
+        connects: .forTheLogPath,
         build: { parsed throws(UsageError) in .announcements(.log(try logRequest(parsed, command: "log"))) }),
     CommandSpec(
         name: "stats", summary: "counts per outcome, tree and priority; latency percentiles; speech time (reads the database)",
         options: filterOptions,
+        discussion: whichLog,
+        connects: .forTheLogPath,
         build: { parsed throws(UsageError) in .announcements(.stats(try logRequest(parsed, command: "stats"))) }),
 ]

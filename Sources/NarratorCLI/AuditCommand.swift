@@ -65,10 +65,10 @@ enum AuditCommand {
             let headings = ["SEVERITY", "RULE", "ELEMENT", "PATH"]
             let rows = report.findings.map { [$0.severity.rawValue, $0.rule.rawValue, $0.element, $0.path] }
             let widths = headings.indices.map { column in
-                (rows.map { $0[column].count } + [headings[column].count]).max()! + 2
+                (rows.map { DisplayWidth.of($0[column]) } + [headings[column].count]).max()! + 2
             }
             func pad(_ cells: [String]) -> String {
-                zip(cells, widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined()
+                zip(cells, widths).map { DisplayWidth.padded($0, to: $1) }.joined()
             }
             let indent = String(repeating: " ", count: widths.reduce(0, +))
             text += pad(headings) + "MESSAGE / FIX\n"

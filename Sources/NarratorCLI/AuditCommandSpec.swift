@@ -40,6 +40,7 @@ let auditCommandSpec = CommandSpec(
         Rules (see docs/audit.md):
         \(AuditRule.allCases.map { "  \($0.rawValue) (\($0.severity.rawValue)): \($0.summary)" }.joined(separator: "\n"))
         """,
+    connects: .forRegisteredTree,
     build: { parsed throws(UsageError) in
         .audit(
             AuditRequest(

@@ -67,7 +67,7 @@ struct AuditPicture: Sendable {
 
         let screenBox = place(bounds)
         canvas.text(
-            "\(report.tree): \(report.stopCount) stops in reading order, \(summary)",
+            "\(report.tree): \(counted(report.stopCount, "stop")) in reading order, \(summary)",
             at: Point(x: Self.margin, y: Self.margin + 20), attributes: ["class": "title", "font-size": "16", "font-weight": "bold"])
         let panelX = screenBox.maxX + 32
         let panelBottom = drawPanel(&canvas, x: panelX, y: Self.margin + Self.headerHeight)

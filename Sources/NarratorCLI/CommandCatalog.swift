@@ -7,7 +7,46 @@ struct CommandSpec: Sendable {
     var arguments: [ArgumentSpec] = []
     var options: [OptionSpec] = []
     var discussion: String = ""
+    /// Whether `--json` changes what it prints.
+    var printsJSON = true
+    /// When it connects to narratord, and so takes `--socket`.
+    var connects = Connection.always
     var build: @Sendable (ParsedArguments) throws(UsageError) -> Command
+
+    enum Connection: Sendable {
+        case always
+        /// Only when its argument names a registered tree rather than a file (`show`, `audit`).
+        case forRegisteredTree
+        /// To ask the daemon where its log is (`log`, `stats`).
+        case forTheLogPath
+        case never
+    }
+
+    /// The global options this command uses: `--json` and `--socket` where they apply, and `--help`.
+    /// Help lists exactly these, and the parser accepts exactly these.
+    var globalOptions: [OptionSpec] {
+        var options: [OptionSpec] = []
+        if printsJSON { options.append(jsonOption) }
+        let defaults = "(default: $NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock)"
+        switch connects {
+        case .always: options.append(OptionSpec("--socket", value: "PATH", help: "the daemon's socket " + defaults))
+        case .forRegisteredTree:
+            options.append(OptionSpec("--socket", value: "PATH", help: "the daemon's socket, for a registered tree's name " + defaults))
+        case .forTheLogPath:
+            options.append(OptionSpec("--socket", value: "PATH", help: "the daemon to ask where its log is when --db is not given " + defaults))
+        case .never: break
+        }
+        options.append(helpOption)
+        return options
+    }
+
+    /// Why a global option it does not use is refused, by the option's name.
+    var inapplicableGlobals: [String: String] {
+        var reasons: [String: String] = [:]
+        if !printsJSON { reasons["--json"] = "\(name) has no JSON output" }
+        if connects == .never { reasons["--socket"] = "\(name) works offline and never connects to narratord" }
+        return reasons
+    }
 
     var usage: String {
         var parts = ["narratorctl", name]
@@ -22,12 +61,8 @@ struct CommandSpec: Sendable {
     }
 }
 
-/// The options every command accepts.
-let commonOptions: [OptionSpec] = [
-    OptionSpec("--json", help: "print JSON instead of human-readable output"),
-    OptionSpec("--socket", value: "PATH", help: "the daemon's socket (default: $NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock)"),
-    OptionSpec("--help", help: "show help for this command"),
-]
+private let jsonOption = OptionSpec("--json", help: "print JSON instead of human-readable output")
+private let helpOption = OptionSpec("--help", help: "show help for this command")
 
 /// All commands, in the order `narratorctl help` lists them.
 let commandCatalog: [CommandSpec] = offlineCommands + daemonCommands + announcementCommandSpecs
@@ -42,14 +77,17 @@ let offlineCommands: [CommandSpec] = [
             (or -) is read offline; any other name is asked of the daemon. An invalid document
             exits 1 with every problem listed on stderr as "json.path: reason".
             """,
+        connects: .forRegisteredTree,
         build: { parsed throws(UsageError) in .show(file: parsed.positionals[0]) }),
     auditCommandSpec,
     CommandSpec(
         name: "help", summary: "show help for a command",
         arguments: [ArgumentSpec("COMMAND", help: "the command to explain", optional: true)],
+        printsJSON: false, connects: .never,
         build: { parsed throws(UsageError) in .help(topic: parsed.positionals.first) }),
     CommandSpec(
-        name: "version", summary: "print the version",
+        name: "version", summary: "print the versions of narratorctl, the protocol and the tree format",
+        connects: .never,
         build: { _ throws(UsageError) in .version }),
 ]
 

@@ -26,16 +26,24 @@ let daemonCommands: [CommandSpec] = {
             name: "register", summary: "register a tree document with the daemon",
             arguments: [ArgumentSpec("FILE", help: "a tree document (JSON); - reads standard input")],
             options: [
-                OptionSpec("--ephemeral", help: "unregister the tree when this connection ends"),
+                OptionSpec("--ephemeral", help: "with --follow: unregister the tree when narratorctl stops following"),
                 OptionSpec("--follow", help: "stay connected as the tree's owner and print the events it receives (actions, values) as JSON lines"),
             ],
             discussion: """
                 The connection that registers a tree owns it: activate, named actions, magic tap, escape and
                 non-declarative adjustments are sent to it as events. Without --follow narratorctl exits at once
-                and the tree stays registered without an owner (unless --ephemeral).
+                and the tree stays registered without an owner. --ephemeral needs --follow: the tree lasts as
+                long as the connection, and without --follow that ends at once. With --follow narratorctl
+                exits 3 when the daemon closes the connection.
                 """
         ) { parsed throws(UsageError) in
-            .daemon(.register(file: parsed.positionals[0], ephemeral: parsed.has("--ephemeral"), follow: parsed.has("--follow")))
+            if parsed.has("--ephemeral") && !parsed.has("--follow") {
+                throw UsageError(
+                    "register: --ephemeral needs --follow: an ephemeral tree is unregistered when its connection ends, and without "
+                        + "--follow narratorctl ends it at once; add --follow to keep the tree while narratorctl runs, or drop --ephemeral",
+                    command: "register")
+            }
+            return .daemon(.register(file: parsed.positionals[0], ephemeral: parsed.has("--ephemeral"), follow: parsed.has("--follow")))
         },
         CommandSpec(
             name: "update", summary: "change an element: set properties, replace its children, or remove it",
@@ -151,7 +159,15 @@ let daemonCommands: [CommandSpec] = {
             parsed throws(UsageError) in request(.get(key: parsed.positionals[0]))
         },
         CommandSpec(name: "voices", summary: "list the installed eSpeak NG voices") { _ throws(UsageError) in request(.voices) },
-        CommandSpec(name: "monitor", summary: "print each utterance as it is spoken, until interrupted") { _ throws(UsageError) in
+        CommandSpec(
+            name: "monitor", summary: "print each utterance as it is spoken, until interrupted",
+            discussion: """
+                Prints a line per utterance as it starts (kind, tree/element, text); with --json, every speech
+                event as the daemon sends it, one JSON object a line, the final ones with the outcome that
+                "narratorctl log" shows (spoken, interrupted, cancelled). Exits 3 when the daemon closes the
+                connection.
+                """
+        ) { _ throws(UsageError) in
             .daemon(.monitor)
         },
         CommandSpec(name: "hello", summary: "check the daemon is there and print its versions") { _ throws(UsageError) in

@@ -53,15 +53,62 @@ enum DaemonSession {
             switch reply.outcome {
             case .success(let body): return .success(body)
             case .failure(let error):
-                console.err("narratorctl \(name): \(error.message)\n")
+                refused(error, by: name, console)
                 return .failure(.refused)
             }
         }
     }
 
+    /// Why the daemon cannot be reached and what to do about it, said once: narratorctl words each
+    /// case itself instead of printing the client error's text (which has advice of its own) and more.
     static func unreachable(_ path: String, _ error: any Error, _ console: Console) {
-        console.err("narratorctl: cannot reach narratord at \(path): \(error)\n")
-        console.err("Start it with \"narratord\" (or \"make run\", or \"systemctl --user start narratord.socket\"), or point --socket / $NARRATOR_SOCKET at a running one.\n")
+        let start = "Start it with \"narratord\" (or \"make run\", or \"systemctl --user start narratord.socket\"), or point --socket / $NARRATOR_SOCKET at a running one."
+        let pointAtSocket = "Point --socket / $NARRATOR_SOCKET at narratord's socket file itself"
+        var problem: String
+        var advice: String
+        switch error as? UnixClientError {
+        case .noSocket?:
+            problem = "no socket there: narratord is not running, or it listens elsewhere"
+            advice = start
+        case .connectionRefused?:
+            // connect(2) refuses a path that is not a socket at all the same way as a stale one.
+            if let file = try? Syscall.stat(path), !file.isSocket {
+                problem = file.isDirectory ? "it is a directory, not a socket" : "it is not a socket"
+                advice = pointAtSocket
+                if file.isDirectory, (try? Syscall.stat(path + "/" + SocketPath.socketName))?.isSocket == true {
+                    advice += " (such as \(path)/\(SocketPath.socketName))"
+                }
+                advice += "."
+            } else {
+                problem = "nothing is listening: narratord probably exited and left a stale socket"
+                advice = start
+            }
+        case .permissionDenied?:
+            problem = "permission denied: the socket or its directory belongs to another user"
+            advice = "Start your own narratord, or point --socket / $NARRATOR_SOCKET at yours."
+        default:
+            problem = "\(error)"
+            advice = start
+        }
+        console.err("narratorctl: cannot reach narratord at \(path): \(problem)\n\(advice)\n")
+    }
+
+    /// The daemon hung up on a connection narratorctl keeps open (`monitor`, `register --follow`).
+    static func closed(_ name: String, _ path: String, _ console: Console) -> ExitStatus {
+        console.err("narratorctl \(name): narratord at \(path) closed the connection (it stopped or restarted)\n")
+        return .unreachable
+    }
+
+    /// A refusal: the daemon's message, or for an invalid document a headline and each problem
+    /// on a line of its own (the daemon's message joins the same problems on one line).
+    static func refused(_ error: ReplyError, by name: String, _ console: Console) {
+        guard !error.problems.isEmpty else {
+            console.err("narratorctl \(name): \(error.message)\n")
+            return
+        }
+        let what = name == "register" ? "the tree document" : "the \(name)"
+        console.err("narratorctl \(name): narratord refused \(what) (\(counted(error.problems.count, "problem"))):\n")
+        for problem in error.problems { console.err("  \(problem)\n") }
     }
 
     static func run(_ request: DaemonRequest, invocation: Invocation, environment: [String: String], console: Console) -> ExitStatus {
@@ -97,25 +144,27 @@ enum DaemonSession {
         switch reply.outcome {
         case .failure(let error):
             if invocation.json { console.out(reply.json.prettyText + "\n") }
-            console.err("narratorctl \(request.name): \(error.message)\n")
-            for problem in error.problems {
-                console.err("  \(problem.path.isEmpty ? "" : problem.path + ": ")\(problem.message)\n")
-            }
+            refused(error, by: request.name, console)
             return .refused
         case .success(let body):
             if invocation.json {
-                console.out(replyLine + "\n")
+                // monitor prints events only; its subscribe reply says nothing the user asked for.
+                if request != .monitor { console.out(replyLine + "\n") }
             } else {
                 let text = ReplyRenderer.render(body, answering: command.name)
                 if !text.isEmpty { console.out(text + "\n") }
             }
         }
         guard follow else { return .success }
-        // Follow: print each event as it arrives until the daemon hangs up.
+        // Follow: print each event as it arrives until the daemon hangs up, which ends what the
+        // user asked for (a monitor, an owner's connection): said, and exit 3.
         while true {
             let line: String?
-            do { line = try client.readLine() } catch { return .unreachable }
-            guard let line else { return .success }
+            do { line = try client.readLine() } catch {
+                console.err("narratorctl \(request.name): lost the connection to narratord at \(client.path): \(error)\n")
+                return .unreachable
+            }
+            guard let line else { return closed(request.name, client.path, console) }
             if invocation.json || request != .monitor {
                 console.out(line + "\n")
             } else if case .event(let event)? = try? ServerMessage(line: line, answering: command.name), let text = ReplyRenderer.monitorLine(event) {

@@ -16,20 +16,21 @@ enum HelpText {
             Commands:
             \(commands.joined(separator: "\n"))
 
-            Options:
+            Options (before or after the command, for the commands that use them):
               --socket PATH  the daemon's socket (default: $NARRATOR_SOCKET, then
                              $XDG_RUNTIME_DIR/narrator/narratord.sock)
               --json         print JSON instead of human-readable output
               --help         show this help (or "narratorctl help COMMAND")
-              --version      print the version
+              --version      print the versions (as "narratorctl version")
 
-            Exit status: 0 success, 1 refused or invalid input, 2 usage error, 3 daemon unreachable.
+            Exit status: 0 success, 1 refused or invalid input, 2 usage error, 3 daemon unreachable
+            (or, for monitor and register --follow, the daemon closed the connection).
             """
     }
 
     static func command(_ spec: CommandSpec) -> String {
         var text = "narratorctl \(spec.name): \(spec.summary)\n\nUsage: \(spec.usage)\n"
-        let options = spec.options + commonOptions
+        let options = spec.options + spec.globalOptions
         let lefts = spec.arguments.map(\.name) + options.map(\.synopsis)
         let column = (lefts.map(\.count).max() ?? 0) + 2
         if !spec.arguments.isEmpty {

@@ -8,13 +8,26 @@ enum InputFile {
         argument == "-" || argument.contains("/") || argument.hasSuffix(".json") || FileManager.default.fileExists(atPath: argument)
     }
 
+    /// The file's bytes without a UTF-8 byte-order mark, which some editors put at the start
+    /// (JSON forbids it, but it says nothing, so it is dropped rather than refused).
     static func read(_ path: String, for command: String, console: Console) -> [UInt8]? {
-        if path == "-" { return console.readStandardInput() }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            let reason = FileManager.default.fileExists(atPath: path) ? "permission denied" : "no such file"
-            console.err("narratorctl \(command): cannot read \(path): \(reason)\n")
-            return nil
+        let bytes: [UInt8]
+        if path == "-" {
+            bytes = console.readStandardInput()
+        } else {
+            guard let data = FileManager.default.contents(atPath: path) else {
+                console.err("narratorctl \(command): cannot read \(path): \(whyUnreadable(path))\n")
+                return nil
+            }
+            bytes = [UInt8](data)
         }
-        return [UInt8](data)
+        return bytes.starts(with: [0xEF, 0xBB, 0xBF]) ? Array(bytes.dropFirst(3)) : bytes
+    }
+
+    private static func whyUnreadable(_ path: String) -> String {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        if isDirectory.boolValue { return "it is a directory, not a file" }
+        return FileManager.default.isReadableFile(atPath: path) ? "it cannot be read" : "permission denied"
     }
 }

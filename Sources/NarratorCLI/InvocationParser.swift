@@ -2,48 +2,68 @@ import NarratorCommandLine
 
 /// Parses `narratorctl [--socket PATH] [--json] COMMAND [ARGS]`. Pure, like swift-argument-parser's
 /// `parse([String])`: only `main` touches the process.
+///
+/// `--json` and `--socket` mean the same before the command as after it: the ones given before are
+/// handed to the command's grammar as if given after, so every command sees them the same way, and
+/// a command that does not use one refuses it in either place, saying why (help lists only the
+/// ones a command uses).
 public enum InvocationParser {
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var socket: String?
         var json = false
         var index = 0
+        var name: String?
         // Global options before the command.
         while index < arguments.count, arguments[index].hasPrefix("-") {
             let argument = arguments[index]
+            index += 1
             switch argument {
             case "--json": json = true
             case "--help", "-h": return Invocation(socket: socket, json: json, command: .help(topic: nil))
-            case "--version": return Invocation(socket: socket, json: json, command: .version)
             case "--socket":
-                guard index + 1 < arguments.count else { throw UsageError("--socket needs a value (PATH)") }
-                socket = arguments[index + 1]
+                guard index < arguments.count else { throw UsageError("--socket needs a value (PATH)") }
+                socket = arguments[index]
                 index += 1
             default:
-                if argument.hasPrefix("--socket=") {
+                if argument == "--version" {
+                    // The `version` command; what follows are its options (`--version --json`).
+                    name = "version"
+                } else if argument.hasPrefix("--socket=") {
                     socket = String(argument.dropFirst("--socket=".count))
                 } else {
                     let hint = Suggestion.nearest(to: argument, in: ["--json", "--socket", "--help", "--version"])
                     throw UsageError("unknown option \(argument)" + (hint.map { " (did you mean \($0)?)" } ?? ""))
                 }
             }
+            if name != nil { break }
+        }
+        if name == nil {
+            guard index < arguments.count else {
+                throw UsageError("missing command; run \"narratorctl help\" to list them")
+            }
+            name = arguments[index]
             index += 1
         }
-        guard index < arguments.count else {
-            throw UsageError("missing command; run \"narratorctl help\" to list them")
+        let command = name!
+        guard let spec = commandSpec(named: command) else {
+            let hint = Suggestion.nearest(to: command, in: commandCatalog.map(\.name)).map { "; did you mean \"\($0)\"?" } ?? ""
+            throw UsageError("unknown command \"\(command)\"\(hint) (run \"narratorctl help\" to list commands)")
         }
-        let name = arguments[index]
-        guard let spec = commandSpec(named: name) else {
-            let hint = Suggestion.nearest(to: name, in: commandCatalog.map(\.name)).map { "; did you mean \"\($0)\"?" } ?? ""
-            throw UsageError("unknown command \"\(name)\"\(hint) (run \"narratorctl help\" to list commands)")
-        }
-        let rest = Array(arguments[(index + 1)...])
+        let rest = Array(arguments[index...])
         if rest.contains("--help") || rest.contains("-h") {
-            return Invocation(socket: socket, json: json, command: .help(topic: name))
+            return Invocation(socket: socket, json: json, command: .help(topic: command))
         }
-        let parsed = try ArgumentParser.parse(
-            rest, options: spec.options + commonOptions, positionals: spec.arguments, command: name)
-        if parsed.has("--json") { json = true }
-        if let value = parsed.value("--socket") { socket = value }
-        return Invocation(socket: socket, json: json, command: try spec.build(parsed))
+        // A global option the command does not use is refused with the reason, wherever it stands
+        // and before any other mistake, so that both places give the same answer.
+        let after = rest.prefix { $0 != "--" }.map { $0.split(separator: "=", maxSplits: 1).first.map(String.init) ?? $0 }
+        let given = (json ? ["--json"] : []) + (socket != nil ? ["--socket"] : []) + after
+        if let option = given.first(where: { spec.inapplicableGlobals[$0] != nil }) {
+            throw UsageError("\(command): \(option) does not apply: \(spec.inapplicableGlobals[option]!)", command: command)
+        }
+        var parsed = try ArgumentParser.parse(rest, options: spec.options + spec.globalOptions, positionals: spec.arguments, command: command)
+        // Given before the command: as if given after it (where it was given too, that one wins).
+        if json { parsed.flags.insert("--json") }
+        if let socket, parsed.options["--socket"] == nil { parsed.options["--socket"] = [socket] }
+        return Invocation(socket: parsed.value("--socket"), json: parsed.has("--json"), command: try spec.build(parsed))
     }
 }

@@ -1,11 +1,51 @@
 import Foundation
 import NarratorCore
 import NarratorStore
+import NarratorSystem
 
 /// `narratorctl log` and `narratorctl stats`: read the SQLite log directly, daemon or not.
 enum LogCommand {
-    static func open(_ request: LogRequest, environment: [String: String], console: Console) -> Database? {
-        let path = request.database ?? LogTime.defaultDatabase(environment)
+    /// The file to read: `--db`; else, for live rows, the log of the daemon that answers at the
+    /// socket; else (no daemon, or a replay's experiment, which replay writes there) the default.
+    /// Unless `--db` chose it, the file is named on stderr, so that nobody reads one log thinking
+    /// it is another.
+    static func locate(_ request: LogRequest, command: String, environment: [String: String], console: Console) -> String {
+        if let database = request.database { return database }
+        let fallback = LogTime.defaultDatabase(environment)
+        if request.experiment != nil {
+            console.err("narratorctl \(command): reading \(fallback) (where replay writes experiments unless given --db)\n")
+            return fallback
+        }
+        let socket = SocketPath.resolve(flag: request.socket, environment: environment, uid: getuid()).path
+        guard let path = daemonLogPath(socket: socket) else {
+            console.err("narratorctl \(command): reading \(fallback) (no narratord answered at \(socket) to say where its log is)\n")
+            return fallback
+        }
+        console.err("narratorctl \(command): reading \(path), the log of narratord at \(socket)\n")
+        return path
+    }
+
+    /// Where the daemon at `socket` writes its log (its `status`), or nil when none answers.
+    /// The wait is bounded: a daemon that does not answer must not hang a command that can do
+    /// without it.
+    static func daemonLogPath(socket: String) -> String? {
+        guard let client = try? UnixClient(connectingTo: socket) else { return nil }
+        defer { client.close() }
+        guard (try? client.send(line: Request(id: 1, command: .status).line)) != nil,
+            let line = try? client.readLine(timeout: .seconds(5)),
+            case .reply(let reply)? = try? ServerMessage(line: line, answering: .status),
+            case .success(.status(let status)) = reply.outcome
+        else { return nil }
+        let path = status.log.path
+        // A relative --db is relative to the daemon's working directory, not ours.
+        if !path.hasPrefix("/"), let directory = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(status.pid)/cwd") {
+            return directory + "/" + path
+        }
+        return path
+    }
+
+    static func open(_ request: LogRequest, command: String, environment: [String: String], console: Console) -> Database? {
+        let path = locate(request, command: command, environment: environment, console: console)
         guard FileManager.default.fileExists(atPath: path) else {
             console.err("narratorctl: no log at \(path) (start narratord, run a replay, or pass --db PATH)\n")
             return nil
@@ -25,7 +65,7 @@ enum LogCommand {
     }
 
     static func log(_ request: LogRequest, environment: [String: String], console: Console) -> ExitStatus {
-        guard let database = open(request, environment: environment, console: console) else { return .refused }
+        guard let database = open(request, command: "log", environment: environment, console: console) else { return .refused }
         let rows: [(id: Int64, row: LogRow)]
         do {
             rows = try UtteranceLog.rows(filter(request), in: database)
@@ -42,7 +82,7 @@ enum LogCommand {
     }
 
     static func stats(_ request: LogRequest, json: Bool, environment: [String: String], console: Console) -> ExitStatus {
-        guard let database = open(request, environment: environment, console: console) else { return .refused }
+        guard let database = open(request, command: "stats", environment: environment, console: console) else { return .refused }
         let stats: LogStatistics
         do {
             stats = try UtteranceLog.statistics(filter(request), in: database)
@@ -125,9 +165,11 @@ enum LogCommand {
                 r.priority ?? "-", r.tree ?? "-", r.policy ?? "-", outcome, wait, r.text,
             ]
         }
-        let widths = headings.indices.dropLast().map { column in (cells.map { $0[column].count } + [headings[column].count]).max()! + 2 }
+        let widths = headings.indices.dropLast().map { column in
+            (cells.map { DisplayWidth.of($0[column]) } + [headings[column].count]).max()! + 2
+        }
         func line(_ row: [String]) -> String {
-            zip(row.dropLast(), widths).map { $0 + String(repeating: " ", count: $1 - $0.count) }.joined() + row.last!
+            zip(row.dropLast(), widths).map { DisplayWidth.padded($0, to: $1) }.joined() + row.last!
         }
         return ([line(headings)] + cells.map(line)).joined(separator: "\n") + "\n" + (rows.isEmpty ? "(no rows)\n" : "")
     }

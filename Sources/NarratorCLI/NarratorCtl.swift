@@ -20,7 +20,7 @@ public enum NarratorCtl {
                 return ShowCommand.run(file: file, json: invocation.json, console: console)
             }
             // Not a file: the name of a registered tree.
-            return DaemonSession.run(.send(.show(tree: file)), invocation: invocation, environment: environment, console: console)
+            return ShowCommand.run(registered: file, json: invocation.json, invocation: invocation, environment: environment, console: console)
         case .announcements(let command):
             return AnnouncementTools.run(command, json: invocation.json, environment: environment, console: console)
         case .daemon(let request):
@@ -39,7 +39,16 @@ public enum NarratorCtl {
             }
             return .success
         case .version:
-            console.out("narratorctl \(NarratorVersion.daemon) (tree format \(NarratorVersion.treeFormat))\n")
+            if invocation.json {
+                let versions: JSONValue = [
+                    "narratorctl": .string(NarratorVersion.daemon), "protocol": .number(Double(NarratorVersion.protocolVersion)),
+                    "treeFormat": .number(Double(NarratorVersion.treeFormat)),
+                ]
+                console.out(versions.prettyText + "\n")
+            } else {
+                console.out(
+                    "narratorctl \(NarratorVersion.daemon) (protocol \(NarratorVersion.protocolVersion), tree format \(NarratorVersion.treeFormat))\n")
+            }
             return .success
         }
     }

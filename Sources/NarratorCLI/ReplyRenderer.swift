@@ -40,7 +40,7 @@ enum ReplyRenderer {
         case .spoke(let text, _):
             return text
         case .registered(let report):
-            return "\(report.replaced ? "replaced" : "registered") \(report.tree): \(report.stops) stops, \(report.nodes) nodes"
+            return "\(report.replaced ? "replaced" : "registered") \(report.tree): \(counted(report.stops, "stop")), \(counted(report.nodes, "node"))"
         case .unregistered(let tree):
             return "unregistered \(tree)"
         case .hello(let version, let daemon, _):
@@ -71,11 +71,13 @@ enum ReplyRenderer {
         lines += [
             "voice:    \(status.voice)",
             "speaking: \(status.speaking ? "yes" : "no"), \(status.queue) waiting",
-            "policy:   \(status.announcements.policy), \(status.announcements.waiting) announcement(s) waiting",
+            // Deferred announcements (throttled, kept for coalescing) wait too, outside the queue.
+            "policy:   \(status.announcements.policy), \(counted(status.announcements.waiting, "announcement")) waiting, "
+                + "\(status.announcements.deferred) deferred by the rate limit",
         ]
         let log = status.log
         let state = log.isWriting
-            ? "ok, \(log.rowsWritten) rows"
+            ? "ok, \(counted(log.rowsWritten, "row"))"
             : "NOT WRITING: \(log.problem?.reason ?? "unknown error")" + (log.isOpen ? "" : "; the file is opened again as soon as it can be")
         lines.append("log:      \(log.path) (\(state))")
         return lines.joined(separator: "\n")
@@ -90,10 +92,10 @@ enum ReplyRenderer {
 
     static func table(_ header: [String], _ rows: [[String]]) -> String {
         let all = [header] + rows
-        let widths = header.indices.map { column in all.map { $0[column].count }.max() ?? 0 }
+        let widths = header.indices.map { column in all.map { DisplayWidth.of($0[column]) }.max() ?? 0 }
         return all.map { row in
             row.enumerated().map { index, cell in
-                index == row.count - 1 ? cell : cell + String(repeating: " ", count: widths[index] - cell.count + 2)
+                index == row.count - 1 ? cell : DisplayWidth.padded(cell, to: widths[index] + 2)
             }.joined()
         }.joined(separator: "\n")
     }

@@ -1,7 +1,8 @@
 import Foundation
 import NarratorCore
 
-/// `narratorctl show FILE`: decode and validate a document offline, print its focus stops.
+/// `narratorctl show FILE|TREE`: decode and validate a document offline (or fetch a registered
+/// tree's), print its focus stops.
 enum ShowCommand {
     static func run(file: String, json: Bool, console: Console) -> ExitStatus {
         guard let bytes = InputFile.read(file, for: "show", console: console) else { return .refused }
@@ -14,6 +15,32 @@ enum ShowCommand {
             for problem in error.problems { console.err("  \(problem)\n") }
             return .refused
         }
+        return show(document, json: json, console: console)
+    }
+
+    /// `narratorctl show TREE`: the registered tree as it is now, fetched with `export` and shown
+    /// by the same code as a file, so that both print the same shape.
+    static func run(
+        registered name: String, json: Bool, invocation: Invocation, environment: [String: String], console: Console
+    ) -> ExitStatus {
+        switch DaemonSession.fetch(.export(tree: name), as: "show", invocation: invocation, environment: environment, console: console) {
+        case .failure(let status):
+            return status
+        case .success(let body):
+            guard case .exported(_, let exported) = body else {
+                console.err("narratorctl show: narratord answered export with something else\n")
+                return .refused
+            }
+            do {
+                return show(try TreeDocumentDecoder().decode(exported), json: json, console: console)
+            } catch {
+                console.err("narratorctl show: narratord sent an invalid document for \(name): \(error)\n")
+                return .refused
+            }
+        }
+    }
+
+    static func show(_ document: TreeDocument, json: Bool, console: Console) -> ExitStatus {
         let tree = AccessibilityTree(document: document)
         if json {
             console.out(Self.json(tree).prettyText + "\n")
@@ -28,7 +55,7 @@ enum ShowCommand {
         return .success
     }
 
-    /// The stops as a JSON array of {id, utterance, hint, frame}.
+    /// The stops as a JSON array of {id, utterance, hint, frame, activationPoint}.
     static func json(_ tree: AccessibilityTree) -> JSONValue {
         .array(
             (0..<tree.stopCount).map { position in

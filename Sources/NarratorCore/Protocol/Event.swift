@@ -58,6 +58,18 @@ extension SpeechEvent.Phase {
         case .dropped: "dropped"
         }
     }
+
+    /// The outcome the log records for an utterance that ended in this phase, so that events and
+    /// `narratorctl log` use one vocabulary: `spoken`, `interrupted` (by other speech), or
+    /// `cancelled` (stopped, or dropped before it started); nil for a phase that is not final.
+    public var outcome: AnnouncementOutcome? {
+        switch self {
+        case .queued, .started: nil
+        case .finished: .spoken
+        case .interrupted(let by): by == nil ? .cancelled : .interrupted
+        case .dropped: .cancelled
+        }
+    }
 }
 
 extension Event {
@@ -84,6 +96,7 @@ extension Event {
             }
             if case .interrupted(let by?) = notice.phase { object["by"] = .number(Double(by.rawValue)) }
             if case .dropped(let reason) = notice.phase { object["reason"] = .string(reason.rawValue) }
+            if let outcome = notice.phase.outcome { object["outcome"] = .string(outcome.rawValue) }
             return .object(object)
         }
     }
@@ -115,6 +128,12 @@ extension Event {
             default:
                 let reasons = ["focusMoved", "hintsDisabled", "focusInterrupted", "noFocus", "stopped"]
                 phase = .dropped(SpeechEvent.DropReason(rawValue: try r.choice("reason", reasons))!)
+            }
+            // `outcome` follows from the phase; one that contradicts it is a broken event.
+            let outcomes = [AnnouncementOutcome.spoken, .interrupted, .cancelled].map(\.rawValue)
+            if let outcome = try r.optionalChoice("outcome", outcomes), outcome != phase.outcome?.rawValue {
+                throw ProtocolError(
+                    .invalidField, "\(r.path("outcome")): \"\(outcome)\" does not go with phase \"\(phase.name)\" (\(phase.outcome.map { "\"\($0.rawValue)\"" } ?? "none"))")
             }
             let kindText = try r.string("kind")
             guard let kind = SpeechKind(name: kindText) else { throw ProtocolError(.invalidField, "\(r.path("kind")): unknown kind \"\(kindText)\"") }
