@@ -23,7 +23,9 @@ struct CommandSpec: Sendable {
     }
 
     /// The global options this command uses: `--json` and `--socket` where they apply, and `--help`.
-    /// Help lists exactly these, and the parser accepts exactly these.
+    /// Help lists exactly these. The parser also takes `--socket` for a command that never connects
+    /// (it says where narratord is, which such a command does not need), so that an alias or a
+    /// script that always passes it works for every command.
     var globalOptions: [OptionSpec] {
         var options: [OptionSpec] = []
         if printsJSON { options.append(jsonOption) }
@@ -40,12 +42,14 @@ struct CommandSpec: Sendable {
         return options
     }
 
+    /// The options the parser accepts: the command's own and its global ones, and `--socket` always.
+    var acceptedOptions: [OptionSpec] {
+        options + globalOptions + (connects == .never ? [OptionSpec("--socket", value: "PATH", help: "not used: this command works offline")] : [])
+    }
+
     /// Why a global option it does not use is refused, by the option's name.
     var inapplicableGlobals: [String: String] {
-        var reasons: [String: String] = [:]
-        if !printsJSON { reasons["--json"] = "\(name) has no JSON output" }
-        if connects == .never { reasons["--socket"] = "\(name) works offline and never connects to narratord" }
-        return reasons
+        printsJSON ? [:] : ["--json": "\(name) has no JSON output"]
     }
 
     var usage: String {

@@ -4,9 +4,10 @@ import NarratorCommandLine
 /// `parse([String])`: only `main` touches the process.
 ///
 /// `--json` and `--socket` mean the same before the command as after it: the ones given before are
-/// handed to the command's grammar as if given after, so every command sees them the same way, and
-/// a command that does not use one refuses it in either place, saying why (help lists only the
-/// ones a command uses).
+/// handed to the command's grammar as if given after, so every command sees them the same way.
+/// `--socket` says where narratord is, and a command that works offline simply does not need it;
+/// `--json` is refused, in either place, by a command without JSON output (help lists only the
+/// options a command uses).
 public enum InvocationParser {
     public static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         var socket: String?
@@ -60,7 +61,7 @@ public enum InvocationParser {
         if let option = given.first(where: { spec.inapplicableGlobals[$0] != nil }) {
             throw UsageError("\(command): \(option) does not apply: \(spec.inapplicableGlobals[option]!)", command: command)
         }
-        var parsed = try ArgumentParser.parse(rest, options: spec.options + spec.globalOptions, positionals: spec.arguments, command: command)
+        var parsed = try ArgumentParser.parse(rest, options: spec.acceptedOptions, positionals: spec.arguments, command: command)
         // Given before the command: as if given after it (where it was given too, that one wins).
         if json { parsed.flags.insert("--json") }
         if let socket, parsed.options["--socket"] == nil { parsed.options["--socket"] = [socket] }
