@@ -6,9 +6,9 @@ private func number(_ text: String, _ name: String, _ command: String) throws(Us
     guard let value = Double(text), value.isFinite else { throw UsageError("\(command): \(name) must be a number, not \"\(text)\"", command: command) }
     return value
 }
-private func json(_ text: String, _ option: String, _ command: String) throws(UsageError) -> JSONValue {
+private func json(_ text: String, _ option: String, _ command: String, example: String) throws(UsageError) -> JSONValue {
     do { return try JSONParser().parse(text) } catch {
-        throw UsageError("\(command): \(option) is not valid JSON: \(error)", command: command)
+        throw UsageError("\(command): \(option) takes JSON, such as '\(example)'; \(error)", command: command)
     }
 }
 
@@ -62,9 +62,9 @@ let daemonCommands: [CommandSpec] = {
             guard given == 1 else { throw UsageError("update: give exactly one of --set, --children or --remove", command: "update") }
             let update: TreeUpdate
             if let set = parsed.value("--set") {
-                update = .setProperties(element: element, properties: try json(set, "--set", "update"))
+                update = .setProperties(element: element, properties: try json(set, "--set", "update", example: #"{"value": "4"}"#))
             } else if let children = parsed.value("--children") {
-                update = .replaceChildren(element: element, children: try json(children, "--children", "update"))
+                update = .replaceChildren(element: element, children: try json(children, "--children", "update", example: #"[{"id": "ok", "label": "OK", "traits": ["button"]}]"#))
             } else {
                 update = .remove(element: element)
             }
@@ -82,6 +82,14 @@ let daemonCommands: [CommandSpec] = {
             parsed throws(UsageError) in request(.unregister(tree: parsed.positionals[0]))
         },
         CommandSpec(name: "trees", summary: "list the registered trees") { _ throws(UsageError) in request(.trees) },
+        CommandSpec(
+            name: "export", summary: "print a registered tree as a tree document, as it is now (after updates)",
+            arguments: [ArgumentSpec("TREE", help: "the tree")],
+            discussion: """
+                Prints the document indented, so that it can be saved, read, audited or registered again;
+                with --json the reply, whose "document" member holds it.
+                """
+        ) { parsed throws(UsageError) in request(.export(tree: parsed.positionals[0])) },
         CommandSpec(
             name: "focus", summary: "focus a tree (its last focused or first element) or an element",
             arguments: [ArgumentSpec("TREE", help: "the tree"), ArgumentSpec("ELEMENT", help: "the element id", optional: true)]

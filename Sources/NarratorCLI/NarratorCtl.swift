@@ -8,7 +8,12 @@ public enum NarratorCtl {
         do {
             invocation = try InvocationParser.parse(arguments)
         } catch {
-            console.err("narratorctl: \(error.message)\n")
+            // "narratorctl update: ...", as the command's other messages read, not "narratorctl: update: ...".
+            if let command = error.command, error.message.hasPrefix(command + ": ") {
+                console.err("narratorctl \(error.message)\n")
+            } else {
+                console.err("narratorctl: \(error.message)\n")
+            }
             if let command = error.command {
                 console.err("usage: \(commandSpec(named: command)!.usage)\n(see \"narratorctl help \(command)\")\n")
             }

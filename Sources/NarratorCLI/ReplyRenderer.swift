@@ -19,6 +19,7 @@ enum ReplyRenderer {
         case .actions(let actions):
             return actions.joined(separator: "\n")
         case .trees(let trees):
+            if trees.isEmpty { return "no trees registered (narratorctl register FILE registers one)" }
             return table(
                 ["TREE", "TITLE", "STOPS", "NODES", "OWNER", "FOCUSED"],
                 trees.map { tree in
@@ -45,16 +46,17 @@ enum ReplyRenderer {
             return "unregistered \(tree)"
         case .hello(let version, let daemon, _):
             return "narratord \(daemon) (protocol \(version))"
-        case .exported, .stopped, .subscribed:
+        case .exported(_, let document):
+            return document.prettyText
+        case .stopped, .subscribed:
             return ""
         }
     }
 
     static func focusText(_ utterance: String, boundary: Bool, hint: String?) -> String {
-        var text = utterance
-        if boundary { text += " (boundary)" }
-        if let hint { text += "\n  hint: " + hint }
-        return text
+        // At a boundary nothing is spoken, the hint included: say where focus stays, no more.
+        if boundary { return utterance + " (boundary)" }
+        return utterance + (hint.map { "\n  hint: " + $0 } ?? "")
     }
 
     static func statusText(_ status: StatusReport) -> String {

@@ -28,7 +28,7 @@ import NarratorCommandLine
     @Test func globalOptionsMeanTheSameBeforeAndAfterEveryCommand() throws {
         let examples: [String: [String]] = [
             "show": ["f.json"], "audit": ["f.json"], "help": [], "version": [], "replay": ["t.jsonl"], "log": [], "stats": [],
-            "register": ["f.json"], "update": ["t", "e", "--remove"], "unregister": ["t"], "focus": ["t"], "touch": ["1", "2"],
+            "register": ["f.json"], "update": ["t", "e", "--remove"], "unregister": ["t"], "export": ["t"], "focus": ["t"], "touch": ["1", "2"],
             "adjust": ["up"], "action": ["a"], "announce": ["hi"], "speak": ["hi"], "set": ["rate", "200"], "get": ["rate"],
         ]
         for spec in commandCatalog {

@@ -71,7 +71,7 @@ import Testing
             activate.error(to: user)
                 == ReplyError(
                     .ownerGone,
-                    #"the app that registered tree "player" has disconnected, so nothing can perform activate on "play"; the app must register the tree again"#))
+                    #"the app that registered tree "player" has disconnected, so nothing can perform activate on "play"; the app must register the tree again (from a shell, narratorctl register --follow FILE stays connected as its owner)"#))
         #expect(activate.events(to: app).isEmpty)
         // A declarative value still changes without its owner: the daemon needs no app for it.
         h.request(user, .focus(tree: "player", element: "rating"))

@@ -6,7 +6,7 @@ extension Session {
         guard let owner = owners[action.tree], clients[owner] != nil else {
             throw ReplyError(
                 .ownerGone,
-                "the app that registered tree \"\(action.tree)\" has disconnected, so nothing can perform \(action.action) on \"\(action.element)\"; the app must register the tree again")
+                "the app that registered tree \"\(action.tree)\" has disconnected, so nothing can perform \(action.action) on \"\(action.element)\"; the app must register the tree again (from a shell, narratorctl register --follow FILE stays connected as its owner)")
         }
         send(owner, .action(action))
         return Delivery(action: action.action, element: action.element, focus: workspace.focus)

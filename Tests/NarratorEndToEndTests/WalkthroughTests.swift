@@ -1,0 +1,55 @@
+import Foundation
+import NarratorCore
+import Testing
+
+/// What a walkthrough as a new user found beyond the issue's list, met where it was met:
+/// narratorctl against a real daemon.
+@Suite struct WalkthroughTests {
+    @Test func exportPrintsTheTreeAsItIsNowAndItRegistersAgain() throws {
+        let daemon = try DaemonHarness()
+        try daemon.ctl("register", DaemonHarness.repository + "/examples/player.json")
+        try daemon.ctl("update", "player", "play", "--set", #"{"label": "Pause"}"#)
+        let exported = try daemon.ctl("export", "player")
+        #expect(exported.status == 0)
+        let document = try JSONParser().parse(exported.stdout)
+        #expect(document["tree"] == "player")
+        #expect(exported.stdout.contains(#""label": "Pause""#), "the update is in the export: \(exported.stdout)")
+        // Saved, it is a document like any other: registering it again gives the same stops.
+        let file = daemon.directory + "/player-now.json"
+        try exported.stdout.write(toFile: file, atomically: true, encoding: .utf8)
+        let before = try daemon.ctl("show", "player").stdout
+        try daemon.ctl("unregister", "player")
+        #expect(try daemon.ctl("register", file).status == 0)
+        #expect(try daemon.ctl("show", "player").stdout == before)
+        #expect(try daemon.ctl("export", "nope").stderr.contains(#"no tree named "nope""#))
+    }
+
+    @Test func anEmptyTreeListSaysSo() throws {
+        let daemon = try DaemonHarness()
+        #expect(try daemon.ctl("trees").stdout == "no trees registered (narratorctl register FILE registers one)\n")
+    }
+
+    @Test func aBoundarySpeaksNothingSoNoHintIsPrinted() throws {
+        let daemon = try DaemonHarness()
+        try daemon.ctl("register", DaemonHarness.repository + "/examples/player.json")
+        try daemon.ctl("focus", "player", "play")
+        // The headings rotor has nothing after "play": focus stays, nothing is said, the hint neither.
+        #expect(try daemon.ctl("rotor", "headings").stdout == "Play, button (boundary)\n")
+    }
+
+    @Test func usageErrorsNameTheCommandAsOtherMessagesDo() throws {
+        let daemon = try DaemonHarness()
+        let bad = try daemon.ctl("update", "player", "rating", "--set", "nope")
+        #expect(bad.status == 2)
+        #expect(bad.stderr.hasPrefix("narratorctl update: --set takes JSON, such as '{\"value\": \"4\"}'; "), "\(bad.stderr)")
+    }
+
+    @Test func anActionForATreeWithoutAnOwnerSaysHowToKeepOne() throws {
+        let daemon = try DaemonHarness()
+        try daemon.ctl("register", DaemonHarness.repository + "/examples/player.json")
+        try daemon.ctl("focus", "player", "play")
+        let activate = try daemon.ctl("activate")
+        #expect(activate.status == 1)
+        #expect(activate.stderr.contains("narratorctl register --follow FILE"), "\(activate.stderr)")
+    }
+}
