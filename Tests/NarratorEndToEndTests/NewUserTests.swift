@@ -1,0 +1,27 @@
+import Foundation
+import NarratorCore
+import Testing
+
+/// What a new user meets first, through a real narratord driven by narratorctl (issue 15).
+@Suite struct NewUserTests {
+    /// Writes a tree document into the daemon's directory and returns its path.
+    static func write(_ json: String, named name: String, in daemon: DaemonHarness) throws -> String {
+        let path = daemon.directory + "/" + name + ".json"
+        try json.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func enteringATreeWhoseTitleIsItsFirstLabelSaysItOnce() throws {
+        let daemon = try DaemonHarness()
+        let library = try Self.write(
+            #"{"tree": "library", "title": "Library", "root": {"id": "r", "children": [{"id": "h", "label": "Library", "traits": ["header"]}]}}"#,
+            named: "library", in: daemon)
+        let settings = try Self.write(
+            #"{"tree": "settings", "title": "Einstellungen", "language": "de", "root": {"id": "r", "children": [{"id": "h", "label": "Einstellungen", "traits": ["header"]}]}}"#,
+            named: "settings", in: daemon)
+        #expect(try daemon.ctl("register", library).status == 0)
+        #expect(try daemon.ctl("register", settings).status == 0)
+        #expect(try daemon.ctl("focus", "library").stdout == "Library, heading\n")
+        #expect(try daemon.ctl("focus", "settings").stdout == "Einstellungen, Überschrift\n")
+    }
+}
