@@ -24,4 +24,17 @@ import Testing
         #expect(try daemon.ctl("focus", "library").stdout == "Library, heading\n")
         #expect(try daemon.ctl("focus", "settings").stdout == "Einstellungen, Überschrift\n")
     }
+
+    @Test func anEmptyOrTooLongTextSaysWhatWasWrongAndThatNothingWasSpoken() throws {
+        let daemon = try DaemonHarness(extraArguments: ["--max-text", "10"])
+        let empty = try daemon.ctl("announce", "")
+        #expect(empty.status == 1)
+        #expect(empty.stderr.contains("announce.text: the text is empty"), "\(empty.stderr)")
+        let speakEmpty = try daemon.ctl("speak", "")
+        #expect(speakEmpty.status == 1)
+        #expect(speakEmpty.stderr.contains("speak.text: the text is empty"), "\(speakEmpty.stderr)")
+        let long = try daemon.ctl("announce", "a text of thirty characters...")
+        #expect(long.status == 1)
+        #expect(long.stderr.contains("30 characters, over the limit of 10 (--max-text); the text was refused and nothing was spoken"), "\(long.stderr)")
+    }
 }

@@ -121,10 +121,16 @@ struct FieldReader {
         return FieldReader(object, context: path)
     }
 
+    /// A text to speak: a string with something in it, and an error that says when it is empty.
+    mutating func text(_ key: String) throws(ProtocolError) -> String {
+        let text = try string(key, nonEmpty: false)
+        guard !text.isEmpty else { throw ProtocolError(.invalidField, "\(path(key)): the text is empty; give the words to say") }
+        return text
+    }
+
     static func string(_ value: JSONValue, at path: String, nonEmpty: Bool) throws(ProtocolError) -> String {
-        guard case .string(let s) = value, !(nonEmpty && s.isEmpty) else {
-            throw invalid(path, nonEmpty ? "a non-empty string" : "a string", value)
-        }
+        guard case .string(let s) = value else { throw invalid(path, nonEmpty ? "a non-empty string" : "a string", value) }
+        if nonEmpty && s.isEmpty { throw ProtocolError(.invalidField, "\(path): expected a non-empty string, got an empty one") }
         return s
     }
 

@@ -103,11 +103,13 @@ extension Session {
         do throws(NarratorError) { return try body(&workspace) } catch { throw ReplyError(error) }
     }
 
-    /// Refuses a text longer than `--max-text` characters.
+    /// Refuses a text longer than `--max-text` characters, whole: none of it is spoken.
     func checkTextLength(_ text: String, field: String) throws(ReplyError) {
         let count = text.count
-        guard count <= configuration.limits.textLength else {
-            throw ReplyError(.limitExceeded, "\(field): \(count) characters; at most \(configuration.limits.textLength) are spoken (--max-text)")
+        let limit = configuration.limits.textLength
+        guard count <= limit else {
+            throw ReplyError(
+                .limitExceeded, "\(field): \(count) characters, over the limit of \(limit) (--max-text); the text was refused and nothing was spoken")
         }
     }
 }
