@@ -37,4 +37,17 @@ import Testing
         #expect(long.status == 1)
         #expect(long.stderr.contains("30 characters, over the limit of 10 (--max-text); the text was refused and nothing was spoken"), "\(long.stderr)")
     }
+
+    @Test func settingADeclarativeValueIsRefusedWithItsPathNotDropped() throws {
+        let daemon = try DaemonHarness()
+        #expect(try daemon.ctl("register", "examples/player.json").status == 0)
+        #expect(try daemon.ctl("focus", "player", "rating").status == 0)
+        let update = try daemon.ctl("update", "player", "rating", "--set", #"{"value": "five stars"}"#, "--announce")
+        #expect(update.status == 1)
+        #expect(update.stdout.isEmpty, "nothing was spoken: \(update.stdout)")
+        #expect(update.stderr.contains("set.value: this element's value is declarative"), "\(update.stderr)")
+        #expect(update.stderr.contains(#"set the block instead, e.g. {"adjustable": {"value":4,"min":1,"max":5}}"#), "\(update.stderr)")
+        let block = try daemon.ctl("update", "player", "rating", "--set", #"{"adjustable": {"value": 4, "min": 1, "max": 5}}"#, "--announce")
+        #expect(block.status == 0 && block.stdout == "4\n", "\(block.stdout) \(block.stderr)")
+    }
 }
