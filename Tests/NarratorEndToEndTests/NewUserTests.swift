@@ -50,4 +50,18 @@ import Testing
         let block = try daemon.ctl("update", "player", "rating", "--set", #"{"adjustable": {"value": 4, "min": 1, "max": 5}}"#, "--announce")
         #expect(block.status == 0 && block.stdout == "4\n", "\(block.stdout) \(block.stderr)")
     }
+
+    @Test func aLanguageCodeNamesAVoiceForSetAndForTheDaemon() throws {
+        let daemon = try DaemonHarness(extraArguments: ["--voice", "de"])
+        #expect(try daemon.ctl("get", "voice").stdout == "de\n")
+        let set = try daemon.ctl("set", "voice", "fr")
+        #expect(set.status == 0, "\(set.stderr)")
+        #expect(try daemon.ctl("get", "voice").stdout == "fr\n")
+        #expect(try daemon.ctl("status").stdout.contains("voice:    fr"))
+        let speak = try daemon.ctl("speak", "Bonjour")
+        #expect(speak.status == 0, "\(speak.stderr)")
+        let unknown = try daemon.ctl("set", "voice", "xx-nowhere")
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains("no installed voice is named 'xx-nowhere'"), "\(unknown.stderr)")
+    }
 }

@@ -12,7 +12,11 @@ public struct Session: Sendable {
     public let configuration: SessionConfiguration
     public internal(set) var workspace: Workspace
     public internal(set) var plan: SpeechPlan
-    public internal(set) var settings: SpeechSettings
+    public internal(set) var settings: SpeechSettings {
+        didSet { chosenVoice = settings.chosenVoice(installed: configuration.voices) }
+    }
+    /// The user's voice setting as the engine selects it (a voice, or a language's voice).
+    private(set) var chosenVoice: VoiceChoice?
     public internal(set) var output: OutputStatus
     public internal(set) var log: LogHealth
     var clients: [ClientID: ClientRecord] = [:]
@@ -42,6 +46,7 @@ public struct Session: Sendable {
     public init(configuration: SessionConfiguration, settings: SpeechSettings, output: OutputStatus, log: LogHealth) {
         self.configuration = configuration
         self.settings = settings
+        chosenVoice = settings.chosenVoice(installed: configuration.voices)
         self.output = output
         self.log = log
         self.now = configuration.startedAt
