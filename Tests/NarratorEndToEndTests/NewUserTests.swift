@@ -64,4 +64,49 @@ import Testing
         #expect(unknown.status == 1)
         #expect(unknown.stderr.contains("no installed voice is named 'xx-nowhere'"), "\(unknown.stderr)")
     }
+
+    /// The WAV files in `directory` once there are `count` of them, sorted, with their lengths in seconds.
+    static func wavs(in directory: String, count: Int) throws -> [(name: String, seconds: Double)] {
+        let deadline = Date().addingTimeInterval(20)
+        var names: [String] = []
+        repeat {
+            names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []).filter { $0.hasSuffix(".wav") }.sorted()
+            if names.count >= count { break }
+            usleep(20_000)
+        } while Date() < deadline
+        return try names.map { name in
+            let data = try Data(contentsOf: URL(fileURLWithPath: directory + "/" + name))
+            func u32(_ at: Int) -> Int { data[at..<at + 4].reversed().reduce(0) { $0 << 8 | Int($1) } }
+            return (name, Double(u32(40)) / 2 / Double(u32(24)))
+        }
+    }
+
+    @Test func announceAndSpeakAreReadInTheirLanguage() throws {
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-lang-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        let daemon = try DaemonHarness(audio: "wav:" + wav, extraArguments: ["--policy", "none"])
+        let text = "مرحبا بكم في نشرة الأخبار"
+        let arabic = try daemon.ctl("speak", "--language", "ar", text)
+        #expect(arabic.status == 0, "\(arabic.stderr)")
+        _ = try Self.wavs(in: wav, count: 1)
+        // Without a language and without focus, the default (English) voice spells the letters out.
+        #expect(try daemon.ctl("speak", text).status == 0)
+        let spoken = try Self.wavs(in: wav, count: 2)
+        #expect(spoken.count == 2)
+        guard spoken.count == 2 else { return }
+        #expect(spoken[0].seconds * 2 < spoken[1].seconds, "read in Arabic: \(spoken[0].seconds) s; spelled in English: \(spoken[1].seconds) s")
+        // With focus in an Arabic tree, an announcement without a language is read in Arabic too.
+        let news = try Self.write(
+            #"{"tree": "news", "language": "ar", "root": {"id": "r", "children": [{"id": "h", "label": "العناوين", "traits": ["header"]}]}}"#,
+            named: "news", in: daemon)
+        #expect(try daemon.ctl("register", news).status == 0)
+        #expect(try daemon.ctl("focus", "news").status == 0)
+        _ = try Self.wavs(in: wav, count: 3)
+        #expect(try daemon.ctl("announce", text).status == 0)
+        let all = try Self.wavs(in: wav, count: 4)
+        #expect(all.count == 4)
+        guard all.count == 4 else { return }
+        #expect(all[3].name.contains("-announcement"))
+        #expect(abs(all[3].seconds - spoken[0].seconds) < spoken[0].seconds * 0.2, "\(all[3].seconds) s vs \(spoken[0].seconds) s")
+    }
 }

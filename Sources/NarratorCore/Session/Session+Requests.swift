@@ -57,12 +57,12 @@ extension Session {
             return .rotors(try narrator { (w) throws(NarratorError) in try w.rotors() })
         case .rotor(let name, let direction):
             return try turnRotor(name, direction)
-        case .announce(let text, let priority, let tree, let element, let key):
-            try announce(text: text, priority: priority, tree: tree, element: element, key: key, id: id, from: client)
+        case .announce(let text, let priority, let tree, let element, let key, let language):
+            try announce(text: text, priority: priority, tree: tree, element: element, key: key, language: language, id: id, from: client)
             return nil
-        case .speak(let text):
+        case .speak(let text, let language):
             try checkTextLength(text, field: "speak.text")
-            let utterance = say(text, .speak, tree: nil, element: nil)
+            let utterance = say(text, .speak, tree: nil, element: nil, language: language ?? focusedLanguage)
             return .spoke(text: text, utterance: utterance)
         case .stop:
             follow(plan.stop(at: now))
