@@ -109,4 +109,33 @@ import Testing
         #expect(all[3].name.contains("-announcement"))
         #expect(abs(all[3].seconds - spoken[0].seconds) < spoken[0].seconds * 0.2, "\(all[3].seconds) s vs \(spoken[0].seconds) s")
     }
+
+    /// Polls `status` until nothing plays or waits.
+    static func waitUntilQuiet(_ daemon: DaemonHarness, within seconds: Double = 30) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try daemon.ctl("status").stdout.contains("speaking: no, 0 waiting") { return }
+            usleep(50_000)
+        }
+    }
+
+    @Test func theWAVOutputKeepsRealTimeSoStatsReportAudioTime() throws {
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-wavtime-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        let daemon = try DaemonHarness(audio: "wav:" + wav, extraArguments: ["--policy", "none"])
+        let started = Date()
+        #expect(try daemon.ctl("announce", "The download of the album has finished and the tracks are ready to play.").status == 0)
+        #expect(try daemon.ctl("announce", "--priority", "low", "Three new messages from the project group.").status == 0)
+        try Self.waitUntilQuiet(daemon)
+        let elapsed = Date().timeIntervalSince(started)
+        let files = try Self.wavs(in: wav, count: 2)
+        let audio = files.reduce(0) { $0 + $1.seconds }
+        #expect(files.count == 2 && audio > 3, "\(files)")
+        // Both were heard one after the other: that takes as long as their audio.
+        #expect(elapsed >= audio - 0.3, "spoke \(audio) s of audio in \(elapsed) s")
+        let stats = try daemon.ctl("stats", "--db", daemon.directory + "/state/narrator.db", "--json")
+        #expect(stats.status == 0, "\(stats.stderr)")
+        let speech = try JSONParser().parse(stats.stdout)["speechSeconds"]?.numberValue ?? 0
+        #expect(abs(speech - audio) < 0.3, "stats: \(speech) s of speech; the WAV files hold \(audio) s")
+    }
 }
