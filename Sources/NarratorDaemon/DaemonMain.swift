@@ -121,6 +121,8 @@ public enum DaemonMain {
 
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
         let log = LogWriter.starting(path: logPath) { loop.post(.logHealth($0)) }
+        // Said once here; the session says it if a file is set aside later (Session.setAsideMessage).
+        if let aside = log.status.setAside { logger.warning(Session.setAsideMessage(aside, log: logPath)) }
         if let problem = log.status.lastError {
             logger.warning("the utterance log is unavailable, speech goes on and the log is opened again when it can be: \(problem)")
         }

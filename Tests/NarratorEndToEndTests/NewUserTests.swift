@@ -138,4 +138,30 @@ import Testing
         let speech = try JSONParser().parse(stats.stdout)["speechSeconds"]?.numberValue ?? 0
         #expect(abs(speech - audio) < 0.3, "stats: \(speech) s of speech; the WAV files hold \(audio) s")
     }
+
+    @Test func aLogFileThatIsNotADatabaseIsSetAsideAndAFreshLogStarts() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-junkdb-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let database = directory + "/narrator.db"
+        let junk = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
+        try junk.write(to: URL(fileURLWithPath: database))
+        try Data("stale journal".utf8).write(to: URL(fileURLWithPath: database + "-wal"))
+        let daemon = try DaemonHarness(extraArguments: ["--db", database])
+        let client = try daemon.client()
+        let reply = try client.request(["cmd": "announce", "text": "Logged again"])
+        #expect(reply["logged"] == true, "\(reply)")
+        let status = try client.request(["cmd": "status"])
+        #expect(status["log"]?["ok"] == true, "\(status)")
+        let asidePath = status["log"]?["set_aside"]?["path"]?.stringValue ?? ""
+        #expect(asidePath.hasPrefix(database + ".corrupt-"), "\(status)")
+        // The junk is kept as it was, with its journal, next to the fresh log.
+        #expect(FileManager.default.contents(atPath: asidePath) == junk)
+        #expect(FileManager.default.contents(atPath: asidePath + "-wal") == Data("stale journal".utf8))
+        #expect(try sqlite(database, "SELECT text FROM utterances WHERE kind = 'announcement'") == ["Logged again"])
+        #expect(try daemon.ctl("status").stdout.contains("set aside as \(asidePath)"))
+        // Said once in the journal.
+        #expect(daemon.log.components(separatedBy: "was not a database").count == 2, "\(daemon.log)")
+        #expect(daemon.log.contains("it was set aside as \(asidePath) and a fresh log started"))
+    }
 }

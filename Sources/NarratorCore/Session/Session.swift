@@ -94,6 +94,7 @@ public struct Session: Sendable {
         case .logWritten(let ticket, let result):
             logWritten(ticket, result)
         case .logHealth(let health):
+            if let aside = health.setAside, aside != log.setAside { journal(.warning, Self.setAsideMessage(aside, log: health.path)) }
             log = health
             nextAnnouncement = max(nextAnnouncement, UInt64(max(0, health.lastAnnouncementID)) + 1)
         case .settingsSaved(let ticket, let result):
@@ -133,6 +134,11 @@ public struct Session: Sendable {
         guard deadline != timer else { return }
         timer = deadline
         effects.append(deadline.map(SessionEffect.setTimer) ?? .cancelTimer)
+    }
+
+    /// What the journal says, once, when the log's file was set aside.
+    public static func setAsideMessage(_ aside: LogSetAside, log path: String) -> String {
+        "the log \(path) was not a database (\(aside.reason)); it was set aside as \(aside.path) and a fresh log started"
     }
 
     /// Wall-clock seconds for a log row.
