@@ -164,4 +164,37 @@ import Testing
         #expect(daemon.log.components(separatedBy: "was not a database").count == 2, "\(daemon.log)")
         #expect(daemon.log.contains("it was set aside as \(asidePath) and a fresh log started"))
     }
+
+    /// The daemon's environment with no sound server reachable.
+    static var noSoundServer: [String: String] {
+        var environment = ProcessInfo.processInfo.environment
+        environment["PULSE_SERVER"] = "unix:/nonexistent/narrator-test/pulse/native"
+        return environment
+    }
+
+    @Test func withoutASoundServerTheOutputIsReportedOnceAndALSAStaysQuiet() throws {
+        let daemon = try DaemonHarness(audio: "auto", environment: Self.noSoundServer)
+        // Two reconnect attempts (one every 2 s) after the first.
+        Thread.sleep(forTimeInterval: 4.6)
+        let log = daemon.log
+        #expect(!log.contains("ALSA lib"), "\(log)")
+        let audioLines = log.split(separator: "\n").filter { $0.contains("audio") }
+        #expect(audioLines.count == 1, "\(audioLines)")
+        if log.contains("audio: null (fallback") {
+            // auto falling back to null is the normal case without a server: a notice.
+            #expect(audioLines.first?.hasPrefix("<5>") == true, "\(audioLines)")
+        }
+    }
+
+    @Test func anExplicitPulseThatCannotConnectIsAWarning() throws {
+        let daemon = try DaemonHarness(audio: "pulse", environment: Self.noSoundServer)
+        Thread.sleep(forTimeInterval: 2.5)
+        let log = daemon.log
+        #expect(!log.contains("ALSA lib"), "\(log)")
+        let audioLines = log.split(separator: "\n").filter { $0.contains("audio") }
+        #expect(audioLines.count == 1, "\(audioLines)")
+        if log.contains("audio: null (fallback") {
+            #expect(audioLines.first?.hasPrefix("<4>") == true, "\(audioLines)")
+        }
+    }
 }

@@ -47,7 +47,8 @@ extension Session {
             // The detail says what was given up and for how long.
             journal(.warning, "audio: \(status.detail ?? "the sound server stopped taking audio; speech goes to null until it answers")")
         } else if status.fallback {
-            journal(.notice, "audio: using null output (\(status.detail ?? "sound server unreachable")); retrying")
+            // Asked for by name (--audio pulse), the sound server is missed: a warning; with auto, null is an answer.
+            journal(status.spec == .pulse ? .warning : .notice, "audio: using null output (\(status.detail ?? "sound server unreachable")); retrying")
         } else {
             journal(.notice, "audio: using \(status.active)")
         }
