@@ -18,9 +18,9 @@ COMPLDIR   := $(PREFIX)/share/bash-completion/completions
 DATADIR    := $(PREFIX)/share/narrator
 DOCDIR     := $(PREFIX)/share/doc/narrator
 
-# Build and link: eSpeak NG, pcaudiolib, SQLite. Tests: a real sound server to record from,
+# Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite. Tests: a real sound server to record from,
 # systemd-analyze and systemd-socket-activate for the units, man for the manual pages.
-BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libsqlite3-dev pkg-config
+BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev pkg-config
 # Benchmarks: the same, plus Speech Dispatcher to measure beside (skipped when absent).
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux

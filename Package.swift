@@ -6,7 +6,7 @@
 //   NarratorDaemon, NarratorCLI -> NarratorSpeech, NarratorStore, NarratorSystem -> NarratorCore
 //   NarratorDaemon, NarratorCLI -> NarratorCommandLine (the one option parser) -> NarratorCore
 //   NarratorCore is pure (the model, the protocol, the speech plan and the daemon's session): no I/O.
-//   System libraries (eSpeak NG, pcaudiolib, SQLite, Linux calls) are reached only through the C shim targets.
+//   System libraries (eSpeak NG, pcaudiolib, ALSA, SQLite, Linux calls) are reached only through the C shim targets.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -38,10 +38,16 @@ let package = Package(
             name: "CPCAudio",
             providers: [.apt(["libpcaudio-dev"])]
         ),
+        // ALSA, only to silence the error messages it prints when pcaudiolib falls back to it.
+        .systemLibrary(
+            name: "CALSA",
+            pkgConfig: "alsa",
+            providers: [.apt(["libasound2-dev"])]
+        ),
         // The pure core: model, reading order, utterances, navigation, the protocol, the speech plan, the session. No I/O.
         .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
-        .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio"], swiftSettings: strict),
+        .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"], swiftSettings: strict),
         // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
         .target(name: "NarratorStore", dependencies: ["NarratorCore", "NarratorSystem", "CSQLite"], swiftSettings: strict),
         // Linux-only calls (accept4, eventfd, SO_PEERCRED) that Glibc hides without _GNU_SOURCE.

@@ -33,7 +33,8 @@ _narratorctl() {
         focus|unregister|update) COMPREPLY=($(compgen -W "$(_narratorctl_trees)" -- "$cur")) ;;
         adjust) COMPREPLY=($(compgen -W "up down" -- "$cur")) ;;
         set|get) COMPREPLY=($(compgen -W "voice rate pitch volume punctuation hints hint-delay" -- "$cur")) ;;
-        announce) COMPREPLY=($(compgen -W "--priority --tree --element --key" -- "$cur")) ;;
+        announce) COMPREPLY=($(compgen -W "--priority --tree --element --key --language" -- "$cur")) ;;
+        speak) COMPREPLY=($(compgen -W "--language" -- "$cur")) ;;
         next|previous|first|last|touch) COMPREPLY=($(compgen -W "--tree" -- "$cur")) ;;
     esac
 }

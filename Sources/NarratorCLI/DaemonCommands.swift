@@ -13,6 +13,8 @@ private func json(_ text: String, _ option: String, _ command: String, example: 
 }
 
 private let treeOption = OptionSpec("--tree", value: "TREE", help: "navigate this tree instead of the focused one")
+private let languageOption = OptionSpec(
+    "--language", value: "LANG", help: "the text's language, which picks the voice (e.g. ar, de, en-GB; default: the tree's, else the focused tree's)")
 
 /// The commands that talk to narratord, one request each.
 let daemonCommands: [CommandSpec] = {
@@ -145,15 +147,19 @@ let daemonCommands: [CommandSpec] = {
                 OptionSpec("--tree", value: "TREE", help: "the screen it belongs to"),
                 OptionSpec("--element", value: "ID", help: "the control it is about"),
                 OptionSpec("--key", value: "KEY", help: "deduplication key (default: the normalized text)"),
+                languageOption,
             ]
         ) { parsed throws(UsageError) in
             request(
                 .announce(
                     text: parsed.positionals.joined(separator: " "), priority: parsed.value("--priority").flatMap(AnnouncementPriority.init(rawValue:)) ?? .default,
-                    tree: parsed.value("--tree"), element: parsed.value("--element"), key: parsed.value("--key")))
+                    tree: parsed.value("--tree"), element: parsed.value("--element"), key: parsed.value("--key"), language: parsed.value("--language")))
         },
-        CommandSpec(name: "speak", summary: "say text now, interrupting focus speech", arguments: [ArgumentSpec("TEXT", help: "what to say", variadic: true)]) {
-            parsed throws(UsageError) in request(.speak(text: parsed.positionals.joined(separator: " ")))
+        CommandSpec(
+            name: "speak", summary: "say text now, interrupting focus speech", arguments: [ArgumentSpec("TEXT", help: "what to say", variadic: true)],
+            options: [languageOption]
+        ) { parsed throws(UsageError) in
+            request(.speak(text: parsed.positionals.joined(separator: " "), language: parsed.value("--language")))
         },
         CommandSpec(name: "stop", summary: "silence speech and drop what is waiting") { _ throws(UsageError) in request(.stop) },
         CommandSpec(name: "status", summary: "uptime, clients, trees, focus, audio output, voice, queue") { _ throws(UsageError) in request(.status) },

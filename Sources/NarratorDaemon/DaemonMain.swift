@@ -121,6 +121,8 @@ public enum DaemonMain {
 
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
         let log = LogWriter.starting(path: logPath) { loop.post(.logHealth($0)) }
+        // Said once here; the session says it if a file is set aside later (Session.setAsideMessage).
+        if let aside = log.status.setAside { logger.warning(Session.setAsideMessage(aside, log: logPath)) }
         if let problem = log.status.lastError {
             logger.warning("the utterance log is unavailable, speech goes on and the log is opened again when it can be: \(problem)")
         }
@@ -137,8 +139,11 @@ public enum DaemonMain {
             configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger)
 
         let output = player.output.status
-        logger.notice(
-            "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket"); audio: \(output.active)\(output.fallback ? " (fallback: \(output.detail ?? "sound server unreachable"))" : ""); voice: \(settings.voice ?? configuration.standardVoice)")
+        // The output's state is said once here, then once per change (the session journals each).
+        // An explicit --audio pulse that found no sound server is a warning; auto falling back to null is not.
+        let startLine =
+            "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket"); audio: \(output.active)\(output.fallback ? " (fallback: \(output.detail ?? "sound server unreachable"))" : ""); voice: \(settings.voice ?? configuration.standardVoice)"
+        if output.fallback && audio == .pulse { logger.warning(startLine) } else { logger.notice(startLine) }
         try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
         do { try loop.run(driver) } catch { throw StartError(description: "event loop failed: \(error)") }
         try? notifier.stopping()

@@ -1,5 +1,6 @@
 import NarratorCommandLine
 import NarratorCore
+import NarratorSystem
 
 /// One `narratord` option, declared once: its name, value placeholder, help, the default help
 /// shows, whether `narratord.conf` may set it, and what it does to `DaemonOptions`.
@@ -73,8 +74,22 @@ extension DaemonOptions {
         .value(
             "--socket", "PATH", "listen here",
             default: "$NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock, else /tmp/narrator-UID/"
-        ) { $0.socket = $1 },
-        .value("--audio", "SPEC", "auto, pulse, null, or wav:DIR", default: defaults.audio) { $0.audio = $1 },
+        ) { options, text throws(DaemonOption.InvalidValue) in
+            // A path the kernel cannot bind is a mistake in the command line, found before starting.
+            do throws(UnixSocketAddress.Failure) { _ = try UnixSocketAddress(path: text) } catch {
+                throw .init(reason: "must name a socket file of at most \(UnixSocketAddress.maximumPathBytes) bytes: \(error)")
+            }
+            options.socket = text
+        },
+        .value("--audio", "SPEC", "auto, pulse, null, or wav:DIR", default: defaults.audio) { options, text throws(DaemonOption.InvalidValue) in
+            do throws(AudioSpecError) { _ = try AudioSpec.parse(text) } catch {
+                if error == .missingDirectory {
+                    throw .init(reason: "takes wav:DIR with a directory, e.g. wav:/tmp/narrator-speech, not \"\(text)\"")
+                }
+                throw .init(reason: "must be auto, pulse, null or wav:DIR, not \"\(text)\"" + Suggestion.hint(for: text, in: ["auto", "pulse", "null"]))
+            }
+            options.audio = text
+        },
         .value("--voice", "NAME", "eSpeak NG voice (saved settings otherwise; see narratorctl voices)") { $0.voice = $1 },
         .value("--rate", "WPM", "speech rate in words per minute (80-450)") { options, text throws(DaemonOption.InvalidValue) in
             guard let rate = Int(text), (80...450).contains(rate) else {

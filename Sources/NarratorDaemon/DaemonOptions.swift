@@ -46,7 +46,25 @@ public struct DaemonOptions: Equatable, Sendable {
 
         Logs go to stderr with syslog priority prefixes, as journald reads them.
         SIGTERM or SIGINT: stop accepting, send pending replies, exit 0.
+
+        Exit status:
+        \(HelpColumns.render(exitStatuses, column: 4, width: 100))
         """
+
+    /// What each exit status means, for `--help` (the manual page says the same).
+    static let exitStatuses = [
+        ("0", "stopped cleanly (SIGTERM or SIGINT)"),
+        (
+            "1",
+            "could not start: the socket is in use or cannot be bound, eSpeak NG or the WAV directory cannot be set up, "
+                + "the saved settings cannot be read, the --voice is not installed, a policy file cannot be read or is not a policy"
+        ),
+        (
+            "2",
+            "usage error, before anything starts: an unknown option, a missing value, a value the option does not take "
+                + "(--audio, --rate, --socket, --max-*, --log-level, --tree-policy's form), or a mistake in the configuration file"
+        ),
+    ]
 
     /// The configuration file named by `--config` (the last one, as for every option), or the
     /// default one. A command line that does not parse names none; `parse` then reports why.

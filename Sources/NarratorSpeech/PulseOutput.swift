@@ -1,3 +1,4 @@
+import CALSA
 import CPCAudio
 import NarratorCore
 import Synchronization
@@ -36,6 +37,7 @@ public final class PulseOutput: AudioOutput {
     /// `create_audio_device_object` alone never contacts the server (without one it returns an ALSA
     /// object whose open fails later), which made a reconnect look successful with the server down.
     public init(applicationName: String = "Narrator", format: AudioFormat = AudioFormat(sampleRate: 22_050)) throws(AudioOutputError) {
+        _ = Self.alsaSilenced
         guard let object = create_audio_device_object(nil, applicationName, "Speech") else {
             throw .deviceUnavailable("no PulseAudio/PipeWire server and no ALSA device")
         }
@@ -48,6 +50,13 @@ public final class PulseOutput: AudioOutput {
         self.object = object
         stream = Mutex(format)
     }
+
+    /// Without a PulseAudio server, pcaudiolib tries ALSA, which prints each failure to stderr
+    /// (eight "ALSA lib ... Unknown PCM default" lines per attempt, every reconnect interval,
+    /// forever). Its handler is replaced once, before the first attempt, by one that says nothing:
+    /// the daemon reports the output's state itself (``ServerOutput``, the session's journal).
+    /// ALSA is kept as pcaudiolib's fallback, for machines with a sound card and no sound server.
+    private static let alsaSilenced: Int32 = narrator_alsa_silence()
 
     deinit {
         audio_object_close(object)

@@ -4,11 +4,15 @@ import Synchronization
 
 /// Writes each utterance as a WAV file named `<sequence>-<kind>.wav` (e.g. `000001-focus.wav`).
 ///
-/// For captions, debugging and tests. It does not keep real time: an utterance ends as soon as its
-/// file is written. An interrupted utterance is written with the audio produced before the interrupt.
-/// `interrupt` only sets a flag, so it returns at once.
+/// For captions, debugging and tests. It keeps real time like ``NullOutput``: an utterance ends
+/// when its audio would have been heard (its file is written as its audio runs out, then the end
+/// waits for the rest), and an interrupt cuts it, so queueing, hints and the log's speech time are
+/// what they would be with sound. A file holds exactly the samples eSpeak NG produced for its
+/// utterance; an interrupted one, those produced before the interrupt. `interrupt` only sets flags,
+/// so it returns at once.
 public final class WavOutput: AudioOutput {
     public let directory: String
+    private let playhead: RealTimePlayhead
     public var name: String { "wav:\(directory)" }
 
     private struct Recording {
@@ -22,8 +26,9 @@ public final class WavOutput: AudioOutput {
     private let recording: Mutex<Recording>
 
     /// Creates the directory if needed and continues numbering after the files already there.
-    public init(directory: String) throws(AudioOutputError) {
+    public init(directory: String, lead: Duration = .milliseconds(100)) throws(AudioOutputError) {
         self.directory = directory
+        playhead = RealTimePlayhead(lead: lead)
         do {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         } catch {
@@ -45,12 +50,14 @@ public final class WavOutput: AudioOutput {
             recording.samples.removeAll(keepingCapacity: true)
             recording.interrupted = false
         }
+        playhead.begin(format: format)
     }
 
     public func write(_ chunk: [Int16]) {
         recording.withLock { recording in
             if !recording.interrupted { recording.samples += chunk }
         }
+        playhead.advance(bySamples: chunk.count)
     }
 
     public func end() throws(AudioOutputError) {
@@ -65,10 +72,13 @@ public final class WavOutput: AudioOutput {
         } catch {
             throw .fileFailed(path: path, reason: error.localizedDescription)
         }
+        // The file is complete; the utterance ends when its last sample would have been heard.
+        playhead.finish()
     }
 
     public func interrupt() {
         recording.withLock { $0.interrupted = true }
+        playhead.interrupt()
     }
 }
 

@@ -54,6 +54,10 @@ public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible 
         }
     }
 
+    /// Whether the file is not a database SQLite can use (not one at all, or a corrupted one): it
+    /// will not heal by opening it again.
+    public var meansNotADatabase: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
+
     /// Rows that arrive while no connection is open (and no open has been tried yet).
     static let notOpen = DatabaseError(extendedCode: SQLITE_CANTOPEN, message: "the log is not open", context: "write a log row")
 

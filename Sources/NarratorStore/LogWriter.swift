@@ -1,3 +1,4 @@
+import CSQLite
 import Foundation
 import NarratorCore
 import NarratorSystem
@@ -11,6 +12,9 @@ import Synchronization
 /// The writer outlives faults: when the file cannot be opened, or a commit fails in a way that may
 /// leave the connection unusable (read-only, I/O error, the file moved), the rows of that batch fail
 /// and the writer opens the file again, at most once per `reopenInterval`, when the next rows come.
+/// A file at the path that is not a database (corrupted, or another program's) would never heal:
+/// it is set aside under a dated name next to it, with its `-wal` and `-shm` files, and a fresh
+/// log starts in its place (``Status/setAside`` says where it went).
 public final class LogWriter: Sendable {
     public typealias Completion = @Sendable (Result<Int64, DatabaseError>) -> Void
 
@@ -30,6 +34,8 @@ public final class LogWriter: Sendable {
         /// From append to commit, over the most recent rows (seconds): the latency an `announce` reply adds.
         public var commitLatencyP50: Double?
         public var commitLatencyP99: Double?
+        /// The file found at `path` that was not a database, and where it was moved.
+        public var setAside: LogSetAside?
     }
 
     private enum Item: Sendable {
@@ -85,7 +91,7 @@ public final class LogWriter: Sendable {
             return LogHealth(
                 path: status.path, isOpen: status.isOpen, rowsWritten: status.rowsWritten, rowsFailed: status.rowsFailed, pending: status.pending,
                 reopenings: status.reopenings, problem: status.lastError.map(\.problem), commitLatencyP50: percentiles?.p50 ?? nil,
-                commitLatencyP99: percentiles?.p99 ?? nil, lastAnnouncementID: last)
+                commitLatencyP99: percentiles?.p99 ?? nil, lastAnnouncementID: last, setAside: status.setAside)
         }
 
         func reportHealth() {
@@ -179,11 +185,19 @@ public final class LogWriter: Sendable {
     }
 
     /// Opens the file, records what `status` and `lastAnnouncementID` show, or records the failure.
+    /// A file that is not a database is set aside first, and a fresh one opened in its place.
     private static func open(_ opener: Opener, _ shared: Shared, first: Bool) throws(DatabaseError) -> Connection {
         do throws(DatabaseError) {
-            let database = try UtteranceLog.openForWriting(opener.path, busyTimeout: opener.busyTimeout)
-            let connection = try Connection(database)
-            let last = try database.query("SELECT COALESCE(MAX(announcement), 0) FROM utterances WHERE experiment IS NULL") { $0.int64(0) }[0]
+            let connection: Connection
+            let last: Int64
+            do throws(DatabaseError) {
+                (connection, last) = try connect(opener)
+            } catch {
+                guard error.meansNotADatabase else { throw error }
+                let aside = try setAside(opener.path, because: error)
+                shared.state.withLock { $0.status.setAside = aside }
+                (connection, last) = try connect(opener)
+            }
             shared.state.withLock { state in
                 state.lastAnnouncementID = max(state.lastAnnouncementID, last)
                 state.status.isOpen = true
@@ -200,6 +214,54 @@ public final class LogWriter: Sendable {
             shared.reportHealth()
             throw error
         }
+    }
+
+    /// Opens the database with its statements, and reads the highest live announcement id.
+    private static func connect(_ opener: Opener) throws(DatabaseError) -> (Connection, Int64) {
+        // Checked before SQLite opens it: SQLite removes a journal it cannot use when the failed
+        // connection closes, and the journal goes with the file that is set aside.
+        if !hasDatabaseHeader(opener.path) {
+            throw DatabaseError(extendedCode: SQLITE_NOTADB, message: "file is not a database", context: "open \(opener.path)")
+        }
+        let database = try UtteranceLog.openForWriting(opener.path, busyTimeout: opener.busyTimeout)
+        let connection = try Connection(database)
+        let last = try database.query("SELECT COALESCE(MAX(announcement), 0) FROM utterances WHERE experiment IS NULL") { $0.int64(0) }[0]
+        return (connection, last)
+    }
+
+    /// Whether the file at `path` is missing, empty (SQLite makes a new database of both) or starts
+    /// with SQLite's header.
+    static func hasDatabaseHeader(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        return header.isEmpty || header == Data("SQLite format 3\0".utf8)
+    }
+
+    /// Renames the file at `path` (and its `-wal` and `-shm` files, which belong to it) to a dated
+    /// name next to it: `narrator.db.corrupt-2026-12-01-055300` (then `-2`, ... if that is taken).
+    static func setAside(_ path: String, because error: DatabaseError) throws(DatabaseError) -> LogSetAside {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "yyyy-MM-dd-HHmmss"
+        let stem = path + ".corrupt-" + formatter.string(from: Date())
+        var target = stem
+        var attempt = 2
+        let files = FileManager.default
+        while files.fileExists(atPath: target) || files.fileExists(atPath: target + "-wal") {
+            target = stem + "-\(attempt)"
+            attempt += 1
+        }
+        guard rename(path, target) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw DatabaseError(
+                extendedCode: error.extendedCode, message: "\(error.message), and it could not be set aside as \(target): \(reason)", context: error.context)
+        }
+        for suffix in ["-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
+            // A journal left behind would be read into the fresh log: moved with its file, or removed.
+            if rename(path + suffix, target + suffix) != 0 { unlink(path + suffix) }
+        }
+        return LogSetAside(path: target, reason: error.message)
     }
 
     deinit {

@@ -12,7 +12,7 @@ import Testing
         #expect(trees.lines.first?.hasPrefix("TREE") == true)
         #expect(trees.lines.dropFirst().first?.hasPrefix("library") == true)
         #expect(try daemon.ctl("show", "library").lines.count == 9)
-        #expect(try daemon.ctl("focus", "library").stdout == "Library, Library, heading\n")
+        #expect(try daemon.ctl("focus", "library").stdout == "Library, heading\n")
         #expect(try daemon.ctl("next").stdout == "Favorites, 3 items, button\n  hint: Double-tap to toggle. actions available\n")
         #expect(try daemon.ctl("last").stdout == "Search, tab, 3 of 3\n")
         #expect(try daemon.ctl("previous").stdout == "selected, Library, tab, 2 of 3\n")

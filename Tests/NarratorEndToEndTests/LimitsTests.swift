@@ -28,7 +28,7 @@ import Testing
         #expect(third["error"]?["message"]?.stringValue?.contains("already owns 2 trees") == true)
 
         let shout = try client.request(["cmd": "announce", "text": "this announcement is far too long"])
-        #expect(shout["error"] == ["code": "limit_exceeded", "message": "announce.text: 33 characters; at most 20 are spoken (--max-text)"])
+        #expect(shout["error"] == ["code": "limit_exceeded", "message": "announce.text: 33 characters, over the limit of 20 (--max-text); the text was refused and nothing was spoken"])
         #expect(try client.request(["cmd": "speak", "text": "also far too long to say"])["error"]?["code"] == "limit_exceeded")
 
         // The same connection, and another one, keep working.

@@ -38,7 +38,7 @@ import Testing
         var h = Harness(limits: limits)
         let app = h.client()
         let speak = h.request(app, .speak(text: "too long"))
-        #expect(speak.error(to: app) == ReplyError(.limitExceeded, "speak.text: 8 characters; at most 5 are spoken (--max-text)"))
+        #expect(speak.error(to: app) == ReplyError(.limitExceeded, "speak.text: 8 characters, over the limit of 5 (--max-text); the text was refused and nothing was spoken"))
         #expect(speak.played.isEmpty)
         #expect(h.request(app, .announce(text: "also too long", priority: .default, tree: nil, element: nil, key: nil)).error(to: app)?.code == .limitExceeded)
     }
@@ -83,5 +83,32 @@ import Testing
         #expect(error.code == .invalidDocument)
         #expect(error.problems.map(\.path) == ["root.children[0].lable", "root.children[1].id"])
         #expect(error.message.hasPrefix("the tree document is invalid (2 problem(s)): root.children[0].lable: unknown key; did you mean \"label\"?"))
+    }
+}
+
+/// The words of the refusals a new user meets first (issue 15).
+@Suite struct TextRefusalTests {
+    @Test func anEmptyTextIsCalledEmpty() {
+        var h = Harness()
+        let app = h.client()
+        for command in ["announce", "speak"] {
+            let effects = h.request(app, #"{"id": 1, "cmd": "\#(command)", "text": ""}"#)
+            #expect(effects.error(to: app) == ReplyError(.invalidField, "\(command).text: the text is empty; give the words to say"))
+            #expect(effects.played.isEmpty)
+        }
+        // Other fields that need a value say it was empty, not that it was "a string".
+        #expect(h.request(app, #"{"id": 2, "cmd": "focus", "tree": ""}"#).error(to: app)?.message == "focus.tree: expected a non-empty string, got an empty one")
+    }
+
+    @Test func aTooLongTextIsSaidToBeRefusedNotCut() {
+        var limits = DaemonLimits()
+        limits.textLength = 5
+        var h = Harness(limits: limits)
+        let app = h.client()
+        let announce = h.request(app, .announce(text: "far too long", priority: .default, tree: nil, element: nil, key: nil))
+        #expect(
+            announce.error(to: app)
+                == ReplyError(.limitExceeded, "announce.text: 12 characters, over the limit of 5 (--max-text); the text was refused and nothing was spoken"))
+        #expect(announce.played.isEmpty && announce.appendedRows.isEmpty)
     }
 }

@@ -86,10 +86,32 @@ public struct TreeDocumentDecoder: Sendable {
         var copy = node
         if case .object(let object) = json {
             context.fields(object, into: &copy, depth: 1, isPatch: true)
+            if let value = object["value"], !value.isNull { context.at("value") { $0.checkSpokenValue(of: copy) } }
         } else {
             context.problem("expected an object of properties, got \(json.typeName)")
         }
         try context.finish(json: json, rootPath: path)
         return copy
+    }
+}
+
+extension DecodingContext {
+    /// Refuses a `value` set on an element that speaks another one instead, naming what to set:
+    /// a declarative value (an `adjustable` block, its own or its representation's), or a
+    /// representation's own `value`. Set silently, it would never be heard.
+    mutating func checkSpokenValue(of node: Node) {
+        if let adjustable = node.representation?.adjustable {
+            problem(
+                "this element's value is declarative (its representation's \"adjustable\" block), so a \"value\" would never be spoken; "
+                    + "set \"representation\" again with a new \"adjustable\" block instead (now \(TreeDocumentEncoder.json(adjustable).compactText))")
+        } else if let adjustable = node.adjustable {
+            var example = adjustable
+            example.value = adjustable.adjusted(.up).value
+            problem(
+                "this element's value is declarative (its \"adjustable\" block), so a \"value\" would never be spoken; "
+                    + "set the block instead, e.g. {\"adjustable\": \(TreeDocumentEncoder.json(example).compactText)}")
+        } else if node.representation?.value != nil {
+            problem("this element's representation has its own \"value\", which is spoken instead; set \"representation\" again with the new value")
+        }
     }
 }

@@ -20,10 +20,13 @@ public struct LogHealth: Equatable, Sendable {
     /// The highest live announcement id in the file: the session numbers new announcements after it,
     /// so ids stay unique across restarts (and across a file opened late).
     public var lastAnnouncementID: Int64
+    /// The file found at `path` that was not a database, set aside so that a fresh log could start.
+    public var setAside: LogSetAside?
 
     public init(
         path: String, isOpen: Bool = false, rowsWritten: Int = 0, rowsFailed: Int = 0, pending: Int = 0, reopenings: Int = 0,
-        problem: LogProblem? = nil, commitLatencyP50: Double? = nil, commitLatencyP99: Double? = nil, lastAnnouncementID: Int64 = 0
+        problem: LogProblem? = nil, commitLatencyP50: Double? = nil, commitLatencyP99: Double? = nil, lastAnnouncementID: Int64 = 0,
+        setAside: LogSetAside? = nil
     ) {
         self.path = path
         self.isOpen = isOpen
@@ -35,6 +38,7 @@ public struct LogHealth: Equatable, Sendable {
         self.commitLatencyP50 = commitLatencyP50
         self.commitLatencyP99 = commitLatencyP99
         self.lastAnnouncementID = lastAnnouncementID
+        self.setAside = setAside
     }
 
     /// Open, and the last commit (if any) succeeded.
@@ -53,4 +57,18 @@ public struct LogProblem: Error, Equatable, Sendable, CustomStringConvertible {
     }
 
     public var description: String { message }
+}
+
+/// A file at the log's path that was not a database (corrupted, or another program's file): it was
+/// renamed to `path` (with its `-wal` and `-shm` files) and a fresh log started in its place.
+public struct LogSetAside: Hashable, Sendable {
+    /// Where the file is now, next to the log, under a dated name.
+    public var path: String
+    /// Why it could not be used, as SQLite said it.
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
 }

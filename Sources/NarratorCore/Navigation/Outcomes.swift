@@ -18,10 +18,16 @@ public struct FocusOutcome: Equatable, Sendable {
     /// The move hit the first or last stop; focus stayed and nothing new is spoken.
     public var boundary: Bool
 
-    /// The full text to speak: the title (when entering the tree) and the utterance.
-    public var spokenText: String {
-        guard let title else { return utterance.text }
-        return Utterance.join([title, utterance.text])
+    /// The full text to speak: the title (when entering the tree) joined with the utterance's
+    /// parts, so that a part repeating the title is said once.
+    public private(set) var spokenText: String
+
+    init(focus: Focus, utterance: Utterance, title: String?, spokenText: String? = nil, boundary: Bool) {
+        self.focus = focus
+        self.utterance = utterance
+        self.title = title
+        self.spokenText = spokenText ?? utterance.text
+        self.boundary = boundary
     }
 }
 

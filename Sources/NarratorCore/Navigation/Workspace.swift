@@ -314,9 +314,9 @@ public struct Workspace: Sendable {
         if target != focus { selectedAction = nil }
         focus = target
         lastFocus[tree.name] = target.element
-        return FocusOutcome(
-            focus: target, utterance: tree.utterance(atStop: position),
-            title: entering && speaksTitle ? tree.title : nil, boundary: false)
+        let title = entering && speaksTitle ? tree.title : nil
+        let (utterance, spokenText) = tree.utterance(atStop: position, enteringWithTitle: title)
+        return FocusOutcome(focus: target, utterance: utterance, title: title, spokenText: spokenText, boundary: false)
     }
 
     private mutating func boundary(in tree: AccessibilityTree, at position: Int) -> FocusOutcome {

@@ -121,10 +121,29 @@ struct FieldReader {
         return FieldReader(object, context: path)
     }
 
-    static func string(_ value: JSONValue, at path: String, nonEmpty: Bool) throws(ProtocolError) -> String {
-        guard case .string(let s) = value, !(nonEmpty && s.isEmpty) else {
-            throw invalid(path, nonEmpty ? "a non-empty string" : "a string", value)
+    /// A language tag (BCP 47 in its common forms: `ar`, `en-GB`, `pt_BR`, `zh-Hant-TW`).
+    mutating func optionalLanguage(_ key: String) throws(ProtocolError) -> String? {
+        guard let tag = try optionalString(key) else { return nil }
+        let subtags = tag.split(separator: "-", omittingEmptySubsequences: false).flatMap { $0.split(separator: "_", omittingEmptySubsequences: false) }
+        let wellFormed =
+            tag.utf8.count <= 35 && subtags.allSatisfy { !$0.isEmpty && $0.count <= 8 && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
+            && (2...3).contains(subtags[0].count) && subtags[0].allSatisfy(\.isLetter)
+        guard wellFormed else {
+            throw ProtocolError(.invalidField, "\(path(key)): expected a language code such as \"ar\" or \"en-GB\", got \"\(tag)\"")
         }
+        return tag
+    }
+
+    /// A text to speak: a string with something in it, and an error that says when it is empty.
+    mutating func text(_ key: String) throws(ProtocolError) -> String {
+        let text = try string(key, nonEmpty: false)
+        guard !text.isEmpty else { throw ProtocolError(.invalidField, "\(path(key)): the text is empty; give the words to say") }
+        return text
+    }
+
+    static func string(_ value: JSONValue, at path: String, nonEmpty: Bool) throws(ProtocolError) -> String {
+        guard case .string(let s) = value else { throw invalid(path, nonEmpty ? "a non-empty string" : "a string", value) }
+        if nonEmpty && s.isEmpty { throw ProtocolError(.invalidField, "\(path): expected a non-empty string, got an empty one") }
         return s
     }
 

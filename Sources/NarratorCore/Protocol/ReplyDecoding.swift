@@ -171,6 +171,10 @@ extension StatusReport {
         var commit = try log.object("commit_ms")
         var problem: LogProblem?
         if let reason = try log.optionalString("reason") { problem = LogProblem(reason: reason, message: try log.optionalString("error", nonEmpty: false) ?? "") }
+        var setAside: LogSetAside?
+        if var aside = try log.optionalObject("set_aside") {
+            setAside = LogSetAside(path: try aside.string("path"), reason: try aside.string("reason", nonEmpty: false))
+        }
         var focus: Focus?
         if let reader = try r.optionalObject("focus") { focus = try Focus(reader) }
         self.init(
@@ -183,6 +187,7 @@ extension StatusReport {
             log: LogHealth(
                 path: try log.string("path"), isOpen: try log.bool("open"), rowsWritten: try log.integer("rows"), rowsFailed: try log.integer("failed"),
                 pending: try log.integer("pending"), reopenings: try log.integer("reopened"), problem: problem,
-                commitLatencyP50: try commit.optionalNumber("p50").map { $0 / 1000 }, commitLatencyP99: try commit.optionalNumber("p99").map { $0 / 1000 }))
+                commitLatencyP50: try commit.optionalNumber("p50").map { $0 / 1000 }, commitLatencyP99: try commit.optionalNumber("p99").map { $0 / 1000 },
+                setAside: setAside))
     }
 }

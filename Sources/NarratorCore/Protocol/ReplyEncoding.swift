@@ -156,6 +156,7 @@ extension LogHealth {
             "failed": .number(Double(rowsFailed)), "pending": .number(Double(pending)), "reopened": .number(Double(reopenings)),
             "error": .optional(problem?.message), "reason": .optional(problem?.reason),
             "commit_ms": ["p50": .optional(commitLatencyP50.map { $0 * 1000 }), "p99": .optional(commitLatencyP99.map { $0 * 1000 })],
+            "set_aside": setAside.map { ["path": .string($0.path), "reason": .string($0.reason)] } ?? .null,
         ]
     }
 }

@@ -32,8 +32,10 @@ public enum RequestCommand: Equatable, Sendable {
     case escape
     case rotors
     case rotor(name: String, direction: Workspace.Move)
-    case announce(text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?)
-    case speak(text: String)
+    /// `language` (a BCP 47 tag) picks the voice; without it, the tree's language, else the focused tree's.
+    case announce(text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, language: String? = nil)
+    /// `language` picks the voice as for `announce`; without it, the focused tree's language.
+    case speak(text: String, language: String? = nil)
     case stop
     case status
     case set(key: String, value: JSONValue)

@@ -114,9 +114,9 @@ struct Fields {
         case .announce:
             let priority = try reader.optionalChoice("priority", AnnouncementPriority.allCases.map(\.rawValue)).flatMap(AnnouncementPriority.init(rawValue:))
             return .announce(
-                text: try reader.string("text"), priority: priority ?? .default, tree: try reader.optionalString("tree"),
-                element: try reader.optionalString("element"), key: try reader.optionalString("key"))
-        case .speak: return .speak(text: try reader.string("text"))
+                text: try reader.text("text"), priority: priority ?? .default, tree: try reader.optionalString("tree"),
+                element: try reader.optionalString("element"), key: try reader.optionalString("key"), language: try reader.optionalLanguage("language"))
+        case .speak: return .speak(text: try reader.text("text"), language: try reader.optionalLanguage("language"))
         case .stop: return .stop
         case .status: return .status
         case .set: return .set(key: try reader.string("key"), value: try reader.required("value"))

@@ -61,10 +61,10 @@ extension RequestCommand {
         case .adjust(let direction): return [member("direction", .string(direction == .up ? "up" : "down"))]
         case .action(let name): return [member("name", .string(name))]
         case .rotor(let name, let direction): return [member("name", .string(name)), member("direction", .string(direction.rawValue))]
-        case .announce(let text, let priority, let tree, let element, let key):
+        case .announce(let text, let priority, let tree, let element, let key, let language):
             return [member("text", .string(text)), member("priority", .string(priority.rawValue))] + optional("tree", tree)
-                + optional("element", element) + optional("key", key)
-        case .speak(let text): return [member("text", .string(text))]
+                + optional("element", element) + optional("key", key) + optional("language", language)
+        case .speak(let text, let language): return [member("text", .string(text))] + optional("language", language)
         case .set(let key, let value): return [member("key", .string(key)), member("value", value)]
         case .get(let key): return [member("key", .string(key))]
         case .trees, .activate, .actions, .magicTap, .escape, .rotors, .stop, .status, .voices, .subscribe: return []

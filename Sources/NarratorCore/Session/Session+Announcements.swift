@@ -2,7 +2,8 @@
 /// and the reply sent once that row is committed.
 extension Session {
     mutating func announce(
-        text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, id: JSONValue?, from client: ClientID
+        text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, language: String?, id: JSONValue?,
+        from client: ClientID
     ) throws(ReplyError) {
         try checkTextLength(text, field: "announce.text")
         if let tree { _ = try narrator { (w) throws(NarratorError) in try w.tree(tree) } }
@@ -14,7 +15,7 @@ extension Session {
         }
         let announcement = Announcement(
             id: AnnouncementID(nextAnnouncement), text: text, priority: priority, tree: tree, element: element, key: key, client: client,
-            language: tree.flatMap { workspace.trees[$0]?.language })
+            language: language ?? (tree == nil ? focusedLanguage : tree.flatMap { workspace.trees[$0]?.language }))
         nextAnnouncement += 1
         let step = plan.announce(announcement, at: now)
         let policy = plan.queue.policy(for: tree).name

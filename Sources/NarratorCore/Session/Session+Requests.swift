@@ -57,12 +57,12 @@ extension Session {
             return .rotors(try narrator { (w) throws(NarratorError) in try w.rotors() })
         case .rotor(let name, let direction):
             return try turnRotor(name, direction)
-        case .announce(let text, let priority, let tree, let element, let key):
-            try announce(text: text, priority: priority, tree: tree, element: element, key: key, id: id, from: client)
+        case .announce(let text, let priority, let tree, let element, let key, let language):
+            try announce(text: text, priority: priority, tree: tree, element: element, key: key, language: language, id: id, from: client)
             return nil
-        case .speak(let text):
+        case .speak(let text, let language):
             try checkTextLength(text, field: "speak.text")
-            let utterance = say(text, .speak, tree: nil, element: nil)
+            let utterance = say(text, .speak, tree: nil, element: nil, language: language ?? focusedLanguage)
             return .spoke(text: text, utterance: utterance)
         case .stop:
             follow(plan.stop(at: now))
@@ -103,11 +103,13 @@ extension Session {
         do throws(NarratorError) { return try body(&workspace) } catch { throw ReplyError(error) }
     }
 
-    /// Refuses a text longer than `--max-text` characters.
+    /// Refuses a text longer than `--max-text` characters, whole: none of it is spoken.
     func checkTextLength(_ text: String, field: String) throws(ReplyError) {
         let count = text.count
-        guard count <= configuration.limits.textLength else {
-            throw ReplyError(.limitExceeded, "\(field): \(count) characters; at most \(configuration.limits.textLength) are spoken (--max-text)")
+        let limit = configuration.limits.textLength
+        guard count <= limit else {
+            throw ReplyError(
+                .limitExceeded, "\(field): \(count) characters, over the limit of \(limit) (--max-text); the text was refused and nothing was spoken")
         }
     }
 }

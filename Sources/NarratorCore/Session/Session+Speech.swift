@@ -1,12 +1,19 @@
 /// Speech: asking the plan to say something, carrying its steps out, and the user's settings.
 extension Session {
-    /// Asks for speech that is not an announcement, in the tree's language.
+    /// Asks for speech that is not an announcement, in `language`, else the tree's.
     @discardableResult
-    mutating func say(_ text: String, _ kind: SpeechKind, tree: String?, element: String?) -> UtteranceID {
-        let language = tree.flatMap { workspace.trees[$0]?.language }
+    mutating func say(_ text: String, _ kind: SpeechKind, tree: String?, element: String?, language: String? = nil) -> UtteranceID {
+        let language = language ?? tree.flatMap { workspace.trees[$0]?.language }
         let (id, step) = plan.say(text, kind, tree: tree, element: element, language: language, at: now)
         follow(step)
         return id
+    }
+
+    /// The language of the tree that has focus: what `announce` (without a tree) and `speak` are
+    /// read in when the request names no language, since they most likely speak about what the
+    /// user is in.
+    var focusedLanguage: String? {
+        workspace.focus.flatMap { workspace.trees[$0.tree]?.language }
     }
 
     /// Turns a plan step into effects: speech commands first (so audio starts soonest), events
@@ -15,7 +22,7 @@ extension Session {
     mutating func follow(_ step: PlanStep, appended: AnnouncementID? = nil) {
         for command in step.commands {
             switch command {
-            case .play(let request): effects.append(.play(PlayRequest(request, settings: settings)))
+            case .play(let request): effects.append(.play(PlayRequest(request, settings: settings, chosen: chosenVoice)))
             case .stop(let id): effects.append(.stopSpeech(id))
             }
         }
@@ -40,7 +47,8 @@ extension Session {
             // The detail says what was given up and for how long.
             journal(.warning, "audio: \(status.detail ?? "the sound server stopped taking audio; speech goes to null until it answers")")
         } else if status.fallback {
-            journal(.notice, "audio: using null output (\(status.detail ?? "sound server unreachable")); retrying")
+            // Asked for by name (--audio pulse), the sound server is missed: a warning; with auto, null is an answer.
+            journal(status.spec == .pulse ? .warning : .notice, "audio: using null output (\(status.detail ?? "sound server unreachable")); retrying")
         } else {
             journal(.notice, "audio: using \(status.active)")
         }

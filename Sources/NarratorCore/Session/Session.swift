@@ -12,7 +12,11 @@ public struct Session: Sendable {
     public let configuration: SessionConfiguration
     public internal(set) var workspace: Workspace
     public internal(set) var plan: SpeechPlan
-    public internal(set) var settings: SpeechSettings
+    public internal(set) var settings: SpeechSettings {
+        didSet { chosenVoice = settings.chosenVoice(installed: configuration.voices) }
+    }
+    /// The user's voice setting as the engine selects it (a voice, or a language's voice).
+    private(set) var chosenVoice: VoiceChoice?
     public internal(set) var output: OutputStatus
     public internal(set) var log: LogHealth
     var clients: [ClientID: ClientRecord] = [:]
@@ -42,6 +46,7 @@ public struct Session: Sendable {
     public init(configuration: SessionConfiguration, settings: SpeechSettings, output: OutputStatus, log: LogHealth) {
         self.configuration = configuration
         self.settings = settings
+        chosenVoice = settings.chosenVoice(installed: configuration.voices)
         self.output = output
         self.log = log
         self.now = configuration.startedAt
@@ -89,6 +94,7 @@ public struct Session: Sendable {
         case .logWritten(let ticket, let result):
             logWritten(ticket, result)
         case .logHealth(let health):
+            if let aside = health.setAside, aside != log.setAside { journal(.warning, Self.setAsideMessage(aside, log: health.path)) }
             log = health
             nextAnnouncement = max(nextAnnouncement, UInt64(max(0, health.lastAnnouncementID)) + 1)
         case .settingsSaved(let ticket, let result):
@@ -128,6 +134,11 @@ public struct Session: Sendable {
         guard deadline != timer else { return }
         timer = deadline
         effects.append(deadline.map(SessionEffect.setTimer) ?? .cancelTimer)
+    }
+
+    /// What the journal says, once, when the log's file was set aside.
+    public static func setAsideMessage(_ aside: LogSetAside, log path: String) -> String {
+        "the log \(path) was not a database (\(aside.reason)); it was set aside as \(aside.path) and a fresh log started"
     }
 
     /// Wall-clock seconds for a log row.

@@ -21,3 +21,23 @@ public struct InstalledVoice: Sendable, Hashable, Codable {
         self.gender = gender
     }
 }
+
+extension InstalledVoice {
+    /// What a voice setting names among `voices`: a voice by name or identifier, else a language
+    /// one of them speaks (a code `voices` lists, such as "de" or "en-gb", or a tag whose language
+    /// is listed, such as "de-AT"), which eSpeak NG resolves to that language's voice. Nil when it
+    /// names neither.
+    public static func choice(for name: String, in voices: [InstalledVoice]) -> VoiceChoice? {
+        if voices.contains(where: { $0.name == name || $0.identifier == name }) { return .named(name) }
+        let tag = name.lowercased().replacingAll("_", with: "-")
+        let language = tag.split(separator: "-", maxSplits: 1).first.map(String.init) ?? tag
+        guard !tag.isEmpty else { return nil }
+        let spoken = voices.contains { voice in
+            voice.languages.contains { listed in
+                let listed = listed.lowercased()
+                return listed == tag || listed == language
+            }
+        }
+        return spoken ? .language(name) : nil
+    }
+}

@@ -11,10 +11,16 @@ public struct PlayRequest: Sendable, Hashable {
         self.parameters = parameters
     }
 
-    /// The voice for `utterance` under `settings`: the user's choice, else its language's, else eSpeak's default.
-    public init(_ utterance: UtteranceRequest, settings: SpeechSettings) {
-        let voice: VoiceChoice =
-            if let name = settings.voice { .named(name) } else if let language = utterance.language { .language(language) } else { .standard }
+    /// The voice for `utterance` under `settings`: the user's choice (`chosen`: a voice, or a
+    /// language's voice, see ``SpeechSettings/chosenVoice(installed:)``), else its language's, else
+    /// eSpeak's default.
+    public init(_ utterance: UtteranceRequest, settings: SpeechSettings, chosen: VoiceChoice?) {
+        let voice: VoiceChoice = chosen ?? utterance.language.map(VoiceChoice.language) ?? .standard
         self.init(utterance: utterance, voice: voice, parameters: settings.parameters)
+    }
+
+    /// The same, with the user's voice taken as a voice name.
+    public init(_ utterance: UtteranceRequest, settings: SpeechSettings) {
+        self.init(utterance, settings: settings, chosen: settings.voice.map(VoiceChoice.named))
     }
 }

@@ -69,14 +69,24 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         }
     }
 
-    /// ``set(_:to:)``, and a voice must be one of the installed voices (by name or identifier).
+    /// ``set(_:to:)``, and a voice must be one of the installed voices (by name or identifier) or
+    /// a language one of them speaks (`de`, `en-gb`): it is kept as given, so `get voice` shows it.
     public mutating func set(_ key: String, to value: String, installed voices: [InstalledVoice]) throws(SpeechSettingsError) {
         var changed = self
         try changed.set(key, to: value)
-        if key == "voice", let name = changed.voice, !voices.contains(where: { $0.name == name || $0.identifier == name }) {
+        if key == "voice", let name = changed.voice, InstalledVoice.choice(for: name, in: voices) == nil {
             throw .unknownVoice(name)
         }
         self = changed
+    }
+
+    /// The voice the user chose, as the engine selects it: a voice by name, or a language's voice
+    /// (see ``InstalledVoice/choice(for:in:)``); nil lets each utterance's language pick it.
+    public func chosenVoice(installed voices: [InstalledVoice]) -> VoiceChoice? {
+        guard let voice else { return nil }
+        // A name saved before (or written in the file by hand) that names neither is passed on
+        // as a name: the engine falls back to its default voice for it.
+        return InstalledVoice.choice(for: voice, in: voices) ?? .named(voice)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -108,7 +118,7 @@ public enum SpeechSettingsError: Error, Sendable, Hashable, CustomStringConverti
         case .outOfRange(let key, let value, let allowed):
             "'\(value)' is not a valid \(key): expected \(allowed)"
         case .unknownVoice(let name):
-            "no installed voice is named '\(name)': list the voices, or use 'auto' to follow the language"
+            "no installed voice is named '\(name)', nor speaks a language of that code: list the voices (a name or one of its languages), or use 'auto' to follow the language"
         case .unreadable(let path, let reason):
             "cannot read speech settings '\(path)': \(reason) (fix or delete the file)"
         case .unwritable(let path, let reason):

@@ -9,7 +9,24 @@ extension AccessibilityTree {
         utterance(forSlot: stops[position], phrases: phrases)
     }
 
+    /// The utterance for the stop at `position` when focus enters the tree, and the text spoken
+    /// then: the title joins the utterance's parts, so a part that repeats it is dropped like any
+    /// repeated part ("Library" entering on a "Library" heading says "Library, heading").
+    public func utterance(atStop position: Int, enteringWithTitle title: String?) -> (utterance: Utterance, spokenText: String) {
+        let slot = stops[position]
+        let phrases = self.phrases
+        let parts = utteranceParts(forSlot: slot, phrases: phrases)
+        let utterance = Utterance(text: Utterance.join(parts), hint: hint(slot, node: nodes[Int(slot)], phrases: phrases))
+        guard let title else { return (utterance, utterance.text) }
+        return (utterance, Utterance.join([title] + parts))
+    }
+
     func utterance(forSlot slot: Slot, phrases: PhraseTable) -> Utterance {
+        Utterance(text: Utterance.join(utteranceParts(forSlot: slot, phrases: phrases)), hint: hint(slot, node: nodes[Int(slot)], phrases: phrases))
+    }
+
+    /// The parts of a stop's utterance in order, before ``Utterance/join(_:)``.
+    func utteranceParts(forSlot slot: Slot, phrases: PhraseTable) -> [String] {
         let node = nodes[Int(slot)]
         let traits = node.effectiveTraits
         var parts: [String] = []
@@ -41,8 +58,7 @@ extension AccessibilityTree {
         if traits.contains(.image) { parts.append(phrases[.image]) }
         if traits.contains(.adjustable) { parts.append(phrases[.adjustable]) }
         if traits.contains(.notEnabled) { parts.append(phrases[.dimmed]) }
-
-        return Utterance(text: Utterance.join(parts), hint: hint(slot, node: node, phrases: phrases))
+        return parts
     }
 
     /// The label, or for a `combine` element without one, its descendants' labels and values.

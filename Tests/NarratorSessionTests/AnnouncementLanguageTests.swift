@@ -1,0 +1,53 @@
+import NarratorCore
+import Testing
+
+/// Which language (so which voice) reads an announcement or a `speak` text.
+@Suite struct AnnouncementLanguageTests {
+    static let arabic = #"{"tree": "news", "title": "أخبار", "language": "ar", "root": {"id": "r", "children": [{"id": "h", "label": "العناوين", "traits": ["header"]}]}}"#
+
+    @Test func anExplicitLanguagePicksTheVoice() throws {
+        var h = Harness(policy: .none)
+        let app = h.client()
+        let speak = h.request(app, #"{"id": 1, "cmd": "speak", "text": "مرحبا", "language": "ar"}"#)
+        #expect(speak.first == play(1, .speak, "مرحبا", language: "ar"))
+        h.finishSpeaking()
+        let announce = h.request(app, #"{"id": 2, "cmd": "announce", "text": "تم التنزيل", "language": "ar"}"#)
+        #expect(announce.first == play(2, .announcement(.default), "تم التنزيل", language: "ar"))
+    }
+
+    @Test func withoutOneTheFocusedTreesLanguageReadsIt() throws {
+        var h = Harness(policy: .none)
+        let app = h.client()
+        // No focus, no language: eSpeak NG's default voice, as before.
+        #expect(h.request(app, .speak(text: "Hello")).first == play(1, .speak, "Hello"))
+        h.finishSpeaking()
+        try h.register(app, json: Self.arabic)
+        try h.register(app, example: "player.json")
+        h.request(app, .focus(tree: "news", element: nil))
+        h.finishSpeaking()
+        #expect(h.request(app, .speak(text: "مرحبا")).first == play(3, .speak, "مرحبا", language: "ar"))
+        h.finishSpeaking()
+        let announce = h.request(app, .announce(text: "تم التنزيل", priority: .default, tree: nil, element: nil, key: nil))
+        #expect(announce.first == play(4, .announcement(.default), "تم التنزيل", language: "ar"))
+        h.finishSpeaking()
+        // A tree named with the announcement reads it in its own language; a language given wins.
+        let english = h.request(app, .announce(text: "Track saved", priority: .default, tree: "player", element: nil, key: nil))
+        #expect(english.first == play(5, .announcement(.default), "Track saved", language: "en"))
+        h.finishSpeaking()
+        let french = h.request(app, .announce(text: "Enregistré", priority: .default, tree: "player", element: nil, key: nil, language: "fr"))
+        #expect(french.first == play(6, .announcement(.default), "Enregistré", language: "fr"))
+    }
+
+    @Test func aLanguageThatIsNotATagIsRefused() {
+        var h = Harness()
+        let app = h.client()
+        for bad in ["", "arabic!", "a", "en--GB", "1234"] {
+            let effects = h.request(app, #"{"id": 1, "cmd": "speak", "text": "x", "language": "\#(bad)"}"#)
+            #expect(effects.error(to: app)?.code == .invalidField, "\(bad)")
+            #expect(effects.played.isEmpty)
+        }
+        #expect(
+            h.request(app, #"{"id": 1, "cmd": "announce", "text": "x", "language": "arabic!"}"#).error(to: app)?.message
+                == #"announce.language: expected a language code such as "ar" or "en-GB", got "arabic!""#)
+    }
+}
