@@ -45,12 +45,20 @@ public enum DaemonMain {
     static func readOptions(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions.Action {
         let (path, explicit) = DaemonOptions.configPath(arguments, environment: environment)
         var entries: [ConfigFile.Entry] = []
-        if let data = FileManager.default.contents(atPath: path) {
+        if let data = contents(of: path) {
             entries = try ConfigFile.parse(String(decoding: data, as: UTF8.self), file: path)
         } else if explicit {
             throw UsageError("--config: cannot read \(path)")
         }
         return try DaemonOptions.parse(arguments, environment: environment, config: entries, configFile: path)
+    }
+
+    /// A file's bytes, or nil when it cannot be opened. Unlike `FileManager.contents(atPath:)` it
+    /// reads a character device too, so `--config /dev/null` is an empty configuration.
+    static func contents(of path: String) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return (try? handle.readToEnd()) ?? Data()
     }
 
     /// A failure to start, with what to do about it.

@@ -52,4 +52,10 @@ import Testing
         #expect(activate.status == 1)
         #expect(activate.stderr.contains("narratorctl register --follow FILE"), "\(activate.stderr)")
     }
+
+    @Test func anEmptyConfigurationFromDevNullIsTaken() throws {
+        // `--config /dev/null` is the usual way to start without the user's settings file.
+        let daemon = try DaemonHarness(extraArguments: ["--config", "/dev/null"])
+        #expect(try daemon.ctl("status").status == 0)
+    }
 }
