@@ -37,13 +37,17 @@ public struct LogRequest: Equatable, Sendable {
     public var format: Format
 }
 
-private let databaseOption = OptionSpec("--db", value: "PATH", help: "the log database (default: $XDG_STATE_HOME/narrator/narrator.db)")
 private let readDatabaseOption = OptionSpec(
-    "--db", value: "PATH", help: "the log database (default: the running narratord's, else $XDG_STATE_HOME/narrator/narrator.db)")
+    "--db", value: "PATH",
+    help: "the log database (default: the running narratord's, else $XDG_STATE_HOME/narrator/narrator.db; replays.db there with --experiment)")
+private let replayDatabaseOption = OptionSpec(
+    "--db", value: "PATH", help: "where to record the experiment (never the live log unless named here)",
+    shownDefault: "$XDG_STATE_HOME/narrator/replays.db")
 private let whichLog = """
     Reads the log of the narratord that answers at the socket (the file its "status" shows, wherever
-    its --db put it) unless --db names one; without a daemon, and for replay experiments
-    (--experiment), the default file. Says on standard error which file it read.
+    its --db put it) unless --db names one; without a daemon, the default file; for replay experiments
+    (--experiment), the replay database, $XDG_STATE_HOME/narrator/replays.db. Says on standard error
+    which file it read.
     """
 
 private func logRequest(_ parsed: ParsedArguments, command: String) throws(UsageError) -> LogRequest {
@@ -77,8 +81,8 @@ let announcementCommandSpecs: [CommandSpec] = [
         arguments: [ArgumentSpec("TRACE", help: "a JSON-lines trace (see examples/traces)")],
         options: [
             OptionSpec("--policy", value: "NAME|FILE", help: "none, default, strict, or a policy file (repeatable; default: all three)", repeatable: true),
-            databaseOption,
-            OptionSpec("--timeline", value: "FILE.svg", help: "draw every decision per policy as SVG"),
+            replayDatabaseOption,
+            OptionSpec("--timeline", value: "FILE.svg", help: "draw every decision per policy as SVG (the output names the file)"),
             OptionSpec("--rate", value: "WPM", help: "speech rate for utterance lengths (default 175)"),
             OptionSpec("--voice", value: "NAME", help: "eSpeak NG voice for utterance lengths (default: en)"),
         ],
@@ -87,8 +91,9 @@ let announcementCommandSpecs: [CommandSpec] = [
             virtual clock where each utterance lasts as long as eSpeak NG takes to say it (synthesized once,
             cached in $XDG_CACHE_HOME/narrator). Prints one row per policy: outcomes, queued-to-started
             latency percentiles, speech time and focus speech cut by announcements; --json prints them as
-            JSON. Every decision is written to the log database under a new experiment id (see
-            "narratorctl log --experiment ID").
+            JSON. Every decision is recorded under a new experiment id in the replay database
+            ($XDG_STATE_HOME/narrator/replays.db unless --db says otherwise; the daemon's live log is
+            never written), which "narratorctl log --experiment ID" and "stats --experiment ID" read.
             """,
         connects: .never,
         build: { parsed throws(UsageError) in

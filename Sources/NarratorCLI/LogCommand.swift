@@ -5,17 +5,19 @@ import NarratorSystem
 
 /// `narratorctl log` and `narratorctl stats`: read the SQLite log directly, daemon or not.
 enum LogCommand {
-    /// The file to read: `--db`; else, for live rows, the log of the daemon that answers at the
-    /// socket; else (no daemon, or a replay's experiment, which replay writes there) the default.
+    /// The file to read: `--db`; else, for a replay's experiment, the replay database (where replay
+    /// records them); else, for live rows, the log of the daemon that answers at the socket; else
+    /// (no daemon) the default.
     /// Unless `--db` chose it, the file is named on stderr, so that nobody reads one log thinking
     /// it is another.
     static func locate(_ request: LogRequest, command: String, environment: [String: String], console: Console) -> String {
         if let database = request.database { return database }
-        let fallback = LogTime.defaultDatabase(environment)
         if request.experiment != nil {
-            console.err("narratorctl \(command): reading \(fallback) (where replay writes experiments unless given --db)\n")
-            return fallback
+            let replays = LogTime.defaultReplayDatabase(environment)
+            console.err("narratorctl \(command): reading \(replays) (where replay records experiments unless given --db)\n")
+            return replays
         }
+        let fallback = LogTime.defaultDatabase(environment)
         let socket = SocketPath.resolve(flag: request.socket, environment: environment, uid: getuid()).path
         guard let path = daemonLogPath(socket: socket) else {
             console.err("narratorctl \(command): reading \(fallback) (no narratord answered at \(socket) to say where its log is)\n")
@@ -47,7 +49,8 @@ enum LogCommand {
     static func open(_ request: LogRequest, command: String, environment: [String: String], console: Console) -> Database? {
         let path = locate(request, command: command, environment: environment, console: console)
         guard FileManager.default.fileExists(atPath: path) else {
-            console.err("narratorctl: no log at \(path) (start narratord, run a replay, or pass --db PATH)\n")
+            let remedy = request.experiment != nil ? "run narratorctl replay" : "start narratord"
+            console.err("narratorctl: no log at \(path) (\(remedy), or pass --db PATH)\n")
             return nil
         }
         do {

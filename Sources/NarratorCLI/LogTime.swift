@@ -34,8 +34,19 @@ enum LogTime {
 
     /// Where narratord keeps its log unless told otherwise.
     static func defaultDatabase(_ environment: [String: String]) -> String {
-        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/narrator/narrator.db" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/narrator/narrator.db"
+        stateDirectory(environment) + "/narrator.db"
+    }
+
+    /// Where `replay` keeps its experiments unless told otherwise: beside the live log, never in it,
+    /// so experiments neither grow the daemon's file nor compete with its writer for the lock.
+    static func defaultReplayDatabase(_ environment: [String: String]) -> String {
+        stateDirectory(environment) + "/replays.db"
+    }
+
+    /// `$XDG_STATE_HOME/narrator`, else `~/.local/state/narrator` (narratord's default `--state-dir`).
+    static func stateDirectory(_ environment: [String: String]) -> String {
+        if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/narrator" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/narrator"
     }
 
     static func cacheDirectory(_ environment: [String: String]) -> String {

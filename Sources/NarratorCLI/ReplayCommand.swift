@@ -50,7 +50,7 @@ enum ReplayCommand {
 
         var status = ExitStatus.success
         let experiment = experimentID()
-        let databasePath = request.database ?? LogTime.defaultDatabase(environment)
+        let databasePath = request.database ?? LogTime.defaultReplayDatabase(environment)
         var written = 0
         do {
             let database = try UtteranceLog.openForWriting(databasePath)
@@ -70,11 +70,15 @@ enum ReplayCommand {
             console.err("narratorctl replay: the decisions were not logged: \(error)\n")
             status = .refused
         }
+        // The file written, as an absolute path, so the output says where to look.
+        var timeline: String?
         if let path = request.timeline {
             let title = "\((request.trace as NSString).lastPathComponent): \(events.count) events, eSpeak NG at \(request.rate) wpm"
             let svg = AnnouncementTimeline(lanes: lanes, origin: MonotonicInstant(nanoseconds: 0), title: title).svg
+            let url = URL(fileURLWithPath: path).standardizedFileURL
             do {
-                try Data(svg.utf8).write(to: URL(fileURLWithPath: path))
+                try Data(svg.utf8).write(to: url)
+                timeline = url.path
             } catch {
                 console.err("narratorctl replay: cannot write \(path): \(error.localizedDescription)\n")
                 status = .refused
@@ -83,12 +87,13 @@ enum ReplayCommand {
         if json {
             let object: JSONValue = [
                 "experiment": .string(experiment), "database": .string(databasePath), "rows": .number(Double(written)),
-                "policies": .array(summaries.map(\.json)),
+                "timeline": .optional(timeline), "policies": .array(summaries.map(\.json)),
             ]
             console.out(object.prettyText + "\n")
         } else {
-            console.out(ReplaySummary.table(summaries))
-            if written > 0 { console.out("\nexperiment \(experiment): \(written) rows in \(databasePath)\n") }
+            console.out(ReplaySummary.table(summaries) + "\n")
+            if let timeline { console.out("timeline: \(timeline)\n") }
+            if written > 0 { console.out("experiment \(experiment): \(written) rows in \(databasePath)\n") }
         }
         return status
     }
