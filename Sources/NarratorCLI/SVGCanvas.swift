@@ -52,6 +52,11 @@ struct SVGCanvas {
         body += "<text x=\"\(Self.number(p.x))\" y=\"\(Self.number(p.y))\"\(Self.attributes(attributes))>\(Self.escape(text))</text>\n"
     }
 
+    /// A `<title>`: the tooltip of the element it opens (it must come first inside it).
+    mutating func title(_ text: String) {
+        body += "<title>\(Self.escape(text))</title>\n"
+    }
+
     mutating func open(_ element: String, attributes: [String: String]) {
         body += "<\(element)\(Self.attributes(attributes))>\n"
     }
