@@ -19,11 +19,12 @@ DATADIR    := $(PREFIX)/share/narrator
 DOCDIR     := $(PREFIX)/share/doc/narrator
 
 # Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite. Tests: a real sound server to record from,
-# systemd-analyze and systemd-socket-activate for the units, man for the manual pages.
+# systemd-analyze and systemd-socket-activate for the units, man for the manual pages, and
+# bash-completion to run the completion script with the package as well as without it.
 BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev pkg-config
 # Benchmarks: the same, plus Speech Dispatcher to measure beside (skipped when absent).
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
-TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux
+TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux bash-completion
 
 .PHONY: all deps test-deps build run test bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke
 

@@ -1,41 +1,53 @@
-# bash completion for narratorctl
-_narratorctl_trees() {
-    narratorctl --json trees 2>/dev/null | grep -o '"tree":"[^"]*"' | cut -d'"' -f4
-}
-
+# bash completion for narratorctl, printed by "narratorctl completion bash" (completions/
+# narratorctl.bash is that output: regenerate it, do not edit it by hand).
+#
+# Every candidate comes from narratorctl itself ("narratorctl __complete CWORD WORDS..."), so
+# commands, options and their values follow the narratorctl being completed; trees, element
+# ids, voices, actions and rotors are asked of the daemon, quietly: nothing is offered when
+# none answers. Needs bash alone: file names come from the bash-completion package's _filedir
+# when it is loaded, else from compgen. Without that package nothing loads this file by
+# itself; add to ~/.bashrc:  source <(narratorctl completion bash)
 _narratorctl() {
-    local cur prev words cword
-    _init_completion || return
-    local commands="show audit help version register update unregister trees focus next previous first last touch activate adjust actions action magic-tap escape rotor announce speak stop status set get voices monitor hello"
-    local command="" i
-    for ((i = 1; i < cword; i++)); do
-        case "${words[i]}" in
-            --socket) ((i++)) ;;
-            -*) ;;
-            *) command="${words[i]}"; break ;;
-        esac
-    done
-    case "$prev" in
-        --socket|--svg) _filedir; return ;;
-        --priority) COMPREPLY=($(compgen -W "low default high" -- "$cur")); return ;;
-        --fail-on) COMPREPLY=($(compgen -W "error warning" -- "$cur")); return ;;
-        --notify) COMPREPLY=($(compgen -W "screenChanged layoutChanged" -- "$cur")); return ;;
-        --tree) COMPREPLY=($(compgen -W "$(_narratorctl_trees)" -- "$cur")); return ;;
-    esac
-    if [[ -z "$command" ]]; then
-        COMPREPLY=($(compgen -W "$commands --socket --json --help --version" -- "$cur"))
-        return
+    local cur=${COMP_WORDS[COMP_CWORD]} program=${COMP_WORDS[0]} kind word output
+    local -a reply
+    [[ $program == "~/"* ]] && program=$HOME/${program#"~/"}
+    command -v -- "$program" >/dev/null 2>&1 || program=narratorctl
+    # Command substitutions, not <(...): bash waits for them, so no child outlives the TAB.
+    output=$("$program" __complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2>/dev/null)
+    COMPREPLY=()
+    [[ -n $output ]] || return 0
+    mapfile -t reply <<<"$output"
+    kind=${reply[0]}
+    reply=("${reply[@]:1}")
+    # Right after "--option=" bash replaces what follows the "=", which is nothing yet.
+    [[ $cur == "=" ]] && cur=""
+    if [[ $kind == files* ]]; then
+        local extension=${kind#files}
+        extension=${extension#:}
+        COMPREPLY=("${reply[@]}")
+        if declare -F _filedir >/dev/null; then
+            _filedir $extension
+        else
+            compopt -o filenames 2>/dev/null
+            local base=${cur#[\"\']}
+            base=${base//\\/}
+            if [[ -n $extension ]]; then
+                output=$(compgen -d -- "$base"; compgen -f -X "!*.$extension" -- "$base")
+            else
+                output=$(compgen -f -- "$base")
+            fi
+            [[ -n $output ]] && mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY <<<"$output"
+        fi
+        return 0
     fi
-    case "$command" in
-        help) COMPREPLY=($(compgen -W "$commands" -- "$cur")) ;;
-        register) [[ "$cur" == -* ]] && COMPREPLY=($(compgen -W "--ephemeral --follow" -- "$cur")) || _filedir json ;;
-        show|audit) [[ "$cur" == -* ]] && COMPREPLY=($(compgen -W "--json --svg --fail-on --ignore" -- "$cur")) || { _filedir json; COMPREPLY+=($(compgen -W "$(_narratorctl_trees)" -- "$cur")); } ;;
-        focus|unregister|update) COMPREPLY=($(compgen -W "$(_narratorctl_trees)" -- "$cur")) ;;
-        adjust) COMPREPLY=($(compgen -W "up down" -- "$cur")) ;;
-        set|get) COMPREPLY=($(compgen -W "voice rate pitch volume punctuation hints hint-delay" -- "$cur")) ;;
-        announce) COMPREPLY=($(compgen -W "--priority --tree --element --key --language" -- "$cur")) ;;
-        speak) COMPREPLY=($(compgen -W "--language" -- "$cur")) ;;
-        next|previous|first|last|touch) COMPREPLY=($(compgen -W "--tree" -- "$cur")) ;;
-    esac
+    COMPREPLY=("${reply[@]}")
+    # A word the shell would split or expand (a voice's name): readline quotes it as it does
+    # file names, also in the prefix it inserts when several match.
+    for word in "${reply[@]}"; do
+        if [[ $word == *[^A-Za-z0-9_./:@%+,=-]* ]]; then
+            compopt -o filenames 2>/dev/null
+            break
+        fi
+    done
 }
 complete -F _narratorctl narratorctl

@@ -17,6 +17,8 @@ public enum Command: Equatable, Sendable {
     case audit(AuditRequest)
     case help(topic: String?)
     case version
+    /// Print the completion script for a shell (`bash`).
+    case completion(shell: String)
     /// Offline announcement tools: replay traces, read the log (see AnnouncementCommands.swift).
     case announcements(AnnouncementCommand)
     /// A request for the daemon: the `cmd` name and its fields.

@@ -93,6 +93,22 @@ let offlineCommands: [CommandSpec] = [
         name: "version", summary: "print the versions of narratorctl, the protocol and the tree format",
         connects: .never,
         build: { _ throws(UsageError) in .version }),
+    CommandSpec(
+        name: "completion", summary: "print the bash completion script",
+        arguments: [ArgumentSpec("SHELL", help: "bash")],
+        discussion: """
+            make install installs it for the bash-completion package; without that package, load it from
+            ~/.bashrc with: source <(narratorctl completion bash). It asks narratorctl for every candidate,
+            so it follows this narratorctl's commands and options, and the daemon for trees, element ids,
+            voices, actions and rotors.
+            """,
+        printsJSON: false, connects: .never,
+        build: { parsed throws(UsageError) in
+            guard parsed.positionals[0] == "bash" else {
+                throw UsageError("completion: SHELL must be bash, not \"\(parsed.positionals[0])\"", command: "completion")
+            }
+            return .completion(shell: "bash")
+        }),
 ]
 
 func commandSpec(named name: String) -> CommandSpec? { commandCatalog.first { $0.name == name } }

@@ -4,6 +4,15 @@ import NarratorCore
 /// The `narratorctl` program as a function of its arguments and console, for `main` and for tests.
 public enum NarratorCtl {
     public static func run(_ arguments: [String], environment: [String: String] = [:], console: Console) -> ExitStatus {
+        // The completion script's question (hidden: not a command of the catalog).
+        if arguments.first == "__complete" {
+            guard arguments.count >= 3, let current = Int(arguments[1]), current >= 0 else { return .usage }
+            let candidates = Completion.complete(Array(arguments.dropFirst(2)), current: current) { socket in
+                CompletionFacts.daemon(socket: socket, environment: environment)
+            }
+            console.out(candidates.output)
+            return .success
+        }
         let invocation: Invocation
         do {
             invocation = try InvocationParser.parse(arguments)
@@ -42,6 +51,9 @@ public enum NarratorCtl {
             } else {
                 console.out(HelpText.overview + "\n")
             }
+            return .success
+        case .completion:
+            console.out(BashCompletion.script)
             return .success
         case .version:
             if invocation.json {

@@ -30,6 +30,7 @@ import NarratorCommandLine
             "show": ["f.json"], "audit": ["f.json"], "help": [], "version": [], "replay": ["t.jsonl"], "log": [], "stats": [],
             "register": ["f.json"], "update": ["t", "e", "--remove"], "unregister": ["t"], "export": ["t"], "focus": ["t"], "touch": ["1", "2"],
             "adjust": ["up"], "action": ["a"], "announce": ["hi"], "speak": ["hi"], "set": ["rate", "200"], "get": ["rate"],
+            "completion": ["bash"],
         ]
         for spec in commandCatalog {
             let rest = examples[spec.name] ?? []

@@ -1,0 +1,342 @@
+import NarratorCommandLine
+import NarratorCore
+
+/// Shell completion from the command catalog: `narratorctl __complete CWORD WORDS...` prints the
+/// candidates for the word at CWORD of a command line (bash's `COMP_CWORD` and `COMP_WORDS`), so
+/// the completion script never lists a command or an option itself and cannot drift from the parser.
+///
+/// Output: a first line saying whether file names are wanted too (`words`, `files`, `files:json`,
+/// `files:jsonl`), then one candidate per line, unquoted; the script adds the file names and the
+/// quoting. Pure, given what the daemon knows (``CompletionFacts``).
+enum Completion {
+    /// File names to offer beside the words.
+    enum Files: String, Equatable, Sendable {
+        case none = "words"
+        case any = "files"
+        case json = "files:json"
+        case jsonl = "files:jsonl"
+    }
+
+    struct Candidates: Equatable, Sendable {
+        var words: [String] = []
+        var files: Files = .none
+
+        /// What `__complete` prints.
+        var output: String {
+            ([files.rawValue] + words.filter { !$0.contains("\n") }).map { $0 + "\n" }.joined()
+        }
+    }
+
+    /// Which tree a list of element ids is about.
+    enum TreeReference: Equatable, Sendable {
+        /// The command's positional argument at this index (`focus TREE ELEMENT`).
+        case positional(Int)
+        /// An option's value (`announce --tree TREE --element ID`).
+        case option(String)
+    }
+
+    /// Where the candidates for an argument or an option's value come from.
+    enum Source: Equatable, Sendable {
+        /// Free text (what to say, a number, JSON): nothing to offer.
+        case text
+        case words([String])
+        case files(Files)
+        /// The registered trees' names, and files when the argument may be either.
+        case trees(orFiles: Files)
+        /// The focus stops of a tree (`focus TREE ELEMENT`): the ids `show` lists.
+        case stops(TreeReference)
+        /// Every element id of a tree, stop or not (`update TREE ELEMENT`).
+        case elements(TreeReference)
+        /// Installed voices by name, identifier and language code (a language names its voice),
+        /// after `extra` words.
+        case voices(extra: [String])
+        /// The language codes of the installed voices.
+        case languages
+        /// The focused element's custom actions.
+        case actions
+        /// The rotors of the focused tree.
+        case rotors
+        /// The commands' names.
+        case commands
+        /// The values of the setting named by the first argument (`set KEY VALUE`).
+        case settingValues
+        /// Built-in policy names, and policy files.
+        case policies(files: Bool)
+    }
+
+    /// The options accepted before the command (as InvocationParser reads them).
+    static let globalOptions = [
+        OptionSpec("--json", help: ""), OptionSpec("--socket", value: "PATH", help: ""), OptionSpec("--help", help: ""),
+        OptionSpec("--version", help: ""),
+    ]
+
+    /// Where a positional argument's candidates come from, by command and argument name; nil for
+    /// an argument this table does not know (a test checks there is none in the catalog).
+    static func source(command: String, argument: String) -> Source? {
+        switch (command, argument) {
+        case (_, "FILE|TREE"): .trees(orFiles: .json)
+        case ("register", "FILE"): .files(.json)
+        case (_, "TREE"): .trees(orFiles: .none)
+        case ("focus", "ELEMENT"): .stops(.positional(0))
+        case (_, "ELEMENT"): .elements(.positional(0))
+        case ("replay", "TRACE"): .files(.jsonl)
+        case ("help", "COMMAND"): .commands
+        case ("adjust", "DIRECTION"): .words(["up", "down"])
+        case ("rotor", "DIRECTION"): .words(Workspace.Move.allCases.map(\.rawValue))
+        case ("rotor", "NAME"): .rotors
+        case ("action", "NAME"): .actions
+        case ("set", "KEY"), ("get", "KEY"): .words(SpeechSettings.keys)
+        case ("set", "VALUE"): .settingValues
+        case ("completion", "SHELL"): .words(["bash"])
+        case ("touch", "X"), ("touch", "Y"), (_, "TEXT"): .text
+        default: nil
+        }
+    }
+
+    /// Where an option's value comes from; nil for an option this table does not know.
+    static func source(command: String?, option: OptionSpec) -> Source? {
+        if let choices = option.choices { return .words(choices) }
+        switch (command, option.name) {
+        case (_, "--socket"), (_, "--db"), (_, "--svg"), (_, "--timeline"): return .files(.any)
+        case ("replay", "--policy"): return .policies(files: true)
+        case (_, "--policy"): return .policies(files: false)
+        case (_, "--tree"): return .trees(orFiles: .none)
+        case ("announce", "--element"): return .elements(.option("--tree"))
+        case ("update", "--focus"): return .elements(.positional(0))
+        case ("replay", "--voice"): return .voices(extra: [])
+        case (_, "--language"): return .languages
+        case ("update", "--set"), ("update", "--children"), ("announce", "--key"), ("replay", "--rate"), (_, "--since"),
+            (_, "--limit"), (_, "--experiment"):
+            return .text
+        default: return nil
+        }
+    }
+
+    /// The candidates for the word at `current` of `words` (bash's COMP_WORDS, the program first).
+    /// `facts` is asked for the daemon's trees, elements, voices... with the `--socket` given on
+    /// the line, and only when the word needs them.
+    static func complete(_ words: [String], current: Int, facts: @escaping (_ socket: String?) -> CompletionFacts) -> Candidates {
+        let (before, word) = rejoin(words, current: current)
+        let cur = unquoted(word)
+
+        // The options and arguments before the word.
+        var socket: String?
+        var command: CommandSpec?
+        var pending: OptionSpec?
+        var positionals: [String] = []
+        var given: [String: [String]] = [:]
+        var optionsEnded = false
+        for token in before {
+            if let option = pending {
+                given[option.name, default: []].append(token)
+                if option.name == "--socket" { socket = token }
+                pending = nil
+                continue
+            }
+            let options = command?.acceptedOptions ?? Self.globalOptions
+            if !optionsEnded, token.hasPrefix("-"), token != "-" {
+                if token == "--" {
+                    if command != nil { optionsEnded = true }
+                    continue
+                }
+                let name = token.split(separator: "=", maxSplits: 1).first.map(String.init) ?? token
+                guard let spec = options.first(where: { $0.name == name || $0.aliases.contains(name) }) else { continue }
+                if let equals = token.firstIndex(of: "=") {
+                    let value = String(token[token.index(after: equals)...])
+                    given[spec.name, default: []].append(value)
+                    if spec.name == "--socket" { socket = value }
+                } else if spec.isFlag {
+                    given[spec.name, default: []].append("")
+                } else {
+                    pending = spec
+                }
+                continue
+            }
+            if command == nil {
+                guard let spec = commandSpec(named: token) else { return Candidates() }
+                command = spec
+            } else {
+                positionals.append(token)
+            }
+        }
+        var context = Context(command: command, positionals: positionals, given: given, socket: socket, makeFacts: facts)
+
+        // The value of an option: "--db=PAT" (bash gives the part after "=" as the word to
+        // replace) or the word after one that takes a value.
+        if !optionsEnded, word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
+            let name = String(word[..<equals])
+            let options = command?.acceptedOptions ?? Self.globalOptions
+            guard let spec = options.first(where: { $0.name == name }), !spec.isFlag else { return Candidates() }
+            return context.resolve(source(command: command?.name, option: spec) ?? .text, prefix: unquoted(String(word[word.index(after: equals)...])))
+        }
+        if let option = pending {
+            return context.resolve(source(command: command?.name, option: option) ?? .text, prefix: cur)
+        }
+        guard let command else {
+            if word.hasPrefix("-") { return Candidates(words: matching(globalOptions.map(\.name), cur)) }
+            return Candidates(words: matching(commandCatalog.map(\.name), cur))
+        }
+        // The options help lists for the command, less those given already that cannot repeat.
+        let options = (command.options + command.globalOptions).filter { $0.repeatable || given[$0.name] == nil }.map(\.name)
+        if !optionsEnded, word.hasPrefix("-") {
+            return Candidates(words: matching(options, cur))
+        }
+        // A positional argument; where there is none to give, or it is free text, the options.
+        let index = positionals.count
+        guard let argument = index < command.arguments.count ? command.arguments[index] : command.arguments.last.flatMap({ $0.variadic ? $0 : nil })
+        else {
+            return Candidates(words: optionsEnded ? [] : matching(options, cur))
+        }
+        let argumentSource = source(command: command.name, argument: argument.name) ?? .text
+        if argumentSource == .text { return Candidates(words: optionsEnded || !cur.isEmpty ? [] : options) }
+        return context.resolve(argumentSource, prefix: cur)
+    }
+
+    /// Bash splits `--db=x` into `--db`, `=`, `x` (`=` is a word break): puts such options back
+    /// together. Returns the words before the current one (the program left out) and the current one.
+    static func rejoin(_ words: [String], current: Int) -> (before: [String], word: String) {
+        var words = words
+        while words.count <= current { words.append("") }
+        var merged: [String] = []
+        var index = 0
+        while index <= current {
+            let token = words[index]
+            if token == "=", index > 1, let last = merged.last, last.hasPrefix("--"), !last.contains("=") {
+                merged[merged.count - 1] += "="
+                if index + 1 <= current {
+                    merged[merged.count - 1] += words[index + 1]
+                    index += 2
+                } else {
+                    index += 1
+                }
+                continue
+            }
+            merged.append(token)
+            index += 1
+        }
+        let word = merged.removeLast()
+        return (Array(merged.dropFirst()), word)
+    }
+
+    /// The text a word stands for, as typed so far: a leading quote dropped, backslash escapes undone.
+    static func unquoted(_ word: String) -> String {
+        var text = Substring(word)
+        var quote: Character?
+        if let first = text.first, first == "'" || first == "\"" {
+            quote = first
+            text = text.dropFirst()
+        }
+        if quote == "'" { return String(text.prefix { $0 != "'" }) }
+        var out = ""
+        var escaped = false
+        for character in text {
+            if escaped {
+                out.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character == quote {
+                break
+            } else {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    static func matching(_ candidates: [String], _ prefix: String) -> [String] {
+        var seen = Set<String>()
+        return candidates.filter { $0.hasPrefix(prefix) && seen.insert($0).inserted }
+    }
+
+    /// What is known about the line, to resolve a source.
+    struct Context {
+        var command: CommandSpec?
+        var positionals: [String]
+        var given: [String: [String]]
+        var socket: String?
+        var makeFacts: (_ socket: String?) -> CompletionFacts
+        private var facts: CompletionFacts?
+
+        init(
+            command: CommandSpec?, positionals: [String], given: [String: [String]], socket: String?,
+            makeFacts: @escaping (_ socket: String?) -> CompletionFacts
+        ) {
+            self.command = command
+            self.positionals = positionals
+            self.given = given
+            self.socket = socket
+            self.makeFacts = makeFacts
+        }
+
+        /// The daemon's facts, made once and only when a source needs them.
+        private mutating func daemon() -> CompletionFacts {
+            if let facts { return facts }
+            let made = makeFacts(socket)
+            facts = made
+            return made
+        }
+
+        private func tree(_ reference: TreeReference) -> String? {
+            switch reference {
+            case .positional(let index): index < positionals.count ? unquoted(positionals[index]) : nil
+            case .option(let name): given[name]?.last.map(unquoted)
+            }
+        }
+
+        mutating func resolve(_ source: Source, prefix: String) -> Candidates {
+            switch source {
+            case .text:
+                return Candidates()
+            case .words(let words):
+                return Candidates(words: matching(words, prefix))
+            case .files(let files):
+                return Candidates(files: files)
+            case .trees(let files):
+                return Candidates(words: matching(daemon().trees(), prefix), files: files)
+            case .stops(let reference):
+                guard let tree = tree(reference) else { return Candidates() }
+                return Candidates(words: matching(daemon().stops(tree), prefix))
+            case .elements(let reference):
+                guard let tree = tree(reference) else { return Candidates() }
+                return Candidates(words: matching(daemon().elements(tree), prefix))
+            case .voices(let extra):
+                let voices = daemon().voices()
+                return Candidates(words: matching(extra + voices.map(\.name) + voices.map(\.identifier) + voices.flatMap(\.languages), prefix))
+            case .languages:
+                return Candidates(words: matching(daemon().voices().flatMap(\.languages), prefix))
+            case .actions:
+                return Candidates(words: matching(daemon().actions(), prefix))
+            case .rotors:
+                return Candidates(words: matching(daemon().rotors(), prefix))
+            case .commands:
+                return Candidates(words: matching(commandCatalog.map(\.name), prefix))
+            case .settingValues:
+                switch positionals.first.map(unquoted) {
+                case "punctuation": return Candidates(words: matching(PunctuationLevel.allCases.map(\.rawValue), prefix))
+                case "hints": return Candidates(words: matching(["on", "off"], prefix))
+                case "voice": return resolve(.voices(extra: ["auto"]), prefix: prefix)
+                default: return Candidates()
+                }
+            case .policies(let files):
+                return Candidates(words: matching(AnnouncementPolicy.builtIns.map(\.name), prefix), files: files ? .json : .none)
+            }
+        }
+    }
+}
+
+/// What completion asks of the daemon. Each answer is empty when no daemon answers.
+struct CompletionFacts: Sendable {
+    var trees: @Sendable () -> [String]
+    /// The focus stops of a tree, in reading order.
+    var stops: @Sendable (_ tree: String) -> [String]
+    /// Every element id of a tree.
+    var elements: @Sendable (_ tree: String) -> [String]
+    var voices: @Sendable () -> [InstalledVoice]
+    /// The focused element's custom actions.
+    var actions: @Sendable () -> [String]
+    var rotors: @Sendable () -> [String]
+
+    /// Knows nothing: no daemon.
+    static let none = CompletionFacts(trees: { [] }, stops: { _ in [] }, elements: { _ in [] }, voices: { [] }, actions: { [] }, rotors: { [] })
+}

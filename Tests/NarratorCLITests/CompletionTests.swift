@@ -1,0 +1,124 @@
+import NarratorCore
+import Testing
+@testable import NarratorCLI
+
+/// `narratorctl __complete`'s decisions, in-process with made-up daemon answers; the real script
+/// in a real bash against a real daemon is NarratorEndToEndTests/BashCompletionTests.
+@Suite struct CompletionTests {
+    /// A daemon with one tree, "player", whose stops are title and play (and a container, root).
+    static let facts = CompletionFacts(
+        trees: { ["player", "mail"] }, stops: { $0 == "player" ? ["title", "play"] : [] },
+        elements: { $0 == "player" ? ["root", "title", "controls", "play"] : [] },
+        voices: { [InstalledVoice(name: "English (Great Britain)", identifier: "gmw/en", languages: ["en-gb", "en"], gender: .male)] },
+        actions: { ["skip", "repeat"] }, rotors: { ["headings", "volume"] })
+
+    func complete(_ words: String..., socket: (@Sendable (String?) -> Void)? = nil) -> Completion.Candidates {
+        Completion.complete(["narratorctl"] + words, current: words.count) { given in
+            socket?(given)
+            return Self.facts
+        }
+    }
+
+    @Test func everyArgumentAndOptionOfTheCatalogHasASource() {
+        // A new argument or option must say what completes it (free text says .text), so the
+        // completion cannot silently fall behind the catalog.
+        for spec in commandCatalog {
+            for argument in spec.arguments {
+                #expect(Completion.source(command: spec.name, argument: argument.name) != nil, "\(spec.name) \(argument.name)")
+            }
+            for option in spec.acceptedOptions where !option.isFlag {
+                #expect(Completion.source(command: spec.name, option: option) != nil, "\(spec.name) \(option.name)")
+            }
+        }
+    }
+
+    @Test func commandsAndOptionsComeFromTheCatalog() {
+        #expect(complete("").words == commandCatalog.map(\.name))
+        #expect(complete("").files == .none)
+        #expect(complete("--json", "s").words == commandCatalog.map(\.name).filter { $0.hasPrefix("s") })
+        let stats = commandSpec(named: "stats")!
+        #expect(complete("stats", "--").words == (stats.options + stats.globalOptions).map(\.name))
+        #expect(complete("nosuchcommand", "").words == [])
+        // Nothing left to give: the options.
+        #expect(complete("next", "").words == ["--tree", "--json", "--socket", "--help"])
+        // After "--" only text follows.
+        #expect(complete("announce", "--", "").words == [])
+    }
+
+    @Test func elementIdsOfTheTreeNamedBefore() {
+        #expect(complete("focus", "").words == ["player", "mail"])
+        #expect(complete("focus", "player", "").words == ["title", "play"])
+        #expect(complete("focus", "player", "p").words == ["play"])
+        #expect(complete("focus", "'player'", "").words == ["title", "play"])
+        #expect(complete("update", "player", "c").words == ["controls"])
+        #expect(complete("update", "player", "title", "--notify", "screenChanged", "--focus", "").words == ["root", "title", "controls", "play"])
+        #expect(complete("announce", "--tree", "player", "--element", "r").words == ["root"])
+        #expect(complete("announce", "--element", "").words == [])
+        #expect(complete("show", "").words == ["player", "mail"])
+        #expect(complete("show", "").files == .json)
+        #expect(complete("action", "").words == ["skip", "repeat"])
+        #expect(complete("rotor", "").words == ["headings", "volume"])
+        #expect(complete("rotor", "headings", "").words == ["next", "previous", "first", "last"])
+    }
+
+    @Test func settingValues() {
+        #expect(complete("set", "").words == SpeechSettings.keys)
+        #expect(complete("set", "rate", "").words == [])
+        #expect(complete("set", "punctuation", "").words == ["none", "some", "all"])
+        #expect(complete("set", "hints", "").words == ["on", "off"])
+        #expect(complete("set", "voice", "").words == ["auto", "English (Great Britain)", "gmw/en", "en-gb", "en"])
+        #expect(complete("set", "voice", "en").words == ["en-gb", "en"])
+        #expect(complete("announce", "--language", "").words == ["en-gb", "en"])
+        #expect(complete("speak", "--language", "en-").words == ["en-gb"])
+        #expect(complete("set", "voice", #"English\ \(G"#).words == ["English (Great Britain)"])
+        #expect(complete("set", "voice", "\"English (G").words == ["English (Great Britain)"])
+        #expect(complete("set", "voice", "'Eng").words == ["English (Great Britain)"])
+        #expect(complete("replay", "t.jsonl", "--voice", "").words == ["English (Great Britain)", "gmw/en", "en-gb", "en"])
+    }
+
+    @Test func optionValuesAndFiles() {
+        #expect(complete("audit", "--ignore", "").words == AuditRule.ids)
+        #expect(complete("audit", "--ignore", "").files == .none)
+        #expect(complete("audit", "--svg", "").files == .any)
+        #expect(complete("replay", "").files == .jsonl)
+        #expect(complete("replay", "t.jsonl", "--policy", "").words == ["none", "default", "strict"])
+        #expect(complete("replay", "t.jsonl", "--policy", "").files == .json)
+        #expect(complete("log", "--policy", "").files == .none)
+        #expect(complete("register", "").files == .json)
+        #expect(complete("--socket", "").files == .any)
+        // "--outcome=dr" comes from bash as "--outcome", "=", "dr".
+        #expect(complete("log", "--outcome", "=", "dr").words == ["dropped"])
+        #expect(complete("log", "--outcome", "=").words == AnnouncementOutcome.allCases.map(\.rawValue))
+        #expect(complete("log", "--outcome", "=", "dropped", "--").words.contains("--limit"))
+        #expect(complete("log", "--outcome", "=", "dropped", "--").words.contains("--outcome") == false)
+    }
+
+    @Test func theDaemonIsAskedOnlyWhenNeededAndAtTheSocketOnTheLine() {
+        final class Asked: @unchecked Sendable { var sockets: [String?] = [] }
+        let asked = Asked()
+        _ = complete("set", "rate", "", socket: { asked.sockets.append($0) })
+        _ = complete("audit", "--ignore", "", socket: { asked.sockets.append($0) })
+        #expect(asked.sockets.isEmpty)
+        _ = complete("--socket", "/run/a.sock", "focus", "", socket: { asked.sockets.append($0) })
+        _ = complete("focus", "--socket=/run/b.sock", "player", "", socket: { asked.sockets.append($0) })
+        _ = complete("trees", "--socket", "/run/c.sock", "--", socket: { asked.sockets.append($0) })
+        #expect(asked.sockets == ["/run/a.sock", "/run/b.sock"])
+    }
+
+    @Test func outputIsADirectiveThenOneCandidatePerLine() {
+        #expect(Completion.Candidates(words: ["a b", "c"], files: .json).output == "files:json\na b\nc\n")
+        #expect(Completion.Candidates(words: ["bad\nname"]).output == "words\n")
+        let rejoined = Completion.rejoin(["narratorctl", "log", "--db", "=", "x", "--limit", "=", "3"], current: 7)
+        #expect(rejoined.before == ["log", "--db=x"])
+        #expect(rejoined.word == "--limit=3")
+        #expect(Completion.unquoted(#"a\ b"#) == "a b")
+        #expect(Completion.unquoted("'a b") == "a b")
+    }
+
+    @Test func theScriptNeedsNoBashCompletionPackage() {
+        #expect(!BashCompletion.script.contains("_init_completion"))
+        #expect(!BashCompletion.script.contains("_get_comp_words_by_ref"))
+        #expect(BashCompletion.script.contains("__complete \"$COMP_CWORD\" \"${COMP_WORDS[@]}\""))
+        #expect(BashCompletion.script.hasSuffix("complete -F _narratorctl narratorctl\n"))
+    }
+}
