@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCore
 
 /// Reads a file argument (`-` is standard input) for a command, reporting a failure the same
 /// way everywhere: "narratorctl show: cannot read PATH: no such file".
@@ -26,8 +27,20 @@ enum InputFile {
 
     private static func whyUnreadable(_ path: String) -> String {
         var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return "no such file" + nearest(to: path) }
         if isDirectory.boolValue { return "it is a directory, not a file" }
         return FileManager.default.isReadableFile(atPath: path) ? "it cannot be read" : "permission denied"
+    }
+
+    /// "; did you mean examples/traces/chat-burst.jsonl?" when a file beside the missing one has a
+    /// name close to it (a wrong extension, a typo).
+    private static func nearest(to path: String) -> String {
+        let url = URL(fileURLWithPath: path)
+        let directory = url.deletingLastPathComponent().path
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: directory),
+              let match = Suggestion.nearest(to: url.lastPathComponent, in: names)
+        else { return "" }
+        let prefix = path.contains("/") ? String(path[..<path.lastIndex(of: "/")!]) + "/" : ""
+        return "; did you mean \(prefix + match)?"
     }
 }

@@ -5,13 +5,12 @@ import NarratorStore
 /// `narratorctl replay`: a trace through the announcement queue under each policy, offline.
 enum ReplayCommand {
     static func run(_ request: ReplayRequest, json: Bool, environment: [String: String], console: Console) -> ExitStatus {
-        guard let data = FileManager.default.contents(atPath: request.trace) else {
-            console.err("narratorctl replay: cannot read \(request.trace)\n")
-            return .refused
-        }
+        // Read as every file argument is: `-` for standard input, a byte-order mark dropped, and a
+        // missing file named with why and the nearest file beside it.
+        guard let bytes = InputFile.read(request.trace, for: "replay", console: console) else { return .refused }
         let events: [TraceEvent]
         do {
-            events = try AnnouncementTrace.parse(String(decoding: data, as: UTF8.self))
+            events = try AnnouncementTrace.parse(String(decoding: bytes, as: UTF8.self))
         } catch {
             console.err("narratorctl replay: \(request.trace): \(error)\n")
             return .refused

@@ -58,4 +58,16 @@ import Testing
         let daemon = try DaemonHarness(extraArguments: ["--config", "/dev/null"])
         #expect(try daemon.ctl("status").status == 0)
     }
+
+    @Test func aMissingFileSuggestsTheNearestFileBesideIt() throws {
+        let ctl = DaemonHarness.binaries + "/narratorctl"
+        let traces = DaemonHarness.repository + "/examples/traces/"
+        let replay = try DaemonHarness.run(ctl, ["replay", traces + "chat-burst.json", "--policy", "none"])
+        #expect(replay.status == 1)
+        #expect(replay.stderr == "narratorctl replay: cannot read \(traces)chat-burst.json: no such file; did you mean \(traces)chat-burst.jsonl?\n")
+        // Replay reads its trace as the other commands read files: a byte-order mark is dropped.
+        let trace = try String(contentsOfFile: traces + "chat-burst.jsonl", encoding: .utf8)
+        let withMark = try DaemonHarness.run(ctl, ["replay", "-", "--policy", "none", "--db", NSTemporaryDirectory() + "walk-\(UUID().uuidString).db"], stdin: "\u{FEFF}" + trace)
+        #expect(withMark.status == 0, "\(withMark.stderr)")
+    }
 }
