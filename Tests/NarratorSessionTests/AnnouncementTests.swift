@@ -114,6 +114,33 @@ import Testing
         #expect(newer.appendedRows.map(\.outcome) == ["deferred"])
     }
 
+    @Test func anAnnouncementWaitingBehindFocusSpeechStartsWhenItEnds() throws {
+        var h = Harness()
+        let app = h.client()
+        try h.register(app, example: "player.json")
+        h.request(app, .focus(tree: "player", element: "rating"))
+        // Low never cuts focus speech: it waits...
+        #expect(announce(&h, app, "Download finished", priority: .low).played.isEmpty)
+        h.advance(by: .seconds(1))
+        // ...and starts as soon as the focus speech has been heard, not when its time to live runs out.
+        #expect(h.finishSpeaking().played == ["Download finished"])
+    }
+
+    @Test func aDefaultAnnouncementWaitingBehindAnotherStartsAfterAFocusMoveHasBeenSpoken() throws {
+        var h = Harness()
+        let app = h.client()
+        try h.register(app, example: "player.json")
+        _ = announce(&h, app, "First")
+        _ = announce(&h, app, "Second")
+        // The user moves: focus speech cuts "First"; "Second" waits for it, and for its hint.
+        #expect(h.request(app, .focus(tree: "player", element: "play")).played == ["Now Playing, Play, button"])
+        h.advance(by: .seconds(1))
+        #expect(h.finishSpeaking().played.isEmpty, "the hint is due first")
+        #expect(h.fireTimer().played == ["actions available"])
+        h.advance(by: .seconds(1))
+        #expect(h.finishSpeaking().played == ["Second"])
+    }
+
     @Test func aHighAnnouncementInterruptsAndTheInterruptedRowSaysSo() throws {
         var h = Harness()
         let app = h.client()

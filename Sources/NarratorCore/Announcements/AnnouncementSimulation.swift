@@ -73,7 +73,10 @@ public struct AnnouncementSimulation {
                 playingUntil = nil
                 follow(plan.finished(playing.id, at: now))
             }
-            follow(plan.tick(at: now))
+            // Ticked only when a deadline is due, as the daemon's timer ticks the session.
+            if let deadline = plan.nextDeadline, deadline <= now {
+                follow(plan.tick(at: now))
+            }
         }
         if let instant { now = max(now, instant) }
     }

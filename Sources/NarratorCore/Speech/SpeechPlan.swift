@@ -174,6 +174,9 @@ public struct SpeechPlan: Sendable {
             }
             if let announcement = entry.announcement {
                 absorb(queue.observe(event, announcement: announcement, speech: activity), at: now, into: &step)
+            } else if event.isFinal {
+                // Speech that announcements waited behind has ended: one may start now.
+                absorb(queue.tick(at: now, speech: activity), at: now, into: &step)
             }
             guard event.isFinal else { continue }
             if entry.announcement == nil {
