@@ -38,6 +38,27 @@ import Testing
         #expect(french.first == play(6, .announcement(.default), "Enregistré", language: "fr"))
     }
 
+    @Test func aLanguageNoInstalledVoiceSpeaksIsRefused() {
+        var h = Harness()
+        let app = h.client()
+        let speak = h.request(app, .speak(text: "x", language: "zz"))
+        #expect(speak.error(to: app) == ReplyError(.invalidField, #"speak.language: no installed voice speaks "zz" (narratorctl voices lists the languages)"#))
+        #expect(speak.played.isEmpty)
+        let announce = h.request(app, .announce(text: "x", priority: .default, tree: nil, element: nil, key: nil, language: "zz"))
+        #expect(announce.error(to: app)?.message.hasPrefix("announce.language: no installed voice speaks") == true)
+    }
+
+    @Test func theUsersVoiceReadsItsOwnLanguageAndAnotherLanguagesVoiceReadsTheRest() throws {
+        var h = Harness(policy: .none)
+        let app = h.client()
+        h.request(app, .set(key: "voice", value: "English (Great Britain)"))
+        h.saveSettings()
+        #expect(h.request(app, .speak(text: "Hello", language: "en-US")).first == play(1, .speak, "Hello", language: "en-US", voice: .named("English (Great Britain)")))
+        h.finishSpeaking()
+        // Arabic is not spelled out by the English voice the user chose: the Arabic voice reads it.
+        #expect(h.request(app, .speak(text: "مرحبا", language: "ar")).first == play(2, .speak, "مرحبا", language: "ar"))
+    }
+
     @Test func aLanguageThatIsNotATagIsRefused() {
         var h = Harness()
         let app = h.client()

@@ -18,6 +18,8 @@ struct Harness {
     static let voices = [
         InstalledVoice(name: "English (Great Britain)", identifier: "gmw/en", languages: ["en-gb", "en"], gender: .male),
         InstalledVoice(name: "German", identifier: "gmw/de", languages: ["de"], gender: .male),
+        InstalledVoice(name: "Arabic", identifier: "sem/ar", languages: ["ar"], gender: .male),
+        InstalledVoice(name: "French (France)", identifier: "roa/fr", languages: ["fr-fr", "fr"], gender: .male),
     ]
 
     init(limits: DaemonLimits = DaemonLimits(), policy: AnnouncementPolicy = .default, treePolicies: [String: AnnouncementPolicy] = [:], settings: SpeechSettings = SpeechSettings()) {

@@ -40,7 +40,7 @@ struct OutputStatusTests {
 struct SpeechPlayerTests {
     /// A play request for `text` with the default voice and prosody.
     func request(_ id: UInt64, _ text: String, _ kind: SpeechKind = .focus) -> PlayRequest {
-        PlayRequest(UtteranceRequest(id: UtteranceID(id), kind: kind, text: text), settings: SpeechSettings())
+        PlayRequest(utterance: UtteranceRequest(id: UtteranceID(id), kind: kind, text: text), voice: .standard, parameters: VoiceParameters())
     }
 
     @Test("the WAV output writes files that Python's wave module reads back exactly")
@@ -93,9 +93,9 @@ struct SpeechPlayerTests {
         started.wait()
         let answered = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
-            player.play(PlayRequest(UtteranceRequest(id: UtteranceID(7), kind: .focus, text: "queued behind"), settings: SpeechSettings()))
+            player.play(PlayRequest(utterance: UtteranceRequest(id: UtteranceID(7), kind: .focus, text: "queued behind"), voice: .standard, parameters: VoiceParameters()))
             player.stop(UtteranceID(7))
-            player.play(PlayRequest(UtteranceRequest(id: UtteranceID(8), kind: .focus, text: "after"), settings: SpeechSettings()))
+            player.play(PlayRequest(utterance: UtteranceRequest(id: UtteranceID(8), kind: .focus, text: "after"), voice: .standard, parameters: VoiceParameters()))
             answered.signal()
         }
         // A watchdog, not a speed limit: a player that waited for the engine would hang here.

@@ -32,7 +32,7 @@ struct PulseEndToEndTests {
         let player = SpeechPlayer(engine: sharedEngine, output: output, onEvent: log.handler)
         let long = String(repeating: "Narrator is reading a long paragraph aloud so that there is time to interrupt it. ", count: 6)
         let id = UtteranceID(1)
-        player.play(PlayRequest(UtteranceRequest(id: id, kind: .focus, text: long), settings: SpeechSettings()))
+        player.play(PlayRequest(utterance: UtteranceRequest(id: id, kind: .focus, text: long), voice: .standard, parameters: VoiceParameters()))
 
         #expect(SpeechDetection.waitForSpeech(in: recording), "speech reached the null sink's monitor")
         Thread.sleep(forTimeInterval: 0.3)
@@ -64,7 +64,7 @@ struct PulseEndToEndTests {
         let log = PlayerLog()
         let player = SpeechPlayer(engine: sharedEngine, output: output, onEvent: log.handler)
         func say(_ id: UInt64, _ text: String) -> UtteranceID {
-            player.play(PlayRequest(UtteranceRequest(id: UtteranceID(id), kind: .focus, text: text), settings: SpeechSettings()))
+            player.play(PlayRequest(utterance: UtteranceRequest(id: UtteranceID(id), kind: .focus, text: text), voice: .standard, parameters: VoiceParameters()))
             return UtteranceID(id)
         }
 

@@ -6,6 +6,7 @@ extension Session {
         from client: ClientID
     ) throws(ReplyError) {
         try checkTextLength(text, field: "announce.text")
+        try checkLanguage(language, field: "announce.language")
         if let tree { _ = try narrator { (w) throws(NarratorError) in try w.tree(tree) } }
         let waiting = plan.queue.waitingCount(of: client)
         if waiting >= configuration.limits.queuedPerClient {

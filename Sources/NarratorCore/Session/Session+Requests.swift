@@ -62,6 +62,7 @@ extension Session {
             return nil
         case .speak(let text, let language):
             try checkTextLength(text, field: "speak.text")
+            try checkLanguage(language, field: "speak.language")
             let utterance = say(text, .speak, tree: nil, element: nil, language: language ?? focusedLanguage)
             return .spoke(text: text, utterance: utterance)
         case .stop:
@@ -101,6 +102,12 @@ extension Session {
     /// Changes the workspace (a focus move, an activation), turning its errors into the reply's.
     mutating func moving<T>(_ body: (inout Workspace) throws(NarratorError) -> T) throws(ReplyError) -> T {
         do throws(NarratorError) { return try body(&workspace) } catch { throw ReplyError(error) }
+    }
+
+    /// Refuses a language no installed voice speaks: it would be read by another language's voice.
+    func checkLanguage(_ language: String?, field: String) throws(ReplyError) {
+        guard let language, InstalledVoice.choice(for: language, in: configuration.voices) == nil else { return }
+        throw ReplyError(.invalidField, "\(field): no installed voice speaks \"\(language)\" (narratorctl voices lists the languages)")
     }
 
     /// Refuses a text longer than `--max-text` characters, whole: none of it is spoken.

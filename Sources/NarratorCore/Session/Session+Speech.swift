@@ -22,7 +22,7 @@ extension Session {
     mutating func follow(_ step: PlanStep, appended: AnnouncementID? = nil) {
         for command in step.commands {
             switch command {
-            case .play(let request): effects.append(.play(PlayRequest(request, settings: settings, chosen: chosenVoice)))
+            case .play(let request): effects.append(.play(PlayRequest(request, settings: settings, chosen: chosenVoice, voices: configuration.voices)))
             case .stop(let id): effects.append(.stopSpeech(id))
             }
         }

@@ -40,4 +40,35 @@ extension InstalledVoice {
         }
         return spoken ? .language(name) : nil
     }
+
+    /// Whether `choice` reads text in `language` in that language: the voice lists it (or its base
+    /// language, "de" for "de-AT"), or the choice is that language. eSpeak's default voice is English.
+    public static func speaks(_ choice: VoiceChoice, _ language: String, in voices: [InstalledVoice]) -> Bool {
+        let wanted = baseLanguage(language)
+        switch choice {
+        case .named(let name):
+            guard let voice = voices.first(where: { $0.name == name || $0.identifier == name }) else { return false }
+            return voice.languages.contains { baseLanguage($0) == wanted }
+        case .language(let code):
+            return baseLanguage(code) == wanted
+        case .standard:
+            return wanted == "en"
+        }
+    }
+
+    /// The voice for text in `language` (nil: not known) when the user chose `chosen` (nil: none):
+    /// the user's voice for text in its own language or in none, and for text in a language no
+    /// installed voice speaks; otherwise that language's voice, so Arabic text is read in Arabic
+    /// rather than spelled out by an English voice.
+    public static func voice(for language: String?, chosen: VoiceChoice?, in voices: [InstalledVoice]) -> VoiceChoice {
+        guard let language, choice(for: language, in: voices) != nil else { return chosen ?? .standard }
+        guard let chosen else { return .language(language) }
+        return speaks(chosen, language, in: voices) ? chosen : .language(language)
+    }
+
+    /// "de" for "de-AT", "de_AT" or "DE".
+    static func baseLanguage(_ tag: String) -> String {
+        let lowered = tag.lowercased().replacingAll("_", with: "-")
+        return lowered.split(separator: "-", maxSplits: 1).first.map(String.init) ?? lowered
+    }
 }

@@ -11,16 +11,12 @@ public struct PlayRequest: Sendable, Hashable {
         self.parameters = parameters
     }
 
-    /// The voice for `utterance` under `settings`: the user's choice (`chosen`: a voice, or a
-    /// language's voice, see ``SpeechSettings/chosenVoice(installed:)``), else its language's, else
-    /// eSpeak's default.
-    public init(_ utterance: UtteranceRequest, settings: SpeechSettings, chosen: VoiceChoice?) {
-        let voice: VoiceChoice = chosen ?? utterance.language.map(VoiceChoice.language) ?? .standard
-        self.init(utterance: utterance, voice: voice, parameters: settings.parameters)
-    }
-
-    /// The same, with the user's voice taken as a voice name.
-    public init(_ utterance: UtteranceRequest, settings: SpeechSettings) {
-        self.init(utterance, settings: settings, chosen: settings.voice.map(VoiceChoice.named))
+    /// The voice for `utterance` under `settings` (see ``InstalledVoice/voice(for:chosen:in:)``):
+    /// the user's choice (`chosen`, see ``SpeechSettings/chosenVoice(installed:)``) for text in its
+    /// language or in none, else the text's language's voice, else eSpeak's default.
+    public init(_ utterance: UtteranceRequest, settings: SpeechSettings, chosen: VoiceChoice?, voices: [InstalledVoice]) {
+        self.init(
+            utterance: utterance, voice: InstalledVoice.voice(for: utterance.language, chosen: chosen, in: voices),
+            parameters: settings.parameters)
     }
 }
