@@ -14,7 +14,7 @@ private func json(_ text: String, _ option: String, _ command: String, example: 
 
 private let treeOption = OptionSpec("--tree", value: "TREE", help: "navigate this tree instead of the focused one")
 private let languageOption = OptionSpec(
-    "--language", value: "LANG", help: "the text's language, which picks the voice (e.g. ar, de, en-GB; default: the tree's, else the focused tree's)")
+    "--language", value: "LANG", help: "the text's language, which picks its voice even over `set voice` (e.g. ar, de, en-GB; default: the tree's, else the focused tree's)")
 
 /// The commands that talk to narratord, one request each.
 let daemonCommands: [CommandSpec] = {
