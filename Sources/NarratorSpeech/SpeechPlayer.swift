@@ -54,14 +54,17 @@ public final class SpeechPlayer: Sendable {
         let output = self.output
         let onEvent = self.onEvent
         let format = AudioFormat(sampleRate: engine.sampleRate)
+        // A write that fails stops synthesis as a cancel does; this tells the two apart.
+        let writeFailure = WriteFailure()
         let job = SynthesisJob(
             text: request.utterance.text, voice: request.voice, parameters: request.parameters,
             onStart: { () throws(AudioOutputError) in try output.begin(id, kind: request.utterance.kind, format: format) },
             onChunk: { chunk in
-                do {
+                do throws(AudioOutputError) {
                     try output.write(chunk)
                     return true
                 } catch {
+                    writeFailure.error.withLock { $0 = error }
                     return false
                 }
             },
@@ -71,6 +74,11 @@ public final class SpeechPlayer: Sendable {
                 case .skipped:
                     return
                 case .cancelled:
+                    if let failure = writeFailure.error.withLock({ $0 }) {
+                        // Not stopped by the plan: the output refused audio. The plan must hear of it.
+                        onEvent(.ended(id, problem: "\(failure)"))
+                        return
+                    }
                     // The plan stopped it and has moved on; ending only releases the output,
                     // whose interrupt already silenced it.
                     try? output.end()
@@ -103,4 +111,9 @@ public final class SpeechPlayer: Sendable {
         current.withLock { $0 }?.job.cancel()
         output.interrupt()
     }
+}
+
+/// The error of the write that stopped a job, if one did.
+private final class WriteFailure: Sendable {
+    let error = Mutex<AudioOutputError?>(nil)
 }

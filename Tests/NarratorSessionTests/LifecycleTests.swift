@@ -149,5 +149,7 @@ import Testing
         let failed = h.feed(.speechEnded(UtteranceID(1), problem: "could not write '/x/000001-announcement-default.wav'"))
         #expect(failed.journal.first == "speech #1 could not be played to its end: could not write '/x/000001-announcement-default.wav'")
         #expect(failed.played == ["Second"])
+        // Its row does not claim it was spoken.
+        #expect(failed.updatedRows.map { "\($0.text): \($0.outcome)" } == ["First: cancelled"])
     }
 }

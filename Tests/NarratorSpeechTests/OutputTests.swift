@@ -133,6 +133,14 @@ struct SpeechPlayerTests {
         #expect(log.wait { $0.contains { if case .ended(UtteranceID(1), let problem?) = $0 { problem.contains(directory) } else { false } } })
     }
 
+    @Test("an output that refuses a write in the middle ends the utterance with the reason, unlike a stop")
+    func writeFailureIsReported() throws {
+        let log = PlayerLog()
+        let player = SpeechPlayer(engine: sharedEngine, output: RefusingOutput(), onEvent: log.handler)
+        player.play(request(1, "The device goes away after the first chunk of this sentence."))
+        #expect(log.wait { $0.contains { if case .ended(UtteranceID(1), let problem?) = $0 { problem.contains("device gone") } else { false } } })
+    }
+
     @Test("settings persist across restarts and bad values are refused")
     func settingsPersist() throws {
         let directory = temporaryDirectory("settings")
@@ -164,4 +172,22 @@ struct SpeechPlayerTests {
             #expect(error.description.contains("speech.json"))
         }
     }
+}
+
+/// An output whose device fails at the second write: a device boundary stand-in (a sound card
+/// that disappears), for what the player reports when audio is refused mid-utterance.
+final class RefusingOutput: AudioOutput {
+    let name = "refusing"
+    var status: OutputStatus { OutputStatus(spec: .null, active: name, fallback: false) }
+    private let writes = Mutex(0)
+    func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {}
+    func write(_ samples: [Int16]) throws(AudioOutputError) {
+        let count = writes.withLock { count -> Int in
+            count += 1
+            return count
+        }
+        if count > 1 { throw .writeFailed(code: -1, message: "device gone") }
+    }
+    func end() throws(AudioOutputError) {}
+    func interrupt() {}
 }

@@ -83,8 +83,12 @@ public struct Session: Sendable {
             disconnect(client)
         case .speechEnded(let utterance, let problem):
             guard !isShutDown else { break }
-            if let problem { journal(.warning, "speech \(utterance) could not be played to its end: \(problem)") }
-            follow(plan.finished(utterance, at: self.now))
+            if let problem {
+                journal(.warning, "speech \(utterance) could not be played to its end: \(problem)")
+                follow(plan.failed(utterance, at: self.now))
+            } else {
+                follow(plan.finished(utterance, at: self.now))
+            }
         case .outputChanged(let status):
             outputChanged(status)
         case .timerFired:

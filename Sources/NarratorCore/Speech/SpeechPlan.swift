@@ -79,6 +79,13 @@ public struct SpeechPlan: Sendable {
         return step
     }
 
+    /// The speech layer could not play `id`: it ends `cancelled` (the journal says why), not spoken.
+    public mutating func failed(_ id: UtteranceID, at now: MonotonicInstant) -> PlanStep {
+        var step = PlanStep()
+        follow(scheduler.abandon(id, at: now), at: now, into: &step)
+        return step
+    }
+
     /// Time passed: expiries, refilled rate limits, hints whose pause is over.
     public mutating func tick(at now: MonotonicInstant) -> PlanStep {
         var step = PlanStep()

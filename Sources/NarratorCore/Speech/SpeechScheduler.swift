@@ -96,6 +96,23 @@ public struct SpeechScheduler: Sendable {
         return step
     }
 
+    /// The runtime could not play `id` (the output refused it, synthesis failed): it ends as if
+    /// stopped (`interrupted` with no successor), its hint is dropped, and what waits goes on.
+    /// Reports for utterances no longer playing are ignored.
+    public mutating func abandon(_ id: UtteranceID, at now: MonotonicInstant) -> SpeechSchedulerStep {
+        var step = SpeechSchedulerStep()
+        guard let current = playing, current.id == id else { return step }
+        playing = nil
+        step.events.append(SpeechEvent(utterance: id, kind: current.kind, phase: .interrupted(by: nil), at: now))
+        if focusOwner?.id == id { focusOwner = nil }
+        if let pending = hint, pending.owner == id {
+            step.events.append(Self.dropped(pending.request, .focusInterrupted, at: now))
+            hint = nil
+        }
+        advance(at: now, into: &step)
+        return step
+    }
+
     /// Silences everything: the playing utterance is interrupted, all waiting ones are dropped.
     public mutating func stopAll(at now: MonotonicInstant) -> SpeechSchedulerStep {
         var step = SpeechSchedulerStep()
