@@ -82,7 +82,7 @@ enum ReplyRenderer {
             ? "ok, \(counted(log.rowsWritten, "row"))"
             : "NOT WRITING: \(log.problem?.reason ?? "unknown error")" + (log.isOpen ? "" : "; the file is opened again as soon as it can be")
         lines.append("log:      \(log.path) (\(state))")
-        if let aside = log.setAside { lines.append("          not a database at start: set aside as \(aside.path)") }
+        if let aside = log.setAside { lines.append("          was not a database: set aside as \(aside.path)") }
         return lines.joined(separator: "\n")
     }
 

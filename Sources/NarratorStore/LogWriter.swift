@@ -75,7 +75,8 @@ public final class LogWriter: Sendable {
         func health(fresh: Bool) -> LogHealth {
             let now = MonotonicClock.now().nanoseconds
             let (status, latencies, last, cached) = state.withLock { state in
-                let stale = fresh || state.percentiles == nil || now - state.percentilesAt > 250_000_000
+                // Another thread may have stored a later instant since `now` was read: then they are fresh.
+                let stale = fresh || state.percentiles == nil || (now > state.percentilesAt && now - state.percentilesAt > 250_000_000)
                 return (state.status, stale ? state.latencies : nil, state.lastAnnouncementID, state.percentiles)
             }
             var percentiles = cached
@@ -252,14 +253,18 @@ public final class LogWriter: Sendable {
             target = stem + "-\(attempt)"
             attempt += 1
         }
-        guard rename(path, target) == 0 else {
-            let reason = String(cString: strerror(errno))
-            throw DatabaseError(
-                extendedCode: error.extendedCode, message: "\(error.message), and it could not be set aside as \(target): \(reason)", context: error.context)
-        }
-        for suffix in ["-wal", "-shm"] where files.fileExists(atPath: path + suffix) {
-            // A journal left behind would be read into the fresh log: moved with its file, or removed.
-            if rename(path + suffix, target + suffix) != 0 { unlink(path + suffix) }
+        // The journals first, then the file: a journal left behind would be read into the fresh
+        // log, so if any rename fails, those done are undone and the file stays where it is.
+        var moved: [(from: String, to: String)] = []
+        for suffix in ["-wal", "-shm", ""] where suffix.isEmpty || files.fileExists(atPath: path + suffix) {
+            guard rename(path + suffix, target + suffix) == 0 else {
+                let reason = String(cString: strerror(errno))
+                for undo in moved.reversed() { _ = rename(undo.to, undo.from) }
+                throw DatabaseError(
+                    extendedCode: error.extendedCode,
+                    message: "\(error.message), and it could not be set aside as \(target + suffix): \(reason)", context: error.context)
+            }
+            moved.append((path + suffix, target + suffix))
         }
         return LogSetAside(path: target, reason: error.message)
     }
