@@ -152,4 +152,24 @@ import Testing
         // Its row does not claim it was spoken.
         #expect(failed.updatedRows.map { "\($0.text): \($0.outcome)" } == ["First: cancelled"])
     }
+
+    @Test func twoSettingsBeingSavedAtOnceKeepBoth() {
+        var h = Harness()
+        let user = h.client()
+        h.request(user, .set(key: "rate", value: 260))
+        let second = h.request(user, .set(key: "pitch", value: 70))
+        guard case .saveSettings(let saved, _)? = second.first else { return }
+        #expect(saved.rate == 260 && saved.pitch == 70, "the second save carries the first change too")
+        h.saveSettings()
+        #expect(h.session.settings.rate == 260 && h.session.settings.pitch == 70)
+    }
+
+    @Test func afterShutdownNewRequestsAreRefusedAndSettingsLeftAlone() {
+        var h = Harness()
+        let user = h.client()
+        h.feed(.shutdown)
+        let late = h.request(user, .speak(text: "too late"))
+        #expect(late == [.send(user, .reply(Reply(id: 1, .failure(ReplyError(.shuttingDown, "narratord is stopping and takes no new requests")))))])
+        #expect(h.feed(.changeSetting(key: "rate", value: "200")).isEmpty)
+    }
 }

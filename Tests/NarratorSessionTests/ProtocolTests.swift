@@ -112,6 +112,17 @@ import Testing
             ServerMessage.event(events[0]).line == #"{"event":"action","tree":"player","element":"play","action":"activate","point":[195,610]}"#)
     }
 
+    @Test func badNumbersFromTheDaemonAreDecodingErrorsNotCrashes() {
+        #expect(throws: ProtocolError.self) { try ServerMessage(line: #"{"id":1,"ok":true,"utterance":"x","speech":-1}"#, answering: .speak) }
+        #expect(throws: ProtocolError.self) { try ServerMessage(line: #"{"id":1,"ok":true,"protocol":1,"daemon":"x","client":1e300}"#, answering: .hello) }
+        #expect(throws: ProtocolError.self) {
+            try ServerMessage(line: #"{"event":"speech","phase":"started","kind":"focus","utterance":1,"at":-5}"#, answering: .subscribe)
+        }
+        #expect(throws: ProtocolError.self) {
+            try ServerMessage(line: #"{"event":"speech","phase":"started","kind":"focus","utterance":1,"at":1e300}"#, answering: .subscribe)
+        }
+    }
+
     @Test func undecodableLinesAreAnsweredWithTheirIdAndTheConnectionGoesOn() {
         var h = Harness()
         let client = h.client()

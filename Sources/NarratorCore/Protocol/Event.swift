@@ -124,7 +124,7 @@ extension Event {
             case "queued": phase = .queued
             case "started": phase = .started
             case "finished": phase = .finished
-            case "interrupted": phase = .interrupted(by: try r.optionalNumber("by").map { UtteranceID(UInt64($0)) })
+            case "interrupted": phase = .interrupted(by: try r.optionalUnsigned("by").map(UtteranceID.init))
             default:
                 let reasons = ["focusMoved", "hintsDisabled", "focusInterrupted", "noFocus", "stopped"]
                 phase = .dropped(SpeechEvent.DropReason(rawValue: try r.choice("reason", reasons))!)
@@ -138,10 +138,13 @@ extension Event {
             let kindText = try r.string("kind")
             guard let kind = SpeechKind(name: kindText) else { throw ProtocolError(.invalidField, "\(r.path("kind")): unknown kind \"\(kindText)\"") }
             let seconds = try r.number("at")
+            guard let nanoseconds = UInt64(exactly: (seconds * 1e9).rounded()) else {
+                throw ProtocolError(.invalidField, "\(r.path("at")): expected seconds from 0, got \(JSONWriter.format(seconds))")
+            }
             self = .speech(
                 SpeechNotice(
-                    utterance: UtteranceID(UInt64(try r.integer("utterance"))), kind: kind, phase: phase,
-                    at: MonotonicInstant(nanoseconds: UInt64(max(0, (seconds * 1e9).rounded()))), text: try r.optionalString("text", nonEmpty: false),
+                    utterance: UtteranceID(try r.unsigned("utterance")), kind: kind, phase: phase,
+                    at: MonotonicInstant(nanoseconds: nanoseconds), text: try r.optionalString("text", nonEmpty: false),
                     tree: try r.optionalString("tree"), element: try r.optionalString("element")))
         }
     }

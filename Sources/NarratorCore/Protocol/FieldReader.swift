@@ -56,6 +56,23 @@ struct FieldReader {
         return whole
     }
 
+    /// A non-negative whole number that fits 64 bits (ids, counters).
+    mutating func unsigned(_ key: String) throws(ProtocolError) -> UInt64 {
+        let n = try number(key)
+        guard let whole = UInt64(exactly: n) else {
+            throw ProtocolError(.invalidField, "\(path(key)): expected a whole number from 0, got \(JSONWriter.format(n))")
+        }
+        return whole
+    }
+
+    mutating func optionalUnsigned(_ key: String) throws(ProtocolError) -> UInt64? {
+        guard let value = value(key), !value.isNull else { return nil }
+        guard case .number(let n) = value, let whole = UInt64(exactly: n) else {
+            throw Self.invalid(path(key), "a whole number from 0", value)
+        }
+        return whole
+    }
+
     mutating func bool(_ key: String) throws(ProtocolError) -> Bool {
         guard let value = try optionalBool(key) else { throw ProtocolError(.missingField, "\(context): missing \"\(key)\"") }
         return value

@@ -28,7 +28,7 @@ extension ReplyBody {
     static func decode(_ r: inout FieldReader, answering command: CommandName) throws(ProtocolError) -> ReplyBody {
         switch command {
         case .hello:
-            return .hello(protocol: try r.integer("protocol"), daemon: try r.string("daemon"), client: ClientID(rawValue: UInt64(try r.integer("client"))))
+            return .hello(protocol: try r.integer("protocol"), daemon: try r.string("daemon"), client: ClientID(rawValue: try r.unsigned("client")))
         case .register:
             return .registered(
                 RegisterReport(tree: try r.string("tree"), stops: try r.integer("stops"), nodes: try r.integer("nodes"), replaced: try r.bool("replaced")))
@@ -103,12 +103,12 @@ extension ReplyBody {
             let priorityText = try r.choice("priority", AnnouncementPriority.allCases.map(\.rawValue))
             return .announced(
                 AnnounceReport(
-                    announcement: AnnouncementID(UInt64(try r.integer("announcement"))), decision: try r.string("decision"),
+                    announcement: AnnouncementID(try r.unsigned("announcement")), decision: try r.string("decision"),
                     priority: AnnouncementPriority(rawValue: priorityText)!, key: try r.string("key", nonEmpty: false), policy: try r.string("policy"),
-                    duplicateOf: try r.optionalNumber("duplicate_of").map { AnnouncementID(UInt64($0)) }, logged: try r.bool("logged"),
+                    duplicateOf: try r.optionalUnsigned("duplicate_of").map(AnnouncementID.init), logged: try r.bool("logged"),
                     logProblem: problem))
         case .speak:
-            return .spoke(text: try r.string("utterance", nonEmpty: false), utterance: UtteranceID(UInt64(try r.integer("speech"))))
+            return .spoke(text: try r.string("utterance", nonEmpty: false), utterance: UtteranceID(try r.unsigned("speech")))
         case .stop:
             return .stopped
         case .status:

@@ -31,6 +31,8 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case ownerGone = "owner_gone"
     case invalidSetting = "invalid_setting"
     case permissionDenied = "permission_denied"
+    /// The daemon is stopping: it answers what it read before, and takes nothing new.
+    case shuttingDown = "shutting_down"
 }
 
 /// Why the daemon refused a request: the `error` object of a failed reply.

@@ -57,7 +57,8 @@ extension Session {
     /// Checks a setting and has it saved; it takes effect (and `client` gets its reply) once the
     /// file is written. Without a client (the daemon's own change), failures go to the journal.
     mutating func changeSetting(_ key: String, to value: String, replyingTo client: ClientID?, id: JSONValue?) throws(ReplyError) {
-        var changed = settings
+        // On top of the changes still being saved, so that two `set`s in flight keep both.
+        var changed = awaitingSave.max(by: { $0.key < $1.key })?.value.settings ?? settings
         do {
             try changed.set(key, to: value, installed: configuration.voices)
         } catch {

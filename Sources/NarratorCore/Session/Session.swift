@@ -67,6 +67,16 @@ public struct Session: Sendable {
             connect(client, credentials)
         case .request(let client, let decoded):
             guard clients[client] != nil else { break }
+            guard !isShutDown else {
+                // Nothing new is taken once every outcome is final; the connection closes soon.
+                let id: JSONValue?
+                switch decoded {
+                case .success(let request): id = request.id
+                case .failure(let failure): id = failure.id
+                }
+                send(client, Reply(id: id, .failure(ReplyError(.shuttingDown, "narratord is stopping and takes no new requests"))))
+                break
+            }
             switch consume decoded {
             case .success(let request): respond(to: request, from: client)
             case .failure(let failure): send(client, Reply(id: failure.id, .failure(ReplyError(failure.error))))
@@ -104,6 +114,7 @@ public struct Session: Sendable {
         case .settingsSaved(let ticket, let result):
             settingsSaved(ticket, result)
         case .changeSetting(let key, let value):
+            guard !isShutDown else { break }
             changeOwnSetting(key, to: value)
         case .shutdown:
             shutDown()
