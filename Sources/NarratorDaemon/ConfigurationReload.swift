@@ -7,6 +7,10 @@ import NarratorCore
 struct ConfigurationReload {
     let arguments: [String]
     let environment: [String: String]
+    /// The options the process started with: what needs a restart is compared with these, so a
+    /// second reload still says the change is not in effect.
+    let running: DaemonOptions
+    /// The options as last read: what changes live (voice, rate) is compared with these.
     private(set) var current: DaemonOptions
 
     struct Changes {
@@ -21,6 +25,7 @@ struct ConfigurationReload {
     init(arguments: [String], environment: [String: String], current: DaemonOptions) {
         self.arguments = arguments
         self.environment = environment
+        self.running = current
         self.current = current
     }
 
@@ -35,14 +40,14 @@ struct ConfigurationReload {
         if next.voice != current.voice, let voice = next.voice { settings.append(("voice", voice)) }
         if next.rate != current.rate, let rate = next.rate { settings.append(("rate", String(rate))) }
         var restart: [String] = []
-        if next.socket != current.socket { restart.append("socket") }
-        if next.audio != current.audio { restart.append("audio") }
-        if next.stateDirectory != current.stateDirectory { restart.append("state-dir") }
-        if next.espeakData != current.espeakData { restart.append("espeak-data") }
-        if next.maxMessageBytes != current.maxMessageBytes { restart.append("max-message") }
-        if next.limits != current.limits { restart.append("limits") }
-        if next.database != current.database { restart.append("db") }
-        if next.policy != current.policy || next.treePolicies != current.treePolicies { restart.append("policy") }
+        if next.socket != running.socket { restart.append("socket") }
+        if next.audio != running.audio { restart.append("audio") }
+        if next.stateDirectory != running.stateDirectory { restart.append("state-dir") }
+        if next.espeakData != running.espeakData { restart.append("espeak-data") }
+        if next.maxMessageBytes != running.maxMessageBytes { restart.append("max-message") }
+        if next.limits != running.limits { restart.append("limits") }
+        if next.database != running.database { restart.append("db") }
+        if next.policy != running.policy || next.treePolicies != running.treePolicies { restart.append("policy") }
         current = next
         return .success(Changes(path: next.configPath, logLevel: next.logLevel, settings: settings, needRestart: restart))
     }

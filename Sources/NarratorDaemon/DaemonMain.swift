@@ -117,7 +117,13 @@ public enum DaemonMain {
     ) throws -> Int32 {
         let startedAt = MonotonicClock.now()
         // Speech: the engine and the audio output; what they report is posted to the loop.
-        try? FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        do {
+            try FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            // Not fatal: speech does not need it, and the log opens by itself once it can.
+            logger.warning(
+                "cannot create the state directory \(options.stateDirectory) (\(error.localizedDescription)): settings are not saved and the log stays closed until it can be written")
+        }
         let player: SpeechPlayer
         do {
             player = try SpeechPlayer.start(audio: audio, espeakDataPath: options.espeakData) { loop.post(.speech($0)) }
