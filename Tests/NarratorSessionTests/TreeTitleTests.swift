@@ -47,4 +47,12 @@ import Testing
         #expect(h.request(user, .move(.next, tree: nil)).played == ["Shelf, button"])
         #expect(h.request(user, .move(.previous, tree: nil)).played == ["Books, heading"])
     }
+
+    @Test func aRoleWordThatIsTheTitleIsStillSaid() throws {
+        var h = Harness()
+        let app = h.client()
+        try h.register(app, json: #"{"tree": "gallery", "title": "Image", "root": {"id": "r", "children": [{"id": "p", "label": "Sunset", "traits": ["image"]}]}}"#)
+        // Only a label repeating the title is said once; the role word "image" is not a repeat of it.
+        #expect(h.request(app, .focus(tree: "gallery", element: nil)).played == ["Image, Sunset, image"])
+    }
 }

@@ -10,15 +10,24 @@ extension AccessibilityTree {
     }
 
     /// The utterance for the stop at `position` when focus enters the tree, and the text spoken
-    /// then: the title joins the utterance's parts, so a part that repeats it is dropped like any
-    /// repeated part ("Library" entering on a "Library" heading says "Library, heading").
+    /// then: the title first, then the utterance. A label that repeats the title (ignoring case) is
+    /// said once ("Library" entering on a "Library" heading says "Library, heading"); any other part
+    /// is kept even when it happens to be the same word (a tree titled "Image" entering on a picture
+    /// still says its role: "Image, Sunset, image").
     public func utterance(atStop position: Int, enteringWithTitle title: String?) -> (utterance: Utterance, spokenText: String) {
         let slot = stops[position]
+        let node = nodes[Int(slot)]
         let phrases = self.phrases
-        let parts = utteranceParts(forSlot: slot, phrases: phrases)
-        let utterance = Utterance(text: Utterance.join(parts), hint: hint(slot, node: nodes[Int(slot)], phrases: phrases))
-        guard let title else { return (utterance, utterance.text) }
-        return (utterance, Utterance.join([title] + parts))
+        var parts = utteranceParts(forSlot: slot, phrases: phrases)
+        let utterance = Utterance(text: Utterance.join(parts), hint: hint(slot, node: node, phrases: phrases))
+        guard let title = title?.trimmingWhitespace, !title.isEmpty else { return (utterance, utterance.text) }
+        if let label = labelParts(slot, node: node, phrases: phrases).first, label.trimmingWhitespace.lowercased() == title.lowercased(),
+           let index = parts.firstIndex(of: label)
+        {
+            parts.remove(at: index)
+        }
+        let rest = Utterance.join(parts)
+        return (utterance, rest.isEmpty ? title : title + ", " + rest)
     }
 
     func utterance(forSlot slot: Slot, phrases: PhraseTable) -> Utterance {
