@@ -1,5 +1,5 @@
-/// The `cmd` of every request, spelt once: the request decoder and encoder, `narratorctl`'s
-/// commands, help and "did you mean" all read this list.
+/// The `cmd` of every request, spelt once: the request decoder and encoder and "did you mean"
+/// read this list, and a test checks that `narratorctl` has a command for each.
 public enum CommandName: String, CaseIterable, Sendable {
     case hello, register, update, unregister, trees, show, export
     case focus, next, previous, first, last, touch

@@ -36,9 +36,6 @@ public struct SpeechPlan: Sendable {
     /// Nothing plays, nothing waits, no announcement is held.
     public var isIdle: Bool { scheduler.isIdle && queue.isIdle }
 
-    /// Utterances asked for and not yet ended (what `status` counts as speaking and waiting).
-    public var inFlight: Int { entries.count }
-
     /// Gives one tree its own announcement policy, or (nil) back the queue's.
     public mutating func setPolicy(_ policy: AnnouncementPolicy?, forTree tree: String) {
         queue.setPolicy(policy, forTree: tree)
@@ -113,11 +110,11 @@ public struct SpeechPlan: Sendable {
     /// outcome (`cancelled`) now, speech is told to stop, and nothing is left in flight.
     public mutating func shutDown(at now: MonotonicInstant) -> PlanStep {
         var step = PlanStep()
+        // Announcements first: waiting, deferred and in speech, each ends `cancelled`...
         absorb(queue.shutDown(at: now), at: now, into: &step)
-        step.commands += scheduler.stopAll(at: now).commands
-        for (id, entry) in entries.sorted(by: { $0.key < $1.key }) where entry.announcement == nil {
-            step.speech.append(record(id, entry, outcome: .cancelled, interruptedBy: nil, at: now))
-        }
+        // ...then speech: what plays is stopped and what waits is dropped, each with its final
+        // event (for subscribers) and, for speech that is not an announcement, its row.
+        follow(scheduler.stopAll(at: now), at: now, into: &step)
         entries.removeAll()
         return step
     }
