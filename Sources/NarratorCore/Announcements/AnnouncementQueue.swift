@@ -65,20 +65,19 @@ public struct AnnouncementQueue: Sendable {
 
     /// When the runtime must call ``tick(at:)``: the earliest expiry or refill a decision waits for.
     public var nextDeadline: MonotonicInstant? {
-        var deadlines: [MonotonicInstant] = []
+        // Read after every input the daemon takes: the minimum is kept as it goes, nothing is built.
+        var earliest: MonotonicInstant?
+        func consider(_ instant: MonotonicInstant) { earliest = min(earliest ?? instant, instant) }
         for entry in pending {
-            if let ttl = policy(for: entry.announcement.tree).timeToLive { deadlines.append(entry.queuedAt + ttl) }
-        }
-        for entry in held {
-            if let ttl = policy(for: entry.announcement.tree).timeToLive { deadlines.append(entry.queuedAt + ttl) }
+            if let ttl = policy(for: entry.announcement.tree).timeToLive { consider(entry.queuedAt + ttl) }
         }
         for entry in held {
             let tree = entry.announcement.tree
-            if let limit = policy(for: tree).rateLimit, let bucket = buckets[tree ?? ""] {
-                deadlines.append(bucket.nextTokenAt(limit))
-            }
+            let rules = policy(for: tree)
+            if let ttl = rules.timeToLive { consider(entry.queuedAt + ttl) }
+            if let limit = rules.rateLimit, let bucket = buckets[tree ?? ""] { consider(bucket.nextTokenAt(limit)) }
         }
-        return deadlines.min()
+        return earliest
     }
 
     // MARK: Inputs

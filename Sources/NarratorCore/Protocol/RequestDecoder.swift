@@ -62,8 +62,9 @@ struct Fields {
         guard case .string(let name) = cmdValue else { throw ProtocolError(.invalidField, "cmd: expected a string, got \(cmdValue.typeName)") }
         cmd = name
         let object = reader.object
-        if let duplicate = Dictionary(grouping: object.keys, by: { $0 }).first(where: { $0.value.count > 1 })?.key {
-            throw ProtocolError(.invalidField, "\(duplicate): key given twice")
+        var seen = Set<String>(minimumCapacity: object.members.count)
+        for key in object.keys where !seen.insert(key).inserted {
+            throw ProtocolError(.invalidField, "\(key): key given twice")
         }
         guard let known = CommandName(rawValue: name) else {
             let hint = Suggestion.hint(for: name, in: CommandName.allCases.map(\.rawValue))
@@ -73,8 +74,8 @@ struct Fields {
         _ = reader.value("id")
         _ = reader.value("cmd")
         let command = try build(known)
-        let fields = reader.used.subtracting(["id", "cmd"])
         for key in object.keys where !reader.used.contains(key) {
+            let fields = reader.used.subtracting(["id", "cmd"])
             throw ProtocolError(.unknownField, "\(name): unknown field \"\(key)\"" + Suggestion.hint(for: key, in: Array(fields)))
         }
         return command

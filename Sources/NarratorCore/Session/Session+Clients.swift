@@ -19,6 +19,7 @@ extension Session {
 
     mutating func disconnect(_ client: ClientID) {
         guard let record = clients.removeValue(forKey: client) else { return }
+        subscribers.removeAll { $0 == client }
         journal(.debug, "\(client) disconnected")
         for tree in record.ownedTrees.sorted() where owners[tree] == client {
             owners[tree] = nil
@@ -30,8 +31,9 @@ extension Session {
         }
     }
 
-    /// The connected clients that receive speech events.
-    var subscribers: [ClientID] {
-        clients.values.filter(\.subscribed).map(\.id).sorted()
+    /// Makes `client` receive speech events (kept sorted, as events go out in client order).
+    mutating func subscribe(_ client: ClientID) {
+        guard clients[client] != nil, !subscribers.contains(client) else { return }
+        subscribers.insert(client, at: subscribers.firstIndex { $0 > client } ?? subscribers.endIndex)
     }
 }

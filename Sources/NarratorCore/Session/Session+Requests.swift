@@ -89,7 +89,7 @@ extension Session {
         case .voices:
             return .voices(configuration.voices)
         case .subscribe:
-            clients[client]?.subscribed = true
+            subscribe(client)
             return .subscribed
         }
     }

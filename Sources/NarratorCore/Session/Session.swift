@@ -20,6 +20,8 @@ public struct Session: Sendable {
     public internal(set) var output: OutputStatus
     public internal(set) var log: LogHealth
     var clients: [ClientID: ClientRecord] = [:]
+    /// The connected clients that receive speech events (narratorctl monitor), in order.
+    var subscribers: [ClientID] = []
     /// The connection that registered each tree, while it is connected.
     var owners: [String: ClientID] = [:]
     /// Trees removed when their owner disconnects.
