@@ -57,7 +57,7 @@ public struct DaemonOptions: Equatable, Sendable {
         (
             "1",
             "could not start: the socket is in use or cannot be bound, eSpeak NG or the WAV directory cannot be set up, "
-                + "the saved settings cannot be read, the --voice is not installed, a policy file cannot be read or is not a policy"
+                + "the saved settings cannot be read, the --voice names no installed voice or language, a policy file cannot be read or is not a policy"
         ),
         (
             "2",

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A program the tests ran to completion: its exit status and everything it printed.
 public struct CompletedRun: Sendable {
@@ -13,8 +14,12 @@ public struct CompletedRun: Sendable {
     /// and waits for it. Both pipes are drained before the wait, so a large output cannot block
     /// the child. For short-lived programs only: Foundation's `Process` passes on the test
     /// process's signal mask, which a long-lived child must not inherit (use `ChildProcess`).
+    ///
+    /// - Parameter timeout: a watchdog for a program that should exit by itself (a daemon given
+    ///   options it must refuse): past it the child is killed (SIGKILL), so a regression fails the
+    ///   test instead of hanging the run.
     public static func run(
-        _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil
+        _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil, timeout: Duration? = nil
     ) throws -> CompletedRun {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
@@ -26,6 +31,15 @@ public struct CompletedRun: Sendable {
         child.standardError = err
         child.standardInput = input
         try child.run()
+        let finished = Atomic<Bool>(false)
+        if let timeout {
+            let pid = child.processIdentifier
+            let nanoseconds = Int(clamping: timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) {
+                if !finished.load(ordering: .acquiring) { kill(pid, SIGKILL) }
+            }
+        }
+        defer { finished.store(true, ordering: .releasing) }
         if let stdin { input.fileHandleForWriting.write(Data(stdin.utf8)) }
         try input.fileHandleForWriting.close()
         let group = DispatchGroup()

@@ -88,8 +88,10 @@ final class DaemonHarness {
         try Self.run(Self.binaries + "/narratorctl", ["--socket", socket] + arguments, stdin: stdin)
     }
 
-    static func run(_ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil) throws -> Output {
-        try CompletedRun.run(executable, arguments, stdin: stdin, environment: environment)
+    static func run(
+        _ executable: String, _ arguments: [String], stdin: String? = nil, environment: [String: String]? = nil, timeout: Duration? = nil
+    ) throws -> Output {
+        try CompletedRun.run(executable, arguments, stdin: stdin, environment: environment, timeout: timeout)
     }
 
     /// A raw protocol client: JSON lines over the socket, as an app would speak it.

@@ -13,7 +13,10 @@ import Testing
         return try DaemonHarness.run(
             DaemonHarness.binaries + "/narratord",
             ["--socket", directory + "/s.sock", "--state-dir", directory + "/state", "--config", directory + "/narratord.conf"] + audio
-                + arguments)
+                + arguments,
+            // Every case must stop narratord before it serves: a regression that lets it start is
+            // killed here, and fails on its exit status, instead of hanging the run.
+            timeout: .seconds(30))
     }
 
     @Test func everyValueCheckedBeforeStartingIsAUsageError() throws {
