@@ -51,7 +51,7 @@ public enum InvocationParser {
             throw UsageError("unknown command \"\(command)\"\(hint) (run \"narratorctl help\" to list commands)")
         }
         let rest = Array(arguments[index...])
-        if rest.contains("--help") || rest.contains("-h") {
+        if asksForHelp(rest, options: spec.acceptedOptions) {
             return Invocation(socket: socket, json: json, command: .help(topic: command))
         }
         // A global option the command does not use is refused with the reason, wherever it stands
@@ -66,5 +66,24 @@ public enum InvocationParser {
         if json { parsed.flags.insert("--json") }
         if let socket, parsed.options["--socket"] == nil { parsed.options["--socket"] = [socket] }
         return Invocation(socket: parsed.value("--socket"), json: parsed.has("--json"), command: try spec.build(parsed))
+    }
+
+    /// Whether `--help` or `-h` is given as an option: before "--" (after it every word is an
+    /// argument: `announce -- -h` says "-h") and not as another option's value (`--key -h`).
+    /// Anywhere else it wins over every other mistake, so help is one flag away.
+    static func asksForHelp(_ arguments: [String], options: [OptionSpec]) -> Bool {
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" { return false }
+            if argument == "--help" || argument == "-h" { return true }
+            if argument.hasPrefix("-"), !argument.contains("="),
+                let spec = options.first(where: { $0.name == argument || $0.aliases.contains(argument) }), !spec.isFlag
+            {
+                index += 1
+            }
+        }
+        return false
     }
 }

@@ -16,6 +16,16 @@ import NarratorCommandLine
         #expect(try InvocationParser.parse(["--version"]).command == .version)
     }
 
+    /// After "--" every word is an argument, "-h" and "--help" too: `announce -- -h` says "-h".
+    @Test func helpIsAskedOnlyBeforeDoubleDash() throws {
+        #expect(try InvocationParser.parse(["announce", "--", "-h"]).command == .daemon(.send(.announce(text: "-h", priority: .default, tree: nil, element: nil, key: nil, language: nil))))
+        #expect(try InvocationParser.parse(["speak", "--", "--help", "me"]).command == .daemon(.send(.speak(text: "--help me", language: nil))))
+        #expect(try InvocationParser.parse(["announce", "--key", "-h", "x"]).command == .daemon(.send(.announce(text: "x", priority: .default, tree: nil, element: nil, key: "-h", language: nil))))
+        #expect(try InvocationParser.parse(["announce", "-h", "--", "x"]).command == .help(topic: "announce"))
+        #expect(try InvocationParser.parse(["announce", "--key=k", "--help"]).command == .help(topic: "announce"))
+        #expect(try InvocationParser.parse(["speak", "--help"]).command == .help(topic: "speak"))
+    }
+
     @Test func mistakesAreUsageErrorsWithSuggestions() {
         #expect(throws: UsageError("missing command; run \"narratorctl help\" to list them")) { try InvocationParser.parse([]) }
         #expect(throws: UsageError("show: missing FILE|TREE", command: "show")) { try InvocationParser.parse(["show"]) }
