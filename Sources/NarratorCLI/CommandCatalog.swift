@@ -22,29 +22,34 @@ struct CommandSpec: Sendable {
         case never
     }
 
-    /// The global options this command uses: `--json` and `--socket` where they apply, and `--help`.
-    /// Help lists exactly these. The parser also takes `--socket` for a command that never connects
-    /// (it says where narratord is, which such a command does not need), so that an alias or a
-    /// script that always passes it works for every command.
+    /// The global options this command uses: `--json` and `--socket` where they apply, and `--help`
+    /// (``GlobalOption``, with help about this command). Help lists exactly these. The parser also
+    /// takes `--socket` for a command that never connects (it says where narratord is, which such a
+    /// command does not need), so that an alias or a script that always passes it works for every command.
     var globalOptions: [OptionSpec] {
+        func global(_ option: GlobalOption, help: String? = nil) -> OptionSpec {
+            var spec = option.spec
+            if let help { spec.help = help }
+            return spec
+        }
         var options: [OptionSpec] = []
-        if printsJSON { options.append(jsonOption) }
-        let defaults = "(default: $NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock)"
+        if printsJSON { options.append(global(.json)) }
+        let defaults = GlobalOption.socketDefaults
         switch connects {
-        case .always: options.append(OptionSpec("--socket", value: "PATH", help: "the daemon's socket " + defaults))
-        case .forRegisteredTree:
-            options.append(OptionSpec("--socket", value: "PATH", help: "the daemon's socket, for a registered tree's name " + defaults))
-        case .forTheLogPath:
-            options.append(OptionSpec("--socket", value: "PATH", help: "the daemon to ask where its log is when --db is not given " + defaults))
+        case .always: options.append(global(.socket))
+        case .forRegisteredTree: options.append(global(.socket, help: "the daemon's socket, for a registered tree's name " + defaults))
+        case .forTheLogPath: options.append(global(.socket, help: "the daemon to ask where its log is when --db is not given " + defaults))
         case .never: break
         }
-        options.append(helpOption)
+        options.append(global(.help, help: "show help for this command"))
         return options
     }
 
     /// The options the parser accepts: the command's own and its global ones, and `--socket` always.
     var acceptedOptions: [OptionSpec] {
-        options + globalOptions + (connects == .never ? [OptionSpec("--socket", value: "PATH", help: "not used: this command works offline")] : [])
+        var unused = GlobalOption.socket.spec
+        unused.help = "not used: this command works offline"
+        return options + globalOptions + (connects == .never ? [unused] : [])
     }
 
     /// Why a global option it does not use is refused, by the option's name.
@@ -64,9 +69,6 @@ struct CommandSpec: Sendable {
         return parts.joined(separator: " ")
     }
 }
-
-private let jsonOption = OptionSpec("--json", help: "print JSON instead of human-readable output")
-private let helpOption = OptionSpec("--help", help: "show help for this command")
 
 /// All commands, in the order `narratorctl help` lists them.
 let commandCatalog: [CommandSpec] = offlineCommands + daemonCommands + announcementCommandSpecs

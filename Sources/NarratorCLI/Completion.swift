@@ -65,10 +65,7 @@ enum Completion {
     }
 
     /// The options accepted before the command (as InvocationParser reads them).
-    static let globalOptions = [
-        OptionSpec("--json", help: ""), OptionSpec("--socket", value: "PATH", help: ""), OptionSpec("--help", help: ""),
-        OptionSpec("--version", help: ""),
-    ]
+    static var globalOptions: [OptionSpec] { GlobalOption.specs }
 
     /// Where a positional argument's candidates come from, by command and argument name; nil for
     /// an argument this table does not know (a test checks there is none in the catalog).

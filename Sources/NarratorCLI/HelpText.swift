@@ -8,6 +8,9 @@ enum HelpText {
         let commands = commandCatalog.map { spec in
             "  " + spec.name + String(repeating: " ", count: width - spec.name.count) + spec.summary
         }
+        let globals = GlobalOption.specs
+        let options = HelpColumns.render(
+            globals.map { ($0.synopsis, $0.help) }, column: (globals.map(\.synopsis.count).max() ?? 0) + 2, width: 80)
         return """
             narratorctl: control the Narrator speech daemon and work with accessibility trees.
 
@@ -17,11 +20,7 @@ enum HelpText {
             \(commands.joined(separator: "\n"))
 
             Options (before or after the command, for the commands that use them):
-              --socket PATH  the daemon's socket (default: $NARRATOR_SOCKET, then
-                             $XDG_RUNTIME_DIR/narrator/narratord.sock)
-              --json         print JSON instead of human-readable output
-              --help         show this help (or "narratorctl help COMMAND")
-              --version      print the versions (as "narratorctl version")
+            \(options)
 
             Exit status: 0 success, 1 refused or invalid input, 2 usage error, 3 daemon unreachable
             (or, for monitor and register --follow, the daemon closed the connection).

@@ -18,23 +18,27 @@ public enum InvocationParser {
         while index < arguments.count, arguments[index].hasPrefix("-") {
             let argument = arguments[index]
             index += 1
-            switch argument {
-            case "--json": json = true
-            case "--help", "-h": return Invocation(socket: socket, json: json, command: .help(topic: nil))
-            case "--socket":
-                guard index < arguments.count else { throw UsageError("--socket needs a value (PATH)") }
-                socket = arguments[index]
-                index += 1
-            default:
-                if argument == "--version" {
-                    // The `version` command; what follows are its options (`--version --json`).
-                    name = "version"
-                } else if argument.hasPrefix("--socket=") {
-                    socket = String(argument.dropFirst("--socket=".count))
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+            let inlineValue = argument.hasPrefix("--") && parts.count == 2 ? parts[1] : nil
+            guard let option = GlobalOption.named(inlineValue == nil ? argument : parts[0]) else {
+                let hint = Suggestion.nearest(to: argument, in: GlobalOption.allCases.map(\.rawValue))
+                throw UsageError("unknown option \(argument)" + (hint.map { " (did you mean \($0)?)" } ?? ""))
+            }
+            if option.spec.isFlag, inlineValue != nil { throw UsageError("\(option.rawValue) takes no value") }
+            switch option {
+            case .json: json = true
+            case .help: return Invocation(socket: socket, json: json, command: .help(topic: nil))
+            case .socket:
+                if let inlineValue {
+                    socket = inlineValue
                 } else {
-                    let hint = Suggestion.nearest(to: argument, in: ["--json", "--socket", "--help", "--version"])
-                    throw UsageError("unknown option \(argument)" + (hint.map { " (did you mean \($0)?)" } ?? ""))
+                    guard index < arguments.count else { throw UsageError("--socket needs a value (PATH)") }
+                    socket = arguments[index]
+                    index += 1
                 }
+            case .version:
+                // The `version` command; what follows are its options (`--version --json`).
+                name = option.command
             }
             if name != nil { break }
         }

@@ -26,6 +26,31 @@ import NarratorCommandLine
         #expect(try InvocationParser.parse(["speak", "--help"]).command == .help(topic: "speak"))
     }
 
+    /// The global options are one list, GlobalOption: the parser takes each before a command and
+    /// suggests from it, the overview lists each, completion offers each, and each command's help
+    /// draws its own from it.
+    @Test func globalOptionsAreOneList() throws {
+        func words(_ text: String) -> String { text.split(whereSeparator: \.isWhitespace).joined(separator: " ") }
+        let overview = words(HelpText.overview)
+        for option in GlobalOption.allCases {
+            let spec = option.spec
+            for name in [spec.name] + spec.aliases {
+                // `--version` is the version command: nothing but its options may follow.
+                let invocation = try InvocationParser.parse([name] + (spec.isFlag ? [] : ["/tmp/x.sock"]) + (option.command == nil ? ["status"] : []))
+                #expect(invocation != (try InvocationParser.parse(["status"])), "\(name)")
+            }
+            #expect(overview.contains(words(spec.synopsis + " " + spec.help)), "\(spec.name)")
+        }
+        #expect(Completion.complete(["narratorctl", "--"], current: 1) { _ in .none }.words.sorted() == GlobalOption.allCases.map(\.rawValue).sorted())
+        let globals = Set(GlobalOption.allCases.map(\.rawValue))
+        for command in commandCatalog {
+            #expect(Set(command.globalOptions.map(\.name)).isSubset(of: globals), "\(command.name)")
+        }
+        #expect(throws: UsageError("unknown option --verison (did you mean --version?)")) { try InvocationParser.parse(["--verison"]) }
+        #expect(throws: UsageError("--json takes no value")) { try InvocationParser.parse(["--json=yes", "status"]) }
+        #expect(try InvocationParser.parse(["-h", "status"]).command == .help(topic: nil))
+    }
+
     @Test func mistakesAreUsageErrorsWithSuggestions() {
         #expect(throws: UsageError("missing command; run \"narratorctl help\" to list them")) { try InvocationParser.parse([]) }
         #expect(throws: UsageError("show: missing FILE|TREE", command: "show")) { try InvocationParser.parse(["show"]) }
