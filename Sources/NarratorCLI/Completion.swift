@@ -137,6 +137,11 @@ enum Completion {
                     continue
                 }
                 let name = token.split(separator: "=", maxSplits: 1).first.map(String.init) ?? token
+                // `--version` is the version command, as InvocationParser reads it.
+                if command == nil, let standsFor = GlobalOption.named(name)?.command {
+                    command = commandSpec(named: standsFor)
+                    continue
+                }
                 guard let spec = options.first(where: { $0.name == name || $0.aliases.contains(name) }) else { continue }
                 if let equals = token.firstIndex(of: "=") {
                     let value = String(token[token.index(after: equals)...])

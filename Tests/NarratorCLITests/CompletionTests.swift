@@ -45,6 +45,17 @@ import Testing
         #expect(complete("announce", "--", "").words == [])
     }
 
+    /// `--version` before a command is the version command (InvocationParser reads it so): what
+    /// follows are version's options, not a command (`narratorctl --version status` is a mistake).
+    @Test func versionOptionIsTheVersionCommand() {
+        #expect(complete("--version", "").words == ["--json", "--help"])
+        #expect(complete("--version", "--").words == ["--json", "--help"])
+        #expect(complete("--version", "s").words == [])
+        #expect(complete("--json", "--version", "").words == ["--help"])
+        #expect(complete("--").words.contains("--version"))
+        #expect(!complete("status", "--").words.contains("--version"))
+    }
+
     @Test func elementIdsOfTheTreeNamedBefore() {
         #expect(complete("focus", "").words == ["player", "mail"])
         #expect(complete("focus", "player", "").words == ["title", "play"])
