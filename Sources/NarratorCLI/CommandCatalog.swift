@@ -97,7 +97,7 @@ let offlineCommands: [CommandSpec] = [
         build: { _ throws(UsageError) in .version }),
     CommandSpec(
         name: "completion", summary: "print the bash completion script",
-        arguments: [ArgumentSpec("SHELL", help: "bash")],
+        arguments: [ArgumentSpec("SHELL", help: "the shell", choices: ["bash"])],
         discussion: """
             make install installs it for the bash-completion package; without that package, load it from
             ~/.bashrc with: source <(narratorctl completion bash). It asks narratorctl for every candidate,
@@ -105,12 +105,7 @@ let offlineCommands: [CommandSpec] = [
             voices, actions and rotors.
             """,
         printsJSON: false, connects: .never,
-        build: { parsed throws(UsageError) in
-            guard parsed.positionals[0] == "bash" else {
-                throw UsageError("completion: SHELL must be bash, not \"\(parsed.positionals[0])\"", command: "completion")
-            }
-            return .completion(shell: "bash")
-        }),
+        build: { parsed throws(UsageError) in .completion(shell: parsed.positionals[0]) }),
 ]
 
 func commandSpec(named name: String) -> CommandSpec? { commandCatalog.first { $0.name == name } }

@@ -67,10 +67,12 @@ enum Completion {
     /// The options accepted before the command (as InvocationParser reads them).
     static var globalOptions: [OptionSpec] { GlobalOption.specs }
 
-    /// Where a positional argument's candidates come from, by command and argument name; nil for
-    /// an argument this table does not know (a test checks there is none in the catalog).
-    static func source(command: String, argument: String) -> Source? {
-        switch (command, argument) {
+    /// Where a positional argument's candidates come from: its choices, else by command and
+    /// argument name; nil for an argument this table does not know (a test checks there is none
+    /// in the catalog).
+    static func source(command: String, argument spec: ArgumentSpec) -> Source? {
+        if let choices = spec.choices { return .words(choices) }
+        return switch (command, spec.name) {
         case (_, "FILE|TREE"): .trees(orFiles: .json)
         case ("register", "FILE"): .files(.json)
         case (_, "TREE"): .trees(orFiles: .none)
@@ -78,13 +80,9 @@ enum Completion {
         case (_, "ELEMENT"): .elements(.positional(0))
         case ("replay", "TRACE"): .files(.jsonl)
         case ("help", "COMMAND"): .commands
-        case ("adjust", "DIRECTION"): .words(["up", "down"])
-        case ("rotor", "DIRECTION"): .words(Workspace.Move.allCases.map(\.rawValue))
         case ("rotor", "NAME"): .rotors
         case ("action", "NAME"): .actions
-        case ("set", "KEY"), ("get", "KEY"): .words(SpeechSettings.keys)
         case ("set", "VALUE"): .settingValues
-        case ("completion", "SHELL"): .words(["bash"])
         case ("touch", "X"), ("touch", "Y"), (_, "TEXT"): .text
         default: nil
         }
@@ -189,7 +187,7 @@ enum Completion {
         else {
             return Candidates(words: optionsEnded ? [] : matching(options, cur))
         }
-        let argumentSource = source(command: command.name, argument: argument.name) ?? .text
+        let argumentSource = source(command: command.name, argument: argument) ?? .text
         if argumentSource == .text { return Candidates(words: optionsEnded || !cur.isEmpty ? [] : options) }
         return context.resolve(argumentSource, prefix: cur)
     }
@@ -314,12 +312,9 @@ enum Completion {
             case .commands:
                 return Candidates(words: matching(commandCatalog.map(\.name), prefix))
             case .settingValues:
-                switch positionals.first.map(unquoted) {
-                case "punctuation": return Candidates(words: matching(PunctuationLevel.allCases.map(\.rawValue), prefix))
-                case "hints": return Candidates(words: matching(["on", "off"], prefix))
-                case "voice": return resolve(.voices(extra: ["auto"]), prefix: prefix)
-                default: return Candidates()
-                }
+                guard let key = positionals.first.map(unquoted) else { return Candidates() }
+                if key == "voice" { return resolve(.voices(extra: [SpeechSettings.automaticVoice]), prefix: prefix) }
+                return Candidates(words: matching(SpeechSettings.choices(for: key) ?? [], prefix))
             case .policies(let files):
                 return Candidates(words: matching(AnnouncementPolicy.builtIns.map(\.name), prefix), files: files ? .json : .none)
             }

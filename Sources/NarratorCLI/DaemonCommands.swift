@@ -12,6 +12,13 @@ private func json(_ text: String, _ option: String, _ command: String, example: 
     }
 }
 
+/// An argument's value as its type, once the parser has checked it against the choices the
+/// argument takes from that type.
+private func choice<Value: RawRepresentable<String>>(_ text: String, _ command: String) throws(UsageError) -> Value {
+    guard let value = Value(rawValue: text) else { throw UsageError("\(command): \"\(text)\" is not a choice", command: command) }
+    return value
+}
+
 private let treeOption = OptionSpec("--tree", value: "TREE", help: "navigate this tree instead of the focused one")
 private let languageOption = OptionSpec(
     "--language", value: "LANG", help: "the text's language, which picks its voice even over `set voice` (e.g. ar, de, en-GB; default: the tree's, else the focused tree's)")
@@ -111,13 +118,9 @@ let daemonCommands: [CommandSpec] = {
         CommandSpec(name: "activate", summary: "activate the focused element (double tap)") { _ throws(UsageError) in request(.activate) },
         CommandSpec(
             name: "adjust", summary: "increment or decrement the focused element",
-            arguments: [ArgumentSpec("DIRECTION", help: "up or down")]
+            arguments: [ArgumentSpec("DIRECTION", help: "which way", choices: AdjustableValue.Direction.allCases.map(\.rawValue))]
         ) { parsed throws(UsageError) in
-            let direction = parsed.positionals[0]
-            guard direction == "up" || direction == "down" else {
-                throw UsageError("adjust: DIRECTION must be up or down, not \"\(direction)\"", command: "adjust")
-            }
-            return request(.adjust(direction == "up" ? .up : .down))
+            request(.adjust(try choice(parsed.positionals[0], "adjust")))
         },
         CommandSpec(name: "actions", summary: "list the focused element's custom actions") { _ throws(UsageError) in request(.actions) },
         CommandSpec(name: "action", summary: "perform a custom action of the focused element", arguments: [ArgumentSpec("NAME", help: "the action's name")]) {
@@ -129,14 +132,13 @@ let daemonCommands: [CommandSpec] = {
             name: "rotor", summary: "list rotors, or move to the next/previous item of one",
             arguments: [
                 ArgumentSpec("NAME", help: "headings, links, actions, or a custom rotor", optional: true),
-                ArgumentSpec("DIRECTION", help: "next (default), previous, first or last", optional: true),
+                ArgumentSpec(
+                    "DIRECTION", help: "which item to move to", optional: true, choices: Workspace.Move.allCases.map(\.rawValue),
+                    shownDefault: Workspace.Move.next.rawValue),
             ]
         ) { parsed throws(UsageError) in
             guard let name = parsed.positionals.first else { return request(.rotors) }
-            let text = parsed.positionals.count > 1 ? parsed.positionals[1] : "next"
-            guard let direction = Workspace.Move(rawValue: text) else {
-                throw UsageError("rotor: DIRECTION must be next, previous, first or last, not \"\(text)\"", command: "rotor")
-            }
+            let direction: Workspace.Move = parsed.positionals.count > 1 ? try choice(parsed.positionals[1], "rotor") : .next
             return request(.rotor(name: name, direction: direction))
         },
         CommandSpec(
@@ -165,11 +167,11 @@ let daemonCommands: [CommandSpec] = {
         CommandSpec(name: "status", summary: "uptime, clients, trees, focus, audio output, voice, queue") { _ throws(UsageError) in request(.status) },
         CommandSpec(
             name: "set", summary: "change a speech setting (voice, rate, pitch, volume, punctuation, hints, hint-delay)",
-            arguments: [ArgumentSpec("KEY", help: "the setting"), ArgumentSpec("VALUE", help: "its new value")]
+            arguments: [ArgumentSpec("KEY", help: "the setting", choices: SpeechSettings.keys), ArgumentSpec("VALUE", help: "its new value")]
         ) { parsed throws(UsageError) in
             request(.set(key: parsed.positionals[0], value: .string(parsed.positionals[1])))
         },
-        CommandSpec(name: "get", summary: "print a speech setting", arguments: [ArgumentSpec("KEY", help: "the setting")]) {
+        CommandSpec(name: "get", summary: "print a speech setting", arguments: [ArgumentSpec("KEY", help: "the setting", choices: SpeechSettings.keys)]) {
             parsed throws(UsageError) in request(.get(key: parsed.positionals[0]))
         },
         CommandSpec(name: "voices", summary: "list the installed eSpeak NG voices") { _ throws(UsageError) in request(.voices) },

@@ -34,7 +34,7 @@ enum HelpText {
         let column = (lefts.map(\.count).max() ?? 0) + 2
         if !spec.arguments.isEmpty {
             text += "\nArguments:\n"
-            text += HelpColumns.render(spec.arguments.map { ($0.name, $0.help) }, column: column) + "\n"
+            text += HelpColumns.render(spec.arguments.map { ($0.name, $0.annotatedHelp) }, column: column) + "\n"
         }
         text += "\nOptions:\n"
         text += HelpColumns.render(options.map { ($0.synopsis, $0.annotatedHelp) }, column: column) + "\n"

@@ -77,10 +77,7 @@ public enum ArgumentParser {
                             value = arguments[index]
                             index += 1
                         }
-                        if let choices = spec.choices, !choices.contains(value) {
-                            let hint = Suggestion.nearest(to: value, in: choices).map { "; did you mean \($0)?" } ?? ""
-                            throw mistake("\(name) must be one of \(choices.joined(separator: ", ")), not \"\(value)\"\(hint)")
-                        }
+                        if let choices = spec.choices, !choices.contains(value) { throw mistake(notAChoice(name, value, choices)) }
                         if parsed.options[spec.name] != nil && !spec.repeatable { throw mistake("\(name) given twice") }
                         parsed.options[spec.name, default: []].append(value)
                         parsed.occurrences.append(.init(name: spec.name, value: value))
@@ -104,6 +101,12 @@ public enum ArgumentParser {
             }
             parsed.positionals.append(argument)
         }
+        // A value that is not one of its argument's choices is the first mistake to name (`set rat`:
+        // rate was meant, not a missing value).
+        for (index, value) in parsed.positionals.enumerated() where index < specs.count || specs.last?.variadic == true {
+            let spec = specs[min(index, specs.count - 1)]
+            if let choices = spec.choices, !choices.contains(value) { throw mistake(notAChoice(spec.name, value, choices)) }
+        }
         let required = specs.filter { !$0.optional }
         if parsed.positionals.count < required.count {
             throw mistake("missing \(required[parsed.positionals.count].name)")
@@ -113,5 +116,13 @@ public enum ArgumentParser {
             throw mistake("unexpected argument \"\(parsed.positionals[specs.count])\"")
         }
         return parsed
+    }
+
+    /// "--priority must be one of low, default, high, not "hgh"; did you mean high?", for an
+    /// option's value and an argument alike.
+    static func notAChoice(_ name: String, _ value: String, _ choices: [String]) -> String {
+        let allowed = choices.count == 1 ? choices[0] : "one of " + choices.joined(separator: ", ")
+        let hint = choices.count == 1 ? nil : Suggestion.nearest(to: value, in: choices).map { "; did you mean \($0)?" }
+        return "\(name) must be \(allowed), not \"\(value)\"\(hint ?? "")"
     }
 }

@@ -37,12 +37,15 @@ public struct OptionSpec: Sendable {
 
     /// The help followed by the choices and the default, when there are any:
     /// `speech priority (low, default, high) (default: default)`.
-    public var annotatedHelp: String {
-        var text = help
-        if let choices { text += " (\(choices.joined(separator: ", ")))" }
-        if let shownDefault { text += " (default: \(shownDefault))" }
-        return text
-    }
+    public var annotatedHelp: String { annotated(help, choices: choices, shownDefault: shownDefault) }
+}
+
+/// Help followed by the choices and the default, for options and arguments alike.
+private func annotated(_ help: String, choices: [String]?, shownDefault: String?) -> String {
+    var text = help
+    if let choices { text += " (\(choices.joined(separator: ", ")))" }
+    if let shownDefault { text += " (default: \(shownDefault))" }
+    return text
 }
 
 /// Describes a positional argument.
@@ -52,11 +55,24 @@ public struct ArgumentSpec: Sendable {
     public var optional: Bool
     /// Takes all remaining arguments (joined for text such as `announce TEXT...`).
     public var variadic: Bool
+    /// Allowed values, checked while parsing (with a suggestion for typos), shown by help and
+    /// offered by completion, as an option's are.
+    public var choices: [String]?
+    /// The value taken when an optional argument is left out, as help shows it.
+    public var shownDefault: String?
 
-    public init(_ name: String, help: String, optional: Bool = false, variadic: Bool = false) {
+    public init(
+        _ name: String, help: String, optional: Bool = false, variadic: Bool = false, choices: [String]? = nil, shownDefault: String? = nil
+    ) {
         self.name = name
         self.help = help
         self.optional = optional
         self.variadic = variadic
+        self.choices = choices
+        self.shownDefault = shownDefault
     }
+
+    /// The help followed by the choices and the default: `which way to move (next, previous,
+    /// first, last) (default: next)`.
+    public var annotatedHelp: String { annotated(help, choices: choices, shownDefault: shownDefault) }
 }

@@ -51,6 +51,36 @@ import NarratorCommandLine
         #expect(try InvocationParser.parse(["-h", "status"]).command == .help(topic: nil))
     }
 
+    /// An argument with a fixed set of values has them in ArgumentSpec.choices, the one list that
+    /// the parser checks (as an option's, with a suggestion), help shows and completion offers.
+    @Test func argumentChoicesAreCheckedShownAndCompleted() throws {
+        #expect(throws: UsageError("adjust: DIRECTION must be one of up, down, not \"dwn\"; did you mean down?", command: "adjust")) {
+            try InvocationParser.parse(["adjust", "dwn"])
+        }
+        #expect(throws: UsageError("rotor: DIRECTION must be one of next, previous, first, last, not \"previus\"; did you mean previous?", command: "rotor")) {
+            try InvocationParser.parse(["rotor", "headings", "previus"])
+        }
+        let keys = "voice, rate, pitch, volume, punctuation, hints, hint-delay"
+        // Refused before asking the daemon, and before the missing value.
+        #expect(throws: UsageError("set: KEY must be one of \(keys), not \"rat\"; did you mean rate?", command: "set")) { try InvocationParser.parse(["set", "rat"]) }
+        #expect(throws: UsageError("get: KEY must be one of \(keys), not \"hint\"; did you mean hints?", command: "get")) { try InvocationParser.parse(["get", "hint"]) }
+        #expect(throws: UsageError("completion: SHELL must be bash, not \"zsh\"", command: "completion")) { try InvocationParser.parse(["completion", "zsh"]) }
+        #expect(try InvocationParser.parse(["adjust", "down"]).command == .daemon(.send(.adjust(.down))))
+        #expect(try InvocationParser.parse(["rotor", "headings"]).command == .daemon(.send(.rotor(name: "headings", direction: .next))))
+        #expect(try InvocationParser.parse(["rotor", "headings", "last"]).command == .daemon(.send(.rotor(name: "headings", direction: .last))))
+        #expect(HelpText.command(commandSpec(named: "adjust")!).contains("which way (up, down)\n"))
+        #expect(HelpText.command(commandSpec(named: "rotor")!).contains("which item to move to (next, previous, first, last) (default: next)\n"))
+        var withChoices = 0
+        for spec in commandCatalog {
+            for argument in spec.arguments {
+                guard let choices = argument.choices else { continue }
+                withChoices += 1
+                #expect(Completion.source(command: spec.name, argument: argument) == .words(choices), "\(spec.name) \(argument.name)")
+            }
+        }
+        #expect(withChoices == 5)
+    }
+
     @Test func mistakesAreUsageErrorsWithSuggestions() {
         #expect(throws: UsageError("missing command; run \"narratorctl help\" to list them")) { try InvocationParser.parse([]) }
         #expect(throws: UsageError("show: missing FILE|TREE", command: "show")) { try InvocationParser.parse(["show"]) }

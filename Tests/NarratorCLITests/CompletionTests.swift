@@ -24,7 +24,7 @@ import Testing
         // completion cannot silently fall behind the catalog.
         for spec in commandCatalog {
             for argument in spec.arguments {
-                #expect(Completion.source(command: spec.name, argument: argument.name) != nil, "\(spec.name) \(argument.name)")
+                #expect(Completion.source(command: spec.name, argument: argument) != nil, "\(spec.name) \(argument.name)")
             }
             for option in spec.acceptedOptions where !option.isFlag {
                 #expect(Completion.source(command: spec.name, option: option) != nil, "\(spec.name) \(option.name)")
@@ -77,6 +77,13 @@ import Testing
         #expect(complete("set", "rate", "").words == [])
         #expect(complete("set", "punctuation", "").words == ["none", "some", "all"])
         #expect(complete("set", "hints", "").words == ["on", "off"])
+        // One list of values for completion and for the daemon's refusal.
+        for key in ["punctuation", "hints"] {
+            let choices = SpeechSettings.choices(for: key)!
+            #expect(complete("set", key, "").words == choices)
+            var settings = SpeechSettings()
+            #expect(throws: SpeechSettingsError.outOfRange(key: key, value: "loud", allowed: choices.joined(separator: ", "))) { try settings.set(key, to: "loud") }
+        }
         #expect(complete("set", "voice", "").words == ["auto", "English (Great Britain)", "gmw/en", "en-gb", "en"])
         #expect(complete("set", "voice", "en").words == ["en-gb", "en"])
         #expect(complete("announce", "--language", "").words == ["en-gb", "en"])

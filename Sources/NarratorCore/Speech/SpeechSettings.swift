@@ -18,6 +18,19 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     /// The names accepted by ``set(_:to:)`` and ``get(_:)``.
     public static let keys = ["voice", "rate", "pitch", "volume", "punctuation", "hints", "hint-delay"]
 
+    /// The values a setting takes when they are a fixed set, as ``set(_:to:)`` names them when it
+    /// refuses one and as completion offers them; nil for a number or a voice.
+    public static func choices(for key: String) -> [String]? {
+        switch key {
+        case "punctuation": PunctuationLevel.allCases.map(\.rawValue)
+        case "hints": ["on", "off"]
+        default: nil
+        }
+    }
+
+    /// The `voice` that lets each utterance's language pick the voice.
+    public static let automaticVoice = "auto"
+
     public var parameters: VoiceParameters {
         VoiceParameters(rate: rate, pitch: pitch, volume: volume, punctuation: punctuation)
     }
@@ -29,7 +42,7 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     /// The value of a setting as text (`voice` is "auto" when the language picks it).
     public func get(_ key: String) throws(SpeechSettingsError) -> String {
         switch key {
-        case "voice": return voice ?? "auto"
+        case "voice": return voice ?? Self.automaticVoice
         case "rate": return String(rate)
         case "pitch": return String(pitch)
         case "volume": return String(volume)
@@ -49,20 +62,20 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
             return number
         }
         switch key {
-        case "voice": voice = (value == "auto" || value.isEmpty) ? nil : value
+        case "voice": voice = (value == Self.automaticVoice || value.isEmpty) ? nil : value
         case "rate": rate = try number(80...450)
         case "pitch": pitch = try number(0...100)
         case "volume": volume = try number(0...200)
         case "punctuation":
             guard let level = PunctuationLevel(rawValue: value) else {
-                throw .outOfRange(key: key, value: value, allowed: "none, some, all")
+                throw .outOfRange(key: key, value: value, allowed: Self.choices(for: key)!.joined(separator: ", "))
             }
             punctuation = level
         case "hints":
             switch value {
             case "on", "true", "1": hints = true
             case "off", "false", "0": hints = false
-            default: throw .outOfRange(key: key, value: value, allowed: "on, off")
+            default: throw .outOfRange(key: key, value: value, allowed: Self.choices(for: key)!.joined(separator: ", "))
             }
         case "hint-delay": hintDelayMilliseconds = try number(0...10_000)
         default: throw .unknownKey(key)

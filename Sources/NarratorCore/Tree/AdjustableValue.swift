@@ -15,7 +15,7 @@ public struct AdjustableValue: Equatable, Sendable {
         self.format = format
     }
 
-    public enum Direction: String, Sendable {
+    public enum Direction: String, Sendable, CaseIterable {
         case up, down
         /// The action name sent to an app for a non-declarative adjustable.
         public var actionName: String { self == .up ? "increment" : "decrement" }
