@@ -109,13 +109,16 @@ enum Completion {
 
     /// The candidates for the word at `current` of `words` (bash's COMP_WORDS, the program first).
     /// `facts` is asked for the daemon's trees, elements, voices... with the `--socket` given on
-    /// the line, and only when the word needs them.
-    static func complete(_ words: [String], current: Int, facts: @escaping (_ socket: String?) -> CompletionFacts) -> Candidates {
+    /// the line as the shell will pass it (`~` and `$HOME` expanded from `environment`, quotes
+    /// removed), and only when the word needs them; not at all when that path cannot be known here.
+    static func complete(
+        _ words: [String], current: Int, environment: [String: String] = [:], facts: @escaping (_ socket: String?) -> CompletionFacts
+    ) -> Candidates {
         let (before, word) = rejoin(words, current: current)
         let cur = unquoted(word)
 
         // The options and arguments before the word.
-        var socket: String?
+        var socket: String??
         var command: CommandSpec?
         var pending: OptionSpec?
         var positionals: [String] = []
@@ -124,7 +127,7 @@ enum Completion {
         for token in before {
             if let option = pending {
                 given[option.name, default: []].append(token)
-                if option.name == "--socket" { socket = token }
+                if option.name == "--socket" { socket = ShellWord.expanded(token, environment: environment) }
                 pending = nil
                 continue
             }
@@ -144,7 +147,8 @@ enum Completion {
                 if let equals = token.firstIndex(of: "=") {
                     let value = String(token[token.index(after: equals)...])
                     given[spec.name, default: []].append(value)
-                    if spec.name == "--socket" { socket = value }
+                    // Bash expands no `~` after "--socket=".
+                    if spec.name == "--socket" { socket = ShellWord.expanded(value, environment: environment, tilde: false) }
                 } else if spec.isFlag {
                     given[spec.name, default: []].append("")
                 } else {
@@ -159,7 +163,12 @@ enum Completion {
                 positionals.append(token)
             }
         }
-        var context = Context(command: command, positionals: positionals, given: given, socket: socket, makeFacts: facts)
+        let ask: () -> CompletionFacts = switch socket {
+        case .none: { facts(nil) }
+        case .some(.some(let path)): { facts(path) }
+        case .some(.none): { .none }  // a --socket whose path cannot be known here: which daemon is meant is not known either
+        }
+        var context = Context(command: command, positionals: positionals, given: given, makeFacts: ask)
 
         // The value of an option: "--db=PAT" (bash gives the part after "=" as the word to
         // replace) or the word after one that takes a value.
@@ -254,25 +263,21 @@ enum Completion {
         var command: CommandSpec?
         var positionals: [String]
         var given: [String: [String]]
-        var socket: String?
-        var makeFacts: (_ socket: String?) -> CompletionFacts
+        /// Asks the daemon the line names.
+        var makeFacts: () -> CompletionFacts
         private var facts: CompletionFacts?
 
-        init(
-            command: CommandSpec?, positionals: [String], given: [String: [String]], socket: String?,
-            makeFacts: @escaping (_ socket: String?) -> CompletionFacts
-        ) {
+        init(command: CommandSpec?, positionals: [String], given: [String: [String]], makeFacts: @escaping () -> CompletionFacts) {
             self.command = command
             self.positionals = positionals
             self.given = given
-            self.socket = socket
             self.makeFacts = makeFacts
         }
 
         /// The daemon's facts, made once and only when a source needs them.
         private mutating func daemon() -> CompletionFacts {
             if let facts { return facts }
-            let made = makeFacts(socket)
+            let made = makeFacts()
             facts = made
             return made
         }

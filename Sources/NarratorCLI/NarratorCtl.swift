@@ -7,7 +7,7 @@ public enum NarratorCtl {
         // The completion script's question (hidden: not a command of the catalog).
         if arguments.first == "__complete" {
             guard arguments.count >= 3, let current = Int(arguments[1]), current >= 0 else { return .usage }
-            let candidates = Completion.complete(Array(arguments.dropFirst(2)), current: current) { socket in
+            let candidates = Completion.complete(Array(arguments.dropFirst(2)), current: current, environment: environment) { socket in
                 CompletionFacts.daemon(socket: socket, environment: environment)
             }
             console.out(candidates.output)

@@ -123,6 +123,47 @@ import Testing
         #expect(asked.sockets == ["/run/a.sock", "/run/b.sock"])
     }
 
+    /// The --socket on the line is the path bash will pass: quotes removed, `~` and `$HOME`
+    /// expanded; where that cannot be known here, no daemon is asked rather than the wrong one.
+    @Test func theSocketOnTheLineIsAskedAsTheShellPassesIt() {
+        func asked(_ words: String...) -> [String?] {
+            var sockets: [String?] = []
+            _ = Completion.complete(["narratorctl"] + words, current: words.count, environment: ["HOME": "/home/u", "XDG_RUNTIME_DIR": "/run/user/1"]) {
+                sockets.append($0)
+                return Self.facts
+            }
+            return sockets
+        }
+        #expect(asked("--socket", "~/n.sock", "focus", "") == ["/home/u/n.sock"])
+        #expect(asked("focus", "--socket", "~", "") == ["/home/u"])
+        #expect(asked("--socket", "'/run/my dir/n.sock'", "focus", "") == ["/run/my dir/n.sock"])
+        #expect(asked("--socket", #"/run/my\ dir/n.sock"#, "focus", "") == ["/run/my dir/n.sock"])
+        #expect(asked("--socket", "$XDG_RUNTIME_DIR/narrator/narratord.sock", "focus", "") == ["/run/user/1/narrator/narratord.sock"])
+        #expect(asked("--socket", #""${HOME}/n.sock""#, "focus", "") == ["/home/u/n.sock"])
+        // Quoted, or after "--socket=", bash expands no "~".
+        #expect(asked("--socket", "'~/n.sock'", "focus", "") == ["~/n.sock"])
+        #expect(asked("focus", "--socket=~/n.sock", "") == ["~/n.sock"])
+        #expect(asked("focus", "--socket='$HOME/n.sock'", "") == ["$HOME/n.sock"])
+        #expect(asked("focus", "--socket", "=", "$HOME/n.sock", "") == ["/home/u/n.sock"])
+        #expect(asked("--socket", "$(pick)", "focus", "") == [])
+        #expect(asked("--socket", "$unexported/n.sock", "focus", "") == [])
+    }
+
+    @Test func shellWords() {
+        let environment = ["HOME": "/home/u", "A": "x y"]
+        #expect(ShellWord.expanded(#""a b"'c'\ d"#, environment: environment) == "a bc d")
+        #expect(ShellWord.expanded(#""\$A\n$A""#, environment: environment) == #"$A\nx y"#)
+        #expect(ShellWord.expanded("~root/x", environment: environment) == "/root/x")
+        #expect(ShellWord.expanded("~no-such-user-here/x", environment: environment) == "~no-such-user-here/x")
+        #expect(ShellWord.expanded("a~/x", environment: environment) == "a~/x")
+        #expect(ShellWord.expanded("a$", environment: environment) == "a$")
+        #expect(ShellWord.expanded(#""a$""#, environment: environment) == "a$")
+        #expect(ShellWord.expanded("$1", environment: environment) == nil)
+        #expect(ShellWord.expanded("${A:-b}", environment: environment) == nil)
+        #expect(ShellWord.expanded("`pwd`", environment: environment) == nil)
+        #expect(ShellWord.expanded("$'a'", environment: environment) == nil)
+    }
+
     @Test func outputIsADirectiveThenOneCandidatePerLine() {
         #expect(Completion.Candidates(words: ["a b", "c"], files: .json).output == "files:json\na b\nc\n")
         #expect(Completion.Candidates(words: ["bad\nname"]).output == "words\n")

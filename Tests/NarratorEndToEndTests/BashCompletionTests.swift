@@ -232,6 +232,12 @@ import Testing
             [["narratorctl", "--socket", daemon.socket, "focus", "player", ""], ["narratorctl", "action", ""], ["narratorctl", "rotor", ""]],
             withPackage: withPackage, environment: ["NARRATOR_SOCKET": "/nonexistent.sock"])
         #expect(focused.replies.first == ids)
+        // A --socket as typed, "~" and quotes and all: the daemon at the path the shell will pass.
+        let home = try Self.complete(
+            [["narratorctl", "--socket", "~/narratord.sock", "focus", ""], ["narratorctl", "focus", "--socket", #""$HOME/narratord.sock""#, ""]],
+            withPackage: withPackage, environment: ["NARRATOR_SOCKET": "/nonexistent.sock", "HOME": daemon.directory])
+        #expect(home.replies == [["player"], ["player"]])
+        #expect(home.stderr == "")
         let actions = try Self.complete(
             [["narratorctl", "action", ""], ["narratorctl", "rotor", ""]], withPackage: withPackage, environment: ["NARRATOR_SOCKET": daemon.socket])
         #expect(actions["action", ""] == ["skip", "repeat"])
