@@ -13,19 +13,21 @@ enum BashCompletion {
         # when it is loaded, else from compgen. Without that package nothing loads this file by
         # itself; add to ~/.bashrc:  source <(narratorctl completion bash)
         _narratorctl() {
-            local cur=${COMP_WORDS[COMP_CWORD]} program=${COMP_WORDS[0]} kind word output
+            local program=${COMP_WORDS[0]} cur keep kind word output
             local -a reply
             [[ $program == "~/"* ]] && program=$HOME/${program#"~/"}
             command -v -- "$program" >/dev/null 2>&1 || program=narratorctl
             # Command substitutions, not <(...): bash waits for them, so no child outlives the TAB.
-            output=$("$program" __complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2>/dev/null)
+            # COMP_LINE tells "app:main" from "app: main" (bash splits both at the ":").
+            output=$(COMP_LINE=$COMP_LINE COMP_POINT=$COMP_POINT "$program" __complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2>/dev/null)
             COMPREPLY=()
             [[ -n $output ]] || return 0
             mapfile -t reply <<<"$output"
-            kind=${reply[0]}
-            reply=("${reply[@]:1}")
-            # Right after "--option=" bash replaces what follows the "=", which is nothing yet.
-            [[ $cur == "=" ]] && cur=""
+            # Whether file names are wanted; the word being completed as typed (bash's COMP_WORDS
+            # split it at ":" and "="; after "--option=", the value); the start of it that readline
+            # keeps, for it replaces only what follows the last ":" or "=".
+            kind=${reply[0]} cur=${reply[1]} keep=${reply[2]}
+            reply=("${reply[@]:3}")
             if [[ $kind == files* ]]; then
                 local extension=${kind#files}
                 extension=${extension#:}
@@ -43,12 +45,24 @@ enum BashCompletion {
                     fi
                     [[ -n $output ]] && mapfile -t -O "${#COMPREPLY[@]}" COMPREPLY <<<"$output"
                 fi
+                # As bash-completion's __ltrim_colon_completions: "--db /a:b" offers "bc", not "/a:bc".
+                # Readline would look for the directory "bc" to add its "/": add it here.
+                if [[ -n $keep ]]; then
+                    for word in "${!COMPREPLY[@]}"; do
+                        if [[ -d ${COMPREPLY[word]} ]]; then
+                            COMPREPLY[word]+=/
+                            compopt -o nospace 2>/dev/null
+                        fi
+                    done
+                    COMPREPLY=("${COMPREPLY[@]#"$keep"}")
+                fi
                 return 0
             fi
             COMPREPLY=("${reply[@]}")
+            [[ -n $keep ]] && COMPREPLY=("${COMPREPLY[@]#"$keep"}")
             # A word the shell would split or expand (a voice's name): readline quotes it as it does
             # file names, also in the prefix it inserts when several match.
-            for word in "${reply[@]}"; do
+            for word in "${COMPREPLY[@]}"; do
                 if [[ $word == *[^A-Za-z0-9_./:@%+,=-]* ]]; then
                     compopt -o filenames 2>/dev/null
                     break

@@ -6,8 +6,10 @@ import NarratorCore
 /// the completion script never lists a command or an option itself and cannot drift from the parser.
 ///
 /// Output: a first line saying whether file names are wanted too (`words`, `files`, `files:json`,
-/// `files:jsonl`), then one candidate per line, unquoted; the script adds the file names and the
-/// quoting. Pure, given what the daemon knows (``CompletionFacts``).
+/// `files:jsonl`), a line with the word being completed (``Candidates/word``), a line with the
+/// part of it that readline keeps (``Candidates/keep``), then one candidate per line, unquoted;
+/// the script adds the file names, strips what readline keeps and quotes. Pure, given what the
+/// daemon knows (``CompletionFacts``) and the line.
 enum Completion {
     /// File names to offer beside the words.
     enum Files: String, Equatable, Sendable {
@@ -20,10 +22,18 @@ enum Completion {
     struct Candidates: Equatable, Sendable {
         var words: [String] = []
         var files: Files = .none
+        /// The word being completed as typed, with what bash split off at ":" and "=" put back
+        /// (`app:ma`, not `ma`); after `--option=`, the value. File names complete it.
+        var word: String?
+        /// The start of ``word`` that readline keeps, unquoted (`app:`): bash split it off at ":"
+        /// or "=" and replaces only the rest, so every candidate loses it (what bash-completion's
+        /// `__ltrim_colon_completions` does).
+        var keep = ""
 
         /// What `__complete` prints.
         var output: String {
-            ([files.rawValue] + words.filter { !$0.contains("\n") }).map { $0 + "\n" }.joined()
+            let header = [files.rawValue, word ?? "", keep].map { $0.contains("\n") ? "" : $0 }
+            return (header + words.filter { !$0.contains("\n") }).map { $0 + "\n" }.joined()
         }
     }
 
@@ -107,14 +117,32 @@ enum Completion {
         }
     }
 
-    /// The candidates for the word at `current` of `words` (bash's COMP_WORDS, the program first).
+    /// The candidates for the word at `current` of `words` (bash's COMP_WORDS, the program first),
+    /// given the `line` they come from (bash's COMP_LINE, to tell `a:b` from `a: b`).
     /// `facts` is asked for the daemon's trees, elements, voices... with the `--socket` given on
     /// the line as the shell will pass it (`~` and `$HOME` expanded from `environment`, quotes
     /// removed), and only when the word needs them; not at all when that path cannot be known here.
     static func complete(
-        _ words: [String], current: Int, environment: [String: String] = [:], facts: @escaping (_ socket: String?) -> CompletionFacts
+        _ words: [String], current: Int, line: String? = nil, environment: [String: String] = [:],
+        facts: @escaping (_ socket: String?) -> CompletionFacts
     ) -> Candidates {
-        let (before, word) = rejoin(words, current: current)
+        let (before, word, typed) = rejoin(words, current: current, line: line)
+        var candidates = complete(before: before, word: word, environment: environment, facts: facts)
+        let completed = candidates.word ?? word
+        candidates.word = completed
+        // What precedes the part bash gave as the current word (a word of ":" or "=" alone
+        // stands for nothing typed yet).
+        let replaced = typed.allSatisfy(isWordBreak) ? "" : typed
+        let scalars = Array(completed.unicodeScalars), tail = Array(replaced.unicodeScalars)
+        if scalars.count >= tail.count, Array(scalars.suffix(tail.count)) == tail {
+            candidates.keep = unquoted(String(String.UnicodeScalarView(scalars.dropLast(tail.count))))
+        }
+        return candidates
+    }
+
+    private static func complete(
+        before: [String], word: String, environment: [String: String], facts: @escaping (_ socket: String?) -> CompletionFacts
+    ) -> Candidates {
         let cur = unquoted(word)
 
         // The options and arguments before the word.
@@ -175,8 +203,11 @@ enum Completion {
         if !optionsEnded, word.hasPrefix("--"), let equals = word.firstIndex(of: "=") {
             let name = String(word[..<equals])
             let options = command?.acceptedOptions ?? Self.globalOptions
-            guard let spec = options.first(where: { $0.name == name }), !spec.isFlag else { return Candidates() }
-            return context.resolve(source(command: command?.name, option: spec) ?? .text, prefix: unquoted(String(word[word.index(after: equals)...])))
+            let value = String(word[word.index(after: equals)...])
+            guard let spec = options.first(where: { $0.name == name }), !spec.isFlag else { return Candidates(word: value) }
+            var candidates = context.resolve(source(command: command?.name, option: spec) ?? .text, prefix: unquoted(value))
+            candidates.word = value
+            return candidates
         }
         if let option = pending {
             return context.resolve(source(command: command?.name, option: option) ?? .text, prefix: cur)
@@ -201,57 +232,53 @@ enum Completion {
         return context.resolve(argumentSource, prefix: cur)
     }
 
-    /// Bash splits `--db=x` into `--db`, `=`, `x` (`=` is a word break): puts such options back
-    /// together. Returns the words before the current one (the program left out) and the current one.
-    static func rejoin(_ words: [String], current: Int) -> (before: [String], word: String) {
+    /// The characters bash's COMP_WORDBREAKS splits words at that completion puts back.
+    static func isWordBreak(_ character: Character) -> Bool { character == ":" || character == "=" }
+
+    /// Bash splits words at ":" and "=" (COMP_WORDBREAKS): `--db=/a:b` comes as `--db`, `=`, `/a`,
+    /// `:`, `b`, and `app:main` as `app`, `:`, `main`; a run of them (`::`) is a word of its own.
+    /// Puts such words back together where nothing separated them on the `line` (bash's COMP_LINE;
+    /// without it, every word of ":" and "=" is taken as joined to both neighbours). Returns the
+    /// words before the current one (the program left out), the current one, and the part of it
+    /// bash gave as the current word (what readline replaces).
+    static func rejoin(_ words: [String], current: Int, line: String? = nil) -> (before: [String], word: String, typed: String) {
         var words = words
         while words.count <= current { words.append("") }
+        let glued = line.flatMap { adjacency(of: words, in: $0) }
+        func isBreak(_ word: String) -> Bool { !word.isEmpty && word.allSatisfy(isWordBreak) }
         var merged: [String] = []
-        var index = 0
-        while index <= current {
-            let token = words[index]
-            if token == "=", index > 1, let last = merged.last, last.hasPrefix("--"), !last.contains("=") {
-                merged[merged.count - 1] += "="
-                if index + 1 <= current {
-                    merged[merged.count - 1] += words[index + 1]
-                    index += 2
-                } else {
-                    index += 1
-                }
-                continue
+        for index in 0...current {
+            let word = words[index]
+            let touching = glued.map { index < $0.count && $0[index] } ?? true
+            if index > 1, touching, isBreak(word) || isBreak(words[index - 1]) {
+                merged[merged.count - 1] += word
+            } else {
+                merged.append(word)
             }
-            merged.append(token)
-            index += 1
         }
         let word = merged.removeLast()
-        return (Array(merged.dropFirst()), word)
+        return (Array(merged.dropFirst()), word, words[current])
     }
 
-    /// The text a word stands for, as typed so far: a leading quote dropped, backslash escapes undone.
-    static func unquoted(_ word: String) -> String {
-        var text = Substring(word)
-        var quote: Character?
-        if let first = text.first, first == "'" || first == "\"" {
-            quote = first
-            text = text.dropFirst()
+    /// For each word, whether it follows the one before with nothing between them on the line
+    /// (the first word: false); nil when the words are not the line's.
+    static func adjacency(of words: [String], in line: String) -> [Bool]? {
+        var rest = Substring(line).unicodeScalars[...]
+        var glued: [Bool] = []
+        for word in words {
+            let start = rest.firstIndex { $0 != " " && $0 != "\t" && $0 != "\n" } ?? rest.endIndex
+            let spaced = start != rest.startIndex
+            rest = rest[start...]
+            guard rest.starts(with: word.unicodeScalars) else { return nil }
+            glued.append(!glued.isEmpty && !spaced)
+            rest = rest.dropFirst(word.unicodeScalars.count)
         }
-        if quote == "'" { return String(text.prefix { $0 != "'" }) }
-        var out = ""
-        var escaped = false
-        for character in text {
-            if escaped {
-                out.append(character)
-                escaped = false
-            } else if character == "\\" {
-                escaped = true
-            } else if character == quote {
-                break
-            } else {
-                out.append(character)
-            }
-        }
-        return out
+        return glued
     }
+
+    /// The text a word stands for, as typed so far: its quotes (an unclosed one too) removed,
+    /// its backslash escapes undone.
+    static func unquoted(_ word: String) -> String { ShellWord.removingQuotes(word) }
 
     static func matching(_ candidates: [String], _ prefix: String) -> [String] {
         var seen = Set<String>()

@@ -7,7 +7,9 @@ public enum NarratorCtl {
         // The completion script's question (hidden: not a command of the catalog).
         if arguments.first == "__complete" {
             guard arguments.count >= 3, let current = Int(arguments[1]), current >= 0 else { return .usage }
-            let candidates = Completion.complete(Array(arguments.dropFirst(2)), current: current, environment: environment) { socket in
+            // The script passes bash's COMP_LINE, which tells "a:b" from "a: b".
+            let candidates = Completion.complete(Array(arguments.dropFirst(2)), current: current, line: environment["COMP_LINE"], environment: environment) {
+                socket in
                 CompletionFacts.daemon(socket: socket, environment: environment)
             }
             console.out(candidates.output)

@@ -8,6 +8,16 @@ enum ShellWord {
     /// variable that is not in `environment` (a shell variable is not exported), `$(...)`, a
     /// backquote, `${...}` with more than a name, `$'...'`, a special parameter (`$1`).
     static func expanded(_ word: String, environment: [String: String], tilde: Bool = true) -> String? {
+        evaluated(word, expanding: environment, tilde: tilde)
+    }
+
+    /// The text a word, or the start of one being typed, stands for: its quotes removed (an
+    /// unclosed one too) and its backslash escapes undone, nothing expanded.
+    static func removingQuotes(_ word: String) -> String {
+        evaluated(word, expanding: nil, tilde: false) ?? word
+    }
+
+    private static func evaluated(_ word: String, expanding environment: [String: String]?, tilde: Bool) -> String? {
         let characters = Array(word)
         var out = ""
         var index = 0
@@ -15,7 +25,7 @@ enum ShellWord {
             // Bash leaves `~name` as it is when no user has that name.
             let end = characters.firstIndex(of: "/") ?? characters.count
             let user = String(characters[1..<end])
-            if !user.contains(where: { "'\"\\$`".contains($0) }), let home = user.isEmpty ? environment["HOME"] ?? home(of: nil) : home(of: user) {
+            if !user.contains(where: { "'\"\\$`".contains($0) }), let home = user.isEmpty ? environment?["HOME"] ?? home(of: nil) : home(of: user) {
                 out = home
                 index = end
             }
@@ -42,9 +52,9 @@ enum ShellWord {
                 } else {
                     out.append(character)
                 }
-            case (_, "`"): return nil
-            case (_, "$"):
-                guard index < characters.count else {
+            case (_, "`") where environment != nil: return nil
+            case (_, "$") where environment != nil:
+                guard let environment, index < characters.count else {
                     out.append(character)
                     continue
                 }

@@ -45,9 +45,10 @@ import Testing
         program += """
             source \(quoted(script)) || exit 9
             complete_line() {
+                COMP_LINE=$1
+                shift
                 COMP_WORDS=("$@")
                 COMP_CWORD=$(($# - 1))
-                COMP_LINE="$*"
                 COMP_POINT=${#COMP_LINE}
                 COMP_TYPE=9 COMP_KEY=9
                 COMPREPLY=()
@@ -57,13 +58,25 @@ import Testing
             }
 
             """
-        for words in cases { program += "complete_line " + words.map(quoted).joined(separator: " ") + "\n" }
+        for words in cases { program += "complete_line " + ([line(words)] + words).map(quoted).joined(separator: " ") + "\n" }
         var env = ["PATH": DaemonHarness.binaries + ":/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path]
         env.merge(environment) { $1 }
         let run = try DaemonHarness.run("/bin/bash", ["--norc", "--noprofile", "-c", program], environment: env)
         var replies = run.stdout.components(separatedBy: separator + "\n").map { $0.split(separator: "\n").map(String.init) }
         replies.removeLast()  // after the last separator
         return Completed(cases: cases, replies: replies, stderr: run.stderr, status: run.status)
+    }
+
+    /// The line bash splits into `words`: the words of ":" and "=" alone touch their neighbours,
+    /// as bash gives `--db=/a:b` as "--db", "=", "/a", ":", "b".
+    static func line(_ words: [String]) -> String {
+        func isBreak(_ word: String) -> Bool { !word.isEmpty && word.allSatisfy { $0 == ":" || $0 == "=" } }
+        var line = ""
+        for (index, word) in words.enumerated() {
+            if index > 0, !isBreak(word), !isBreak(words[index - 1]) { line += " " }
+            line += word
+        }
+        return line
     }
 
     /// Both ways of running bash: with the package and without.
@@ -243,6 +256,36 @@ import Testing
         #expect(actions["action", ""] == ["skip", "repeat"])
         #expect(actions["rotor", ""] == names)
         #expect(actions.stderr == "" && focused.stderr == "")
+    }
+
+    /// Tree names, element ids and paths with ":" in them, which bash splits words at: the
+    /// candidates are for the whole word, less what readline keeps (it replaces only what
+    /// follows the last ":").
+    @Test(arguments: packageStates) func wordsWithColons(withPackage: Bool) throws {
+        let daemon = try DaemonHarness()
+        let document = #"{"tree": "app:main", "root": {"id": "root", "children": [{"id": "list:1", "label": "One", "traits": ["button"]}, {"id": "list:2", "label": "Two", "traits": ["button"]}, {"id": "ok", "label": "OK", "traits": ["button"]}]}}"#
+        let files = daemon.directory + "/files"
+        try FileManager.default.createDirectory(atPath: files + "/d:x", withIntermediateDirectories: true)
+        for name in ["a:b.json", "a:c.json", "a.jsonl"] { _ = FileManager.default.createFile(atPath: files + "/" + name, contents: Data(document.utf8)) }
+        #expect(try daemon.ctl("register", files + "/a:b.json").status == 0)
+        let lines: [[String]] = [
+            ["focus", "app", ":", "m"], ["focus", "app", ":"], ["focus", "app", ":", "main", ""], ["focus", "app", ":", "main", "list", ":"],
+            ["focus", "app", ":", "main", "o"], ["register", files + "/a", ":"], ["register", files + "/a", ":", "b"], ["register", files + "/d", ":"],
+            ["log", "--db", files + "/a", ":", "c"], ["log", "--db", "=", files + "/a", ":", "c"], ["log", "--outcome", "=", "dr"],
+        ]
+        let completed = try Self.complete(lines.map { ["narratorctl"] + $0 }, withPackage: withPackage, environment: ["NARRATOR_SOCKET": daemon.socket])
+        #expect(completed.stderr == "", "\(completed.stderr)")
+        #expect(completed["focus", "app", ":", "m"] == ["main"])
+        #expect(completed["focus", "app", ":"] == ["main"])
+        #expect(completed["focus", "app", ":", "main", ""] == ["list:1", "list:2", "ok"])
+        #expect(completed["focus", "app", ":", "main", "list", ":"] == ["1", "2"])
+        #expect(completed["focus", "app", ":", "main", "o"] == ["ok"])
+        #expect(completed["register", files + "/a", ":"].sorted() == ["b.json", "c.json"])
+        #expect(completed["register", files + "/a", ":", "b"] == ["b.json"])
+        #expect(completed["register", files + "/d", ":"] == ["x/"])
+        #expect(completed["log", "--db", files + "/a", ":", "c"] == ["c.json"])
+        #expect(completed["log", "--db", "=", files + "/a", ":", "c"] == ["c.json"])
+        #expect(completed["log", "--outcome", "=", "dr"] == ["dropped"])
     }
 
     @Test(arguments: packageStates) func silentWithoutADaemon(withPackage: Bool) throws {
