@@ -13,13 +13,26 @@ enum BashCompletion {
         # when it is loaded, else from compgen. Without that package nothing loads this file by
         # itself; add to ~/.bashrc:  source <(narratorctl completion bash)
         _narratorctl() {
-            local program=${COMP_WORDS[0]} cur keep kind word output
-            local -a reply
-            [[ $program == "~/"* ]] && program=$HOME/${program#"~/"}
-            command -v -- "$program" >/dev/null 2>&1 || program=narratorctl
+            local program=${COMP_WORDS[0]} line=$COMP_LINE cword=$COMP_CWORD seen=" " cur keep kind word output
+            local -a words=("${COMP_WORDS[@]}") reply alias
+            # An alias (the README's tour makes narratorctl one for .build/debug/narratorctl): ask the
+            # program it runs, not whatever narratorctl is on PATH, with the words it adds.
+            while [[ -n $program && -n ${BASH_ALIASES[$program]+set} && $seen != *" $program "* ]]; do
+                seen+="$program "
+                read -ra alias <<<"${BASH_ALIASES[$program]}"
+                ((${#alias[@]})) || break
+                line=${alias[*]}${line#*"$program"}
+                words=("${alias[@]}" "${words[@]:1}")
+                cword=$((cword + ${#alias[@]} - 1))
+                program=${alias[0]}
+            done
+            [[ $program == "~" || $program == "~/"* ]] && program=$HOME${program#"~"}
+            # A name alone is looked for on PATH only (type -P), not among functions and aliases.
+            [[ $program == */* ]] || program=$(type -P -- "$program") || return 0
+            [[ -x $program ]] || return 0
             # Command substitutions, not <(...): bash waits for them, so no child outlives the TAB.
             # COMP_LINE tells "app:main" from "app: main" (bash splits both at the ":").
-            output=$(COMP_LINE=$COMP_LINE COMP_POINT=$COMP_POINT "$program" __complete "$COMP_CWORD" "${COMP_WORDS[@]}" 2>/dev/null)
+            output=$(COMP_LINE=$line "$program" __complete "$cword" "${words[@]}" 2>/dev/null)
             COMPREPLY=()
             [[ -n $output ]] || return 0
             mapfile -t reply <<<"$output"
@@ -38,7 +51,10 @@ enum BashCompletion {
                     compopt -o filenames 2>/dev/null
                     local base=${cur#[\"\']}
                     base=${base//\\/}
-                    if [[ -n $extension ]]; then
+                    if [[ $cur == "~"* && $cur != */* ]]; then
+                        # "~" or "~na": the users' home directories, as bash offers them.
+                        output=$(compgen -P "~" -u -- "${cur#"~"}")
+                    elif [[ -n $extension ]]; then
                         output=$(compgen -d -- "$base"; compgen -f -X "!*.$extension" -- "$base")
                     else
                         output=$(compgen -f -- "$base")
@@ -49,7 +65,7 @@ enum BashCompletion {
                 # Readline would look for the directory "bc" to add its "/": add it here.
                 if [[ -n $keep ]]; then
                     for word in "${!COMPREPLY[@]}"; do
-                        if [[ -d ${COMPREPLY[word]} ]]; then
+                        if [[ -d ${COMPREPLY[word]/#"~/"/$HOME/} ]]; then
                             COMPREPLY[word]+=/
                             compopt -o nospace 2>/dev/null
                         fi

@@ -32,9 +32,10 @@ import Testing
     /// Completes the last word of each of `cases` (each a whole line, the program first) with
     /// `script`, all in one bash. `withPackage` loads the bash-completion package first; without it
     /// bash runs with an environment of only PATH, HOME and `environment`, so nothing of the
-    /// package can leak in.
+    /// package can leak in. `prelude` runs after the script is loaded (an alias, say).
     static func complete(
-        _ cases: [[String]], script: String = script, withPackage: Bool, environment: [String: String] = [:], directory: String? = nil
+        _ cases: [[String]], script: String = script, withPackage: Bool, environment: [String: String] = [:], directory: String? = nil,
+        prelude: String = ""
     ) throws -> Completed {
         var program = ""
         if withPackage {
@@ -44,6 +45,7 @@ import Testing
         if let directory { program += "cd \(quoted(directory)) || exit 9\n" }
         program += """
             source \(quoted(script)) || exit 9
+            \(prelude)
             complete_line() {
                 COMP_LINE=$1
                 shift
@@ -286,6 +288,54 @@ import Testing
         #expect(completed["log", "--db", files + "/a", ":", "c"] == ["c.json"])
         #expect(completed["log", "--db", "=", files + "/a", ":", "c"] == ["c.json"])
         #expect(completed["log", "--outcome", "=", "dr"] == ["dropped"])
+    }
+
+    /// `alias narratorctl=.build/debug/narratorctl`, as the README's tour has it: the aliased
+    /// narratorctl is asked, not the one on PATH (here an older build that knows other commands),
+    /// with the words the alias adds; "~" in the alias is the home directory.
+    @Test(arguments: packageStates) func anAliasIsTheProgramAsked(withPackage: Bool) throws {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-alias-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: scratch) }
+        try FileManager.default.createDirectory(atPath: scratch + "/old", withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(atPath: scratch + "/home/bin", withIntermediateDirectories: true)
+        let stale = scratch + "/old/narratorctl"
+        try "#!/bin/sh\nprintf 'words\\n\\n\\nstale-build\\n'\n".write(toFile: stale, atomically: true, encoding: .utf8)
+        chmod(stale, 0o755)
+        try FileManager.default.createSymbolicLink(atPath: scratch + "/home/bin/narratorctl", withDestinationPath: DaemonHarness.binaries + "/narratorctl")
+        let path = ["PATH": scratch + "/old:/usr/bin:/bin", "HOME": scratch + "/home"]
+        let relative = try Self.complete(
+            [["narratorctl", "rep"], ["narratorctl", ""]], withPackage: withPackage, environment: path, directory: scratch + "/home",
+            prelude: "alias narratorctl=bin/narratorctl")
+        #expect(relative.replies.first == ["replay"])
+        #expect(relative.replies.last == (try Self.commandNames()))
+        let home = try Self.complete(
+            [["narratorctl", "rep"]], withPackage: withPackage, environment: path, prelude: "alias narratorctl='~/bin/narratorctl'")
+        #expect(home.replies == [["replay"]])
+        // The alias's words are on the line: after --version, version's options.
+        let words = try Self.complete(
+            [["narratorctl", ""]], withPackage: withPackage, environment: path, prelude: "alias narratorctl='~/bin/narratorctl --version'")
+        #expect(words.replies == [["--json", "--help"]])
+        // Without an alias, the narratorctl on PATH, which is what runs.
+        let onPath = try Self.complete([["narratorctl", "rep"]], withPackage: withPackage, environment: path)
+        #expect(onPath.replies == [["stale-build"]])
+        #expect(relative.stderr == "" && home.stderr == "" && words.stderr == "" && onPath.stderr == "")
+    }
+
+    /// "~" in a file name, with the bash-completion package or without it.
+    @Test(arguments: packageStates) func fileNamesUnderTheHomeDirectory(withPackage: Bool) throws {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-home-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: home) }
+        try FileManager.default.createDirectory(atPath: home + "/trees", withIntermediateDirectories: true)
+        for name in ["tree.json", "trace.jsonl", "trees/player.json"] { _ = FileManager.default.createFile(atPath: home + "/" + name, contents: Data()) }
+        let lines: [[String]] = [["register", "~/tr"], ["register", "~/trees/"], ["replay", "~/tr"], ["register", "~roo"], ["register", "~"]]
+        let completed = try Self.complete(lines.map { ["narratorctl"] + $0 }, withPackage: withPackage, environment: ["HOME": home])
+        #expect(completed.stderr == "", "\(completed.stderr)")
+        #expect(completed["register", "~/tr"].sorted() == ["~/tree.json", "~/trees"])
+        #expect(completed["register", "~/trees/"] == ["~/trees/player.json"])
+        #expect(completed["replay", "~/tr"].sorted() == ["~/trace.jsonl", "~/trees"])
+        // A user's home directory, by name.
+        #expect(completed["register", "~roo"].contains("~root"))
+        #expect(completed["register", "~"].contains("~root"))
     }
 
     @Test(arguments: packageStates) func silentWithoutADaemon(withPackage: Bool) throws {
