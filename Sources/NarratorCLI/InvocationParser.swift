@@ -81,7 +81,7 @@ public enum InvocationParser {
             let argument = arguments[index]
             index += 1
             if argument == "--" { return false }
-            if argument == "--help" || argument == "-h" { return true }
+            if GlobalOption.named(argument) == .help { return true }
             if argument.hasPrefix("-"), !argument.contains("="),
                 let spec = options.first(where: { $0.name == argument || $0.aliases.contains(argument) }), !spec.isFlag
             {
