@@ -95,7 +95,7 @@ install-files:
 	install -m 0755 $(BIN)/narratord $(BIN)/narratorctl $(DESTDIR)$(BINDIR)/
 	sed 's|@BINDIR@|$(BINDIR)|g' systemd/narratord.service > $(DESTDIR)$(UNITDIR)/narratord.service
 	chmod 0644 $(DESTDIR)$(UNITDIR)/narratord.service
-	install -m 0644 systemd/narratord.socket $(DESTDIR)$(UNITDIR)/
+	install -m 0644 systemd/narratord.socket systemd/narratord-ssip.socket $(DESTDIR)$(UNITDIR)/
 	install -m 0644 man/narratord.1 man/narratorctl.1 $(DESTDIR)$(MANDIR)/
 	install -m 0644 completions/narratorctl.bash $(DESTDIR)$(COMPLDIR)/narratorctl
 	install -m 0644 examples/*.json $(DESTDIR)$(DATADIR)/examples/
@@ -103,7 +103,7 @@ install-files:
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/narratord $(DESTDIR)$(BINDIR)/narratorctl
-	rm -f $(DESTDIR)$(UNITDIR)/narratord.service $(DESTDIR)$(UNITDIR)/narratord.socket
+	rm -f $(DESTDIR)$(UNITDIR)/narratord.service $(DESTDIR)$(UNITDIR)/narratord.socket $(DESTDIR)$(UNITDIR)/narratord-ssip.socket
 	rm -f $(DESTDIR)$(MANDIR)/narratord.1 $(DESTDIR)$(MANDIR)/narratorctl.1
 	rm -f $(DESTDIR)$(COMPLDIR)/narratorctl
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)

@@ -41,6 +41,7 @@ struct ConfigurationReload {
         if next.rate != current.rate, let rate = next.rate { settings.append(("rate", String(rate))) }
         var restart: [String] = []
         if next.socket != running.socket { restart.append("socket") }
+        if next.ssip != running.ssip { restart.append("ssip") }
         if next.audio != running.audio { restart.append("audio") }
         if next.stateDirectory != running.stateDirectory { restart.append("state-dir") }
         if next.espeakData != running.espeakData { restart.append("espeak-data") }

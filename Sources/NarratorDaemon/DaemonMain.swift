@@ -72,14 +72,21 @@ public enum DaemonMain {
         let uid = getuid()
         let notifier = SystemdNotifier(environment: environment)
 
-        // The listening socket: passed by systemd, or bound here.
+        // The listening sockets: passed by systemd, or bound here.
         var owned: ListeningSocket?
+        var ownedSSIP: ListeningSocket?
         var listeners: [Int32]
+        var ssipListeners: [Int32] = []
         var socketPath: String?
-        if let activation = try SocketActivation.takeFromProcess() {
-            listeners = activation.listeningUnixStreamSockets
-            guard !listeners.isEmpty else { throw StartError(description: "systemd passed no listening Unix stream socket") }
-            logger.info("using \(listeners.count) socket(s) passed by systemd")
+        var ssipPath: String?
+        let activation = try SocketActivation.takeFromProcess()
+        let ssipWanted = try SSIPSocket.path(options.ssip, environment: environment)
+        if let activation {
+            // The SSIP socket unit names its socket "ssip"; every other one speaks JSON.
+            ssipListeners = activation.listeningUnixStreamSockets(named: SSIPSocket.descriptorName)
+            listeners = activation.listeningUnixStreamSockets.filter { !ssipListeners.contains($0) }
+            guard !listeners.isEmpty || !ssipListeners.isEmpty else { throw StartError(description: "systemd passed no listening Unix stream socket") }
+            logger.info("using \(listeners.count + ssipListeners.count) socket(s) passed by systemd (\(ssipListeners.count) for SSIP)")
         } else {
             let path = SocketPath.resolve(flag: options.socket, environment: environment, uid: uid)
             do {
@@ -93,26 +100,44 @@ public enum DaemonMain {
             socketPath = owned!.path
             if owned!.replacedStaleSocket { logger.notice("replaced a stale socket left by a daemon that is gone") }
         }
+        if ssipListeners.isEmpty, let path = ssipWanted {
+            do {
+                ownedSSIP = try path.bindListener(uid: uid)
+            } catch .alreadyRunning(let where_) {
+                if let owned { _ = owned.removeSocketFile() }
+                throw StartError(
+                    description: "a speech server (speech-dispatcher or another narratord) is already listening on \(where_); stop it first (systemctl --user stop speech-dispatcher.socket speech-dispatcher.service), or give --ssip another PATH")
+            } catch {
+                if let owned { _ = owned.removeSocketFile() }
+                throw StartError(description: "cannot listen for SSIP on \(path.path): \(error)")
+            }
+            ssipListeners = [ownedSSIP!.fd]
+            ssipPath = ownedSSIP!.path
+            if ownedSSIP!.replacedStaleSocket { logger.notice("replaced a stale SSIP socket left by a speech server that is gone") }
+        }
         do {
             // The loop owns the listening sockets from here on and closes them if start-up fails.
             let configuration = EventLoopConfiguration(
                 maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
                 signals: [.terminate, .interrupt, .hangup])
             let loop: EventLoop<DaemonMessage>
-            do { loop = try EventLoop(listeners: listeners, configuration: configuration) } catch {
+            let framings = Dictionary(uniqueKeysWithValues: ssipListeners.map { ($0, Framing.crlf) })
+            do { loop = try EventLoop(listeners: listeners + ssipListeners, framings: framings, configuration: configuration) } catch {
                 throw StartError(description: "cannot start the event loop: \(error)")
             }
-            return try serve(options, loop: loop, socketPath: socketPath, owned: owned, audio: audio,
+            return try serve(options, loop: loop, socketPath: socketPath, owned: owned, ssip: (ssipPath, ownedSSIP, !ssipListeners.isEmpty), audio: audio,
                              arguments: arguments, environment: environment, notifier: notifier, logger: logger)
         } catch {
             // Failing to start must not leave a socket behind that looks like a dead daemon's.
             if let owned { _ = owned.removeSocketFile() }
+            if let ownedSSIP { _ = ownedSSIP.removeSocketFile() }
             throw error
         }
     }
 
     static func serve(
-        _ options: DaemonOptions, loop: EventLoop<DaemonMessage>, socketPath: String?, owned: ListeningSocket?, audio: AudioSpec,
+        _ options: DaemonOptions, loop: EventLoop<DaemonMessage>, socketPath: String?, owned: ListeningSocket?,
+        ssip: (path: String?, owned: ListeningSocket?, serving: Bool), audio: AudioSpec,
         arguments: [String], environment: [String: String], notifier: SystemdNotifier, logger: Logger
     ) throws -> Int32 {
         let startedAt = MonotonicClock.now()
@@ -142,11 +167,13 @@ public enum DaemonMain {
         }
         var treePolicies: [String: AnnouncementPolicy] = [:]
         for (tree, choice) in options.treePolicies { treePolicies[tree] = try announcementPolicy(choice) }
-        let configuration = SessionConfiguration(
+        var configuration = SessionConfiguration(
             uid: UInt32(getuid()), pid: Int(getpid()), socket: socketPath, startedAt: startedAt,
             wallClockOffset: Date().timeIntervalSince1970 - Double(startedAt.nanoseconds) / 1e9, limits: options.limits,
             voices: player.engine.voices, standardVoice: (try? player.engine.resolve(.standard)) ?? "en",
             policy: try announcementPolicy(options.policy), treePolicies: treePolicies)
+        configuration.ssipVoices = player.engine.voices.map { SSIPVoice(name: $0.name, language: $0.languages.first ?? "", variant: "none") }
+        configuration.limits.ssipMessageBytes = options.maxMessageBytes
         let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(
             session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),
@@ -155,13 +182,15 @@ public enum DaemonMain {
         let output = player.output.status
         // The output's state is said once here, then once per change (the session journals each).
         // An explicit --audio pulse that found no sound server is a warning; auto falling back to null is not.
+        let ssipLine = ssip.serving ? "; SSIP on \(ssip.path ?? "systemd's socket")" : ""
         let startLine =
-            "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket"); audio: \(output.active)\(output.fallback ? " (fallback: \(output.detail ?? "sound server unreachable"))" : ""); voice: \(settings.voice ?? configuration.standardVoice)"
+            "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket")\(ssipLine); audio: \(output.active)\(output.fallback ? " (fallback: \(output.detail ?? "sound server unreachable"))" : ""); voice: \(settings.voice ?? configuration.standardVoice)"
         if output.fallback && audio == .pulse { logger.warning(startLine) } else { logger.notice(startLine) }
         try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
         do { try loop.run(driver) } catch { throw StartError(description: "event loop failed: \(error)") }
         try? notifier.stopping()
         if let owned { _ = owned.removeSocketFile() }
+        if let owned = ssip.owned { _ = owned.removeSocketFile() }
         log.close()
         logger.notice("stopped")
         return 0

@@ -81,6 +81,20 @@ extension DaemonOptions {
             }
             options.socket = text
         },
+        .value(
+            "--ssip", "PATH|auto|off", "also serve Speech Dispatcher's protocol (SSIP) on this socket; auto: where its clients look",
+            default: "off"
+        ) { options, text throws(DaemonOption.InvalidValue) in
+            switch text {
+            case "off": options.ssip = .off
+            case "auto": options.ssip = .auto
+            default:
+                do throws(UnixSocketAddress.Failure) { _ = try UnixSocketAddress(path: text) } catch {
+                    throw .init(reason: "must be auto, off, or a socket file of at most \(UnixSocketAddress.maximumPathBytes) bytes: \(error)")
+                }
+                options.ssip = .path(text)
+            }
+        },
         .value("--audio", "SPEC", "auto, pulse, null, or wav:DIR", default: defaults.audio) { options, text throws(DaemonOption.InvalidValue) in
             do throws(AudioSpecError) { _ = try AudioSpec.parse(text) } catch {
                 if error == .missingDirectory {

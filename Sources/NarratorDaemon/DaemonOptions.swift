@@ -5,6 +5,8 @@ import NarratorCore
 public struct DaemonOptions: Equatable, Sendable {
     /// `--socket PATH`; nil means `$NARRATOR_SOCKET`, then the runtime directory.
     public var socket: String?
+    /// `--ssip PATH|auto|off`: where to serve Speech Dispatcher's protocol too (docs/ssip.md).
+    public var ssip: SSIPListening = .off
     /// `--audio SPEC`: auto, pulse, null or wav:DIR.
     public var audio: String = "auto"
     /// `--voice NAME` and `--rate WPM` override the saved speech settings at start-up.
@@ -28,6 +30,14 @@ public struct DaemonOptions: Equatable, Sendable {
     public var espeakData: String?
     /// `--config PATH`: the configuration file (default `$XDG_CONFIG_HOME/narrator/narratord.conf`).
     public var configPath: String
+
+    /// Whether and where narratord serves SSIP.
+    public enum SSIPListening: Equatable, Sendable {
+        case off
+        /// Where Speech Dispatcher's clients look when `SPEECHD_ADDRESS` is unset.
+        case auto
+        case path(String)
+    }
 
     public enum Action: Equatable, Sendable {
         case run(DaemonOptions)

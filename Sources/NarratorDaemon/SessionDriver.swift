@@ -39,11 +39,21 @@ final class SessionDriver: ConnectionHandler {
 
     func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<DaemonMessage>) -> Admission {
         // The session decides who is served; a refused client gets its reason and is closed.
-        feed(.connected(client, Credentials(pid: Int(peer.pid), uid: UInt32(peer.uid))), loop)
+        let credentials = Credentials(pid: Int(peer.pid), uid: UInt32(peer.uid))
+        feed(loop.framing(of: client) == .crlf ? .ssipConnected(client, credentials) : .connected(client, credentials), loop)
         return .accept
     }
 
     func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<DaemonMessage>) {
+        if loop.framing(of: client) == .crlf {
+            // SSIP: the session parses its commands and keeps track of a SPEAK's data lines.
+            switch input {
+            case .line(let line): feed(.ssipLine(client, line), loop)
+            case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
+            case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
+            }
+            return
+        }
         switch input {
         case .line(let line): feed(.request(client, decoder.decode(line)), loop)
         case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
@@ -102,6 +112,8 @@ final class SessionDriver: ConnectionHandler {
         switch effect {
         case .send(let client, let message):
             loop.send(message.line, to: client)
+        case .sendSSIP(let client, let output):
+            loop.write(output.wire, to: client)
         case .close(let client):
             loop.close(client)
         case .play(let request):

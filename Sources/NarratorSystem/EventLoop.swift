@@ -31,14 +31,21 @@ public final class EventLoop<Message: Sendable>: Sendable {
         var listeners: [Int32]
     }
 
+    /// How each listener's connections are split into lines (LF when not named).
+    let framings: [Int32: Framing]
+
     /// Takes ownership of `listeners` (already bound and listening, for example from
     /// `SocketPath.bindListener` or `SocketActivation`) and makes them non-blocking.
-    public init(listeners: [Int32], configuration: EventLoopConfiguration = EventLoopConfiguration()) throws(Errno) {
+    /// `framings` names the listeners whose connections use another framing than LF (SSIP's CRLF).
+    public init(
+        listeners: [Int32], framings: [Int32: Framing] = [:], configuration: EventLoopConfiguration = EventLoopConfiguration()
+    ) throws(Errno) {
         for fd in listeners {
             try Syscall.setNonBlocking(fd, true)
             try Syscall.setCloseOnExec(fd)
         }
         self.configuration = configuration
+        self.framings = framings
         self.wakeFD = try Syscall.eventFD()
         self.inbox = Mutex(Inbox(listeners: listeners))
     }

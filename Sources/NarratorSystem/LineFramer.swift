@@ -3,6 +3,9 @@ import Glibc
 /// Splits a byte stream into newline-terminated lines of at most `limit` bytes. An over-long
 /// line is reported once, as soon as it passes the limit (so memory stays bounded), and its
 /// remaining bytes are skipped up to the next newline; the lines after it are framed normally.
+///
+/// With `Framing.crlf` (Speech Dispatcher's protocol) only CR LF ends a line: a bare LF is part
+/// of the line, as real SSIP clients expect (Orca's SSML holds bare LFs).
 struct LineFramer {
     enum Frame: Equatable {
         /// A complete line without its newline.
@@ -17,11 +20,15 @@ struct LineFramer {
     }
 
     let limit: Int
+    let framing: Framing
     private var pending: [UInt8] = []
     private var discarding = false
+    /// The last byte seen was a CR (CRLF framing: a line may end where the next read begins).
+    private var lastWasCR = false
 
-    init(limit: Int) {
+    init(limit: Int, framing: Framing = .newline) {
         self.limit = limit
+        self.framing = framing
     }
 
     /// Bytes of an unfinished line currently held.
@@ -31,8 +38,23 @@ struct LineFramer {
         var frames: [Frame] = []
         var start = 0
         while start < bytes.count {
-            let end = firstNewline(in: UnsafeRawBufferPointer(rebasing: bytes[start...])).map { start + $0 }
+            var end = firstNewline(in: UnsafeRawBufferPointer(rebasing: bytes[start...])).map { start + $0 }
+            if framing == .crlf, let newline = end {
+                let precededByCR = newline > start ? bytes[newline - 1] == UInt8(ascii: "\r") : lastWasCR
+                if !precededByCR {
+                    // A bare LF belongs to the line: keep it and look for the next one.
+                    keep(bytes, from: start, to: newline + 1, into: &frames)
+                    lastWasCR = false
+                    start = newline + 1
+                    continue
+                }
+                end = newline
+            }
             let segmentEnd = end ?? bytes.count
+            if framing == .crlf {
+                // Only a read that ends just after a CR leaves a line's end undecided.
+                lastWasCR = end == nil ? (segmentEnd > start ? bytes[segmentEnd - 1] == UInt8(ascii: "\r") : lastWasCR) : false
+            }
             if discarding {
                 if end != nil { discarding = false }
             } else {
@@ -42,11 +64,13 @@ struct LineFramer {
                     pending.removeAll(keepingCapacity: false)
                     discarding = end == nil
                 } else if end != nil {
+                    // CRLF framing: the line's last byte is the CR, which is not part of it.
+                    let cut = framing == .crlf ? 1 : 0
                     if pending.isEmpty {
-                        frames.append(.line(Array(bytes[start..<segmentEnd])))
+                        frames.append(.line(Array(bytes[start..<(segmentEnd - cut)])))
                     } else {
                         pending.append(contentsOf: bytes[start..<segmentEnd])
-                        frames.append(.line(pending))
+                        frames.append(.line(Array(pending.dropLast(cut))))
                         // Keep a small buffer for the next line, but not the megabytes of a big tree.
                         pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
                     }
@@ -59,14 +83,36 @@ struct LineFramer {
         return frames
     }
 
+    /// Keeps `bytes[from..<to]` as part of an unfinished line, within the limit.
+    private mutating func keep(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, into frames: inout [Frame]) {
+        guard !discarding else { return }
+        if pending.count + (end - start) > limit {
+            frames.append(.tooLong)
+            pending.removeAll(keepingCapacity: false)
+            discarding = true
+        } else {
+            pending.append(contentsOf: bytes[start..<end])
+        }
+    }
+
     /// At end of input: the final line if the peer did not terminate it with a newline
-    /// (tools like `printf '{...}' | socat` often do not), otherwise nil.
+    /// (tools like `printf '{...}' | socat` often do not), otherwise nil. With CRLF framing an
+    /// unterminated line is never a command (a client that left mid-line said nothing).
     mutating func finish() -> Frame? {
         defer {
             pending.removeAll()
             discarding = false
+            lastWasCR = false
         }
-        guard !discarding, !pending.isEmpty else { return nil }
+        guard framing == .newline, !discarding, !pending.isEmpty else { return nil }
         return .line(pending)
     }
+}
+
+/// How a listener's connections are split into lines.
+public enum Framing: Sendable, Hashable {
+    /// LF ends a line (narratord's JSON protocol).
+    case newline
+    /// Only CR LF ends a line (Speech Dispatcher's SSIP).
+    case crlf
 }

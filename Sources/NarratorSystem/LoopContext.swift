@@ -75,6 +75,28 @@ public final class LoopContext<Message: Sendable> {
         return .queued
     }
 
+    /// Queues `text` for `client` as it is, with no newline added (SSIP's replies end their own
+    /// lines in CRLF). Never blocks; overflow disconnects, as with `send`.
+    @discardableResult
+    public func write(_ text: String, to client: ClientID) -> SendOutcome {
+        guard let connection = clients[client], connection.closing == nil else { return .notConnected }
+        var text = text
+        let queued = connection.output.count + text.utf8.count
+        guard queued <= configuration.outputBufferLimit else {
+            connection.output.removeAll()
+            markClosing(connection, .now(.outputOverflow(limit: configuration.outputBufferLimit, queued: queued)))
+            return .overflowed
+        }
+        text.withUTF8 { connection.output.append($0) }
+        dirty.insert(client)
+        return .queued
+    }
+
+    /// How `client`'s lines are framed: which protocol it speaks (nil when it is not connected).
+    public func framing(of client: ClientID) -> Framing? {
+        clients[client]?.framer.framing
+    }
+
     /// Closes `client` once its pending output has been written; its input is no longer read.
     public func close(_ client: ClientID) {
         guard let connection = clients[client], connection.closing == nil else { return }
@@ -271,7 +293,8 @@ public final class LoopContext<Message: Sendable> {
             }
             let id = ClientID(rawValue: nextClient)
             nextClient += 1
-            let connection = Connection(id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength)
+            let connection = Connection(
+                id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength, framing: eventLoop.framings[listener] ?? .newline)
             // Registered before asking the handler, so a greeting sent from `accept` is kept.
             clients[id] = connection
             switch handler.accept(id, peer: peer, loop: self) {
@@ -359,6 +382,9 @@ public final class LoopContext<Message: Sendable> {
         switch frame {
         case .tooLong:
             input = .lineTooLong(limit: configuration.maximumLineLength)
+        case .line(let bytes) where connection.framer.framing == .crlf:
+            // SSIP clients send what their users typed: bytes that are not UTF-8 are replaced, not refused.
+            input = .line(String(decoding: bytes, as: UTF8.self))
         case .line(let bytes):
             if let text = String(validating: bytes, as: UTF8.self) {
                 input = .line(text)
@@ -497,11 +523,11 @@ private final class Connection {
         return nil
     }
 
-    init(id: ClientID, fd: Int32, peer: PeerCredentials, lineLimit: Int) {
+    init(id: ClientID, fd: Int32, peer: PeerCredentials, lineLimit: Int, framing: Framing) {
         self.id = id
         self.fd = fd
         self.peer = peer
-        self.framer = LineFramer(limit: lineLimit)
+        self.framer = LineFramer(limit: lineLimit, framing: framing)
     }
 }
 

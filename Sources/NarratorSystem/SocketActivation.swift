@@ -66,6 +66,11 @@ public struct SocketActivation: Hashable, Sendable {
     public var listeningUnixStreamSockets: [Int32] {
         descriptors.filter(Syscall.isListeningUnixStreamSocket)
     }
+
+    /// The passed listening sockets named `name` (`FileDescriptorName=` in the socket unit).
+    public func listeningUnixStreamSockets(named name: String) -> [Int32] {
+        zip(descriptors, names).filter { $0.1 == name && Syscall.isListeningUnixStreamSocket($0.0) }.map(\.0)
+    }
 }
 
 /// Malformed socket-activation variables: a broken unit file, reported rather than guessed at.

@@ -44,6 +44,21 @@ public struct SocketPath: Hashable, Sendable, CustomStringConvertible {
         return SocketPath(path: "/tmp/narrator-\(uid)/\(socketName)", origin: .temporaryDirectory)
     }
 
+    /// Where Speech Dispatcher's clients (spd-say, python3-speechd, Orca) look for its socket
+    /// when `SPEECHD_ADDRESS` is unset: `$XDG_RUNTIME_DIR/speech-dispatcher/speechd.sock`, else
+    /// `$HOME/.cache/speech-dispatcher/speechd.sock`; nil when neither variable helps.
+    public static func speechDispatcher(environment: [String: String]) -> SocketPath? {
+        if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") {
+            let base = runtime.count > 1 && runtime.hasSuffix("/") ? String(runtime.dropLast()) : runtime
+            return SocketPath(path: "\(base == "/" ? "" : base)/speech-dispatcher/speechd.sock", origin: .runtimeDirectory)
+        }
+        if let home = environment["HOME"], home.hasPrefix("/") {
+            let base = home.count > 1 && home.hasSuffix("/") ? String(home.dropLast()) : home
+            return SocketPath(path: "\(base == "/" ? "" : base)/.cache/speech-dispatcher/speechd.sock", origin: .runtimeDirectory)
+        }
+        return nil
+    }
+
     /// The directory holding the socket ("." for a bare relative name).
     public var directory: String {
         guard let slash = path.lastIndex(of: "/") else { return "." }

@@ -17,11 +17,16 @@ import Testing
         let service = try String(contentsOfFile: DaemonHarness.repository + "/systemd/narratord.service", encoding: .utf8)
             .replacingOccurrences(of: "@BINDIR@", with: DaemonHarness.binaries)
         try service.write(toFile: directory + "/narratord.service", atomically: true, encoding: .utf8)
-        try FileManager.default.copyItem(atPath: DaemonHarness.repository + "/systemd/narratord.socket", toPath: directory + "/narratord.socket")
+        for unit in ["narratord.socket", "narratord-ssip.socket"] {
+            try FileManager.default.copyItem(atPath: DaemonHarness.repository + "/systemd/" + unit, toPath: directory + "/" + unit)
+        }
         var environment = ProcessInfo.processInfo.environment
         environment["XDG_RUNTIME_DIR"] = directory + "/runtime"
         let result = try DaemonHarness.run(
-            "/usr/bin/systemd-analyze", ["verify", "--man=no", "--user", directory + "/narratord.socket", directory + "/narratord.service"],
+            "/usr/bin/systemd-analyze", [
+                "verify", "--man=no", "--user", directory + "/narratord.socket", directory + "/narratord-ssip.socket",
+                directory + "/narratord.service",
+            ],
             environment: environment)
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(!result.stderr.contains("narratord."), "\(result.stderr)")

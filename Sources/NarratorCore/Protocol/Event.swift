@@ -126,7 +126,7 @@ extension Event {
             case "finished": phase = .finished
             case "interrupted": phase = .interrupted(by: try r.optionalUnsigned("by").map(UtteranceID.init))
             default:
-                let reasons = ["focusMoved", "hintsDisabled", "focusInterrupted", "noFocus", "stopped"]
+                let reasons = SpeechEvent.DropReason.allCases.map(\.rawValue)
                 phase = .dropped(SpeechEvent.DropReason(rawValue: try r.choice("reason", reasons))!)
             }
             // `outcome` follows from the phase; one that contradicts it is a broken event.

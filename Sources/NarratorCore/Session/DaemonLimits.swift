@@ -11,6 +11,9 @@ public struct DaemonLimits: Equatable, Sendable {
     /// Announcements one connection may have waiting at once (default 4), so that a flooding
     /// client cannot push everyone else's out of the shared queue.
     public var queuedPerClient = 4
+    /// Bytes in one SSIP message (a SPEAK's data), which Speech Dispatcher's clients send
+    /// without a length limit of their own (default 16 MiB, `--max-message`).
+    public var ssipMessageBytes = 16 << 20
 
     public init() {}
 }

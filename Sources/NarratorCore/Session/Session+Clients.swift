@@ -20,6 +20,7 @@ extension Session {
     mutating func disconnect(_ client: ClientID) {
         guard let record = clients.removeValue(forKey: client) else { return }
         subscribers.removeAll { $0 == client }
+        disconnectSSIP(client)
         journal(.debug, "\(client) disconnected")
         for tree in record.ownedTrees.sorted() where owners[tree] == client {
             owners[tree] = nil

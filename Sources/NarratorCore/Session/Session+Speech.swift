@@ -22,7 +22,7 @@ extension Session {
     mutating func follow(_ step: PlanStep, appended: AnnouncementID? = nil) {
         for command in step.commands {
             switch command {
-            case .play(let request): effects.append(.play(PlayRequest(request, settings: settings, chosen: chosenVoice, voices: configuration.voices)))
+            case .play(let request): effects.append(.play(playRequest(for: request)))
             case .stop(let id): effects.append(.stopSpeech(id))
             }
         }
@@ -30,14 +30,25 @@ extension Session {
             let subscribers = self.subscribers
             for notice in step.notices {
                 for subscriber in subscribers { send(subscriber, .speech(notice)) }
+                if !ssipMessages.isEmpty { noticeSSIP(notice) }
             }
         }
         for record in step.announcements where record.announcement.id != appended {
             effects.append(.updateLog(LogRow(record, seconds: seconds)))
         }
         for record in step.speech {
-            effects.append(.appendLog(LogRow(record, seconds: seconds), nil))
+            effects.append(.appendLog(ssipRow(record) ?? LogRow(record, seconds: seconds), nil))
+            ssipMessages[record.utterance] = nil
         }
+    }
+
+    /// What the speech layer is told for `request`: an SSIP message in its client's voice and
+    /// prosody, anything else in the user's.
+    func playRequest(for request: UtteranceRequest) -> PlayRequest {
+        if let message = ssipMessages[request.id] {
+            return message.settings.playRequest(request, user: settings, chosen: chosenVoice, voices: configuration.voices, ssml: message.ssml)
+        }
+        return PlayRequest(request, settings: settings, chosen: chosenVoice, voices: configuration.voices)
     }
 
     mutating func outputChanged(_ status: OutputStatus) {

@@ -30,6 +30,11 @@ public struct Session: Sendable {
     var awaitingCommit: [Ticket: (client: ClientID, id: JSONValue?, report: AnnounceReport)] = [:]
     /// `set` requests (or the daemon's own changes) waiting for the settings file to be written.
     var awaitingSave: [Ticket: (client: ClientID?, id: JSONValue?, key: String, settings: SpeechSettings)] = [:]
+    /// Speech Dispatcher (SSIP) connections, and their messages in flight by utterance.
+    var ssipClients: [ClientID: SSIPClient] = [:]
+    var ssipMessages: [UtteranceID: SSIPMessage] = [:]
+    var nextSSIPMessage: UInt64 = 1
+    var ssipGate = SSIPGate()
     private var nextTicket: UInt64 = 1
     var nextAnnouncement: UInt64 = 1
     /// The instant of the timer last set, so that an unchanged deadline is not set again.
@@ -83,6 +88,18 @@ public struct Session: Sendable {
             case .success(let request): respond(to: request, from: client)
             case .failure(let failure): send(client, Reply(id: failure.id, .failure(ReplyError(failure.error))))
             }
+        case .ssipConnected(let client, let credentials):
+            connectSSIP(client, credentials)
+        case .ssipLine(let client, let line):
+            ssipLine(line, from: client)
+        case .speechBegan(let utterance):
+            guard !isShutDown else { break }
+            ssipBegan(utterance)
+        case .speechReachedMark(let utterance, let mark):
+            guard !isShutDown else { break }
+            ssipReachedMark(utterance, mark)
+        case .rejectedLine(let client, _) where ssipClients[client] != nil:
+            ssipLineRefused(from: client)
         case .rejectedLine(let client, let problem):
             guard clients[client] != nil else { break }
             switch problem {

@@ -18,6 +18,8 @@ public struct SessionConfiguration: Sendable {
     /// The announcement policy, and the trees with their own.
     public var policy: AnnouncementPolicy
     public var treePolicies: [String: AnnouncementPolicy]
+    /// What SSIP's `LIST SYNTHESIS_VOICES` lists: each voice, and each variant, with its language.
+    public var ssipVoices: [SSIPVoice] = []
 
     public init(
         uid: UInt32, pid: Int, socket: String?, startedAt: MonotonicInstant, wallClockOffset: Double, limits: DaemonLimits = DaemonLimits(),

@@ -3,6 +3,8 @@
 public enum SessionEffect: Sendable, Equatable {
     /// Send one line (a reply or an event) to a connection.
     case send(ClientID, ServerMessage)
+    /// Send a reply or event to an SSIP connection, written as is (its lines end in CRLF).
+    case sendSSIP(ClientID, SSIPOutput)
     /// Close a connection once what was sent to it has been written.
     case close(ClientID)
     /// Start playing an utterance now (nothing else plays).

@@ -5,6 +5,14 @@ public enum SessionInput: Sendable {
     case connected(ClientID, Credentials)
     /// A request line, decoded, or why it could not be.
     case request(ClientID, Result<Request, RequestFailure>)
+    /// A Speech Dispatcher (SSIP) connection was accepted on the SSIP socket.
+    case ssipConnected(ClientID, Credentials)
+    /// One line from an SSIP connection (its CRLF removed; bytes that are not UTF-8 replaced).
+    case ssipLine(ClientID, String)
+    /// The listener started hearing this utterance (its first audio reached the output).
+    case speechBegan(UtteranceID)
+    /// The audio reached an SSML index mark (`<mark name="..."/>`) of this utterance.
+    case speechReachedMark(UtteranceID, String)
     /// A line the framing refused before decoding.
     case rejectedLine(ClientID, LineProblem)
     /// The connection is gone (closed by either side, or failed).

@@ -14,7 +14,7 @@ public struct SpeechEvent: Sendable, Hashable {
     }
 
     /// Why an utterance never started.
-    public enum DropReason: String, Sendable, Hashable {
+    public enum DropReason: String, Sendable, Hashable, CaseIterable {
         /// Focus (or a value, or direct speech) moved on before it started.
         case focusMoved
         /// Hints are switched off.
@@ -25,6 +25,14 @@ public struct SpeechEvent: Sendable, Hashable {
         case noFocus
         /// A client asked to stop all speech.
         case stopped
+        /// Its SSIP client cancelled its own speech (`CANCEL`).
+        case cancelled
+        /// A newer SSIP message of the kind that replaces it arrived first (a text, a progress report).
+        case superseded
+        /// An SSIP notification that arrived while other speech played or waited.
+        case busy
+        /// Its SSIP client paused; it is spoken when the client resumes.
+        case paused
     }
 
     public var utterance: UtteranceID

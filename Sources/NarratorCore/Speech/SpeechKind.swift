@@ -10,6 +10,8 @@ public enum SpeechKind: Sendable, Hashable {
     case announcement(AnnouncementPriority)
     /// Text a client asked to speak directly (`narratorctl speak`).
     case speak
+    /// A message from a Speech Dispatcher (SSIP) client, with its SSIP priority.
+    case ssip(SSIPPriority)
 
     /// A short stable name, used in file names, logs and events.
     public var name: String {
@@ -19,6 +21,7 @@ public enum SpeechKind: Sendable, Hashable {
         case .value: "value"
         case .announcement(let priority): "announcement-\(priority.rawValue)"
         case .speak: "speak"
+        case .ssip(let priority): "ssip-\(priority.rawValue)"
         }
     }
 
@@ -30,6 +33,9 @@ public enum SpeechKind: Sendable, Hashable {
         case "value": self = .value
         case "speak": self = .speak
         case "announcement": self = .announcement(.default)
+        case _ where name.hasPrefix("ssip-"):
+            guard let priority = SSIPPriority(rawValue: String(name.dropFirst(5))) else { return nil }
+            self = .ssip(priority)
         default:
             let prefix = "announcement-"
             guard name.hasPrefix(prefix),
@@ -43,7 +49,7 @@ public enum SpeechKind: Sendable, Hashable {
     var followsFocus: Bool {
         switch self {
         case .focus, .value, .speak, .hint: true
-        case .announcement: false
+        case .announcement, .ssip: false
         }
     }
 }

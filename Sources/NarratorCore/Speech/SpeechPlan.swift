@@ -45,10 +45,12 @@ public struct SpeechPlan: Sendable {
 
     /// Asks for speech that is not an announcement: focus, a value, a hint, direct speech.
     public mutating func say(
-        _ text: String, _ kind: SpeechKind, tree: String? = nil, element: String? = nil, language: String? = nil, at now: MonotonicInstant
+        _ text: String, _ kind: SpeechKind, tree: String? = nil, element: String? = nil, language: String? = nil, client: ClientID? = nil,
+        at now: MonotonicInstant
     ) -> (UtteranceID, PlanStep) {
         var step = PlanStep()
-        let id = newUtterance(UtteranceRequest(id: UtteranceID(0), kind: kind, text: text, language: language), tree: tree, element: element, announcement: nil, at: now)
+        let request = UtteranceRequest(id: UtteranceID(0), kind: kind, text: text, language: language, client: client)
+        let id = newUtterance(request, tree: tree, element: element, announcement: nil, at: now)
         follow(scheduler.submit(entries[id]!.request, at: now), at: now, into: &step)
         return (id, step)
     }
@@ -98,6 +100,26 @@ public struct SpeechPlan: Sendable {
         follow(scheduler.stopAll(at: now), at: now, into: &step)
         return step
     }
+
+    /// Silences what `matches` picks among the utterances that are not announcements (an SSIP
+    /// client's `CANCEL` or `PAUSE`): the playing one is interrupted, waiting ones dropped for `reason`.
+    public mutating func cancel(
+        _ reason: SpeechEvent.DropReason, at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool
+    ) -> PlanStep {
+        var step = PlanStep()
+        follow(scheduler.cancel(reason, at: now, where: matches), at: now, into: &step)
+        return step
+    }
+
+    /// Interrupts the playing utterance if `matches` picks it (an SSIP client's `STOP`).
+    public mutating func stopPlaying(at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool) -> PlanStep {
+        var step = PlanStep()
+        follow(scheduler.stopPlaying(at: now, where: matches), at: now, into: &step)
+        return step
+    }
+
+    /// The request of an utterance still in flight (queued or playing).
+    public func request(_ id: UtteranceID) -> UtteranceRequest? { entries[id]?.request }
 
     /// New hint settings (switching hints off drops a pending hint).
     public mutating func configure(_ configuration: SpeechSchedulerConfiguration, at now: MonotonicInstant) -> PlanStep {

@@ -1,13 +1,21 @@
 /// The rules for what happens when an utterance arrives while another one plays.
 ///
-/// | incoming \ playing | focus, value, hint, speak | low | default | high |
-/// |--------------------|---------------------------|-----|---------|------|
-/// | focus, value, speak| interrupt                 | interrupt | interrupt | wait |
-/// | announcement low   | wait                      | wait | wait   | wait |
-/// | announcement default | interrupt               | interrupt | interrupt | wait |
-/// | announcement high  | interrupt                 | interrupt | interrupt | wait |
+/// | incoming \ playing | focus, value, hint, speak | ann. low | ann. default | ann. high | SSIP important | SSIP message | SSIP text | SSIP notification | SSIP progress |
+/// |---|---|---|---|---|---|---|---|---|---|
+/// | focus, value, speak | interrupt | interrupt | interrupt | wait | wait | interrupt | interrupt | interrupt | interrupt |
+/// | announcement low | wait | wait | wait | wait | wait | wait | wait | wait | wait |
+/// | announcement default, high | interrupt | interrupt | interrupt | wait | wait | interrupt | interrupt | interrupt | interrupt |
+/// | SSIP important | interrupt | interrupt | interrupt | wait | wait | interrupt | interrupt | interrupt | interrupt |
+/// | SSIP message | wait | wait | wait | wait | wait | wait | interrupt | interrupt | wait |
+/// | SSIP text | wait | wait | wait | wait | wait | wait | interrupt | interrupt | wait |
+/// | SSIP notification | dropped | dropped | dropped | dropped | dropped | dropped | dropped | interrupt | dropped |
+/// | SSIP progress | wait | wait | wait | wait | wait | wait | wait | wait | wait |
 ///
-/// Hints never interrupt: they follow their focus utterance after a pause.
+/// Hints never interrupt: they follow their focus utterance after a pause. The SSIP rows are
+/// Speech Dispatcher's priorities (a newer text replaces a waiting text, a progress message
+/// replaces its client's waiting one: ``SpeechScheduler``); the user's own navigation (focus,
+/// values) cuts other programs' ordinary speech, and an important message waits for nothing
+/// but a high announcement or another important message.
 public enum SpeechPolicy {
     /// What an arriving utterance does to the one that is playing.
     public enum Arrival: Sendable, Hashable {
@@ -17,12 +25,23 @@ public enum SpeechPolicy {
 
     /// Decides whether `incoming` interrupts `playing` or waits for it.
     public static func arrival(of incoming: SpeechKind, while playing: SpeechKind) -> Arrival {
-        if case .announcement(.high) = playing { return .wait }
+        switch playing {
+        case .announcement(.high), .ssip(.important): return .wait
+        default: break
+        }
         switch incoming {
-        case .focus, .value, .speak: return .interrupt
-        case .hint: return .wait
+        case .focus, .value, .speak, .ssip(.important): return .interrupt
+        case .hint, .ssip(.progress): return .wait
         case .announcement(.low): return .wait
         case .announcement(.default), .announcement(.high): return .interrupt
+        case .ssip(.message), .ssip(.text):
+            switch playing {
+            case .ssip(.text), .ssip(.notification): return .interrupt
+            default: return .wait
+            }
+        case .ssip(.notification):
+            // Only a notification gives way to a newer one; anything else makes it dropped (the scheduler's rule).
+            return playing == .ssip(.notification) ? .interrupt : .wait
         }
     }
 
@@ -30,11 +49,11 @@ public enum SpeechPolicy {
     /// waiting announcements in their queue) higher goes first, ties keep arrival order.
     static func rank(_ kind: SpeechKind) -> Int {
         switch kind {
-        case .announcement(.high): 4
-        case .announcement(.default): 3
-        case .focus, .value, .speak: 2
+        case .announcement(.high), .ssip(.important): 4
+        case .announcement(.default), .ssip(.message): 3
+        case .focus, .value, .speak, .ssip(.text), .ssip(.progress): 2
         case .hint: 1
-        case .announcement(.low): 0
+        case .announcement(.low), .ssip(.notification): 0
         }
     }
 }

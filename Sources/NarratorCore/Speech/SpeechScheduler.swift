@@ -69,6 +69,35 @@ public struct SpeechScheduler: Sendable {
             admit(request, at: now, into: &step)
         case .announcement:
             admit(request, at: now, into: &step)
+        case .ssip(let priority):
+            admitSSIP(request, priority, at: now, into: &step)
+        }
+        return step
+    }
+
+    /// Silences the utterances `matches` picks: the playing one is interrupted (with no successor),
+    /// waiting ones are dropped for `reason`. What waits for others goes on.
+    public mutating func cancel(
+        _ reason: SpeechEvent.DropReason, at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool
+    ) -> SpeechSchedulerStep {
+        var step = SpeechSchedulerStep()
+        if let current = playing, matches(current) {
+            interrupt(current, by: nil, at: now, into: &step)
+        }
+        for request in waiting where matches(request) {
+            step.events.append(Self.dropped(request, reason, at: now))
+        }
+        waiting.removeAll(where: matches)
+        advance(at: now, into: &step)
+        return step
+    }
+
+    /// Interrupts the playing utterance if `matches` picks it (SSIP's `STOP`: what waits goes on).
+    public mutating func stopPlaying(at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool) -> SpeechSchedulerStep {
+        var step = SpeechSchedulerStep()
+        if let current = playing, matches(current) {
+            interrupt(current, by: nil, at: now, into: &step)
+            advance(at: now, into: &step)
         }
         return step
     }
@@ -180,6 +209,39 @@ public struct SpeechScheduler: Sendable {
         } else {
             start(request, at: now, into: &step)
         }
+    }
+
+    /// Speech Dispatcher's priorities (see ``SpeechPolicy``): a notification is dropped when
+    /// anything else plays or waits, a newer text replaces waiting texts, a progress report
+    /// replaces its client's waiting one (so the first and the last of a burst are spoken).
+    private mutating func admitSSIP(
+        _ request: UtteranceRequest, _ priority: SSIPPriority, at now: MonotonicInstant, into step: inout SpeechSchedulerStep
+    ) {
+        switch priority {
+        case .notification:
+            let busy = playing.map { SpeechPolicy.arrival(of: request.kind, while: $0.kind) == .wait } ?? false
+            if busy || !waiting.isEmpty {
+                step.events.append(Self.dropped(request, .busy, at: now))
+                return
+            }
+        case .text:
+            drop(.superseded, at: now, into: &step) { $0.kind == .ssip(.text) }
+        case .progress:
+            drop(.superseded, at: now, into: &step) { $0.kind == .ssip(.progress) && $0.client == request.client }
+        case .important, .message:
+            break
+        }
+        admit(request, at: now, into: &step)
+    }
+
+    private mutating func drop(
+        _ reason: SpeechEvent.DropReason, at now: MonotonicInstant, into step: inout SpeechSchedulerStep,
+        where matches: (UtteranceRequest) -> Bool
+    ) {
+        for request in waiting where matches(request) {
+            step.events.append(Self.dropped(request, reason, at: now))
+        }
+        waiting.removeAll(where: matches)
     }
 
     private mutating func interrupt(

@@ -20,11 +20,14 @@ public struct UtteranceRequest: Sendable, Hashable {
     public var text: String
     /// The tree's language (BCP 47, e.g. "en-GB"); picks the voice unless the user chose one.
     public var language: String?
+    /// The connection that asked for it, when its own commands may cancel or replace it (SSIP).
+    public var client: ClientID?
 
-    public init(id: UtteranceID, kind: SpeechKind, text: String, language: String? = nil) {
+    public init(id: UtteranceID, kind: SpeechKind, text: String, language: String? = nil, client: ClientID? = nil) {
         self.id = id
         self.kind = kind
         self.text = text
         self.language = language
+        self.client = client
     }
 }

@@ -1,0 +1,54 @@
+/// Deduplication and throttling for SSIP messages, per client name (which plays the part a
+/// tree's screen plays for announcements), under the daemon's announcement policy.
+///
+/// It judges only messages that would pile up: ones a client sends while its own earlier
+/// speech still plays or waits. A client that speaks one thing at a time (Orca's Say All sends
+/// the next sentence when the last one ended) or cancels its own speech first (Orca does before
+/// each utterance) is never judged, so what the user asked to hear is never swallowed; a
+/// program flooding the speech server is. Important messages are never judged, and progress
+/// reports are coalesced by the scheduler instead.
+public struct SSIPGate: Sendable {
+    private var buckets: [String: TokenBucket] = [:]
+    /// When each (client name, text key) was last queued or ended.
+    private var recent: [DedupIdentity: MonotonicInstant] = [:]
+
+    public init() {}
+
+    /// What happens to a message: nil admits it, else `deduplicated` or `throttled`.
+    ///
+    /// - Parameters:
+    ///   - inFlight: the keys of the client's messages still playing or waiting (empty: not judged).
+    public mutating func judge(
+        _ text: String, priority: SSIPPriority, clientName: String, inFlight: [String], policy: AnnouncementPolicy, at now: MonotonicInstant
+    ) -> AnnouncementOutcome? {
+        let identity = DedupIdentity(tree: clientName, key: Announcement.normalizedKey(text))
+        defer { forget(before: now, window: policy.dedupWindow) }
+        guard !inFlight.isEmpty, priority != .important, priority != .progress else {
+            recent[identity] = now
+            return nil
+        }
+        if policy.deduplicate {
+            if inFlight.contains(identity.key) { return .deduplicated }
+            if let last = recent[identity], now - last < policy.dedupWindow { return .deduplicated }
+        }
+        if let limit = policy.rateLimit {
+            var bucket = buckets[clientName] ?? TokenBucket(full: limit, at: now)
+            let admitted = bucket.take(limit, at: now)
+            buckets[clientName] = bucket
+            if !admitted { return .throttled }
+        }
+        recent[identity] = now
+        return nil
+    }
+
+    /// A message ended: repeats within the dedup window count from now.
+    public mutating func ended(_ text: String, clientName: String, at now: MonotonicInstant) {
+        recent[DedupIdentity(tree: clientName, key: Announcement.normalizedKey(text))] = now
+    }
+
+    /// Keeps the table small: entries older than the window can no longer deduplicate anything.
+    private mutating func forget(before now: MonotonicInstant, window: Duration) {
+        guard recent.count > 256 else { return }
+        recent = recent.filter { now - $0.value < window }
+    }
+}

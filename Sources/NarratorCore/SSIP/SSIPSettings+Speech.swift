@@ -1,0 +1,41 @@
+/// How an SSIP client's settings become what eSpeak NG is told: SSIP's -100...100 scales are
+/// centred on the user's own settings, so a client at 0 speaks as the user chose and
+/// Speech Dispatcher's extremes reach eSpeak NG's.
+extension SSIPSettings {
+    /// The language a message is read in: nil for `C` (the POSIX locale spd-say sends), which
+    /// leaves the choice to the user's voice.
+    public var speechLanguage: String? {
+        let tag = language.split(separator: " ").first.map(String.init) ?? ""
+        guard !tag.isEmpty, tag != "C", tag != "POSIX" else { return nil }
+        return tag
+    }
+
+    /// The play request for `request` in this client's voice and prosody on top of `user`'s.
+    public func playRequest(
+        _ request: UtteranceRequest, user: SpeechSettings, chosen: VoiceChoice?, voices: [InstalledVoice], ssml: Bool
+    ) -> PlayRequest {
+        var play = PlayRequest(request, settings: user, chosen: chosen, voices: voices)
+        if let name = synthesisVoice, let choice = InstalledVoice.choice(for: name, in: voices) {
+            play.voice = choice
+        }
+        var parameters = play.parameters
+        parameters.rate = Self.scale(rate, around: parameters.rate, in: 80...450)
+        parameters.pitch = Self.scale(pitch, around: parameters.pitch, in: 0...100)
+        // SSIP's full volume (100, Speech Dispatcher's default) is the user's volume; -100 is silence.
+        parameters.volume = Int((Double(parameters.volume) * Double(volume + 100) / 200).rounded())
+        switch punctuation {
+        case .none: parameters.punctuation = .none
+        case .some, .most: parameters.punctuation = .some
+        case .all: parameters.punctuation = .all
+        }
+        play.parameters = parameters
+        return play
+    }
+
+    /// Maps `value` in -100...100 onto `range`, with 0 at `centre`.
+    static func scale(_ value: Int, around centre: Int, in range: ClosedRange<Int>) -> Int {
+        let value = min(100, max(-100, value))
+        let span = value >= 0 ? range.upperBound - centre : centre - range.lowerBound
+        return min(range.upperBound, max(range.lowerBound, centre + span * value / 100))
+    }
+}

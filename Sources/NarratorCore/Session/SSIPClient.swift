@@ -1,0 +1,40 @@
+/// What the session knows about one Speech Dispatcher (SSIP) connection beyond its
+/// ``ClientRecord``: its settings, a SPEAK whose data is still arriving, and a pause.
+struct SSIPClient: Sendable {
+    var settings = SSIPSettings()
+    /// Reading a SPEAK's data lines, until the line holding only ".".
+    var reader: SSIPMessageReader?
+    /// A data line of this SPEAK was too long for the framing: the message is refused at its end.
+    var readerOverflowed = false
+    /// Between `PAUSE` and `RESUME`: new messages are held, not spoken.
+    var paused = false
+    /// Messages held while paused (and the one cut by the pause), spoken in order on `RESUME`.
+    var held: [SSIPMessage] = []
+}
+
+/// One SSIP message, from its `225` reply to its final event: what it says, in whose voice,
+/// and what of it the listener has heard.
+struct SSIPMessage: Sendable {
+    /// The number the client was given (`225-<id>`) and its events carry.
+    var id: UInt64
+    var client: ClientID
+    var clientName: String
+    var priority: SSIPPriority
+    /// What eSpeak NG is given: the text, SSML when ``ssml``.
+    var text: String
+    var ssml: Bool
+    /// The client's settings when it sent the message: they stay with the message.
+    var settings: SSIPSettings
+    /// The client process, for the log.
+    var credentials: Credentials?
+    /// When it was acknowledged, for the log.
+    var queuedAt: MonotonicInstant
+    /// The listener heard its start (`701 BEGIN` went out).
+    var began = false
+    /// The last index mark the audio reached: a paused message resumes from it.
+    var lastMark: String?
+    /// Being withdrawn by its client's `PAUSE`: its end is a pause, not a cancel.
+    var pausing = false
+    /// Was cut by a pause after it began (`705 RESUMED` goes out when it starts again).
+    var resumed = false
+}

@@ -1,0 +1,342 @@
+/// Speech Dispatcher's protocol (SSIP): its connections are clients of the same session as the
+/// JSON protocol's, and their messages go through the same speech plan, so the one voice,
+/// its priorities, the dedup and throttling and the log are shared (docs/ssip.md).
+extension Session {
+    // MARK: Inputs
+
+    mutating func connectSSIP(_ client: ClientID, _ credentials: Credentials) {
+        let uid = configuration.uid
+        guard credentials.uid == uid || credentials.uid == 0 else {
+            journal(.warning, "refused SSIP \(client): uid \(credentials.uid) (pid \(credentials.pid)) is not the daemon's user (uid \(uid))")
+            sendSSIP(client, .reply(SSIPReply(530, "ERR PERMISSION DENIED: narratord serves only its own user (uid \(uid)) and root")))
+            effects.append(.close(client))
+            return
+        }
+        clients[client] = ClientRecord(id: client, credentials: credentials)
+        ssipClients[client] = SSIPClient()
+        journal(.debug, "\(client) connected over SSIP (pid \(credentials.pid))")
+    }
+
+    /// One CRLF-terminated line from an SSIP connection: a command, or a line of a SPEAK's data.
+    mutating func ssipLine(_ line: String, from client: ClientID) {
+        guard var state = ssipClients[client] else { return }
+        if var reader = state.reader {
+            let progress = reader.take(line)
+            state.reader = reader
+            switch progress {
+            case .more:
+                ssipClients[client] = state
+            case .complete(let text):
+                let overflowed = state.readerOverflowed
+                state.reader = nil
+                state.readerOverflowed = false
+                ssipClients[client] = state
+                if overflowed {
+                    sendSSIP(client, .reply(Self.messageTooLong(configuration.limits.ssipMessageBytes)))
+                } else if text.isEmpty {
+                    sendSSIP(client, .reply(.messageCanceled))
+                } else {
+                    queueSSIP(text, ssml: state.settings.ssmlMode, spelled: state.settings.spelling, judged: true, from: client)
+                }
+            case .tooLong:
+                state.reader = nil
+                state.readerOverflowed = false
+                ssipClients[client] = state
+                sendSSIP(client, .reply(Self.messageTooLong(configuration.limits.ssipMessageBytes)))
+            }
+            return
+        }
+        guard !isShutDown else {
+            sendSSIP(client, .reply(SSIPReply(401, "ERR NARRATORD IS STOPPING")))
+            return
+        }
+        switch SSIPCommandParser.parse(line) {
+        case .success(let command): ssipCommand(command, from: client)
+        case .failure(let reply): sendSSIP(client, .reply(reply))
+        }
+    }
+
+    /// A line the framing refused (longer than `--max-message`): inside a SPEAK the message is
+    /// refused when its "." arrives; a command gets its error now.
+    mutating func ssipLineRefused(from client: ClientID) {
+        guard ssipClients[client] != nil else { return }
+        if ssipClients[client]?.reader != nil {
+            ssipClients[client]?.readerOverflowed = true
+        } else {
+            sendSSIP(client, .reply(.invalidCommand))
+        }
+    }
+
+    /// The connection is gone: a SPEAK it had not finished is dropped (nothing of it is spoken);
+    /// what it queued before still plays, as Speech Dispatcher does (spd-say leaves at once);
+    /// what it held paused is cancelled, since no one is left to resume it.
+    mutating func disconnectSSIP(_ client: ClientID) {
+        guard let state = ssipClients.removeValue(forKey: client) else { return }
+        for message in state.held {
+            logSSIP(message, outcome: .cancelled, startedAt: nil, interruptedBy: "disconnect")
+        }
+    }
+
+    /// The listener started hearing an utterance: `701 BEGIN`.
+    mutating func ssipBegan(_ utterance: UtteranceID) {
+        guard var message = ssipMessages[utterance], !message.began else { return }
+        message.began = true
+        ssipMessages[utterance] = message
+        if message.resumed { ssipEvent(.resume, .resumed(message: message.id, client: message.client.rawValue), for: message) }
+        ssipEvent(.begin, .begin(message: message.id, client: message.client.rawValue), for: message)
+    }
+
+    /// The audio reached an index mark: `700 INDEX MARK`.
+    mutating func ssipReachedMark(_ utterance: UtteranceID, _ mark: String) {
+        guard var message = ssipMessages[utterance] else { return }
+        message.lastMark = mark
+        ssipMessages[utterance] = message
+        ssipEvent(.indexMarks, .indexMark(message: message.id, client: message.client.rawValue, mark: mark), for: message)
+    }
+
+    // MARK: Commands
+
+    private mutating func ssipCommand(_ command: SSIPCommand, from client: ClientID) {
+        guard let state = ssipClients[client] else { return }
+        switch command {
+        case .speak:
+            ssipClients[client]?.reader = SSIPMessageReader(limit: configuration.limits.ssipMessageBytes)
+            sendSSIP(client, .reply(.receivingData))
+        case .char(let character):
+            queueSSIP(SSIPWords.character(character), ssml: false, spelled: false, judged: false, from: client)
+        case .key(let key):
+            queueSSIP(SSIPWords.key(key), ssml: false, spelled: false, judged: false, from: client)
+        case .soundIcon(let icon):
+            queueSSIP(SSIPWords.soundIcon(icon), ssml: false, spelled: false, judged: false, from: client)
+        case .set(let target, let setting):
+            let targets = ssipTargets(target, from: client)
+            guard !targets.isEmpty else {
+                sendSSIP(client, .reply(.couldNotSet(setting)))
+                return
+            }
+            for target in targets { ssipClients[target]?.settings.apply(setting) }
+            sendSSIP(client, .reply(.set(setting)))
+        case .get(let item):
+            sendSSIP(client, .reply(.got(state.settings.value(of: item))))
+        case .clientID:
+            sendSSIP(client, .reply(.clientID(client.rawValue)))
+        case .cancel(let target):
+            for id in ssipSpeechTargets(target, from: client) { cancelSSIP(of: id) }
+            if case .all = target { follow(plan.cancel(.cancelled, at: now) { Self.isSSIP($0) }) }
+            sendSSIP(client, .reply(.canceled))
+        case .stop(let target):
+            if case .all = target {
+                follow(plan.stopPlaying(at: now) { Self.isSSIP($0) })
+            } else {
+                for id in ssipSpeechTargets(target, from: client) { follow(plan.stopPlaying(at: now) { $0.client == id && Self.isSSIP($0) }) }
+            }
+            sendSSIP(client, .reply(.stopped))
+        case .pause(let target):
+            for id in ssipSpeechTargets(target, from: client) { pauseSSIP(id) }
+            sendSSIP(client, .reply(.paused))
+        case .resume(let target):
+            sendSSIP(client, .reply(.resumed))
+            for id in ssipSpeechTargets(target, from: client) { resumeSSIP(id) }
+        case .listOutputModules:
+            sendSSIP(client, .reply(.outputModules([SSIPSettings.outputModuleName])))
+        case .listVoices:
+            sendSSIP(client, .reply(.voices(SSIPVoiceType.allCases.map(\.rawValue))))
+        case .listSynthesisVoices(let language, let variant):
+            let voices = configuration.ssipVoices.filter { voice in
+                (language.map { voice.language.lowercased().hasPrefix($0.lowercased()) } ?? true)
+                    && (variant.map { voice.variant.lowercased() == $0.lowercased() } ?? true)
+            }
+            sendSSIP(client, .reply(.synthesisVoices(voices)))
+        case .blockBegin:
+            sendSSIP(client, .reply(.blockBegin))
+        case .blockEnd:
+            sendSSIP(client, .reply(.blockEnd))
+        case .help:
+            sendSSIP(client, .reply(.help))
+        case .quit:
+            sendSSIP(client, .reply(.bye))
+            effects.append(.close(client))
+        }
+    }
+
+    /// The SSIP connections a `SET` addresses: itself, every one, or one by its id (none when
+    /// that id is not an SSIP connection).
+    private func ssipTargets(_ target: SSIPTarget, from client: ClientID) -> [ClientID] {
+        switch target {
+        case .own: [client]
+        case .all: ssipClients.keys.sorted()
+        case .client(let number): ssipClients[ClientID(rawValue: number)] != nil ? [ClientID(rawValue: number)] : []
+        }
+    }
+
+    /// Whose speech `CANCEL`, `STOP`, `PAUSE` and `RESUME` address: like ``ssipTargets`` (an
+    /// unknown id addresses nothing and is not an error, as with Speech Dispatcher).
+    private func ssipSpeechTargets(_ target: SSIPTarget, from client: ClientID) -> [ClientID] {
+        ssipTargets(target, from: client)
+    }
+
+    private static func isSSIP(_ request: UtteranceRequest) -> Bool {
+        if case .ssip = request.kind { return true }
+        return false
+    }
+
+    static func messageTooLong(_ limit: Int) -> SSIPReply {
+        SSIPReply(411, "ERR MESSAGE TOO LONG (over \(limit) bytes; raise --max-message)")
+    }
+
+    // MARK: Messages
+
+    /// Acknowledges a message (`225`) and hands it to speech, unless the client is paused
+    /// (held) or the gate deduplicates or throttles it (logged, and `703` if asked for).
+    private mutating func queueSSIP(_ text: String, ssml: Bool, spelled: Bool, judged: Bool, from client: ClientID) {
+        guard let state = ssipClients[client] else { return }
+        let settings = state.settings
+        let id = nextSSIPMessage
+        nextSSIPMessage += 1
+        let words = spelled && !ssml ? SSIPWords.spelled(text) : text
+        let message = SSIPMessage(
+            id: id, client: client, clientName: settings.clientName, priority: settings.priority, text: words, ssml: ssml,
+            settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
+        sendSSIP(client, .reply(.messageQueued(id: id)))
+        if state.paused {
+            ssipClients[client]?.held.append(message)
+            return
+        }
+        if judged && configuration.policy.name != AnnouncementPolicy.none.name {
+            let inFlight = ssipMessages.values.filter { $0.client == client }.map { Announcement.normalizedKey($0.text) }
+            if let outcome = ssipGate.judge(
+                words, priority: message.priority, clientName: message.clientName, inFlight: inFlight, policy: configuration.policy, at: now)
+            {
+                ssipEvent(.cancel, .canceled(message: id, client: client.rawValue), for: message)
+                logSSIP(message, outcome: outcome, startedAt: nil, interruptedBy: nil)
+                return
+            }
+        }
+        submitSSIP(message)
+    }
+
+    private mutating func submitSSIP(_ message: SSIPMessage) {
+        let language = message.settings.speechLanguage
+        let (utterance, step) = plan.say(message.text, .ssip(message.priority), language: language, client: message.client, at: now)
+        // Known before its step is followed: the step may already play it, in this message's voice.
+        ssipMessages[utterance] = message
+        follow(step)
+    }
+
+    /// `CANCEL`: the client's messages end now, played or waiting, and so do those it held.
+    private mutating func cancelSSIP(of client: ClientID) {
+        follow(plan.cancel(.cancelled, at: now) { $0.client == client && Self.isSSIP($0) })
+        guard let held = ssipClients[client]?.held, !held.isEmpty else { return }
+        ssipClients[client]?.held = []
+        for message in held {
+            ssipEvent(.cancel, .canceled(message: message.id, client: client.rawValue), for: message)
+            logSSIP(message, outcome: .cancelled, startedAt: nil, interruptedBy: nil)
+        }
+    }
+
+    /// `PAUSE`: what the client has playing stops (`704 PAUSED`) and is held, with what waits,
+    /// until `RESUME`; a message with index marks resumes from the last one the listener heard.
+    private mutating func pauseSSIP(_ client: ClientID) {
+        guard ssipClients[client]?.paused == false else { return }
+        ssipClients[client]?.paused = true
+        for (utterance, message) in ssipMessages where message.client == client {
+            ssipMessages[utterance]?.pausing = true
+        }
+        follow(plan.cancel(.paused, at: now) { $0.client == client && Self.isSSIP($0) })
+    }
+
+    /// `RESUME`: held messages go to speech in order (`705 RESUMED` with the one a pause cut).
+    private mutating func resumeSSIP(_ client: ClientID) {
+        guard var state = ssipClients[client], state.paused else { return }
+        state.paused = false
+        let held = state.held
+        state.held = []
+        ssipClients[client] = state
+        for message in held { submitSSIP(message) }
+    }
+
+    /// What a plan step means to SSIP clients: each final event of one of their messages becomes
+    /// `702 END`, `703 CANCELED` or (cut by its client's pause) `704 PAUSED`, sent only to the
+    /// connection that sent it and only if it asked. Returns the utterances whose life ended.
+    mutating func noticeSSIP(_ notice: SpeechNotice) {
+        guard var message = ssipMessages[notice.utterance] else { return }
+        switch notice.phase {
+        case .queued, .started:
+            return
+        case .finished:
+            if !message.began {
+                // Too short for the player to report its start: the listener heard it begin and end.
+                ssipEvent(.begin, .begin(message: message.id, client: message.client.rawValue), for: message)
+            }
+            ssipEvent(.end, .end(message: message.id, client: message.client.rawValue), for: message)
+            ssipGate.ended(message.text, clientName: message.clientName, at: now)
+        case .interrupted, .dropped:
+            if message.pausing, ssipClients[message.client]?.paused == true {
+                if message.began {
+                    ssipEvent(.pause, .paused(message: message.id, client: message.client.rawValue), for: message)
+                    message.text = Self.remainder(of: message.text, ssml: message.ssml, after: message.lastMark)
+                    message.resumed = true
+                }
+                message.began = false
+                message.pausing = false
+                message.lastMark = nil
+                ssipClients[message.client]?.held.append(message)
+            } else {
+                ssipEvent(.cancel, .canceled(message: message.id, client: message.client.rawValue), for: message)
+            }
+        }
+    }
+
+    /// The log row of an SSIP message's life (kind `ssip`, with its client's name and priority).
+    func ssipRow(_ record: SpeechRecord) -> LogRow? {
+        guard let message = ssipMessages[record.utterance] else { return nil }
+        var row = LogRow(record, policy: configuration.policy.name, seconds: seconds)
+        fill(&row, with: message)
+        if message.pausing { row.interruptedBy = "pause" }
+        return row
+    }
+
+    private mutating func logSSIP(_ message: SSIPMessage, outcome: AnnouncementOutcome, startedAt: MonotonicInstant?, interruptedBy: String?) {
+        var row = LogRow(
+            kind: "ssip", text: message.text, policy: configuration.policy.name, queuedAt: seconds(message.queuedAt),
+            startedAt: startedAt.map(seconds), endedAt: seconds(now), outcome: outcome.rawValue, interruptedBy: interruptedBy)
+        fill(&row, with: message)
+        effects.append(.appendLog(row, nil))
+    }
+
+    private func fill(_ row: inout LogRow, with message: SSIPMessage) {
+        row.kind = "ssip"
+        row.priority = message.priority.rawValue
+        row.clientName = message.clientName
+        row.clientPID = message.credentials.map { Int64($0.pid) }
+        row.clientUID = message.credentials.map { Int64($0.uid) }
+        row.dedupKey = Announcement.normalizedKey(message.text)
+    }
+
+    /// What is left to say of a message cut by a pause: after its last index mark the listener
+    /// heard (SSML), else all of it again.
+    static func remainder(of text: String, ssml: Bool, after mark: String?) -> String {
+        guard ssml, let mark else { return text }
+        for quote in ["\"", "'"] {
+            let tag = "<mark name=\(quote)\(mark)\(quote)"
+            guard let range = text.range(of: tag) else { continue }
+            let speakOpen = text.range(of: "<speak")
+            let head = speakOpen.flatMap { open in text[open.lowerBound...].firstIndex(of: ">").map { String(text[open.lowerBound...$0]) } } ?? ""
+            return head + text[range.lowerBound...]
+        }
+        return text
+    }
+
+    // MARK: Effects
+
+    mutating func sendSSIP(_ client: ClientID, _ output: SSIPOutput) {
+        effects.append(.sendSSIP(client, output))
+    }
+
+    /// Sends an event about `message` to the connection that sent it, if it is still connected
+    /// and asked for this kind of event.
+    private mutating func ssipEvent(_ kind: SSIPEventKind, _ event: SSIPEvent, for message: SSIPMessage) {
+        guard let state = ssipClients[message.client], state.settings.notifications.contains(kind) else { return }
+        sendSSIP(message.client, .event(event))
+    }
+}
