@@ -150,7 +150,7 @@ extension Array where Element == SessionEffect {
     @Test func pauseHoldsAndResumeSpeaksFromTheLastMarkHeard() {
         var h = Harness(policy: .none)
         let a = h.ssipClient()
-        h.ssip(a, "SET SELF NOTIFICATION ALL on", "SET SELF SSML_MODE on")
+        h.ssip(a, "SET SELF NOTIFICATION ALL on", "SET SELF SSML_MODE on", "SET SELF PRIORITY message")
         h.speak(a, "<speak><mark name=\"0:3\"/>One <mark name=\"4:7\"/>two <mark name=\"8:13\"/>three</speak>")
         guard let first = h.playingID else { return }
         h.feed(.speechBegan(first))
@@ -231,9 +231,13 @@ extension Array where Element == SessionEffect {
         var h = Harness(policy: .none)
         let app = h.client()
         try h.register(app, example: "profile.json")
+        h.request(app, .focus(tree: "profile", element: nil))
         let orca = h.ssipClient()
         h.ssip(orca, "SET SELF PRIORITY message", "SET SELF NOTIFICATION ALL on")
         h.speak(orca, "from orca")
+        // The tree's own focus speech plays first (a message waits behind the user's focus).
+        while let playing = h.playing, playing.utterance.kind != .ssip(.message) { h.finishSpeaking() }
+        #expect(h.playing?.utterance.text == "from orca")
         let focus = h.request(app, .move(.next, tree: nil))
         #expect(focus.stopped.count == 1)
         #expect(focus.wire(to: orca).contains("703 CANCELED"))

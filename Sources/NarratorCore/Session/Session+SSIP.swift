@@ -319,8 +319,8 @@ extension Session {
         guard ssml, let mark else { return text }
         for quote in ["\"", "'"] {
             let tag = "<mark name=\(quote)\(mark)\(quote)"
-            guard let range = text.range(of: tag) else { continue }
-            let speakOpen = text.range(of: "<speak")
+            guard let range = text.firstRange(of: tag) else { continue }
+            let speakOpen = text.firstRange(of: "<speak")
             let head = speakOpen.flatMap { open in text[open.lowerBound...].firstIndex(of: ">").map { String(text[open.lowerBound...$0]) } } ?? ""
             return head + text[range.lowerBound...]
         }
