@@ -19,6 +19,8 @@ final class DaemonHarness {
 
     let directory: String
     let socket: String
+    /// Where Speech Dispatcher's clients reach it, when started with `ssip: true`.
+    let ssipSocket: String
     let process = Process()
     private let errPipe = Pipe()
     private let stderrBuffer = LogBuffer()
@@ -28,16 +30,19 @@ final class DaemonHarness {
     /// - Parameters:
     ///   - audio: the `--audio` spec; `pulse` with a private server's `environment` reaches that server.
     ///   - environment: the daemon's whole environment; nil inherits the test's.
+    ///   - ssip: also serve Speech Dispatcher's protocol, on ``ssipSocket``.
     init(
         audio: String = "null", environment: [String: String]? = nil,
-        extraArguments: [String] = [], socketDirectoryMode: mode_t = 0o700
+        extraArguments: [String] = [], socketDirectoryMode: mode_t = 0o700, ssip: Bool = false
     ) throws {
         directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-e2e-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, socketDirectoryMode)
         socket = directory + "/narratord.sock"
+        ssipSocket = directory + "/speechd.sock"
         process.executableURL = URL(fileURLWithPath: Self.binaries + "/narratord")
-        process.arguments = ["--socket", socket, "--audio", audio, "--state-dir", directory + "/state", "--log-level", "debug"] + extraArguments
+        process.arguments = ["--socket", socket, "--audio", audio, "--state-dir", directory + "/state", "--log-level", "debug"]
+            + (ssip ? ["--ssip", ssipSocket] : []) + extraArguments
         process.standardError = errPipe
         process.standardOutput = FileHandle.nullDevice
         if let environment { process.environment = environment }
