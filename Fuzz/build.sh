@@ -56,4 +56,5 @@ fuzzer() { # NAME LIBRARIES...
 }
 fuzzer TreeDocumentFuzzer NarratorCore
 fuzzer RequestFuzzer NarratorCore
+fuzzer SSIPFuzzer NarratorCore
 fuzzer ArgumentsFuzzer NarratorCLI NarratorCommandLine NarratorCore

@@ -135,4 +135,12 @@ import NarratorCore
             #expect(SSIP.command(command.line) == command, "line \(command.line.debugDescription)")
         }
     }
+
+    @Test func blocksTakeSpeechAndMessageSettingsOnly() {
+        let inside = ["SPEAK", "CHAR a", "KEY a", "SOUND_ICON x", "SET self RATE 5", "SET self LANGUAGE de", "SET self SSML_MODE on", "BLOCK END", "QUIT"]
+        let outside = ["SET self PRIORITY text", "SET self CLIENT_NAME a", "SET self OUTPUT_MODULE m", "SET self SPELLING on",
+                       "GET RATE", "HISTORY GET CLIENT_ID", "CANCEL self", "STOP all", "PAUSE self", "RESUME self", "LIST VOICES", "HELP"]
+        for line in inside { #expect(SSIP.command(line)?.isAllowedInsideBlock == true, "line \(line)") }
+        for line in outside { #expect(SSIP.command(line)?.isAllowedInsideBlock == false, "line \(line)") }
+    }
 }

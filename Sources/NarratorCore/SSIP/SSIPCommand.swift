@@ -16,6 +16,21 @@ public enum SSIPCommand: Sendable, Hashable {
     case blockBegin, blockEnd
     case help, quit
 
+    /// Whether speech-dispatcher takes the command between BLOCK BEGIN and BLOCK END; the rest
+    /// get ``SSIPReply/notAllowedInsideBlock`` (332) there. A block groups speech and the
+    /// settings of its messages, so queue control, queries and connection-wide SETs wait for its end.
+    public var isAllowedInsideBlock: Bool {
+        switch self {
+        case .speak, .char, .key, .soundIcon, .blockBegin, .blockEnd, .quit: true
+        case .set(_, let setting):
+            switch setting.name {
+            case .priority, .clientName, .outputModule, .spelling: false
+            default: true
+            }
+        case .get, .clientID, .cancel, .stop, .pause, .resume, .listOutputModules, .listVoices, .listSynthesisVoices, .help: false
+        }
+    }
+
     /// The command as one canonical line (without CRLF), which parses back to this command.
     public var line: String {
         switch self {

@@ -1,5 +1,5 @@
 /// Parses SSIP command lines into ``SSIPCommand``s, or into the error reply speech-dispatcher
-/// 0.11.4 gives the same line (the transcripts in docs/ssip.md's reference set are the tests).
+/// 0.11.4 gives the same line (its recorded replies are the SSIP tests' expectations).
 public enum SSIPCommandParser {
     /// One command line (without its CRLF). Commands are case-insensitive; arguments keep their case.
     public static func parse(_ line: String) -> Result<SSIPCommand, SSIPReply> {
