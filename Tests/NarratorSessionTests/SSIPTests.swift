@@ -245,4 +245,18 @@ extension Array where Element == SessionEffect {
         h.speak(orca, "urgent")
         #expect(h.request(app, .move(.next, tree: nil)).stopped.isEmpty)
     }
+
+    @Test func aBlockIsHeardWholeAndRefusesQueueControl() {
+        var h = Harness(policy: .none)
+        let a = h.ssipClient()
+        #expect(h.ssip(a, "BLOCK BEGIN").wire(to: a) == "260 OK INSIDE BLOCK\r\n")
+        // Texts inside a block do not replace each other.
+        #expect(h.speak(a, "first part").played == ["first part"])
+        #expect(h.speak(a, "second part").played.isEmpty)
+        #expect(h.ssip(a, "CANCEL self").wire(to: a).hasPrefix("332 "))
+        #expect(h.ssip(a, "BLOCK BEGIN").wire(to: a).hasPrefix("3"))
+        #expect(h.ssip(a, "BLOCK END").wire(to: a) == "261 OK OUTSIDE BLOCK\r\n")
+        #expect(h.finishSpeaking().played == ["second part"])
+        #expect(h.ssip(a, "BLOCK END").wire(to: a).hasPrefix("3"))
+    }
 }

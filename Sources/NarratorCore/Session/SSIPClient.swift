@@ -6,6 +6,8 @@ struct SSIPClient: Sendable {
     var reader: SSIPMessageReader?
     /// A data line of this SPEAK was too long for the framing: the message is refused at its end.
     var readerOverflowed = false
+    /// Between `BLOCK BEGIN` and `BLOCK END`: its messages are spoken one after another.
+    var inBlock = false
     /// Between `PAUSE` and `RESUME`: new messages are held, not spoken.
     var paused = false
     /// Messages held while paused (and the one cut by the pause), spoken in order on `RESUME`.
@@ -20,6 +22,8 @@ struct SSIPMessage: Sendable {
     var client: ClientID
     var clientName: String
     var priority: SSIPPriority
+    /// Sent inside a `BLOCK`: it waits for the block's earlier messages instead of replacing them.
+    var inBlock = false
     /// What eSpeak NG is given: the text, SSML when ``ssml``.
     var text: String
     var ssml: Bool

@@ -98,6 +98,10 @@ extension Session {
 
     private mutating func ssipCommand(_ command: SSIPCommand, from client: ClientID) {
         guard let state = ssipClients[client] else { return }
+        if state.inBlock && !command.isAllowedInsideBlock {
+            sendSSIP(client, .reply(.notAllowedInsideBlock))
+            return
+        }
         switch command {
         case .speak:
             ssipClients[client]?.reader = SSIPMessageReader(limit: configuration.limits.ssipMessageBytes)
@@ -148,8 +152,12 @@ extension Session {
             }
             sendSSIP(client, .reply(.synthesisVoices(voices)))
         case .blockBegin:
+            guard !state.inBlock else { return sendSSIP(client, .reply(.alreadyInsideBlock)) }
+            ssipClients[client]?.inBlock = true
             sendSSIP(client, .reply(.blockBegin))
         case .blockEnd:
+            guard state.inBlock else { return sendSSIP(client, .reply(.alreadyOutsideBlock)) }
+            ssipClients[client]?.inBlock = false
             sendSSIP(client, .reply(.blockEnd))
         case .help:
             sendSSIP(client, .reply(.help))
@@ -195,8 +203,8 @@ extension Session {
         nextSSIPMessage += 1
         let words = spelled && !ssml ? SSIPWords.spelled(text) : text
         let message = SSIPMessage(
-            id: id, client: client, clientName: settings.clientName, priority: settings.priority, text: words, ssml: ssml,
-            settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
+            id: id, client: client, clientName: settings.clientName, priority: settings.priority, inBlock: state.inBlock, text: words,
+            ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
         sendSSIP(client, .reply(.messageQueued(id: id)))
         if state.paused {
             ssipClients[client]?.held.append(message)
@@ -217,7 +225,10 @@ extension Session {
 
     private mutating func submitSSIP(_ message: SSIPMessage) {
         let language = message.settings.speechLanguage
-        let (utterance, step) = plan.say(message.text, .ssip(message.priority), language: language, client: message.client, at: now)
+        // Inside a block, texts, notifications and progress reports queue like messages, so the
+        // block is heard whole; its rows keep the priority the client gave.
+        let priority = message.inBlock && message.priority != .important ? SSIPPriority.message : message.priority
+        let (utterance, step) = plan.say(message.text, .ssip(priority), language: language, client: message.client, at: now)
         // Known before its step is followed: the step may already play it, in this message's voice.
         ssipMessages[utterance] = message
         follow(step)
