@@ -338,9 +338,9 @@ private final class LibraryState {
 
     private func set(_ parameter: espeak_PARAMETER, _ name: String, _ value: Int) throws(EspeakError) {
         let status = espeak_ng_SetParameter(parameter, Int32(clamping: value), 0)
-        // eSpeak NG 1.51 stores the punctuation level and then reports EINVAL (measured: the level
-        // does change what is spoken), so that code is not a failure for this parameter.
-        if parameter == espeakPUNCTUATION && status.rawValue == UInt32(EINVAL) { return }
+        // eSpeak NG 1.51 stores the punctuation level and the capitals mode and then reports
+        // EINVAL (measured: both do change what is spoken), so that code is not a failure for them.
+        if parameter == espeakPUNCTUATION || parameter == espeakCAPITALS, status.rawValue == UInt32(EINVAL) { return }
         if status != ENS_OK {
             throw .parameterRejected(name: name, value: value, status: status.rawValue)
         }

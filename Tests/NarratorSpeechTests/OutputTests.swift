@@ -119,7 +119,7 @@ struct SpeechPlayerTests {
         player.play(request(2, "Cancel, button"))
         #expect(log.wait { $0.contains(.ended(UtteranceID(2), problem: nil)) })
         #expect(ContinuousClock.now - started < .seconds(8), "the long one (about 15 s) did not play out first")
-        #expect(log.all == [.ended(UtteranceID(2), problem: nil)])
+        #expect(log.all == [.began(UtteranceID(2)), .ended(UtteranceID(2), problem: nil)])
     }
 
     @Test("an output that cannot begin the utterance is reported as its end, with the reason")
