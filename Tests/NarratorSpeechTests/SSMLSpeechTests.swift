@@ -1,4 +1,5 @@
 import Foundation
+import NarratorPulseHarness
 import NarratorCore
 @testable import NarratorSpeech
 import Synchronization
@@ -186,5 +187,66 @@ struct SSMLSpeechTests {
         #expect(womanSpeaks != manSpeaks)
         #expect(throws: EspeakError.self) { try sharedEngine.resolve(.standard.with(variant: "no-such-variant")) }
         #expect(try sharedEngine.synthesize("Hello there", voice: .standard).count > 0)
+    }
+}
+
+@Suite(
+    "SSML marks through a real sound server",
+    .serialized,
+    .enabled(if: PrivatePulseServer.isInstalled, "pulseaudio and pulseaudio-utils are not installed (make test-deps)")
+)
+struct PulseMarkTimingTests {
+    @Test("through the sound server, began comes when the speech is heard and the marks follow the audio")
+    func marksFollowTheSoundServer() throws {
+        let pulse = PrivatePulseServer()
+        try pulse.start()
+        defer { pulse.stop() }
+        pulse.useInThisProcess()
+        defer { unsetenv("PULSE_SERVER") }
+        let recording = pulse.directory + "/recording.raw"
+        _ = try pulse.record(to: recording)
+
+        let text = "<speak><mark name=\"a\"/>Narrator reads this sentence through the sound server, "
+            + "<mark name=\"b\"/>and each mark is reported as the listener hears it, "
+            + "<mark name=\"c\"/>not when the engine reaches it.</speak>"
+        let reference = try sharedEngine.synthesizeWithMarks(text)
+        let format = AudioFormat(sampleRate: sharedEngine.sampleRate)
+        let expected = Dictionary(uniqueKeysWithValues: reference.marks.map { ($0.name, seconds(format.duration(ofSamples: $0.sample))) })
+
+        let log = TimedPlayerLog()
+        let output = ServerOutput(spec: .pulse)
+        #expect(output.status.active == "pulse", "\(output.status)")
+        let player = SpeechPlayer(engine: sharedEngine, output: output, onEvent: log.handler)
+        // The recorder is running once the monitor's silence arrives.
+        let ready = ContinuousClock.now + .seconds(10)
+        while PrivatePulseServer.samples(in: recording).count < pulse.sampleRate / 10 && ContinuousClock.now < ready {
+            Thread.sleep(forTimeInterval: 0.01)
+        }
+        let before = PrivatePulseServer.samples(in: recording).count
+        let id = UtteranceID(1)
+        player.play(PlayRequest(
+            utterance: UtteranceRequest(id: id, kind: .focus, text: text), voice: .standard, parameters: VoiceParameters(), ssml: true))
+        // When speech first shows in the recording (the recorder's own 20 ms latency comes on top).
+        var heard: ContinuousClock.Instant?
+        let deadline = ContinuousClock.now + .seconds(15)
+        while heard == nil && ContinuousClock.now < deadline {
+            if PrivatePulseServer.samples(in: recording).dropFirst(before).contains(where: { abs(Int($0)) > 1000 }) {
+                heard = ContinuousClock.now
+            }
+            Thread.sleep(forTimeInterval: 0.005)
+        }
+        #expect(log.wait { $0.contains(.ended(id, problem: nil)) })
+        #expect(log.all == [.began(id), .reachedMark(id, "a"), .reachedMark(id, "b"), .reachedMark(id, "c"), .ended(id, problem: nil)])
+        guard let heard, let began = log.time(of: .began(id)) else {
+            Issue.record("no speech recorded or no began: \(log.all)")
+            return
+        }
+        let lag = seconds(heard - began)
+        #expect(lag > -0.1 && lag < 0.6, "speech was recorded \(lag) s after began was reported")
+        for name in ["b", "c"] {
+            guard let reached = log.time(of: .reachedMark(id, name)), let offset = expected[name] else { continue }
+            let at = seconds(reached - began)
+            #expect(abs(at - offset) < 0.25 + offset * 0.15, "mark \(name) reported at \(at) s, its audio is at \(offset) s")
+        }
     }
 }
