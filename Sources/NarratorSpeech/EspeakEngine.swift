@@ -164,9 +164,11 @@ private final class LibraryState {
                 list += 1
             }
         }
+        // Listed before the default voice is chosen: listing with a voice spec also sets
+        // eSpeak NG's voice stack (which SSML builds on), and the choice below resets it.
+        variants = Self.listVariants()
         try select(.standard)
         try apply(VoiceParameters())
-        variants = Self.listVariants()
         return (Int(espeak_ng_GetSampleRate()), voices, variants)
     }
 
