@@ -26,6 +26,7 @@ final class SpeechDurations {
         case .named(let name): voiceName = name
         case .language(let tag): voiceName = "lang:" + tag
         case .standard: voiceName = "default"
+        case .withVariant: voiceName = "\(voice)"
         }
         return "\(voiceName)|\(rate)|\(text)"
     }

@@ -18,6 +18,9 @@ public final class EspeakEngine: Sendable {
     public let sampleRate: Int
     /// The installed voices, read once at start-up.
     public let voices: [EspeakVoice]
+    /// The installed variants (`voices/!v`), read once at start-up: what a ``VoiceChoice`` may
+    /// add to a voice, and what SSIP's `LIST SYNTHESIS_VOICES` offers with each voice.
+    public let variants: [VoiceVariant]
     /// The data directory in use (nil: the library's default location).
     public let dataPath: String?
     /// The engine thread; the library's state lives there and is handed to each job.
@@ -42,11 +45,13 @@ public final class EspeakEngine: Sendable {
         }
         let worker = WorkerThread(name: "narrator.espeak", state: { LibraryState() })
         do {
-            let (rate, voices) = try worker.sync { (library: inout LibraryState) throws(EspeakError) -> (Int, [EspeakVoice]) in
+            let (rate, voices, variants) = try worker.sync {
+                (library: inout LibraryState) throws(EspeakError) -> (Int, [EspeakVoice], [VoiceVariant]) in
                 try library.initialize(dataPath: dataPath, chunkMilliseconds: chunkMilliseconds)
             }
             self.sampleRate = rate
             self.voices = voices
+            self.variants = variants
         } catch {
             worker.stop()
             Self.claimed.withLock { $0 = false }
@@ -69,13 +74,23 @@ public final class EspeakEngine: Sendable {
 
     /// Synthesizes `text` completely and returns its PCM (for tests, benchmarks and captions).
     public func synthesize(
-        _ text: String, voice: VoiceChoice = .standard, parameters: VoiceParameters = VoiceParameters()
+        _ text: String, ssml: Bool = false, voice: VoiceChoice = .standard, parameters: VoiceParameters = VoiceParameters()
     ) throws(EspeakError) -> [Int16] {
+        try synthesizeWithMarks(text, ssml: ssml, voice: voice, parameters: parameters).samples
+    }
+
+    /// Synthesizes `text` completely and returns its PCM and its SSML marks with their sample
+    /// positions (so a test can tell when each mark should be heard).
+    public func synthesizeWithMarks(
+        _ text: String, ssml: Bool = true, voice: VoiceChoice = .standard, parameters: VoiceParameters = VoiceParameters()
+    ) throws(EspeakError) -> (samples: [Int16], marks: [SynthesisJob.Mark]) {
         let collected = Mutex<[Int16]>([])
+        let marks = Mutex<[SynthesisJob.Mark]>([])
         let outcome = Mutex<SynthesisJob.Outcome?>(nil)
         let done = DispatchSemaphore(value: 0)
         let job = SynthesisJob(
-            text: text, voice: voice, parameters: parameters,
+            text: text, ssml: ssml, voice: voice, parameters: parameters,
+            onMark: { mark in marks.withLock { $0.append(mark) } },
             onChunk: { chunk in
                 collected.withLock { $0 += chunk }
                 return true
@@ -87,7 +102,7 @@ public final class EspeakEngine: Sendable {
         submit(job)
         done.wait()
         if case .failed(let error) = outcome.withLock({ $0 }) { throw error }
-        return collected.withLock { $0 }
+        return (collected.withLock { $0 }, marks.withLock { $0 })
     }
 
     /// Resolves a voice choice to the voice that would be used, without speaking.
@@ -121,8 +136,10 @@ private final class LibraryState {
     private var voiceChoice: VoiceChoice?
     private var parameters: VoiceParameters?
     private(set) var currentVoiceName = ""
+    /// The installed variants, to check a variant's name before eSpeak NG silently ignores an unknown one.
+    private var variants: [VoiceVariant] = []
 
-    func initialize(dataPath: String?, chunkMilliseconds: Int) throws(EspeakError) -> (Int, [EspeakVoice]) {
+    func initialize(dataPath: String?, chunkMilliseconds: Int) throws(EspeakError) -> (Int, [EspeakVoice], [VoiceVariant]) {
         espeak_ng_InitializePath(dataPath)
         var context: espeak_ng_ERROR_CONTEXT?
         let status = espeak_ng_Initialize(&context)
@@ -138,7 +155,7 @@ private final class LibraryState {
         espeak_SetSynthCallback { wav, count, events in
             guard let userData = events?.pointee.user_data else { return 0 }
             let run = Unmanaged<SynthesisRun>.fromOpaque(userData).takeUnretainedValue()
-            return run.deliver(wav, count: Int(count))
+            return run.deliver(wav, count: Int(count), events: events)
         }
         var voices: [EspeakVoice] = []
         if var list = espeak_ListVoices(nil) {
@@ -147,9 +164,29 @@ private final class LibraryState {
                 list += 1
             }
         }
+        // Listed before the default voice is chosen: listing with a voice spec also sets
+        // eSpeak NG's voice stack (which SSML builds on), and the choice below resets it.
+        variants = Self.listVariants()
         try select(.standard)
         try apply(VoiceParameters())
-        return (Int(espeak_ng_GetSampleRate()), voices)
+        return (Int(espeak_ng_GetSampleRate()), voices, variants)
+    }
+
+    /// The variants: `espeak_ListVoices` lists them (and only them) for the language "variant".
+    private static func listVariants() -> [VoiceVariant] {
+        var variants: [VoiceVariant] = []
+        "variant".withCString { language in
+            var spec = espeak_VOICE()
+            spec.languages = language
+            guard var list = espeak_ListVoices(&spec) else { return }
+            while let entry = list.pointee {
+                let voice = InstalledVoice(entry.pointee)
+                let file = voice.identifier.hasPrefix("!v/") ? String(voice.identifier.dropFirst(3)) : voice.identifier
+                variants.append(VoiceVariant(name: voice.name, identifier: file, gender: voice.gender))
+                list += 1
+            }
+        }
+        return variants
     }
 
     func terminate() {
@@ -181,11 +218,12 @@ private final class LibraryState {
             return
         }
         let run = SynthesisRun(job: job)
+        let flags = UInt32(espeakCHARS_UTF8) | (job.ssml ? UInt32(espeakSSML) : 0)
         let userData = Unmanaged.passUnretained(run).toOpaque()
         let status = withExtendedLifetime(run) {
             job.text.withCString { text in
                 espeak_ng_Synthesize(
-                    text, strlen(text) + 1, 0, POS_CHARACTER, 0, UInt32(espeakCHARS_UTF8), nil, userData)
+                    text, strlen(text) + 1, 0, POS_CHARACTER, 0, flags, nil, userData)
             }
         }
         if run.stopped {
@@ -212,6 +250,17 @@ private final class LibraryState {
         case .language(let tag):
             label = tag
             status = Self.setVoice(language: tag.lowercased().replacingOccurrences(of: "_", with: "-"))
+        case .withVariant(let base, let variant):
+            // The voice first (by name or language, as without a variant), then the same voice by
+            // its identifier with "+variant", the form espeak_ng_SetVoiceByName loads variants in.
+            guard let found = VoiceVariant.find(variant, in: variants) else {
+                throw .voiceNotFound(variant, status: ENS_VOICE_NOT_FOUND.rawValue)
+            }
+            try select(base)
+            let identifier = espeak_GetCurrentVoice()?.pointee.identifier.map { String(cString: $0) } ?? "en"
+            let plain = identifier.split(separator: "+", maxSplits: 1).first.map(String.init) ?? identifier
+            label = plain + "+" + found.identifier
+            status = espeak_ng_SetVoiceByName(label)
         }
         guard status == ENS_OK else {
             throw .voiceNotFound(label, status: status.rawValue)
@@ -245,6 +294,10 @@ private final class LibraryState {
         if previous?.rate != wanted.rate { try set(espeakRATE, "rate", wanted.rate) }
         if previous?.pitch != wanted.pitch { try set(espeakPITCH, "pitch", wanted.pitch) }
         if previous?.volume != wanted.volume { try set(espeakVOLUME, "volume", wanted.volume) }
+        if previous?.pitchRange != wanted.pitchRange { try set(espeakRANGE, "pitch range", wanted.pitchRange) }
+        if previous?.capitals != wanted.capitals {
+            try set(espeakCAPITALS, "capitals", Self.capitalsValue(wanted.capitals))
+        }
         if previous?.punctuation != wanted.punctuation {
             switch wanted.punctuation {
             case .none:
@@ -252,19 +305,44 @@ private final class LibraryState {
             case .all:
                 try set(espeakPUNCTUATION, "punctuation", Int(espeakPUNCT_ALL.rawValue))
             case .some:
-                let symbols = Array("#$%&*+/<=>@\\^_|~".unicodeScalars.map { wchar_t($0.value) }) + [0]
-                _ = symbols.withUnsafeBufferPointer { espeak_ng_SetPunctuationList($0.baseAddress) }
+                Self.setPunctuationList(Self.somePunctuation)
+                try set(espeakPUNCTUATION, "punctuation", Int(espeakPUNCT_SOME.rawValue))
+            case .most:
+                Self.setPunctuationList(Self.mostPunctuation)
                 try set(espeakPUNCTUATION, "punctuation", Int(espeakPUNCT_SOME.rawValue))
             }
         }
         parameters = wanted
     }
 
+    /// The symbols ``PunctuationLevel/some`` reads: those that carry meaning in UI text.
+    static let somePunctuation = "#$%&*+/<=>@\\^_|~"
+    /// The symbols ``PunctuationLevel/most`` reads: those of `some`, brackets, quotes and dashes;
+    /// not the marks that end or split a sentence (. , ; : ! ?), whose pauses say them well enough.
+    static let mostPunctuation = somePunctuation + "()[]{}\"'`-"
+
+    /// Makes eSpeak NG's `PUNCT_SOME` level read exactly `symbols`.
+    private static func setPunctuationList(_ symbols: String) {
+        let list = Array(symbols.unicodeScalars.map { wchar_t($0.value) }) + [0]
+        _ = list.withUnsafeBufferPointer { espeak_ng_SetPunctuationList($0.baseAddress) }
+    }
+
+    /// eSpeak NG's `espeakCAPITALS`: 0 nothing, 1 a sound, 2 the word "capital", 3 and above a
+    /// pitch raise in Hz (20 is what `espeak-ng -k` suggests: clearly heard, still natural).
+    static func capitalsValue(_ capitals: CapitalLetters) -> Int {
+        switch capitals {
+        case .none: 0
+        case .icon: 1
+        case .spell: 2
+        case .pitch: 20
+        }
+    }
+
     private func set(_ parameter: espeak_PARAMETER, _ name: String, _ value: Int) throws(EspeakError) {
         let status = espeak_ng_SetParameter(parameter, Int32(clamping: value), 0)
-        // eSpeak NG 1.51 stores the punctuation level and then reports EINVAL (measured: the level
-        // does change what is spoken), so that code is not a failure for this parameter.
-        if parameter == espeakPUNCTUATION && status.rawValue == UInt32(EINVAL) { return }
+        // eSpeak NG 1.51 stores the punctuation level and the capitals mode and then reports
+        // EINVAL (measured: both do change what is spoken), so that code is not a failure for them.
+        if parameter == espeakPUNCTUATION || parameter == espeakCAPITALS, status.rawValue == UInt32(EINVAL) { return }
         if status != ENS_OK {
             throw .parameterRejected(name: name, value: value, status: status.rawValue)
         }

@@ -1,10 +1,12 @@
+import CEspeak
 import NarratorCore
 import Synchronization
 
 /// One utterance for the engine: text, voice and prosody, and what to do with each PCM chunk.
 ///
 /// The handlers run on the engine thread, in order: `onStart` before the first chunk, `onChunk`
-/// for every chunk (return false to stop), `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
+/// for every chunk (return false to stop), `onMark` for each SSML `<mark>` before the chunk that
+/// holds its position, `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
 /// when cancelled before it started). When `onStart` throws (the output could not begin the
 /// utterance), nothing is synthesized and `onEnd` gets ``Outcome/outputFailed(_:)``.
 /// ``cancel()`` may be called from any thread; synthesis stops before the next chunk.
@@ -29,23 +31,42 @@ public final class SynthesisJob: Sendable {
         }
     }
 
+    /// An SSML `<mark name="..."/>` and where in the utterance's audio it falls.
+    public struct Mark: Sendable, Hashable {
+        public var name: String
+        /// The sample (counted from the utterance's first) at which the audio reaches the mark.
+        public var sample: Int
+
+        public init(name: String, sample: Int) {
+            self.name = name
+            self.sample = sample
+        }
+    }
+
     public let text: String
+    /// Whether `text` is SSML (synthesized with eSpeak NG's `espeakSSML`).
+    public let ssml: Bool
     public let voice: VoiceChoice
     public let parameters: VoiceParameters
     let onStart: @Sendable () throws(AudioOutputError) -> Void
     let onChunk: @Sendable ([Int16]) -> Bool
+    let onMark: @Sendable (Mark) -> Void
     let onEnd: @Sendable (Outcome) -> Void
     private let cancelled = Atomic<Bool>(false)
 
     public init(
         text: String,
+        ssml: Bool = false,
         voice: VoiceChoice = .standard,
         parameters: VoiceParameters = VoiceParameters(),
         onStart: @escaping @Sendable () throws(AudioOutputError) -> Void = {},
+        onMark: @escaping @Sendable (Mark) -> Void = { _ in },
         onChunk: @escaping @Sendable ([Int16]) -> Bool,
         onEnd: @escaping @Sendable (Outcome) -> Void
     ) {
         self.text = text
+        self.ssml = ssml
+        self.onMark = onMark
         self.voice = voice
         self.parameters = parameters
         self.onStart = onStart
@@ -73,11 +94,20 @@ final class SynthesisRun {
         self.job = job
     }
 
-    /// Handles one callback; returns 1 to make eSpeak NG abort synthesis.
-    func deliver(_ wav: UnsafeMutablePointer<Int16>?, count: Int) -> Int32 {
+    /// Handles one callback; returns 1 to make eSpeak NG abort synthesis. The marks among
+    /// `events` (which eSpeak NG hands over with the chunk that holds them) go out first.
+    func deliver(_ wav: UnsafeMutablePointer<Int16>?, count: Int, events: UnsafeMutablePointer<espeak_EVENT>?) -> Int32 {
         if stopped || job.isCancelled {
             stopped = true
             return 1
+        }
+        if var event = events {
+            while event.pointee.type != espeakEVENT_LIST_TERMINATED {
+                if event.pointee.type == espeakEVENT_MARK, let name = event.pointee.id.name {
+                    job.onMark(SynthesisJob.Mark(name: String(cString: name), sample: Int(event.pointee.sample)))
+                }
+                event += 1
+            }
         }
         guard let wav, count > 0 else { return 0 }
         samples += count

@@ -75,7 +75,7 @@ import Testing
     @Test func settingValues() {
         #expect(complete("set", "").words == SpeechSettings.keys)
         #expect(complete("set", "rate", "").words == [])
-        #expect(complete("set", "punctuation", "").words == ["none", "some", "all"])
+        #expect(complete("set", "punctuation", "").words == ["none", "some", "most", "all"])
         #expect(complete("set", "hints", "").words == ["on", "off"])
         // One list of values for completion and for the daemon's refusal.
         for key in ["punctuation", "hints"] {

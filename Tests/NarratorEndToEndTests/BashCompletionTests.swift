@@ -145,7 +145,7 @@ import Testing
         #expect(completed["set", ""].sorted() == SpeechSettings.keys.sorted())
         #expect(completed["get", "hint"].sorted() == ["hint-delay", "hints"])
         #expect(completed["set", "rate", ""] == [])
-        #expect(completed["set", "punctuation", ""] == ["none", "some", "all"])
+        #expect(completed["set", "punctuation", ""] == ["none", "some", "most", "all"])
         #expect(completed["set", "hints", "o"].sorted() == ["off", "on"])
         #expect(completed["audit", "--ignore", ""].sorted() == AuditRule.ids.sorted())
         #expect(completed["audit", "--ignore", "sm"] == ["small-target"])

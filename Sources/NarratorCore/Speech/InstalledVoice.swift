@@ -53,6 +53,8 @@ extension InstalledVoice {
             return baseLanguage(code) == wanted
         case .standard:
             return wanted == "en"
+        case .withVariant(let base, _):
+            return speaks(base, language, in: voices)
         }
     }
 
@@ -70,5 +72,96 @@ extension InstalledVoice {
     static func baseLanguage(_ tag: String) -> String {
         let lowered = tag.lowercased().replacingAll("_", with: "-")
         return lowered.split(separator: "-", maxSplits: 1).first.map(String.init) ?? lowered
+    }
+}
+
+/// One of eSpeak NG's voice variants (`espeak-ng-data/voices/!v`): a timbre and pitch that any
+/// voice can be spoken with, such as "male1" (file `m1`), "female2" (`f2`) or "Mr serious".
+public struct VoiceVariant: Sendable, Hashable, Codable {
+    /// The variant's given name ("female2", "Mr serious").
+    public var name: String
+    /// Its file name under `voices/!v` ("f2", "Mr serious"): what the engine loads.
+    public var identifier: String
+    public var gender: InstalledVoice.Gender
+
+    public init(name: String, identifier: String, gender: InstalledVoice.Gender) {
+        self.name = name
+        self.identifier = identifier
+        self.gender = gender
+    }
+
+    /// The variant named `name` (its name or file name, in any case) among `variants`.
+    public static func find(_ name: String, in variants: [VoiceVariant]) -> VoiceVariant? {
+        let wanted = name.lowercased()
+        return variants.first { $0.identifier.lowercased() == wanted || $0.name.lowercased() == wanted }
+    }
+
+    /// The variant file for SSIP's `VOICE_TYPE` (MALE1...MALE3, FEMALE1...FEMALE3, CHILD_MALE,
+    /// CHILD_FEMALE, in any case), as eSpeak NG installs them: `m1`...`m3` and `f1`...`f3`. eSpeak
+    /// has no child voices, so the children get its two highest female variants (`f4` for the boy,
+    /// `f5` for the girl). Nil for another word, or when `variants` lacks that file.
+    public static func forVoiceType(_ type: String, in variants: [VoiceVariant]) -> VoiceVariant? {
+        let file: String
+        switch type.uppercased() {
+        case "MALE1": file = "m1"
+        case "MALE2": file = "m2"
+        case "MALE3": file = "m3"
+        case "FEMALE1": file = "f1"
+        case "FEMALE2": file = "f2"
+        case "FEMALE3": file = "f3"
+        case "CHILD_MALE": file = "f4"
+        case "CHILD_FEMALE": file = "f5"
+        default: return nil
+        }
+        return variants.first { $0.identifier == file }
+    }
+}
+
+/// One line of SSIP's `LIST SYNTHESIS_VOICES` (`name\tlanguage\tvariant`), as a value that the
+/// SSIP layer formats: a voice, its language, and the variant it is spoken with (nil: "none").
+public struct SynthesisVoice: Sendable, Hashable {
+    /// What `SET SELF SYNTHESIS_VOICE` names to pick it: the voice's name, or "voice+variant".
+    public var name: String
+    /// The voice's first language, e.g. "en-gb".
+    public var language: String
+    /// The variant's name ("Mr serious"), nil for the voice alone.
+    public var variant: String?
+
+    public init(name: String, language: String, variant: String?) {
+        self.name = name
+        self.language = language
+        self.variant = variant
+    }
+
+    /// Every voice alone, then (with `includingVariants`) every voice with every variant, named
+    /// "voice+variant" as Speech Dispatcher's eSpeak NG module names them when it lists variants.
+    /// The variants multiply the list (about 130 voices by 100 variants), hence the choice.
+    public static func list(
+        voices: [InstalledVoice], variants: [VoiceVariant], includingVariants: Bool
+    ) -> [SynthesisVoice] {
+        var list = voices.map { SynthesisVoice(name: $0.name, language: $0.languages.first ?? "", variant: nil) }
+        guard includingVariants else { return list }
+        for voice in voices {
+            for variant in variants {
+                list.append(SynthesisVoice(name: voice.name + "+" + variant.name, language: voice.languages.first ?? "", variant: variant.name))
+            }
+        }
+        return list
+    }
+
+    /// The choice for a `SET SELF SYNTHESIS_VOICE` name: a voice (by name or identifier, or a
+    /// language it speaks, see ``InstalledVoice/choice(for:in:)``), optionally followed by
+    /// "+variant" (by the variant's name or file name). Nil when the voice or the variant is unknown.
+    public static func choice(
+        for name: String, voices: [InstalledVoice], variants: [VoiceVariant]
+    ) -> VoiceChoice? {
+        if let voice = InstalledVoice.choice(for: name, in: voices) { return voice }
+        guard let plus = name.lastIndex(of: "+") else { return nil }
+        let voiceName = String(name[..<plus])
+        let variantName = String(name[name.index(after: plus)...])
+        guard let voice = InstalledVoice.choice(for: voiceName, in: voices),
+            let variant = VoiceVariant.find(variantName, in: variants)
+        else { return nil }
+        return voice.with(variant: variant.identifier)
     }
 }

@@ -4,11 +4,15 @@ public struct PlayRequest: Sendable, Hashable {
     public var utterance: UtteranceRequest
     public var voice: VoiceChoice
     public var parameters: VoiceParameters
+    /// Whether the text is SSML (SSIP's `SSML_MODE on`, as Orca sends it): its tags are obeyed,
+    /// not read, and its `<mark name="..."/>` are reported as the audio reaches them.
+    public var ssml: Bool
 
-    public init(utterance: UtteranceRequest, voice: VoiceChoice, parameters: VoiceParameters) {
+    public init(utterance: UtteranceRequest, voice: VoiceChoice, parameters: VoiceParameters, ssml: Bool = false) {
         self.utterance = utterance
         self.voice = voice
         self.parameters = parameters
+        self.ssml = ssml
     }
 
     /// The voice for `utterance` under `settings` (see ``InstalledVoice/voice(for:chosen:in:)``):

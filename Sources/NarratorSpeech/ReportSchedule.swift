@@ -1,0 +1,137 @@
+import Dispatch
+import NarratorCore
+import NarratorSystem
+import Synchronization
+
+/// Posts the player's reports when the listener hears them: each is queued with the instant its
+/// audio is heard, and goes out at that instant, in the order queued (so an utterance's `began`,
+/// marks and `ended` keep their order even when a later one is due first: that one then releases
+/// the earlier ones). Nothing is posted for an utterance once ``silence(_:)`` returned, because
+/// the post itself happens under the same lock (it is `EventLoop.post`: a few instructions).
+///
+/// Timers run on a serial dispatch queue of its own, so no caller waits for a report.
+final class ReportSchedule: Sendable {
+    private struct Pending {
+        let utterance: UtteranceID
+        let event: SpeechPlayer.Event
+        let due: MonotonicInstant
+    }
+
+    private struct State {
+        var queue: [Pending] = []
+        /// The utterances that may still queue reports, and whether each was silenced.
+        var live: [UtteranceID: Bool] = [:]
+    }
+
+    private let state = Mutex(State())
+    private let timers = DispatchQueue(label: "narrator.speech.reports")
+    private let post: @Sendable (SpeechPlayer.Event) -> Void
+
+    init(post: @escaping @Sendable (SpeechPlayer.Event) -> Void) {
+        self.post = post
+    }
+
+    /// `utterance` may now queue reports (called by `play`).
+    func open(_ utterance: UtteranceID) {
+        state.withLock { $0.live[utterance] = false }
+    }
+
+    /// `utterance` will queue no more (its job ended); what it queued still goes out.
+    func close(_ utterance: UtteranceID) {
+        state.withLock { _ = $0.live.removeValue(forKey: utterance) }
+    }
+
+    /// Drops what `utterance` queued and will queue: it was stopped.
+    func silence(_ utterance: UtteranceID) {
+        state.withLock { state in
+            state.queue.removeAll { $0.utterance == utterance }
+            if state.live[utterance] != nil { state.live[utterance] = true }
+        }
+    }
+
+    /// Queues `event` to go out at `due` (at once if that has passed), after everything queued before it.
+    func schedule(_ event: SpeechPlayer.Event, for utterance: UtteranceID, at due: MonotonicInstant) {
+        let queued = state.withLock { state -> Bool in
+            guard state.live[utterance] != true else { return false }
+            state.queue.append(Pending(utterance: utterance, event: event, due: due))
+            return true
+        }
+        guard queued else { return }
+        let wait = due - MonotonicClock.now()
+        if wait <= .zero {
+            drain()
+        } else {
+            arm(after: wait)
+        }
+    }
+
+    private func arm(after wait: Duration) {
+        timers.asyncAfter(deadline: .now() + .nanoseconds(Int(max(0, wait.nanosecondsClamped)))) { [weak self] in
+            self?.drain()
+        }
+    }
+
+    /// Posts, in order, everything up to the last report that is due.
+    private func drain() {
+        let early = state.withLock { state -> Duration? in
+            let now = MonotonicClock.now()
+            guard let last = state.queue.lastIndex(where: { $0.due <= now }) else {
+                // A timer that fired a little early: look again when the first one is due.
+                return state.queue.first.map { $0.due - now }
+            }
+            for pending in state.queue[...last] { post(pending.event) }
+            state.queue.removeFirst(last + 1)
+            return nil
+        }
+        if let early { arm(after: early) }
+    }
+}
+
+/// When each sample of one utterance is heard, worked out as the engine thread hands chunks to
+/// the output: a chunk starts playing when the one before it has played, or when it is handed over
+/// if the output ran dry. This is the accounting ``RealTimePlayhead`` keeps for `null` and WAV
+/// (exactly), and what a sound server does once its stream runs (its own latency comes on top).
+struct AudioTimeline {
+    let format: AudioFormat
+    /// Samples handed to the output so far.
+    private(set) var written = 0
+    /// When the last sample handed over will have been heard; nil before the first chunk.
+    private(set) var heardUntil: MonotonicInstant?
+    /// Marks eSpeak NG reported whose audio has not been handed over yet.
+    private var marks: [SynthesisJob.Mark] = []
+
+    init(format: AudioFormat) {
+        self.format = format
+    }
+
+    mutating func add(_ mark: SynthesisJob.Mark) {
+        marks.append(mark)
+    }
+
+    /// Accounts for a chunk of `count` samples handed over `now`, and returns the reports its
+    /// audio brings, with when each is heard: `began` with the first chunk, and the marks it holds.
+    mutating func hand(_ count: Int, at now: MonotonicInstant, of utterance: UtteranceID) -> [(SpeechPlayer.Event, MonotonicInstant)] {
+        var reports: [(SpeechPlayer.Event, MonotonicInstant)] = []
+        let start = max(heardUntil ?? now, now)
+        if heardUntil == nil { reports.append((.began(utterance), start)) }
+        let first = written
+        written += count
+        heardUntil = start + format.duration(ofSamples: count)
+        while let mark = marks.first, mark.sample < written {
+            marks.removeFirst()
+            reports.append((.reachedMark(utterance, mark.name), start + format.duration(ofSamples: max(0, mark.sample - first))))
+        }
+        return reports
+    }
+
+    /// The reports still owed once synthesis completed: `began` if no audio came at all, and the
+    /// marks at or past the end of the audio, heard when the audio runs out.
+    mutating func finish(at now: MonotonicInstant, of utterance: UtteranceID) -> [(SpeechPlayer.Event, MonotonicInstant)] {
+        var reports: [(SpeechPlayer.Event, MonotonicInstant)] = []
+        if heardUntil == nil { reports.append((.began(utterance), now)) }
+        let end = max(heardUntil ?? now, now)
+        reports += marks.map { (.reachedMark(utterance, $0.name), end) }
+        marks.removeAll()
+        return reports
+    }
+}
