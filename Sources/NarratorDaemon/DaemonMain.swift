@@ -172,7 +172,8 @@ public enum DaemonMain {
             wallClockOffset: Date().timeIntervalSince1970 - Double(startedAt.nanoseconds) / 1e9, limits: options.limits,
             voices: player.engine.voices, standardVoice: (try? player.engine.resolve(.standard)) ?? "en",
             policy: try announcementPolicy(options.policy), treePolicies: treePolicies)
-        configuration.ssipVoices = player.engine.voices.map { SSIPVoice(name: $0.name, language: $0.languages.first ?? "", variant: "none") }
+        configuration.variants = player.engine.variants
+        configuration.ssipVoices = SSIPSocket.voiceList(voices: player.engine.voices, variants: player.engine.variants, standard: configuration.standardVoice)
         configuration.limits.ssipMessageBytes = options.maxMessageBytes
         let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(

@@ -70,7 +70,8 @@ final class SessionDriver: ConnectionHandler {
         case .speech(.ended(let utterance, let problem)): feed(.speechEnded(utterance, problem: problem), loop)
         case .speech(.outputChanged(let status)): feed(.outputChanged(status), loop)
         // SSIP's 701 BEGIN and 700 INDEX MARK: the SSIP integration wires these into the session.
-        case .speech(.began), .speech(.reachedMark): break
+        case .speech(.began(let utterance)): feed(.speechBegan(utterance), loop)
+        case .speech(.reachedMark(let utterance, let mark)): feed(.speechReachedMark(utterance, mark), loop)
         case .logWritten(let ticket, let result): feed(.logWritten(ticket, result), loop)
         case .logHealth(let health): feed(.logHealth(health), loop)
         case .timerFired:

@@ -15,21 +15,32 @@ extension SSIPSettings {
 
     /// The play request for `request` in this client's voice and prosody on top of `user`'s.
     public func playRequest(
-        _ request: UtteranceRequest, user: SpeechSettings, chosen: VoiceChoice?, voices: [InstalledVoice], ssml: Bool
+        _ request: UtteranceRequest, user: SpeechSettings, chosen: VoiceChoice?, voices: [InstalledVoice], variants: [VoiceVariant], ssml: Bool
     ) -> PlayRequest {
         var play = PlayRequest(request, settings: user, chosen: chosen, voices: voices)
-        if let name = synthesisVoice, let choice = InstalledVoice.choice(for: name, in: voices) {
+        play.ssml = ssml
+        if let name = synthesisVoice, let choice = SynthesisVoice.choice(for: name, voices: voices, variants: variants) {
             play.voice = choice
+        } else if voiceType != .male1, let variant = VoiceVariant.forVoiceType(voiceType.rawValue, in: variants) {
+            // MALE1, the default, is the voice as it is; the others are eSpeak NG's variants.
+            play.voice = play.voice.with(variant: variant.identifier)
         }
         var parameters = play.parameters
         parameters.rate = Self.scale(rate, around: parameters.rate, in: 80...450)
         parameters.pitch = Self.scale(pitch, around: parameters.pitch, in: 0...100)
         // SSIP's full volume (100, Speech Dispatcher's default) is the user's volume; -100 is silence.
         parameters.volume = Int((Double(parameters.volume) * Double(volume + 100) / 200).rounded())
+        parameters.pitchRange = Self.scale(pitchRange, around: parameters.pitchRange, in: 0...100)
         switch punctuation {
         case .none: parameters.punctuation = .none
-        case .some, .most: parameters.punctuation = .some
+        case .some: parameters.punctuation = .some
+        case .most: parameters.punctuation = .most
         case .all: parameters.punctuation = .all
+        }
+        switch capitalLetters {
+        case .none: break
+        case .spell: parameters.capitals = .spell
+        case .icon: parameters.capitals = .icon
         }
         play.parameters = parameters
         return play

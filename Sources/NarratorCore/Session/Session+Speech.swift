@@ -46,7 +46,7 @@ extension Session {
     /// prosody, anything else in the user's.
     func playRequest(for request: UtteranceRequest) -> PlayRequest {
         if let message = ssipMessages[request.id] {
-            return message.settings.playRequest(request, user: settings, chosen: chosenVoice, voices: configuration.voices, ssml: message.ssml)
+            return message.settings.playRequest(request, user: settings, chosen: chosenVoice, voices: configuration.voices, variants: configuration.variants, ssml: message.ssml)
         }
         return PlayRequest(request, settings: settings, chosen: chosenVoice, voices: configuration.voices)
     }

@@ -20,6 +20,8 @@ public struct SessionConfiguration: Sendable {
     public var treePolicies: [String: AnnouncementPolicy]
     /// What SSIP's `LIST SYNTHESIS_VOICES` lists: each voice, and each variant, with its language.
     public var ssipVoices: [SSIPVoice] = []
+    /// eSpeak NG's voice variants, which SSIP's `VOICE_TYPE` and `SYNTHESIS_VOICE` pick from.
+    public var variants: [VoiceVariant] = []
 
     public init(
         uid: UInt32, pid: Int, socket: String?, startedAt: MonotonicInstant, wallClockOffset: Double, limits: DaemonLimits = DaemonLimits(),
