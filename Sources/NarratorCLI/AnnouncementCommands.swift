@@ -119,8 +119,11 @@ let announcementCommandSpecs: [CommandSpec] = [
             OptionSpec("--limit", value: "N", help: "the N most recent rows"),
             OptionSpec("--csv", help: "print CSV"),
         ],
-        discussion: whichLog
-            + "\nColumns: time queued, id, kind, priority, tree, client (an SSIP client's application, else the client's name), policy, outcome, wait (queued to started), text.",
+        discussion: whichLog + """
+
+            Columns: time queued, id, kind, priority, tree, client (an SSIP client's application, else
+            the client's name), policy, outcome, wait (queued to started), text.
+            """,
         connects: .forTheLogPath,
         build: { parsed throws(UsageError) in .announcements(.log(try logRequest(parsed, command: "log"))) }),
     CommandSpec(
