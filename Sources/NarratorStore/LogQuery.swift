@@ -65,7 +65,8 @@ public struct LogStatistics: Sendable, Hashable {
 
     public static func == (a: LogStatistics, b: LogStatistics) -> Bool {
         a.total == b.total && a.byOutcome.elementsEqual(b.byOutcome, by: ==) && a.byTree.elementsEqual(b.byTree, by: ==)
-            && a.byPriority.elementsEqual(b.byPriority, by: ==) && a.byClient.elementsEqual(b.byClient, by: ==) && a.latencyP50 == b.latencyP50 && a.latencyP95 == b.latencyP95
+            && a.byPriority.elementsEqual(b.byPriority, by: ==) && a.byClient.elementsEqual(b.byClient, by: ==)
+            && a.latencyP50 == b.latencyP50 && a.latencyP95 == b.latencyP95
             && a.latencyP99 == b.latencyP99 && a.speechTime == b.speechTime && a.interruptions == b.interruptions
     }
 
