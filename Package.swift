@@ -85,7 +85,7 @@ let package = Package(
         // Parser unit tests, and end-to-end tests that run the built binaries.
         .testTarget(
             name: "NarratorCLITests",
-            dependencies: ["NarratorCLI", "NarratorCommandLine", "NarratorTestSupport", "narratorctl", "narratord"],
+            dependencies: ["NarratorCLI", "NarratorCommandLine", "NarratorStore", "NarratorTestSupport", "narratorctl", "narratord"],
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCommandLineTests", dependencies: ["NarratorCommandLine"], swiftSettings: strict),

@@ -33,6 +33,8 @@ public struct LogRequest: Equatable, Sendable {
     public var tree: String?
     public var experiment: String?
     public var policy: String?
+    /// `--client`: a client's whole name or its SSIP application ("orca").
+    public var client: String?
     public var limit: Int?
     public var format: Format
 }
@@ -62,13 +64,14 @@ private func logRequest(_ parsed: ParsedArguments, command: String) throws(Usage
     if parsed.has("--csv") && parsed.has("--json") { throw UsageError("give --json or --csv, not both", command: command) }
     return LogRequest(
         database: parsed.value("--db"), socket: parsed.value("--socket"), since: parsed.value("--since"), outcome: parsed.value("--outcome"), tree: parsed.value("--tree"),
-        experiment: parsed.value("--experiment"), policy: parsed.value("--policy"), limit: limit,
+        experiment: parsed.value("--experiment"), policy: parsed.value("--policy"), client: parsed.value("--client"), limit: limit,
         format: parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : .table)
 }
 
 private let filterOptions: [OptionSpec] = [
     OptionSpec("--since", value: "DURATION|TIME", help: "rows queued in the last DURATION (90s, 10m, 2h, 1d) or since TIME (2026-11-29T15:00)"),
     OptionSpec("--tree", value: "TREE", help: "only this tree's rows"),
+    OptionSpec("--client", value: "NAME", help: "only this client's rows: its name, or an SSIP client's application (orca for user:orca:default), any case"),
     OptionSpec("--experiment", value: "ID", help: "rows of a replay experiment instead of live ones"),
     OptionSpec("--policy", value: "NAME", help: "only rows decided by this policy"),
     readDatabaseOption,
@@ -116,11 +119,15 @@ let announcementCommandSpecs: [CommandSpec] = [
             OptionSpec("--limit", value: "N", help: "the N most recent rows"),
             OptionSpec("--csv", help: "print CSV"),
         ],
-        discussion: whichLog + "\nColumns: time queued, kind, priority, tree, outcome, wait (queued to started), text.",
+        discussion: whichLog + """
+
+            Columns: time queued, id, kind, priority, tree, client (an SSIP client's application, else
+            the client's name), policy, outcome, wait (queued to started), text.
+            """,
         connects: .forTheLogPath,
         build: { parsed throws(UsageError) in .announcements(.log(try logRequest(parsed, command: "log"))) }),
     CommandSpec(
-        name: "stats", summary: "counts per outcome, tree and priority; latency percentiles; speech time (reads the database)",
+        name: "stats", summary: "counts per outcome, tree, priority and client; latency percentiles; speech time (reads the database)",
         options: filterOptions,
         discussion: whichLog,
         connects: .forTheLogPath,

@@ -111,7 +111,7 @@ enum Completion {
         case ("replay", "--voice"): return .voices(extra: [])
         case (_, "--language"): return .languages
         case ("update", "--set"), ("update", "--children"), ("announce", "--key"), ("replay", "--rate"), (_, "--since"),
-            (_, "--limit"), (_, "--experiment"):
+            (_, "--limit"), (_, "--experiment"), (_, "--client"):
             return .text
         default: return nil
         }

@@ -64,7 +64,7 @@ enum LogCommand {
     static func filter(_ request: LogRequest) -> LogFilter {
         LogFilter(
             since: request.since.flatMap { LogTime.parse($0, now: Date().timeIntervalSince1970) }, outcome: request.outcome,
-            tree: request.tree, experiment: request.experiment, policy: request.policy, limit: request.limit)
+            tree: request.tree, experiment: request.experiment, policy: request.policy, client: request.client, limit: request.limit)
     }
 
     static func log(_ request: LogRequest, environment: [String: String], console: Console) -> ExitStatus {
@@ -97,7 +97,7 @@ enum LogCommand {
         if json || request.format == .json {
             let object: JSONValue = [
                 "rows": .number(Double(stats.total)), "outcomes": counts(stats.byOutcome), "trees": counts(stats.byTree),
-                "priorities": counts(stats.byPriority),
+                "priorities": counts(stats.byPriority), "clients": counts(stats.byClient),
                 "latency": ["p50": .optional(stats.latencyP50), "p95": .optional(stats.latencyP95), "p99": .optional(stats.latencyP99)],
                 "speechSeconds": .number(stats.speechTime), "interruptions": .number(Double(stats.interruptions)),
             ]
@@ -112,6 +112,7 @@ enum LogCommand {
         text += line("outcome", stats.byOutcome)
         text += line("tree", stats.byTree)
         text += line("priority/kind", stats.byPriority)
+        text += line("client", stats.byClient)
         text += "queued to started: p50 \(ms(stats.latencyP50)), p95 \(ms(stats.latencyP95)), p99 \(ms(stats.latencyP99))\n"
         text += String(format: "speech time: %.1f s\n", stats.speechTime)
         text += "interruptions of ongoing speech: \(stats.interruptions)\n"
@@ -132,9 +133,10 @@ enum LogCommand {
         ]
     }
 
+    /// `client` (who spoke, as the table's CLIENT) comes last, so the columns before it keep their places.
     static let csvColumns = [
         "id", "announcement", "utterance", "kind", "text", "priority", "tree", "element", "key", "policy", "client_pid", "client_uid",
-        "client_name", "queued", "started", "ended", "outcome", "duplicate_of", "interrupted_by", "experiment",
+        "client_name", "queued", "started", "ended", "outcome", "duplicate_of", "interrupted_by", "experiment", "client",
     ]
 
     static func csv(_ rows: [(id: Int64, row: LogRow)]) -> String {
@@ -149,7 +151,7 @@ enum LogCommand {
                 String(id), r.announcement.map(String.init) ?? "", r.utterance.map(String.init) ?? "", field(r.kind), field(r.text),
                 field(r.priority), field(r.tree), field(r.element), field(r.dedupKey), field(r.policy), r.clientPID.map(String.init) ?? "",
                 r.clientUID.map(String.init) ?? "", field(r.clientName), number(r.queuedAt), number(r.startedAt), number(r.endedAt),
-                field(r.outcome), r.duplicateOf.map(String.init) ?? "", field(r.interruptedBy), field(r.experiment),
+                field(r.outcome), r.duplicateOf.map(String.init) ?? "", field(r.interruptedBy), field(r.experiment), field(r.client),
             ]
             out += cells.joined(separator: ",") + "\n"
         }
@@ -157,7 +159,7 @@ enum LogCommand {
     }
 
     static func table(_ rows: [(id: Int64, row: LogRow)], experiment: Bool) -> String {
-        let headings = ["QUEUED", "ID", "KIND", "PRIORITY", "TREE", "POLICY", "OUTCOME", "WAIT", "TEXT"]
+        let headings = ["QUEUED", "ID", "KIND", "PRIORITY", "TREE", "CLIENT", "POLICY", "OUTCOME", "WAIT", "TEXT"]
         let cells = rows.map { id, r -> [String] in
             let wait = r.startedAt.map { String(format: "%.0fms", ($0 - r.queuedAt) * 1000) } ?? "-"
             var outcome = r.outcome
@@ -165,7 +167,7 @@ enum LogCommand {
             if let by = r.interruptedBy { outcome += " (by \(by))" }
             return [
                 LogTime.format(r.queuedAt, experiment: experiment), r.announcement.map { "A\($0)" } ?? "U\(r.utterance ?? id)", r.kind,
-                r.priority ?? "-", r.tree ?? "-", r.policy ?? "-", outcome, wait, r.text,
+                r.priority ?? "-", r.tree ?? "-", r.client ?? "-", r.policy ?? "-", outcome, wait, r.text,
             ]
         }
         let widths = headings.indices.dropLast().map { column in

@@ -8,29 +8,37 @@ public struct LogFilter: Sendable, Hashable {
     /// Only rows of this experiment; nil means live rows (no experiment).
     public var experiment: String?
     public var policy: String?
+    /// Rows of this client: its whole name, or an SSIP row's application ("orca" for
+    /// "user:orca:default"), ignoring (ASCII) case.
+    public var client: String?
     public var limit: Int?
 
-    public init(since: Double? = nil, outcome: String? = nil, tree: String? = nil, experiment: String? = nil, policy: String? = nil, limit: Int? = nil) {
+    public init(
+        since: Double? = nil, outcome: String? = nil, tree: String? = nil, experiment: String? = nil, policy: String? = nil, client: String? = nil,
+        limit: Int? = nil
+    ) {
         self.since = since
         self.outcome = outcome
         self.tree = tree
         self.experiment = experiment
         self.policy = policy
+        self.client = client
         self.limit = limit
     }
 
     var whereClause: (sql: String, arguments: [SQLValue]) {
-        // Each filter is a fixed condition with a bound value: nothing a user types becomes SQL.
+        // Each filter is a fixed condition with bound values (one per "?"): nothing a user types becomes SQL.
         let filters: [(condition: String, value: SQLValue?)] = [
-            ("queued_at >=", since.map(SQLValue.real)), ("outcome =", outcome.map(SQLValue.text)), ("tree =", tree.map(SQLValue.text)),
-            ("policy =", policy.map(SQLValue.text)), ("experiment =", experiment.map(SQLValue.text)),
+            ("queued_at >= ?", since.map(SQLValue.real)), ("outcome = ?", outcome.map(SQLValue.text)), ("tree = ?", tree.map(SQLValue.text)),
+            ("policy = ?", policy.map(SQLValue.text)), ("experiment = ?", experiment.map(SQLValue.text)),
+            ("(client_name = ? COLLATE NOCASE OR \(UtteranceLog.ssipApplication) = ? COLLATE NOCASE)", client.map(SQLValue.text)),
         ]
         var conditions: [String] = []
         var arguments: [SQLValue] = []
         for (condition, value) in filters {
             guard let value else { continue }
-            conditions.append(condition + " ?")
-            arguments.append(value)
+            conditions.append(condition)
+            arguments += Array(repeating: value, count: condition.count { $0 == "?" })
         }
         if experiment == nil { conditions.append("experiment IS NULL") }
         return ("WHERE " + conditions.joined(separator: " AND "), arguments)
@@ -43,6 +51,9 @@ public struct LogStatistics: Sendable, Hashable {
     public var byOutcome: [(String, Int)]
     public var byTree: [(String, Int)]
     public var byPriority: [(String, Int)]
+    /// Per client as `LogRow.client` names it, in lower case ("Orca" and "orca" are one, as for
+    /// `LogFilter.client`); "-" for rows without one.
+    public var byClient: [(String, Int)]
     /// Queued to started, in seconds, of announcements that started.
     public var latencyP50: Double?
     public var latencyP95: Double?
@@ -54,7 +65,8 @@ public struct LogStatistics: Sendable, Hashable {
 
     public static func == (a: LogStatistics, b: LogStatistics) -> Bool {
         a.total == b.total && a.byOutcome.elementsEqual(b.byOutcome, by: ==) && a.byTree.elementsEqual(b.byTree, by: ==)
-            && a.byPriority.elementsEqual(b.byPriority, by: ==) && a.latencyP50 == b.latencyP50 && a.latencyP95 == b.latencyP95
+            && a.byPriority.elementsEqual(b.byPriority, by: ==) && a.byClient.elementsEqual(b.byClient, by: ==)
+            && a.latencyP50 == b.latencyP50 && a.latencyP95 == b.latencyP95
             && a.latencyP99 == b.latencyP99 && a.speechTime == b.speechTime && a.interruptions == b.interruptions
     }
 
@@ -62,6 +74,18 @@ public struct LogStatistics: Sendable, Hashable {
 }
 
 extension UtteranceLog {
+    /// SQL for an SSIP row's application, the second field of its "user:application:component"
+    /// name (to the end when there is no third); NULL for other rows and when that field is empty.
+    /// `LogRow.ssipApplication` is the same in Swift.
+    static let ssipApplication: String = {
+        let rest = "substr(client_name, instr(client_name, ':') + 1)"
+        let field = "CASE WHEN instr(\(rest), ':') > 0 THEN substr(\(rest), 1, instr(\(rest), ':') - 1) ELSE \(rest) END"
+        return "(CASE WHEN kind = 'ssip' AND instr(client_name, ':') > 0 THEN NULLIF(\(field), '') END)"
+    }()
+
+    /// SQL for `LogRow.client`: an SSIP row's application, else the client's name; NULL for none.
+    static let clientLabel = "NULLIF(COALESCE(\(ssipApplication), client_name), '')"
+
     /// Rows matching `filter`, newest last (the most recent `limit` when there is one).
     public static func rows(_ filter: LogFilter, in database: Database) throws(DatabaseError) -> [(id: Int64, row: LogRow)] {
         let (clause, arguments) = filter.whereClause
@@ -91,7 +115,26 @@ extension UtteranceLog {
         }
         return LogStatistics(
             total: Int(totals.0), byOutcome: try counts("outcome"), byTree: try counts("tree"),
-            byPriority: try counts("CASE WHEN kind = 'announcement' THEN priority ELSE kind END"), latencyP50: percentile(0.5),
+            byPriority: try counts("CASE WHEN kind = 'announcement' THEN priority WHEN kind = 'ssip' THEN 'ssip-' || COALESCE(priority, '-') ELSE kind END"),
+            byClient: try counts("lower(\(clientLabel))"), latencyP50: percentile(0.5),
             latencyP95: percentile(0.95), latencyP99: percentile(0.99), speechTime: totals.1, interruptions: Int(totals.2))
+    }
+}
+
+extension LogRow {
+    /// Who spoke, as `log` and `stats` name it: an SSIP row's application ("orca" for
+    /// "user:orca:default"), else the client's name (a JSON client's `hello`); nil for none.
+    public var client: String? {
+        if let application = ssipApplication { return application }
+        return clientName?.isEmpty == false ? clientName : nil
+    }
+
+    /// The second field of an SSIP row's "user:application:component" name (to the end when
+    /// there is no third), nil for other rows or an empty field (as `UtteranceLog.ssipApplication`).
+    public var ssipApplication: String? {
+        guard kind == "ssip", let name = clientName else { return nil }
+        let fields = name.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
+        guard fields.count >= 2, !fields[1].isEmpty else { return nil }
+        return String(fields[1])
     }
 }

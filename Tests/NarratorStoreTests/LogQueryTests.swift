@@ -48,3 +48,71 @@ struct LogQueryTests {
         #expect(stats.interruptions == 1)
     }
 }
+
+/// Rows of two SSIP clients, a look-alike and a JSON client, as narratord logs them.
+@Suite("The log by client: SSIP applications and JSON clients")
+struct LogClientTests {
+    static func ssip(_ n: Double, _ name: String?, priority: String = "message", outcome: String = "spoken") -> LogRow {
+        LogRow(
+            kind: "ssip", text: "ssip \(n)", priority: priority, policy: "default", clientPID: 7, clientUID: 1000, clientName: name,
+            queuedAt: n, startedAt: n, endedAt: n + 0.5, outcome: outcome)
+    }
+
+    func sample() throws -> Database {
+        let db = try UtteranceLog.openForWriting(try temporaryDirectory() + "/log.db")
+        var mail = row(5)
+        mail.clientName = "mail"
+        try UtteranceLog.insert(
+            [
+                Self.ssip(1, "user:orca:default"), Self.ssip(2, "Unknown:Orca:speech", priority: "important", outcome: "interrupted"),
+                Self.ssip(3, "orca", priority: "text"), Self.ssip(4, "root:spd-say:main", priority: "text"),
+                Self.ssip(6, "user:orcax:main", priority: "progress", outcome: "throttled"), mail, Self.ssip(7, nil, priority: "notification"),
+            ], into: db)
+        return db
+    }
+
+    @Test("--client matches the whole name or an SSIP row's application, in any case, and nothing longer")
+    func filter() throws {
+        let db = try sample()
+        func texts(_ client: String) throws -> [String] { try UtteranceLog.rows(LogFilter(client: client), in: db).map(\.row.text) }
+        #expect(try texts("orca") == ["ssip 1.0", "ssip 2.0", "ssip 3.0"])
+        #expect(try texts("ORCA") == ["ssip 1.0", "ssip 2.0", "ssip 3.0"])
+        #expect(try texts("user:orca:default") == ["ssip 1.0"])
+        #expect(try texts("spd-say") == ["ssip 4.0"])
+        #expect(try texts("orcax") == ["ssip 6.0"])
+        #expect(try texts("mail") == ["message 5"])
+        #expect(try texts("orc").isEmpty)
+        #expect(try texts("user").isEmpty)
+        // A bound value, not SQL.
+        #expect(try texts("orca' OR 1=1 --").isEmpty)
+        #expect(try UtteranceLog.rows(LogFilter(outcome: "spoken", client: "orca"), in: db).map(\.row.text) == ["ssip 1.0", "ssip 3.0"])
+    }
+
+    @Test("stats count per client (application, else name) and show SSIP priorities as ssip-PRIORITY")
+    func statistics() throws {
+        let db = try sample()
+        let stats = try UtteranceLog.statistics(LogFilter(), in: db)
+        // "Orca" and "orca" are one client, as --client finds them.
+        #expect(stats.byClient.map { "\($0.0) \($0.1)" } == ["orca 3", "- 1", "mail 1", "orcax 1", "spd-say 1"])
+        #expect(stats.byPriority.map(\.0).sorted() == ["default", "ssip-important", "ssip-message", "ssip-notification", "ssip-progress", "ssip-text"])
+        #expect(stats.byPriority.first { $0.0 == "ssip-text" }?.1 == 2)
+        let orca = try UtteranceLog.statistics(LogFilter(client: "orca"), in: db)
+        #expect(orca.total == 3 && orca.interruptions == 1)
+        #expect(orca.byClient.map(\.0) == ["orca"])
+        #expect(orca.byClient.first?.1 == 3)
+    }
+
+    @Test("a row's client in Swift is the one SQL groups by (in lower case)")
+    func label() throws {
+        let db = try sample()
+        let rows = try UtteranceLog.rows(LogFilter(), in: db).map(\.row)
+        #expect(rows.map { $0.client ?? "-" } == ["orca", "Orca", "orca", "spd-say", "mail", "orcax", "-"])
+        let grouped = try UtteranceLog.statistics(LogFilter(), in: db).byClient
+        for (name, count) in grouped { #expect(rows.filter { ($0.client?.lowercased() ?? "-") == name }.count == count, "\(name)") }
+        #expect(LogRow(kind: "ssip", text: "", clientName: "user::x", queuedAt: 0, outcome: "spoken").client == "user::x")
+        #expect(LogRow(kind: "ssip", text: "", clientName: "user:app", queuedAt: 0, outcome: "spoken").client == "app")
+        // A JSON client's name is its own, colons and all.
+        #expect(LogRow(kind: "announcement", text: "", clientName: "a:b:c", queuedAt: 0, outcome: "spoken").client == "a:b:c")
+        #expect(LogRow(kind: "ssip", text: "", clientName: "", queuedAt: 0, outcome: "spoken").client == nil)
+    }
+}
