@@ -53,10 +53,12 @@ class Observer:
         self.cond = threading.Condition()
 
     def callback(self, label):
-        def cb(event_type, index_mark=None):
+        def cb(event_type, index_mark=None, early=False):
             ev = {"scenario": self.scenario, "kind": "callback", "msg": label,
                   "type": NAMES.get(event_type, str(event_type)),
                   "t": round(time.monotonic() - self.t0, 4)}
+            if early:
+                ev["before_reply"] = True
             if index_mark is not None:
                 ev["mark"] = index_mark
             with self.cond:
@@ -82,9 +84,46 @@ class Observer:
         return [e["type"] for e in self.events if e["msg"] == label]
 
 
+class EarlyEventHandler:
+    """Replaces python3-speechd's _CallbackHandler, which drops any event that arrives before
+    speak() has registered the callback for its message id. speech-dispatcher sends the 703 of a
+    dropped notification before the 225 reply that tells the id, so the stock client never sees
+    it. Here such events are kept and replayed (marked "early") when the callback is added."""
+
+    def __init__(self, client_id):
+        self._client_id = client_id
+        self._callbacks = {}
+        self._early = {}
+        self._lock = threading.Lock()
+
+    def _dispatch(self, msg_id, type, kwargs, early):
+        callback, event_types = self._callbacks[msg_id]
+        if event_types is None or type in event_types:
+            callback(type, early=early, **kwargs)
+        if type in (CB.END, CB.CANCEL):
+            del self._callbacks[msg_id]
+
+    def __call__(self, msg_id, client_id, type, **kwargs):
+        with self._lock:
+            if msg_id in self._callbacks:
+                self._dispatch(msg_id, type, kwargs, False)
+            else:
+                self._early.setdefault(msg_id, []).append((type, kwargs))
+
+    def add_callback(self, msg_id, callback, event_types):
+        with self._lock:
+            self._callbacks[msg_id] = (callback, event_types)
+            for type, kwargs in self._early.pop(msg_id, []):
+                if msg_id in self._callbacks:
+                    self._dispatch(msg_id, type, kwargs, True)
+
+
 def connect(address, name="harness", component="main"):
-    return speechd.SSIPClient(name, component=component, user="narrator-test",
-                              address=address, autospawn=False)
+    c = speechd.SSIPClient(name, component=component, user="narrator-test",
+                           address=address, autospawn=False)
+    c._callback_handler = EarlyEventHandler(c._client_id)
+    c._conn.set_callback(c._callback_handler)
+    return c
 
 
 def note(scenario, t0, what, **extra):
