@@ -39,6 +39,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, HERE)
 from harness_common import (PrivatePulse, PrivateSpeechd, Scope, emit, install_signal_cleanup,  # noqa: E402
                             log, recording_summary, tail, wait_for_socket, SINK)

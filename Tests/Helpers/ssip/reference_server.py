@@ -7,7 +7,7 @@ Starts a private PulseAudio server with a null sink (unless --pulse-server names
 speech-dispatcher in the foreground on its own config and socket with the eSpeak NG module, and
 (with --tap-log) an ssip_tap in front of it. Prints one JSON line:
     {"ssip_socket": PATH, "speechd_address": "unix_socket:PATH", "pulse_server": "unix:PATH", "sink": NAME}
-then runs until stdin closes, SIGTERM/SIGINT, or --lifetime; then stops everything and removes its
+then runs until stdin closes (unless --until-signal), SIGTERM/SIGINT, or --lifetime; then stops everything and removes its
 temporary directory. Exit 2 (with {"error": ...}) when speech-dispatcher is not installed.
 """
 
@@ -17,6 +17,7 @@ import signal
 import sys
 import threading
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness_common import PrivatePulse, PrivateSpeechd, Scope, emit, install_signal_cleanup, log  # noqa: E402
 from ssip_tap import Tap  # noqa: E402
@@ -28,6 +29,7 @@ def main():
     p.add_argument("--lifetime", type=float, default=300)
     p.add_argument("--pulse-server")
     p.add_argument("--keep", action="store_true", help="keep the temporary directory (logs)")
+    p.add_argument("--until-signal", action="store_true", help="ignore stdin: run until SIGTERM or --lifetime")
     a = p.parse_args()
     missing = PrivateSpeechd.missing()
     if missing:
@@ -46,7 +48,8 @@ def main():
         emit({"ssip_socket": sock, "speechd_address": "unix_socket:" + sock,
               "pulse_server": pulse.server, "sink": pulse.sink, "directory": scope.dir})
         done = threading.Event()
-        threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
+        if not a.until_signal:
+            threading.Thread(target=lambda: (sys.stdin.read(), done.set()), daemon=True).start()
         done.wait(a.lifetime)
     except Exception as e:
         emit({"error": str(e)})

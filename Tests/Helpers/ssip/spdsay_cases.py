@@ -18,6 +18,7 @@ import subprocess
 import sys
 import time
 
+sys.dont_write_bytecode = True  # nothing written into the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from harness_common import Scope, emit, parse_address  # noqa: E402
 from ssip_tap import Tap, speak_texts  # noqa: E402
