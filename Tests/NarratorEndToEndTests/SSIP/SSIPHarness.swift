@@ -3,6 +3,7 @@ import NarratorCore
 import NarratorPulseHarness
 import NarratorSystem
 import NarratorTestSupport
+import Testing
 
 /// Real Speech Dispatcher clients (spd-say, python3-speechd, Orca) against narratord's SSIP server.
 ///

@@ -1,6 +1,7 @@
 import Foundation
 import NarratorCore
 import NarratorPulseHarness
+import NarratorTestSupport
 import Testing
 
 /// spd-say (speech-dispatcher 0.11.4's own client) against narratord's SSIP server: one option per
