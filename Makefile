@@ -29,7 +29,7 @@ TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db uti
 # desktop; speech-dispatcher and its eSpeak NG module only as the reference the harness is proven against.
 SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca xvfb dbus at-spi2-core \
                       xdotool zenity x11-utils python3-gi gir1.2-gtk-3.0
-SSIP_SUITES := SpdSayTests|PythonSpeechdTests|OrcaTests
+SSIP_SUITES := SSIPClientTests
 
 .PHONY: all deps test-deps build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke
 

@@ -171,3 +171,8 @@ final class SSIPServer {
         return rows
     }
 }
+
+/// Every SSIP client suite, one test at a time: each starts its own server, and Orca's desktop
+/// with two speech servers on a loaded machine would measure the machine, not the server.
+@Suite(.enabled(if: SSIPTests.enabled, SSIPTests.disabledReason), .serialized)
+struct SSIPClientTests {}
