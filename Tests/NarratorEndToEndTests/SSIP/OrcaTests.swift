@@ -3,7 +3,6 @@ import NarratorCore
 import NarratorPulseHarness
 import Testing
 
-
 extension SSIPClientTests {
     /// Orca 43 on a headless desktop (Xvfb, private session bus, AT-SPI bus), speaking through
     /// narratord's SSIP server into a private PulseAudio server that is recorded:

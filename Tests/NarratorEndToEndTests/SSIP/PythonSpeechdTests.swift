@@ -2,7 +2,6 @@ import Foundation
 import NarratorCore
 import Testing
 
-
 extension SSIPClientTests {
     /// python3-speechd (Orca's client library) against narratord's SSIP server, through
     /// Tests/Helpers/ssip/speechd_client.py: every callback with its order, the setters and getters,

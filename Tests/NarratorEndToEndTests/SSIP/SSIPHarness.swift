@@ -109,11 +109,10 @@ final class SSIPServer {
         } else {
             reference = nil
             socket = directory + "/ssip.sock"
-            var arguments = ["--ssip", socket]
+            let arguments = ["--ssip", socket]
             if let pulse {
                 daemon = try DaemonHarness(audio: "pulse", environment: pulse.environment, extraArguments: arguments)
             } else {
-                arguments += []
                 daemon = try DaemonHarness(extraArguments: arguments)
             }
             try Self.waitForSocket(socket, daemon: daemon!)

@@ -4,7 +4,6 @@ import NarratorPulseHarness
 import NarratorTestSupport
 import Testing
 
-
 extension SSIPClientTests {
     /// spd-say (speech-dispatcher 0.11.4's own client) against narratord's SSIP server: one option per
     /// case, checked on the wire by Tests/Helpers/ssip/spdsay_cases.py (exit status, the commands
