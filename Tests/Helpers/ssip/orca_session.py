@@ -246,15 +246,30 @@ class Session:
     def orca_died(self):
         return getattr(self, "orca", None) is not None and self.orca.poll() is not None
 
-    def settle(self, quiet=1.0, timeout=8):
-        """Waits until Orca has sent nothing for `quiet` seconds."""
+    def pending(self):
+        """Message ids queued (225-ID) that have had neither 702 END nor 703 CANCELED yet."""
+        queued, done, previous = set(), set(), {}
+        for (_, c, d, b) in self.tap.lines("S<"):
+            line = b.decode("utf-8", "replace").rstrip("\r\n")
+            m = re.match(r"^(\d{3})-(\d+)$", line)
+            if m and m.group(1) == "225":
+                queued.add((c, m.group(2)))
+            elif m and m.group(1) in ("702", "703") and not re.match(r"^70\d-", previous.get(c, "")):
+                done.add((c, m.group(2)))  # the first data line of an event is the message id
+            previous[c] = line
+        return queued - done
+
+    def settle(self, quiet=0.6, timeout=12):
+        """Waits until everything Orca queued was spoken or cancelled and it has sent nothing for
+        `quiet` seconds, so that the next key does not cut off what is being said."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             lines = self.tap.lines("C>")
             last = lines[-1][0] if lines else 0
-            if time.monotonic() - self.t0 - last >= quiet:
+            if time.monotonic() - self.t0 - last >= quiet and not self.pending():
                 return True
             time.sleep(0.1)
+        self.step("settle timed out", pending=sorted(m for (_, m) in self.pending()))
         return False
 
     def phase(self, name):
@@ -300,7 +315,7 @@ class Session:
         self.wait_for(lambda xs: any("button" in x for x in xs), 10)
         self.settle()
         self.scope.kill(z, grace=0.5)
-        self.settle(quiet=1.0)
+        self.settle()
         # What Orca 43 said with speech-dispatcher (atspi.md): each of these, in this order.
         want = ["Question dialog", "Yes push button", "Delete photo? label", "No push button"]
         said = [x for (_, _, x) in self.texts()[self.phases[-3][1]:]]
@@ -326,7 +341,7 @@ class Session:
         self.wait_for(lambda xs: any("text" in x.lower() or "quick" in x for x in xs), 10)
         self.settle()
         self.xdo("key", "ctrl+Home")
-        self.settle(quiet=0.8)
+        self.settle()
         self.phase("say all")
         start = len(self.texts())
         ends_before = self.count_702()
