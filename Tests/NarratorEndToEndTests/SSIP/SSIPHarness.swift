@@ -74,49 +74,63 @@ final class SSIPServer {
     /// - Parameter recorded: plays into a private PulseAudio server (`--audio pulse`) so that the
     ///   test can record the sink; otherwise `--audio null` (real synthesis, no sound).
     init(recorded: Bool = false) throws {
-        directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-ssip-\(UUID().uuidString.prefix(8))").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-ssip-\(UUID().uuidString.prefix(8))").path
+        self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o700)
+        var reference: ChildProcess?
+        do {
+            (daemon, socket, pulse) = try Self.start(in: directory, recorded: recorded, reference: &reference)
+            self.reference = reference
+        } catch {
+            // A server that did not come up leaves nothing behind: deinit does not run for a failed init.
+            if let reference {
+                try? reference.send(SIGTERM)
+                _ = try? reference.wait(timeout: .seconds(10))
+            }
+            try? FileManager.default.removeItem(atPath: directory)
+            throw error
+        }
+    }
+
+    private static func start(
+        in directory: String, recorded: Bool, reference: inout ChildProcess?
+    ) throws -> (DaemonHarness?, String, PrivatePulseServer?) {
         var pulse: PrivatePulseServer?
         if recorded || SSIPTests.againstSpeechDispatcher {
             let server = PrivatePulseServer()
             try server.start()
             pulse = server
         }
-        self.pulse = pulse
-        if SSIPTests.againstSpeechDispatcher {
-            daemon = nil
+        if SSIPTests.againstSpeechDispatcher, let pulse {
             let output = directory + "/reference.out"
-            let child = try ChildProcess(
+            reference = try ChildProcess(
                 SSIPTests.python, [SSIPTests.helpers + "/reference_server.py", "--until-signal", "--lifetime", "600",
-                                   "--pulse-server", "unix:" + pulse!.socket],
-                environment: pulse!.environment, output: output, error: directory + "/reference.err")
-            reference = child
-            var found: String?
+                                   "--pulse-server", "unix:" + pulse.socket],
+                environment: pulse.environment, output: output, error: directory + "/reference.err")
             let deadline = Date().addingTimeInterval(30)
-            while found == nil && Date() < deadline {
+            while Date() < deadline {
                 if let text = try? String(contentsOfFile: output, encoding: .utf8), let line = text.split(separator: "\n").first,
                    let object = try? JSONParser().parse(String(line)) {
                     guard case .string(let path)? = object["ssip_socket"] else {
                         throw DaemonHarness.HarnessError(message: "reference_server.py: \(line)")
                     }
-                    found = path
+                    return (nil, path, pulse)
                 }
-                if found == nil { usleep(50_000) }
+                usleep(50_000)
             }
-            guard let found else { throw DaemonHarness.HarnessError(message: "speech-dispatcher did not start") }
-            socket = found
-        } else {
-            reference = nil
-            socket = directory + "/ssip.sock"
-            let arguments = ["--ssip", socket]
-            if let pulse {
-                daemon = try DaemonHarness(audio: "pulse", environment: pulse.environment, extraArguments: arguments)
-            } else {
-                daemon = try DaemonHarness(extraArguments: arguments)
-            }
-            try Self.waitForSocket(socket, daemon: daemon!)
+            throw DaemonHarness.HarnessError(message: "speech-dispatcher did not start")
         }
+        let socket = directory + "/ssip.sock"
+        let arguments = ["--ssip", socket]
+        let daemon: DaemonHarness
+        if let pulse {
+            daemon = try DaemonHarness(audio: "pulse", environment: pulse.environment, extraArguments: arguments)
+        } else {
+            daemon = try DaemonHarness(extraArguments: arguments)
+        }
+        try waitForSocket(socket, daemon: daemon)
+        return (daemon, socket, pulse)
     }
 
     deinit {
