@@ -25,14 +25,21 @@ BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev 
 # Benchmarks: the same, plus Speech Dispatcher to measure beside (skipped when absent).
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux bash-completion
+# The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd and Orca on a headless
+# desktop; speech-dispatcher and its eSpeak NG module only as the reference the harness is proven against.
+SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca xvfb dbus at-spi2-core \
+                      xdotool zenity x11-utils python3-gi gir1.2-gtk-3.0
+SSIP_SUITES := SSIPClientTests
 
-.PHONY: all deps test-deps build run test bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke
+.PHONY: all deps test-deps build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke
 
 all: build
 
 help:
 	@echo "make run     build and start narratord in the foreground"
 	@echo "make test    run every test (installs what they need)"
+	@echo "make test-ssip  run spd-say, python3-speechd and Orca against narratord's SSIP server"
+	@echo "make test-ssip-reference  the same tests against the real speech-dispatcher"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
 	@echo "make load    load-test a release narratord for LOAD_SECONDS (default 30); fails if a check fails"
 	@echo "make fuzz    build the libFuzzer fuzzers and run each for FUZZ_SECONDS (default $(FUZZ_SECONDS))"
@@ -72,6 +79,16 @@ run: build
 test: test-deps
 	$(SWIFT) build $(SWIFTFLAGS)
 	$(SWIFT) test $(SWIFTFLAGS)
+
+test-ssip: test-deps
+	$(call ensure_packages,$(SSIP_TEST_PACKAGES))
+	$(SWIFT) build $(SWIFTFLAGS)
+	NARRATOR_SSIP_TESTS=1 $(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
+
+test-ssip-reference: test-deps
+	$(call ensure_packages,$(SSIP_TEST_PACKAGES))
+	$(SWIFT) build $(SWIFTFLAGS)
+	NARRATOR_SSIP_TESTS=1 NARRATOR_SSIP_SERVER=speech-dispatcher $(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
 
 bench: deps
 	$(call ensure_packages,$(BENCH_PACKAGES))
