@@ -66,13 +66,13 @@ public struct DaemonOptions: Equatable, Sendable {
         ("0", "stopped cleanly (SIGTERM or SIGINT)"),
         (
             "1",
-            "could not start: the socket is in use or cannot be bound, eSpeak NG or the WAV directory cannot be set up, "
+            "could not start: the socket (or the SSIP socket) is in use or cannot be bound, eSpeak NG or the WAV directory cannot be set up, "
                 + "the saved settings cannot be read, the --voice names no installed voice or language, a policy file cannot be read or is not a policy"
         ),
         (
             "2",
             "usage error, before anything starts: an unknown option, a missing value, a value the option does not take "
-                + "(--audio, --rate, --socket, --max-*, --log-level, --tree-policy's form), or a mistake in the configuration file"
+                + "(--audio, --rate, --socket, --ssip, --max-*, --log-level, --tree-policy's form), or a mistake in the configuration file"
         ),
     ]
 

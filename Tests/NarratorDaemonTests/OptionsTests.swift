@@ -33,7 +33,7 @@ import NarratorCommandLine
     }
 
     @Test func mistakesNameTheFileAndLine() {
-        #expect(throws: UsageError(#"narratord.conf:2: unknown key "rat"; did you mean "rate"? (keys: socket, audio, voice, rate, state-dir, db, policy, tree-policy, espeak-data, max-message, max-depth, max-nodes, max-string, max-trees, max-text, max-queued, log-level)"#)) {
+        #expect(throws: UsageError(#"narratord.conf:2: unknown key "rat"; did you mean "rate"? (keys: socket, ssip, audio, voice, rate, state-dir, db, policy, tree-policy, espeak-data, max-message, max-depth, max-nodes, max-string, max-trees, max-text, max-queued, log-level)"#)) {
             try ConfigFile.parse("audio = null\nrat = 200\n", file: "narratord.conf")
         }
         #expect(throws: UsageError(#"narratord.conf:1: expected "key = value", got "rate 200""#)) {
@@ -46,6 +46,15 @@ import NarratorCommandLine
         #expect(throws: UsageError("--audio needs a value")) { try run(["--audio"]) }
     }
 
+    @Test func ssipTakesAPathAutoOrOff() throws {
+        #expect(try run([]).ssip == .off)
+        #expect(try run(["--ssip", "auto"]).ssip == .auto)
+        #expect(try run(["--ssip", "/run/user/1000/speech-dispatcher/speechd.sock"]).ssip == .path("/run/user/1000/speech-dispatcher/speechd.sock"))
+        #expect(try run(["--ssip", "auto", "--ssip", "off"]).ssip == .off)
+        let long = "/" + String(repeating: "x", count: 200)
+        #expect(throws: UsageError.self) { try run(["--ssip", long]) }
+    }
+
     @Test func helpAndVersion() throws {
         #expect(try DaemonOptions.parse(["--help"], environment: environment) == .help)
         #expect(try DaemonOptions.parse(["--rate", "200", "--version"], environment: environment) == .version)
@@ -53,7 +62,7 @@ import NarratorCommandLine
 
     /// A valid value for every option that takes one; a new option needs one here.
     let samples = [
-        "--socket": "/tmp/s.sock", "--audio": "null", "--voice": "en", "--rate": "200", "--state-dir": "/s", "--db": "/d.db",
+        "--socket": "/tmp/s.sock", "--ssip": "auto", "--audio": "null", "--voice": "en", "--rate": "200", "--state-dir": "/s", "--db": "/d.db",
         "--policy": "strict", "--tree-policy": "chat=strict", "--espeak-data": "/e", "--max-message": "2048", "--max-depth": "12",
         "--max-nodes": "1000", "--max-string": "100", "--max-trees": "3", "--max-text": "50", "--max-queued": "2",
         "--log-level": "debug", "--config": "/c.conf",

@@ -9,7 +9,7 @@ extension SSIPSettings {
     /// leaves the choice to the user's voice.
     public var speechLanguage: String? {
         let tag = language.split(separator: " ").first.map(String.init) ?? ""
-        guard !tag.isEmpty, tag != "C", tag != "POSIX" else { return nil }
+        guard !tag.isEmpty, tag.uppercased() != "C", tag.uppercased() != "POSIX" else { return nil }
         return tag
     }
 

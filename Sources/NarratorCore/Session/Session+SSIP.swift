@@ -189,7 +189,7 @@ extension Session {
     }
 
     static func messageTooLong(_ limit: Int) -> SSIPReply {
-        SSIPReply(411, "ERR MESSAGE TOO LONG (over \(limit) bytes; raise --max-message)")
+        SSIPReply(419, "ERR MESSAGE TOO LONG (over \(limit) bytes; raise --max-message)")
     }
 
     // MARK: Messages
