@@ -38,7 +38,7 @@ all: build
 help:
 	@echo "make run     build and start narratord in the foreground"
 	@echo "make test    run every test (installs what they need)"
-	@echo "make test-ssip  run spd-say, python3-speechd and Orca against narratord's SSIP server"
+	@echo "make test-ssip  only the spd-say, python3-speechd and Orca tests against narratord's SSIP server"
 	@echo "make test-ssip-reference  the same tests against the real speech-dispatcher"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
 	@echo "make load    load-test a release narratord for LOAD_SECONDS (default 30); fails if a check fails"
@@ -68,7 +68,7 @@ deps:
 	$(call ensure_packages,$(BUILD_PACKAGES))
 
 test-deps: deps
-	$(call ensure_packages,$(TEST_PACKAGES))
+	$(call ensure_packages,$(TEST_PACKAGES) $(SSIP_TEST_PACKAGES))
 
 build: deps
 	$(SWIFT) build -c $(CONFIG) $(SWIFTFLAGS)
@@ -81,14 +81,12 @@ test: test-deps
 	$(SWIFT) test $(SWIFTFLAGS)
 
 test-ssip: test-deps
-	$(call ensure_packages,$(SSIP_TEST_PACKAGES))
 	$(SWIFT) build $(SWIFTFLAGS)
-	NARRATOR_SSIP_TESTS=1 $(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
+	$(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
 
 test-ssip-reference: test-deps
-	$(call ensure_packages,$(SSIP_TEST_PACKAGES))
 	$(SWIFT) build $(SWIFTFLAGS)
-	NARRATOR_SSIP_TESTS=1 NARRATOR_SSIP_SERVER=speech-dispatcher $(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
+	NARRATOR_SSIP_SERVER=speech-dispatcher $(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
 
 bench: deps
 	$(call ensure_packages,$(BENCH_PACKAGES))

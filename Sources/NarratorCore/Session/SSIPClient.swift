@@ -26,6 +26,8 @@ struct SSIPMessage: Sendable {
     var inBlock = false
     /// What eSpeak NG is given: the text, SSML when ``ssml``.
     var text: String
+    /// What the client sent, for the log (the text before spelling mode spelled it out).
+    var sent: String
     var ssml: Bool
     /// The client's settings when it sent the message: they stay with the message.
     var settings: SSIPSettings

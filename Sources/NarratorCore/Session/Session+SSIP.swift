@@ -204,7 +204,7 @@ extension Session {
         let words = spelled && !ssml ? SSIPWords.spelled(text) : text
         let message = SSIPMessage(
             id: id, client: client, clientName: settings.clientName, priority: settings.priority, inBlock: state.inBlock, text: words,
-            ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
+            sent: text, ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
         sendSSIP(client, .reply(.messageQueued(id: id)))
         if state.paused {
             ssipClients[client]?.held.append(message)
@@ -309,7 +309,7 @@ extension Session {
 
     private mutating func logSSIP(_ message: SSIPMessage, outcome: AnnouncementOutcome, startedAt: MonotonicInstant?, interruptedBy: String?) {
         var row = LogRow(
-            kind: "ssip", text: message.text, policy: configuration.policy.name, queuedAt: seconds(message.queuedAt),
+            kind: "ssip", text: message.sent, policy: configuration.policy.name, queuedAt: seconds(message.queuedAt),
             startedAt: startedAt.map(seconds), endedAt: seconds(now), outcome: outcome.rawValue, interruptedBy: interruptedBy)
         fill(&row, with: message)
         effects.append(.appendLog(row, nil))
@@ -317,6 +317,7 @@ extension Session {
 
     private func fill(_ row: inout LogRow, with message: SSIPMessage) {
         row.kind = "ssip"
+        row.text = message.sent
         row.priority = message.priority.rawValue
         row.clientName = message.clientName
         row.clientPID = message.credentials.map { Int64($0.pid) }

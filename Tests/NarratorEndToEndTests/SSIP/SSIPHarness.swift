@@ -10,16 +10,15 @@ import Testing
 /// The clients are driven by the scripts in Tests/Helpers/ssip (run with /usr/bin/python3, which
 /// has Debian's `speechd` and `gi` modules), which print JSON lines; these tests read them.
 ///
-/// Switches (environment):
-/// - `NARRATOR_SSIP_TESTS=1` turns the suites on. Until narratord serves SSIP (`--ssip PATH`) they
-///   cannot pass; the integrator removes this switch (``SSIPTests/enabled``) when the server lands.
+/// They run with every `make test` (which installs the clients); a test whose client is missing is
+/// skipped saying which package to install.
+///
+/// Switch (environment):
 /// - `NARRATOR_SSIP_SERVER=speech-dispatcher` runs the same tests against Debian's real
 ///   speech-dispatcher (Tests/Helpers/ssip/reference_server.py) instead of narratord: how the harness
 ///   was proven, and a way to tell a harness fault from a server fault.
 enum SSIPTests {
-    static var enabled: Bool { ProcessInfo.processInfo.environment["NARRATOR_SSIP_TESTS"] == "1" }
     static var againstSpeechDispatcher: Bool { ProcessInfo.processInfo.environment["NARRATOR_SSIP_SERVER"] == "speech-dispatcher" }
-    static let disabledReason: Comment = "SSIP end-to-end tests are off: set NARRATOR_SSIP_TESTS=1 (narratord --ssip must exist)"
 
     static let python = "/usr/bin/python3"
     static let helpers = BuiltProducts.repository + "/Tests/Helpers/ssip"
@@ -187,5 +186,5 @@ final class SSIPServer {
 
 /// Every SSIP client suite, one test at a time: each starts its own server, and Orca's desktop
 /// with two speech servers on a loaded machine would measure the machine, not the server.
-@Suite(.enabled(if: SSIPTests.enabled, SSIPTests.disabledReason), .serialized)
+@Suite(.serialized)
 struct SSIPClientTests {}
