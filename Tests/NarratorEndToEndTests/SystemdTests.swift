@@ -76,6 +76,30 @@ import Testing
         let stopping = try notify.receive()
         #expect(stopping.contains("STOPPING=1"))
     }
+    /// narratord-ssip.socket's way: two sockets passed, the one named "ssip" speaks SSIP.
+    @Test(.enabled(if: hasSystemdTools, "systemd-socket-activate is not installed"))
+    func theSocketNamedSSIPSpeaksSSIP() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-act2-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let json = directory + "/narratord.sock"
+        let ssip = directory + "/speechd.sock"
+        let activator = try ChildProcess(
+            "/usr/bin/systemd-socket-activate",
+            [
+                "-l", json, "-l", ssip, "--fdname=narratord.socket:ssip",
+                DaemonHarness.binaries + "/narratord", "--audio", "null", "--state-dir", directory + "/state",
+            ],
+            environment: ProcessInfo.processInfo.environment, error: directory + "/activator.log")
+        defer { _ = try? activator.kill() }
+        // The first connection, on the SSIP socket, starts the daemon; it answers in SSIP.
+        let client = try SSIPTestClient(path: ssip)
+        #expect(try client.command("HISTORY GET CLIENT_ID").last == "245 OK CLIENT ID SENT")
+        #expect(try client.speak("activated").last == "225 OK MESSAGE QUEUED")
+        // The other socket speaks JSON.
+        let status = try DaemonHarness.run(DaemonHarness.binaries + "/narratorctl", ["--socket", json, "status"])
+        #expect(status.status == 0, "\(status.stderr)")
+    }
 }
 
 /// A datagram socket standing in for systemd's NOTIFY_SOCKET.
