@@ -104,11 +104,11 @@ public enum DaemonMain {
             do {
                 ownedSSIP = try path.bindListener(uid: uid)
             } catch .alreadyRunning(let where_) {
-                if let owned { _ = owned.removeSocketFile() }
+                abandon(owned)
                 throw StartError(
                     description: "a speech server (speech-dispatcher or another narratord) is already listening on \(where_); stop it first (systemctl --user stop speech-dispatcher.socket speech-dispatcher.service), or give --ssip another PATH")
             } catch {
-                if let owned { _ = owned.removeSocketFile() }
+                abandon(owned)
                 throw StartError(description: "cannot listen for SSIP on \(path.path): \(error)")
             }
             ssipListeners = [ownedSSIP!.fd]
@@ -133,6 +133,14 @@ public enum DaemonMain {
             if let ownedSSIP { _ = ownedSSIP.removeSocketFile() }
             throw error
         }
+    }
+
+    /// Closes a listener bound before start-up failed and removes its socket file, which (closed)
+    /// no longer answers, so nothing is left behind that looks like a dead daemon's.
+    private static func abandon(_ listener: ListeningSocket?) {
+        guard let listener else { return }
+        try? Syscall.close(listener.fd)
+        _ = listener.removeSocketFile()
     }
 
     static func serve(
