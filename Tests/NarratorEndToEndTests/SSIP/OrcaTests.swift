@@ -35,6 +35,11 @@ extension SSIPClientTests {
             if server.daemon != nil {
                 let rows = try server.logged(client: "Orca") { rows in rows.contains { $0["text"]?.stringValue?.contains("This last sentence") == true } }
                 #expect(rows.contains { $0["text"]?.stringValue?.contains("Yes") == true }, "narratord's log for Orca: \(rows.count) rows")
+                // Each with its outcome: Say All's sentences spoken, what Orca cut with CANCEL cancelled or interrupted.
+                let outcomes = Set(rows.compactMap { $0["outcome"]?.stringValue })
+                #expect(outcomes.contains("spoken"), "\(outcomes)")
+                #expect(!outcomes.isDisjoint(with: ["interrupted", "cancelled"]), "\(outcomes)")
+                #expect(rows.allSatisfy { $0["kind"] == "ssip" && $0["priority"] == "message" }, "\(rows.prefix(3))")
             }
         }
     }
