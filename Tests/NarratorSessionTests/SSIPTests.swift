@@ -259,4 +259,25 @@ extension Array where Element == SessionEffect {
         #expect(h.finishSpeaking().played == ["second part"])
         #expect(h.ssip(a, "BLOCK END").wire(to: a).hasPrefix("3"))
     }
+
+    @Test func anotherUsersConnectionIsRefused() {
+        var h = Harness(policy: .none)
+        let stranger = ClientID(rawValue: 90)
+        let effects = h.feed(.ssipConnected(stranger, Credentials(pid: 5, uid: 4321)))
+        #expect(effects.wire(to: stranger).hasPrefix("530 ERR PERMISSION DENIED"))
+        #expect(effects.contains(.close(stranger)))
+        #expect(h.ssip(stranger, "SPEAK", "hello", ".").isEmpty)
+    }
+
+    @Test func cancelAllSilencesAClientThatAlreadyLeft() {
+        var h = Harness(policy: .none)
+        let first = h.ssipClient()
+        h.speak(first, "a long announcement from an earlier spd-say")
+        h.feed(.disconnected(first))
+        let second = h.ssipClient(pid: 301)
+        let cancelled = h.ssip(second, "CANCEL ALL")
+        #expect(cancelled.stopped.count == 1)
+        #expect(cancelled.wire(to: second) == "213 OK CANCELED\r\n")
+        #expect(cancelled.appendedRows.map(\.outcome) == ["cancelled"])
+    }
 }

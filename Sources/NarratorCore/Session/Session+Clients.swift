@@ -1,8 +1,13 @@
 /// Connections: who may connect, and what happens to their trees when they go.
 extension Session {
+    /// Only the daemon's own user and root are served, on either protocol.
+    func admits(_ credentials: Credentials) -> Bool {
+        credentials.uid == configuration.uid || credentials.uid == 0
+    }
+
     mutating func connect(_ client: ClientID, _ credentials: Credentials) {
         let uid = configuration.uid
-        guard credentials.uid == uid || credentials.uid == 0 else {
+        guard admits(credentials) else {
             journal(.warning, "refused \(client): uid \(credentials.uid) (pid \(credentials.pid)) is not the daemon's user (uid \(uid))")
             send(
                 client,

@@ -6,7 +6,7 @@ extension Session {
 
     mutating func connectSSIP(_ client: ClientID, _ credentials: Credentials) {
         let uid = configuration.uid
-        guard credentials.uid == uid || credentials.uid == 0 else {
+        guard admits(credentials) else {
             journal(.warning, "refused SSIP \(client): uid \(credentials.uid) (pid \(credentials.pid)) is not the daemon's user (uid \(uid))")
             sendSSIP(client, .reply(SSIPReply(530, "ERR PERMISSION DENIED: narratord serves only its own user (uid \(uid)) and root")))
             effects.append(.close(client))
@@ -125,22 +125,25 @@ extension Session {
         case .clientID:
             sendSSIP(client, .reply(.clientID(client.rawValue)))
         case .cancel(let target):
-            for id in ssipSpeechTargets(target, from: client) { cancelSSIP(of: id) }
-            if case .all = target { follow(plan.cancel(.cancelled, at: now) { Self.isSSIP($0) }) }
+            if case .all = target {
+                // Every SSIP message, also of clients that already left (spd-say -C silences an earlier spd-say).
+                follow(plan.cancel(.cancelled, at: now) { Self.isSSIP($0) })
+            }
+            for id in ssipTargets(target, from: client) { cancelSSIP(of: id) }
             sendSSIP(client, .reply(.canceled))
         case .stop(let target):
             if case .all = target {
                 follow(plan.stopPlaying(at: now) { Self.isSSIP($0) })
             } else {
-                for id in ssipSpeechTargets(target, from: client) { follow(plan.stopPlaying(at: now) { $0.client == id && Self.isSSIP($0) }) }
+                for id in ssipTargets(target, from: client) { follow(plan.stopPlaying(at: now) { $0.client == id && Self.isSSIP($0) }) }
             }
             sendSSIP(client, .reply(.stopped))
         case .pause(let target):
-            for id in ssipSpeechTargets(target, from: client) { pauseSSIP(id) }
+            for id in ssipTargets(target, from: client) { pauseSSIP(id) }
             sendSSIP(client, .reply(.paused))
         case .resume(let target):
             sendSSIP(client, .reply(.resumed))
-            for id in ssipSpeechTargets(target, from: client) { resumeSSIP(id) }
+            for id in ssipTargets(target, from: client) { resumeSSIP(id) }
         case .listOutputModules:
             sendSSIP(client, .reply(.outputModules([SSIPSettings.outputModuleName])))
         case .listVoices:
@@ -167,20 +170,15 @@ extension Session {
         }
     }
 
-    /// The SSIP connections a `SET` addresses: itself, every one, or one by its id (none when
-    /// that id is not an SSIP connection).
+    /// The SSIP connections a command addresses: itself, every one, or one by its id (none when
+    /// that id is not an SSIP connection: `SET` answers 3xx, `CANCEL` and the others address
+    /// nothing, as with Speech Dispatcher).
     private func ssipTargets(_ target: SSIPTarget, from client: ClientID) -> [ClientID] {
         switch target {
         case .own: [client]
         case .all: ssipClients.keys.sorted()
         case .client(let number): ssipClients[ClientID(rawValue: number)] != nil ? [ClientID(rawValue: number)] : []
         }
-    }
-
-    /// Whose speech `CANCEL`, `STOP`, `PAUSE` and `RESUME` address: like ``ssipTargets`` (an
-    /// unknown id addresses nothing and is not an error, as with Speech Dispatcher).
-    private func ssipSpeechTargets(_ target: SSIPTarget, from client: ClientID) -> [ClientID] {
-        ssipTargets(target, from: client)
     }
 
     private static func isSSIP(_ request: UtteranceRequest) -> Bool {
@@ -268,7 +266,7 @@ extension Session {
 
     /// What a plan step means to SSIP clients: each final event of one of their messages becomes
     /// `702 END`, `703 CANCELED` or (cut by its client's pause) `704 PAUSED`, sent only to the
-    /// connection that sent it and only if it asked. Returns the utterances whose life ended.
+    /// connection that sent it and only if it asked.
     mutating func noticeSSIP(_ notice: SpeechNotice) {
         guard var message = ssipMessages[notice.utterance] else { return }
         switch notice.phase {
