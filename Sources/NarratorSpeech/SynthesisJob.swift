@@ -87,7 +87,11 @@ public final class SynthesisJob: Sendable {
 /// The state of the job being synthesized, reached from the C callback through `user_data`.
 final class SynthesisRun {
     let job: SynthesisJob
+    /// Samples delivered so far, over every piece the utterance is synthesized in.
     var samples = 0
+    /// Samples delivered before the piece being synthesized: eSpeak NG counts each call's mark
+    /// positions from that call's start, so they are shifted by this.
+    var segmentStart = 0
     var stopped = false
 
     init(job: SynthesisJob) {
@@ -104,7 +108,7 @@ final class SynthesisRun {
         if var event = events {
             while event.pointee.type != espeakEVENT_LIST_TERMINATED {
                 if event.pointee.type == espeakEVENT_MARK, let name = event.pointee.id.name {
-                    job.onMark(SynthesisJob.Mark(name: String(cString: name), sample: Int(event.pointee.sample)))
+                    job.onMark(SynthesisJob.Mark(name: String(cString: name), sample: segmentStart + Int(event.pointee.sample)))
                 }
                 event += 1
             }
