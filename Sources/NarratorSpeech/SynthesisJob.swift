@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The handlers run on the engine thread, in order: `onStart` before the first chunk, `onChunk`
 /// for every chunk (return false to stop), `onMark` for each SSML `<mark>` before the chunk that
-/// holds its position, `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
+/// holds its position (also the marks eSpeak NG loses after a full stop, see ``SSMLSegments``), `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
 /// when cancelled before it started). When `onStart` throws (the output could not begin the
 /// utterance), nothing is synthesized and `onEnd` gets ``Outcome/outputFailed(_:)``.
 /// ``cancel()`` may be called from any thread; synthesis stops before the next chunk.
