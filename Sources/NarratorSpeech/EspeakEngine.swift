@@ -220,11 +220,29 @@ private final class LibraryState {
         let run = SynthesisRun(job: job)
         let flags = UInt32(espeakCHARS_UTF8) | (job.ssml ? UInt32(espeakSSML) : 0)
         let userData = Unmanaged.passUnretained(run).toOpaque()
-        let status = withExtendedLifetime(run) {
-            job.text.withCString { text in
-                espeak_ng_Synthesize(
-                    text, strlen(text) + 1, 0, POS_CHARACTER, 0, flags, nil, userData)
+        // SSML whose marks eSpeak NG would lose after a full stop goes in pieces, the lost marks
+        // reported between them (see SSMLSegments); anything else in one call, as eSpeak reads it.
+        let segments = (job.ssml ? SSMLSegments(job.text)?.segments : nil)
+            ?? [SSMLSegments.Segment(marksBefore: [], text: job.text)]
+        var status = ENS_OK
+        for segment in segments {
+            // A stop between pieces ends the job there: no further piece, no further mark.
+            if run.stopped || job.isCancelled {
+                run.stopped = true
+                break
             }
+            for name in segment.marksBefore {
+                // Where the audio so far ends: the mark comes before the next piece's first chunk.
+                job.onMark(SynthesisJob.Mark(name: name, sample: run.samples))
+            }
+            run.segmentStart = run.samples
+            status = withExtendedLifetime(run) {
+                segment.text.withCString { text in
+                    espeak_ng_Synthesize(
+                        text, strlen(text) + 1, 0, POS_CHARACTER, 0, flags, nil, userData)
+                }
+            }
+            if run.stopped || status != ENS_OK { break }
         }
         if run.stopped {
             job.onEnd(.cancelled(samples: run.samples))

@@ -6,7 +6,7 @@ import Synchronization
 ///
 /// The handlers run on the engine thread, in order: `onStart` before the first chunk, `onChunk`
 /// for every chunk (return false to stop), `onMark` for each SSML `<mark>` before the chunk that
-/// holds its position, `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
+/// holds its position (also the marks eSpeak NG loses after a full stop, see ``SSMLSegments``), `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
 /// when cancelled before it started). When `onStart` throws (the output could not begin the
 /// utterance), nothing is synthesized and `onEnd` gets ``Outcome/outputFailed(_:)``.
 /// ``cancel()`` may be called from any thread; synthesis stops before the next chunk.
@@ -87,7 +87,11 @@ public final class SynthesisJob: Sendable {
 /// The state of the job being synthesized, reached from the C callback through `user_data`.
 final class SynthesisRun {
     let job: SynthesisJob
+    /// Samples delivered so far, over every piece the utterance is synthesized in.
     var samples = 0
+    /// Samples delivered before the piece being synthesized: eSpeak NG counts each call's mark
+    /// positions from that call's start, so they are shifted by this.
+    var segmentStart = 0
     var stopped = false
 
     init(job: SynthesisJob) {
@@ -104,7 +108,7 @@ final class SynthesisRun {
         if var event = events {
             while event.pointee.type != espeakEVENT_LIST_TERMINATED {
                 if event.pointee.type == espeakEVENT_MARK, let name = event.pointee.id.name {
-                    job.onMark(SynthesisJob.Mark(name: String(cString: name), sample: Int(event.pointee.sample)))
+                    job.onMark(SynthesisJob.Mark(name: String(cString: name), sample: segmentStart + Int(event.pointee.sample)))
                 }
                 event += 1
             }
