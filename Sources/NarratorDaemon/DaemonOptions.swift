@@ -66,7 +66,7 @@ public struct DaemonOptions: Equatable, Sendable {
         ("0", "stopped cleanly (SIGTERM or SIGINT)"),
         (
             "1",
-            "could not start: the socket (or the SSIP socket) is in use or cannot be bound, eSpeak NG or the WAV directory cannot be set up, "
+            "could not start: the socket is in use or cannot be bound (the SSIP socket too), eSpeak NG or the WAV directory cannot be set up, "
                 + "the saved settings cannot be read, the --voice names no installed voice or language, a policy file cannot be read or is not a policy"
         ),
         (
