@@ -111,8 +111,8 @@ struct SpeechPlayerTests {
     @Test("stopping the playing utterance silences it and the next one plays to its end")
     func stopThenPlay() throws {
         let log = PlayerLog()
-        let player = SpeechPlayer(engine: sharedEngine, output: NullOutput(), onEvent: log.handler)
-        let started = ContinuousClock.now
+        let output = CountingOutput(NullOutput())
+        let player = SpeechPlayer(engine: sharedEngine, output: output, onEvent: log.handler)
         player.play(request(1, String(repeating: "A long description that keeps going. ", count: 8)))
         Thread.sleep(forTimeInterval: 0.3)
         player.stop(UtteranceID(1))
@@ -121,7 +121,10 @@ struct SpeechPlayerTests {
         let atStop = log.all
         player.play(request(2, "Cancel, button"))
         #expect(log.wait { $0.contains(.ended(UtteranceID(2), problem: nil)) })
-        #expect(ContinuousClock.now - started < .seconds(8), "the long one (about 15 s) did not play out first")
+        // The null output plays in real time, so the long one (about 15 s) wrote what played before the stop.
+        let longSeconds = Double(output.samples(of: UtteranceID(1))) / Double(sharedEngine.sampleRate)
+        #expect(longSeconds < 5, "the long one wrote \(longSeconds) s of audio: the stop did not cut it")
+        #expect(output.samples(of: UtteranceID(2)) > 0)
         #expect(atStop.allSatisfy { $0 == .began(UtteranceID(1)) }, "\(atStop)")
         #expect(Array(log.all.dropFirst(atStop.count)) == [.began(UtteranceID(2)), .ended(UtteranceID(2), problem: nil)])
     }
@@ -176,6 +179,36 @@ struct SpeechPlayerTests {
             #expect(error.description.contains("speech.json"))
         }
     }
+}
+
+/// Counts the samples each utterance hands to the output it wraps (a real one, which plays them),
+/// so that a test can tell how much of an utterance was heard without timing anything.
+final class CountingOutput: AudioOutput {
+    let inner: any AudioOutput
+    var name: String { inner.name }
+    var status: OutputStatus { inner.status }
+    private struct Counts {
+        var current: UtteranceID?
+        var samples: [UtteranceID: Int] = [:]
+    }
+    private let counts = Mutex(Counts())
+
+    init(_ inner: any AudioOutput) { self.inner = inner }
+
+    func samples(of utterance: UtteranceID) -> Int { counts.withLock { $0.samples[utterance] ?? 0 } }
+
+    func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {
+        counts.withLock { $0.current = utterance }
+        try inner.begin(utterance, kind: kind, format: format)
+    }
+    func write(_ samples: [Int16]) throws(AudioOutputError) {
+        counts.withLock { counts in
+            if let current = counts.current { counts.samples[current, default: 0] += samples.count }
+        }
+        try inner.write(samples)
+    }
+    func end() throws(AudioOutputError) { try inner.end() }
+    func interrupt() { inner.interrupt() }
 }
 
 /// An output whose device fails at the second write: a device boundary stand-in (a sound card
