@@ -11,17 +11,22 @@ public struct SSIPGate: Sendable {
     private var buckets: [String: TokenBucket] = [:]
     /// When each (client name, text key) was last queued or ended.
     private var recent: [DedupIdentity: MonotonicInstant] = [:]
+    /// The size of `recent` at which it is next pruned: twice what the last pruning kept, so
+    /// that a flood of distinct messages inside the window costs O(1) per message, not a scan.
+    private var pruneAt = Self.smallTable
+    private static let smallTable = 256
 
     public init() {}
 
     /// What happens to a message: nil admits it, else `deduplicated` or `throttled`.
     ///
     /// - Parameters:
+    ///   - key: the message's ``Announcement/normalizedKey(_:)``.
     ///   - inFlight: the keys of the client's messages still playing or waiting (empty: not judged).
     public mutating func judge(
-        _ text: String, priority: SSIPPriority, clientName: String, inFlight: [String], policy: AnnouncementPolicy, at now: MonotonicInstant
+        key: String, priority: SSIPPriority, clientName: String, inFlight: [String], policy: AnnouncementPolicy, at now: MonotonicInstant
     ) -> AnnouncementOutcome? {
-        let identity = DedupIdentity(tree: clientName, key: Announcement.normalizedKey(text))
+        let identity = DedupIdentity(tree: clientName, key: key)
         defer { forget(before: now, window: policy.dedupWindow) }
         guard !inFlight.isEmpty, priority != .important, priority != .progress else {
             recent[identity] = now
@@ -41,14 +46,15 @@ public struct SSIPGate: Sendable {
         return nil
     }
 
-    /// A message ended: repeats within the dedup window count from now.
-    public mutating func ended(_ text: String, clientName: String, at now: MonotonicInstant) {
-        recent[DedupIdentity(tree: clientName, key: Announcement.normalizedKey(text))] = now
+    /// A message (by its key) ended: repeats within the dedup window count from now.
+    public mutating func ended(key: String, clientName: String, at now: MonotonicInstant) {
+        recent[DedupIdentity(tree: clientName, key: key)] = now
     }
 
     /// Keeps the table small: entries older than the window can no longer deduplicate anything.
     private mutating func forget(before now: MonotonicInstant, window: Duration) {
-        guard recent.count > 256 else { return }
+        guard recent.count > pruneAt else { return }
         recent = recent.filter { now - $0.value < window }
+        pruneAt = max(Self.smallTable, recent.count * 2)
     }
 }

@@ -28,6 +28,9 @@ struct SSIPMessage: Sendable {
     var text: String
     /// What the client sent, for the log (the text before spelling mode spelled it out).
     var sent: String
+    /// What deduplication compares (``Announcement/normalizedKey(_:)`` of the words spoken),
+    /// taken once when the message arrives; a message resumed after a pause keeps it.
+    var key: String
     var ssml: Bool
     /// The client's settings when it sent the message: they stay with the message.
     var settings: SSIPSettings

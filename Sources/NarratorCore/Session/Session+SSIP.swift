@@ -202,16 +202,16 @@ extension Session {
         let words = spelled && !ssml ? SSIPWords.spelled(text) : text
         let message = SSIPMessage(
             id: id, client: client, clientName: settings.clientName, priority: settings.priority, inBlock: state.inBlock, text: words,
-            sent: text, ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
+            sent: text, key: Announcement.normalizedKey(words), ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
         sendSSIP(client, .reply(.messageQueued(id: id)))
         if state.paused {
             ssipClients[client]?.held.append(message)
             return
         }
         if judged && configuration.policy.name != AnnouncementPolicy.none.name {
-            let inFlight = ssipMessages.values.filter { $0.client == client }.map { Announcement.normalizedKey($0.text) }
+            let inFlight = ssipMessages.values.filter { $0.client == client }.map { $0.key }
             if let outcome = ssipGate.judge(
-                words, priority: message.priority, clientName: message.clientName, inFlight: inFlight, policy: configuration.policy, at: now)
+                key: message.key, priority: message.priority, clientName: message.clientName, inFlight: inFlight, policy: configuration.policy, at: now)
             {
                 ssipEvent(.cancel, .canceled(message: id, client: client.rawValue), for: message)
                 logSSIP(message, outcome: outcome, startedAt: nil, interruptedBy: nil)
@@ -278,7 +278,7 @@ extension Session {
                 ssipEvent(.begin, .begin(message: message.id, client: message.client.rawValue), for: message)
             }
             ssipEvent(.end, .end(message: message.id, client: message.client.rawValue), for: message)
-            ssipGate.ended(message.text, clientName: message.clientName, at: now)
+            ssipGate.ended(key: message.key, clientName: message.clientName, at: now)
         case .interrupted, .dropped:
             if message.pausing, ssipClients[message.client]?.paused == true {
                 if message.began {
@@ -320,7 +320,7 @@ extension Session {
         row.clientName = message.clientName
         row.clientPID = message.credentials.map { Int64($0.pid) }
         row.clientUID = message.credentials.map { Int64($0.uid) }
-        row.dedupKey = Announcement.normalizedKey(message.text)
+        row.dedupKey = message.key
     }
 
     /// What is left to say of a message cut by a pause: after its last index mark the listener
