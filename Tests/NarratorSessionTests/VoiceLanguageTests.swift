@@ -22,6 +22,27 @@ import Testing
         #expect(status.voice == "de")
     }
 
+    /// The session remembers which voice reads each language, and must forget it when the user
+    /// chooses another voice: a German tree read before and after each change follows the choice.
+    @Test func aLanguageIsReadInTheVoiceChosenNowNotTheOneChosenBefore() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, json: #"{"tree": "einstellungen", "language": "de", "root": {"id": "r", "label": "Ton", "traits": ["button"]}}"#)
+        func voiceReading() -> VoiceChoice? {
+            for effect in h.request(user, .focus(tree: "einstellungen", element: nil)) {
+                if case .play(let request) = effect { return request.voice }
+            }
+            return nil
+        }
+        #expect(voiceReading() == .language("de"))
+        h.request(user, .set(key: "voice", value: "German"))
+        h.saveSettings()
+        #expect(voiceReading() == .named("German"))
+        h.request(user, .set(key: "voice", value: "English (Great Britain)"))
+        h.saveSettings()
+        #expect(voiceReading() == .language("de"))
+    }
+
     @Test func namesStillNameVoicesAndCodesNoVoiceSpeaksAreRefused() throws {
         var h = Harness()
         let user = h.client()

@@ -13,11 +13,10 @@ extension SSIPSettings {
         return tag
     }
 
-    /// The play request for `request` in this client's voice and prosody on top of `user`'s.
-    public func playRequest(
-        _ request: UtteranceRequest, user: SpeechSettings, chosen: VoiceChoice?, voices: [InstalledVoice], variants: [VoiceVariant], ssml: Bool
-    ) -> PlayRequest {
-        var play = PlayRequest(request, settings: user, chosen: chosen, voices: voices)
+    /// The play request in this client's voice and prosody on top of `user`, what the user's
+    /// settings would play.
+    public func playRequest(on user: PlayRequest, voices: [InstalledVoice], variants: [VoiceVariant], ssml: Bool) -> PlayRequest {
+        var play = user
         play.ssml = ssml
         if let name = synthesisVoice, let choice = SynthesisVoice.choice(for: name, voices: voices, variants: variants) {
             play.voice = choice

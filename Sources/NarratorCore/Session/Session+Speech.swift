@@ -44,11 +44,23 @@ extension Session {
 
     /// What the speech layer is told for `request`: an SSIP message in its client's voice and
     /// prosody, anything else in the user's.
-    func playRequest(for request: UtteranceRequest) -> PlayRequest {
-        if let message = ssipMessages[request.id] {
-            return message.settings.playRequest(request, user: settings, chosen: chosenVoice, voices: configuration.voices, variants: configuration.variants, ssml: message.ssml)
-        }
-        return PlayRequest(request, settings: settings, chosen: chosenVoice, voices: configuration.voices)
+    mutating func playRequest(for request: UtteranceRequest) -> PlayRequest {
+        let user = PlayRequest(utterance: request, voice: voice(for: request.language), parameters: settings.parameters)
+        guard let message = ssipMessages[request.id] else { return user }
+        return message.settings.playRequest(on: user, voices: configuration.voices, variants: configuration.variants, ssml: message.ssml)
+    }
+
+    /// The voice for text in `language` under the user's choice (``InstalledVoice/voice(for:chosen:in:)``),
+    /// remembered per language until the choice changes: looking a language up among the
+    /// installed voices compares every voice's languages, once per utterance otherwise.
+    mutating func voice(for language: String?) -> VoiceChoice {
+        guard let language else { return chosenVoice ?? .standard }
+        if let known = voicesByLanguage[language] { return known }
+        let voice = InstalledVoice.voice(for: language, chosen: chosenVoice, in: configuration.voices)
+        // Languages come from clients: the memory is bounded, and starts over when full.
+        if voicesByLanguage.count >= 64 { voicesByLanguage.removeAll() }
+        voicesByLanguage[language] = voice
+        return voice
     }
 
     mutating func outputChanged(_ status: OutputStatus) {

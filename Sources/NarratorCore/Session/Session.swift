@@ -16,7 +16,11 @@ public struct Session: Sendable {
         didSet { chosenVoice = settings.chosenVoice(installed: configuration.voices) }
     }
     /// The user's voice setting as the engine selects it (a voice, or a language's voice).
-    private(set) var chosenVoice: VoiceChoice?
+    private(set) var chosenVoice: VoiceChoice? {
+        didSet { if chosenVoice != oldValue { voicesByLanguage.removeAll() } }
+    }
+    /// The voice each language was read in under ``chosenVoice`` (see `voice(for:)`).
+    var voicesByLanguage: [String: VoiceChoice] = [:]
     public internal(set) var output: OutputStatus
     public internal(set) var log: LogHealth
     var clients: [ClientID: ClientRecord] = [:]
