@@ -117,6 +117,25 @@ struct EspeakEngineTests {
         #expect(throws: EspeakError.self) { try sharedEngine.resolve(.named("no-such-voice")) }
     }
 
+    /// The engine keeps the voice it loaded while the next choice names the same one (English by
+    /// name and the language "en" an SSIP client asks for take turns without a reload), and loads
+    /// another whenever the choice names another: in any order, each choice gets its own voice.
+    @Test("choices that name one voice share it, and every choice still gets its own voice")
+    func voiceSwitching() throws {
+        let female = VoiceChoice.language("en").with(variant: "f1")
+        let choices: [VoiceChoice] = [.standard, .language("en"), .language("en-US"), .language("fr"), female]
+        let alone = try choices.map { choice in
+            // Each after a voice that is surely another, so that it is loaded afresh.
+            _ = try sharedEngine.resolve(.language("de"))
+            return try sharedEngine.resolve(choice)
+        }
+        #expect(alone[0] == alone[1])
+        #expect(Set(alone[1...3]).count == 3, "\(alone)")
+        for index in [0, 1, 0, 2, 1, 4, 0, 3, 1, 1, 4, 2, 0] {
+            #expect(try sharedEngine.resolve(choices[index]) == alone[index], "\(choices[index])")
+        }
+    }
+
     @Test("a second engine in the same process is refused")
     func oneEnginePerProcess() {
         _ = sharedEngine
