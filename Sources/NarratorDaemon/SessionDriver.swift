@@ -21,6 +21,10 @@ final class SessionDriver: ConnectionHandler {
     private var timer: TimerID?
     /// Inputs produced while carrying out effects (a settings file written), fed next.
     private var feedback: [SessionInput] = []
+    /// Speech the session started during the current batch of inputs, handed to the player when
+    /// the batch ends (``batchEnded(loop:)``), so that an utterance the same batch also stopped
+    /// (a flood of SSIP texts, each cutting the last) is never synthesized at all.
+    private var pendingPlays = PendingPlays()
 
     init(
         session: Session, player: SpeechPlayer, log: LogWriter, settingsFile: SpeechSettingsStore, decoder: RequestDecoder,
@@ -91,6 +95,10 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
+    func batchEnded(loop: LoopContext<DaemonMessage>) {
+        for request in pendingPlays.take() { player.play(request) }
+    }
+
     func log(_ event: LoopLogEvent) {
         switch event {
         case .disconnected(_, _, .outputOverflow), .refused, .acceptFailed, .peerCredentialsUnavailable:
@@ -120,9 +128,11 @@ final class SessionDriver: ConnectionHandler {
         case .close(let client):
             loop.close(client)
         case .play(let request):
-            player.play(request)
+            pendingPlays.add(request)
         case .stopSpeech(let utterance):
-            player.stop(utterance)
+            // Stopped before it was handed over: the player never hears of it, as it would never
+            // report a stopped utterance either.
+            if !pendingPlays.remove(utterance) { player.stop(utterance) }
         case .appendLog(let row, let ticket):
             guard let ticket else {
                 log.append(row)
@@ -154,6 +164,7 @@ final class SessionDriver: ConnectionHandler {
             // Every final row is queued: once they are committed, the replies that waited for
             // them are posted to the loop ahead of the shutdown queued after them, so each
             // request read so far is answered before the connections close.
+            _ = pendingPlays.take()
             player.stopAll()
             log.flush()
             loop.eventLoop.shutdown()

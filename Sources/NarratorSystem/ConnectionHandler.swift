@@ -118,6 +118,11 @@ public protocol ConnectionHandler<Message>: AnyObject {
     func handle(_ message: Message, loop: LoopContext<Message>)
     /// Something the daemon should log (overflow disconnects, refusals, accept failures).
     func log(_ event: LoopLogEvent)
+    /// Everything that was ready when the loop last woke (lines, posted messages, timers) has
+    /// been handled, and the loop is about to write replies and wait again: work a handler
+    /// gathered over the batch can be done now, once. Under load a batch holds many inputs; when
+    /// idle it holds one, so nothing waits for a batch to fill.
+    func batchEnded(loop: LoopContext<Message>)
 }
 
 extension ConnectionHandler where Message == Never {
@@ -126,6 +131,8 @@ extension ConnectionHandler where Message == Never {
 
 extension ConnectionHandler {
     public func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<Message>) {}
+
+    public func batchEnded(loop: LoopContext<Message>) {}
 
     public func signal(_ signal: LoopSignal, loop: LoopContext<Message>) {
         switch signal {

@@ -166,6 +166,7 @@ public final class LoopContext<Message: Sendable> {
         while true {
             runQueuedWork()
             fireDueTimers()
+            handler.batchEnded(loop: self)
             flushDirty()
             reapClosing()
             expireLingering(force: false)
@@ -228,11 +229,17 @@ public final class LoopContext<Message: Sendable> {
     }
 
     private func pollTimeout() -> Int32 {
-        var deadlines = timers.values.map(\.deadline)
-        if let shutdownDeadline { deadlines.append(shutdownDeadline) }
-        if let acceptPausedUntil { deadlines.append(acceptPausedUntil) }
-        if let lingerEnd = lingering.values.min() { deadlines.append(lingerEnd) }
-        guard let next = deadlines.min() else { return -1 }
+        // The earliest deadline, without building an array (this runs before every poll).
+        var next: MonotonicInstant?
+        func consider(_ deadline: MonotonicInstant?) {
+            guard let deadline else { return }
+            next = next.map { min($0, deadline) } ?? deadline
+        }
+        for timer in timers.values { consider(timer.deadline) }
+        consider(shutdownDeadline)
+        consider(acceptPausedUntil)
+        for lingerEnd in lingering.values { consider(lingerEnd) }
+        guard let next else { return -1 }
         let remaining = next - MonotonicClock.now()
         guard remaining > .zero else { return 0 }
         let (seconds, attoseconds) = remaining.components

@@ -32,6 +32,45 @@ import Testing
         #expect(try logHolds(daemon, "hello pipe"))
     }
 
+    /// Texts that replace each other faster than any could be heard: a burst in one write is
+    /// taken whole (every message acknowledged, each superseded one ended with 703 and logged),
+    /// but only the last is synthesized and heard, so a flood costs no speech it cuts off. The WAV
+    /// output writes a file for each utterance the engine began, cut or not.
+    @Test func aBurstOfTextsIsHeardOnlyAtItsEnd() throws {
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-burst-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        // Without the gate, so that nothing is deduplicated or throttled: every text is played or cut.
+        let daemon = try DaemonHarness(audio: "wav:" + wav, extraArguments: ["--policy", "none"], ssip: true)
+        let client = try SSIPTestClient(path: daemon.ssipSocket)
+        try expectReply(try client.command("SET SELF NOTIFICATION ALL on"), "220 OK NOTIFICATION SET")
+        let count = 20
+        try client.write((1...count).map { "SPEAK\r\nburst text number \($0)\r\n.\r\n" }.joined())
+        var ids: [String] = []
+        var events: [String: [String]] = [:]
+        // The replies in order, and every event of every message until the last one ends.
+        while events[ids.last ?? "", default: []].last != "702 END" || ids.count < count {
+            let lines = try client.reply()
+            switch lines.last {
+            case "230 OK RECEIVING DATA": continue
+            case "225 OK MESSAGE QUEUED": ids.append(String(lines[0].dropFirst(4)))
+            case let final? where final.hasPrefix("70"): events[String(lines[0].dropFirst(4)), default: []].append(final)
+            default: Issue.record("unexpected \(lines)")
+            }
+        }
+        #expect(ids.count == count && Set(ids).count == count)
+        for id in ids.dropLast() {
+            #expect(events[id] == ["703 CANCELED"], "message \(id) was cut before anything of it was heard: \(events[id] ?? [])")
+        }
+        #expect(events[ids.last!] == ["701 BEGIN", "702 END"])
+        let synthesized = try FileManager.default.contentsOfDirectory(atPath: wav).filter { $0.hasSuffix(".wav") }
+        #expect(synthesized.count == 1, "only the last text was synthesized: \(synthesized.sorted())")
+        // Every message has its row; only the last was spoken.
+        #expect(try logHolds(daemon, "burst text number \(count)"))
+        let rows = try daemon.ctl("log", "--limit", "100", "--csv").stdout.split(separator: "\n").filter { $0.contains("burst text number") }
+        #expect(rows.count == count, "\(rows)")
+        #expect(rows.filter { $0.contains(",spoken,") }.map { $0.contains("number \(count)") } == [true], "\(rows)")
+    }
+
     @Test func aBareLFNeverEndsACommandAndHangsNobody() throws {
         let daemon = try DaemonHarness(ssip: true)
         let slow = try SSIPTestClient(path: daemon.ssipSocket)

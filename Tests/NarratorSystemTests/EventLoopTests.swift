@@ -42,6 +42,33 @@ import Testing
         #expect(received.count == 100 * linesPerClient)
     }
 
+    /// What a handler gathers over the lines that were ready together is done once, at the end
+    /// of their batch, before the loop writes and waits again: lines written at once are one batch.
+    @Test func linesReadyTogetherEndOneBatch() throws {
+        let lines = Mutex<[(ClientID, String)]>([])
+        let server = try RunningServer { recorder in
+            TestHandler(
+                recorder: recorder,
+                reaction: { input, client, _ in
+                    if case .line(let text) = input { lines.withLock { $0.append((client, text)) } }
+                },
+                batchEnded: { loop in
+                    let batch = lines.withLock { lines in
+                        defer { lines.removeAll() }
+                        return lines
+                    }
+                    guard let client = batch.first?.0 else { return }
+                    loop.send("batch of \(batch.count): " + batch.map(\.1).joined(separator: " "), to: client)
+                })
+        }
+        defer { server.stop() }
+        let client = try server.connect()
+        try client.send(bytes: Array("one\ntwo\nthree\n".utf8))
+        #expect(try client.line() == "batch of 3: one two three")
+        try client.send(line: "alone")
+        #expect(try client.line() == "batch of 1: alone")
+    }
+
     @Test func aClientThatNeverReadsIsDisconnectedWhileAnotherKeepsBeingServed() throws {
         // Every "ping" from the fast client pushes 64 KiB more at the stuck client and answers
         // with how much output the stuck client has waiting, so progress is counted in pings.

@@ -56,6 +56,8 @@ enum Observed: Sendable, Equatable {
     case disconnected(ClientID, DisconnectReason)
     case signal(LoopSignal)
     case log(LoopLogEvent)
+    /// `batchEnded` (recorded only by a handler asked to).
+    case batchEnded
 }
 
 /// Who a `TestHandler` serves.
@@ -82,17 +84,27 @@ final class TestHandler: ConnectionHandler {
     let recorder: Recorder<Observed>
     let admission: AdmissionRule
     let reaction: Reaction
+    let batchReaction: ((LoopContext<Never>) -> Void)?
 
+    /// - Parameter batchEnded: also records `batchEnded` and runs this then.
     init(
         recorder: Recorder<Observed>,
         admission: AdmissionRule = .everyone,
         reaction: @escaping Reaction = { input, client, loop in
             if case .line(let text) = input { loop.send(text, to: client) }
-        }
+        },
+        batchEnded: ((LoopContext<Never>) -> Void)? = nil
     ) {
         self.recorder = recorder
         self.admission = admission
         self.reaction = reaction
+        batchReaction = batchEnded
+    }
+
+    func batchEnded(loop: LoopContext<Never>) {
+        guard let batchReaction else { return }
+        recorder.record(.batchEnded)
+        batchReaction(loop)
     }
 
     func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) -> Admission {
