@@ -51,6 +51,8 @@ public final class ServerOutput: AudioOutput {
         var link: DeviceLink?
         /// Whether a connection attempt is under way (then no other starts).
         var connecting = false
+        /// Whether the next attempt is armed (at most one is).
+        var retrying = false
         var status: OutputStatus
         /// Why the device was lost, kept while reconnecting fails so that `status` still names the cause.
         var lost: (cause: String, stalled: Bool)?
@@ -216,15 +218,24 @@ public final class ServerOutput: AudioOutput {
     // MARK: - Connecting
 
     /// Starts an attempt to reach the server, unless connected or an attempt is under way, and
-    /// returns at once. Called every `retryInterval`; callable directly.
+    /// returns at once. Called every `retryInterval` while not connected; callable directly.
     public func attemptReconnect() {
         startConnecting {}
     }
 
-    /// Arms the next attempt; the chain ends when the output is released.
+    /// Arms the next attempt while the server is not connected. The chain ends once it is (so a
+    /// connected, idle output costs no wake-ups) or when the output is released, and starts again
+    /// when the device is lost.
     private func scheduleRetry() {
+        let arm = state.withLock { state -> Bool in
+            guard state.link == nil, !state.retrying else { return false }
+            state.retrying = true
+            return true
+        }
+        guard arm else { return }
         retryQueue.async(after: retryInterval) { [weak self] in
             guard let self else { return }
+            state.withLock { $0.retrying = false }
             attemptReconnect()
             scheduleRetry()
         }
@@ -332,7 +343,10 @@ public final class ServerOutput: AudioOutput {
             state.status = OutputStatus(spec: spec, active: "null", fallback: true, detail: cause, stalled: stalled)
             return state.status
         }
-        if let changed { onChange(changed) }
+        if let changed {
+            onChange(changed)
+            scheduleRetry()
+        }
     }
 }
 

@@ -1,0 +1,72 @@
+import Foundation
+import NarratorCore
+import NarratorPulseHarness
+import Testing
+
+/// A desktop runs narratord all day and speaks now and then: between utterances it must sleep.
+/// A real daemon on a private PulseAudio server (the sound card stands in as a null sink), after
+/// speaking, with idle SSIP clients and a subscribed JSON client connected, must not wake up at
+/// all. libpulse's own mainloop thread is left out: pcaudiolib's stream asks the server for its
+/// timing about once a second whatever the daemon does, and that is not ours to change.
+@Suite(
+    "An idle daemon sleeps",
+    .serialized,
+    .enabled(if: PrivatePulseServer.isInstalled, "pulseaudio and pulseaudio-utils are not installed (make test-deps)")
+)
+struct IdleTests {
+    static let pulseThread = "threaded-ml"
+
+    /// Context switches so far of each of `pid`'s threads other than libpulse's, by thread id.
+    static func switches(of pid: Int32) -> [String: Int] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        var counts: [String: Int] = [:]
+        for task in tasks {
+            let comm = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
+            guard comm.trimmingCharacters(in: .whitespacesAndNewlines) != pulseThread,
+                let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)
+            else { continue }
+            counts[task] = status.split(separator: "\n")
+                .filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
+                .compactMap { Int($0.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") }
+                .reduce(0, +)
+        }
+        return counts
+    }
+
+    @Test("with the sound server's stream open and idle clients connected, the daemon's threads never wake")
+    func idleClientsCostNoWakeUps() throws {
+        let pulse = PrivatePulseServer()
+        try pulse.start()
+        defer { pulse.stop() }
+        let daemon = try DaemonHarness(audio: "pulse", environment: pulse.environment, ssip: true)
+        defer { _ = daemon.stop() }
+        #expect(try daemon.client().request(["cmd": "status"])["audio"]?["output"] == "pulse")
+
+        // Something is said first, so that every thread speech uses has run.
+        let speaker = try SSIPTestClient(path: daemon.ssipSocket)
+        try expectReply(try speaker.command("SET SELF NOTIFICATION ALL on"), "220 OK NOTIFICATION SET")
+        try expectReply(try speaker.speak("Ready"), "225 OK MESSAGE QUEUED")
+        _ = try speaker.read(until: "702 END")
+        var idle: [SSIPTestClient] = [speaker]
+        for index in 0..<10 {
+            let client = try SSIPTestClient(path: daemon.ssipSocket)
+            try expectReply(try client.command("SET SELF CLIENT_NAME user:idle:c\(index)"), "208 OK CLIENT NAME SET")
+            try expectReply(try client.command("SET SELF NOTIFICATION ALL on"), "220 OK NOTIFICATION SET")
+            idle.append(client)
+        }
+        let monitor = try SpeechMonitor(daemon)
+        Thread.sleep(forTimeInterval: 1)
+
+        let pid = daemon.process.processIdentifier
+        let before = Self.switches(of: pid)
+        Thread.sleep(forTimeInterval: 4)
+        let after = Self.switches(of: pid)
+        // A thread that ended meanwhile (an idle worker retiring) woke once to go; one that began counts whole.
+        let woken = after.compactMap { thread, count -> String? in
+            let added = count - (before[thread] ?? 0)
+            return added > 0 ? "thread \(thread): \(added)" : nil
+        }
+        #expect(woken.isEmpty, "the idle daemon woke up over 4 s: \(woken)")
+        withExtendedLifetime((idle, monitor)) {}
+    }
+}
