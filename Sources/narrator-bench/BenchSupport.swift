@@ -11,7 +11,8 @@ struct BenchResult {
     /// Why the figure could not be measured on this machine (a missing tool); the row says so.
     var skipped: String? = nil
 
-    var ratio: Double? { baseline.map { value / $0 } }
+    /// Nil without a baseline, or with one of zero (a ratio to nothing says nothing).
+    var ratio: Double? { baseline.flatMap { $0 == 0 ? nil : value / $0 } }
 
     /// A row that says a suite was skipped and why, so that a missing tool never fails a run.
     static func skipped(_ name: String, reason: String) -> BenchResult {
@@ -44,6 +45,39 @@ enum Memory {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// What other processes are doing, read from /proc: how often they wake up, and their children.
+enum ProcessActivity {
+    /// Context switches, voluntary and not, of every thread of the processes `pids` so far: each is
+    /// a wake-up (a thread that sleeps in poll costs none until something arrives).
+    /// - Parameter excluding: thread names (`comm`) left out, such as libpulse's own mainloop thread.
+    static func contextSwitches(of pids: [Int32], excluding: Set<String> = []) -> Int {
+        var total = 0
+        for pid in pids {
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            for task in tasks {
+                if !excluding.isEmpty {
+                    let name = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8)) ?? ""
+                    if excluding.contains(name.trimmingCharacters(in: .whitespacesAndNewlines)) { continue }
+                }
+                guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
+                for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
+                    total += Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
+                }
+            }
+        }
+        return total
+    }
+
+    /// The child processes of `pid` (of any of its threads).
+    static func children(of pid: Int32) -> [Int32] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.flatMap { task -> [Int32] in
+            let children = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/children", encoding: .utf8)) ?? ""
+            return children.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
+        }
     }
 }
 

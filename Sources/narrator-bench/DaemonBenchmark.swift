@@ -59,17 +59,7 @@ enum DaemonBenchmark {
         }
 
         /// Context switches of all the daemon's threads so far (each is a wake-up).
-        func contextSwitches() -> Int {
-            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
-            var total = 0
-            for task in tasks {
-                guard let status = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8) else { continue }
-                for line in status.split(separator: "\n") where line.hasPrefix("voluntary_ctxt_switches") || line.hasPrefix("nonvoluntary_ctxt_switches") {
-                    total += Int(line.split(separator: "\t").last?.trimmingCharacters(in: .whitespaces) ?? "") ?? 0
-                }
-            }
-            return total
-        }
+        func contextSwitches() -> Int { ProcessActivity.contextSwitches(of: [pid]) }
     }
 
     static func run(sizes: [Int], moves: Int, idleSeconds: Double) throws -> [BenchResult] {

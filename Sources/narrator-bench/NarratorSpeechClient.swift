@@ -2,8 +2,9 @@ import Foundation
 import NarratorPulseHarness
 import NarratorSystem
 
-/// A release narratord (beside this binary) playing through PulseAudio, with one subscribed
-/// connection that sends `speak`/`stop` and receives their replies and the speech events.
+/// A release narratord (beside this binary) playing through PulseAudio and serving SSIP on
+/// ``ssipSocket`` too, with one subscribed JSON connection that sends `speak`/`stop` and receives
+/// their replies and the speech events.
 final class NarratorSpeechClient {
     struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -20,6 +21,9 @@ final class NarratorSpeechClient {
 
     let directory: String
     var log: String { directory + "/narratord.stderr" }
+    /// Where narratord serves Speech Dispatcher's protocol (`--ssip`).
+    var ssipSocket: String { directory + "/speechd.sock" }
+    var pid: Int32 { process.pid }
     private let process: ChildProcess
     private let client: UnixClient
     private var nextID = 0
@@ -32,7 +36,7 @@ final class NarratorSpeechClient {
         }
         let socket = directory + "/narratord.sock"
         process = try ChildProcess(
-            daemon, ["--socket", socket, "--audio", "pulse", "--state-dir", directory + "/state", "--log-level", "warning"],
+            daemon, ["--socket", socket, "--ssip", directory + "/speechd.sock", "--audio", "pulse", "--state-dir", directory + "/state", "--log-level", "warning"],
             environment: pulse.environment, output: directory + "/narratord.stdout", error: directory + "/narratord.stderr")
         var connected: UnixClient?
         let deadline = Clock.now() + 20

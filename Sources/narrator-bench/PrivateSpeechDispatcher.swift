@@ -62,7 +62,7 @@ final class PrivateSpeechDispatcher {
         let deadline = Clock.now() + 20
         while Clock.now() < deadline {
             if let ended = try process.poll() { throw Failure(description: "speech-dispatcher \(ended) at start-up; see \(log)") }
-            if (try? SSIPConnection(path: socket)) != nil { return }
+            if (try? SSIPConnection(path: socket, server: "speech-dispatcher")) != nil { return }
             usleep(20_000)
         }
         stop()
@@ -75,13 +75,15 @@ final class PrivateSpeechDispatcher {
     /// if it is a subreaper (`Syscall.becomeChildSubreaper`), so that they are reaped here.
     func stop() {
         guard (try? process.poll()) ?? nil == nil else { return }
-        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/task")) ?? []
-        let modules = tasks.flatMap { task -> [Int32] in
-            let children = (try? String(contentsOfFile: "/proc/\(process.pid)/task/\(task)/children", encoding: .utf8)) ?? ""
-            return children.split(whereSeparator: \.isWhitespace).compactMap { Int32($0) }
-        }
+        let modules = self.modules
         _ = try? process.kill()
         // Without a subreaper the module is still killed; only the reaping is left to init (ECHILD here).
         for module in modules { try? Syscall.killAndReap(module) }
     }
+
+    /// The server's process id.
+    var pid: Int32 { process.pid }
+
+    /// The output modules it started (sd_espeak-ng), which synthesize and play in processes of their own.
+    var modules: [Int32] { ProcessActivity.children(of: process.pid) }
 }
