@@ -222,6 +222,16 @@ func findings(_ rule: AuditRule, _ children: String, extra: String = "") throws 
         #expect(try findings(.labelContainsTrait, #"{"id": "b", "label": "Buttonhole settings", "traits": ["button"]}"#).isEmpty)
         #expect(try findings(.labelContainsTrait, #"{"id": "b", "label": "Link account", "traits": ["button"]}"#).isEmpty)
     }
+
+    @Test func desktopControlsNeedLabelsAndSayTheirOwnRole() throws {
+        for trait in ["checkBox", "radioButton", "comboBox", "textField", "menuItem"] {
+            #expect(try findings(.unlabelledControl, #"{"id": "c", "traits": ["\#(trait)"], "frame": [0, 0, 60, 60]}"#).count == 1, "\(trait)")
+        }
+        #expect(try findings(.labelContainsTrait, #"{"id": "c", "label": "Remember me check box", "traits": ["checkBox"]}"#).count == 1)
+        #expect(try findings(.labelContainsTrait, #"{"id": "c", "label": "Remember me checkbox", "traits": ["checkBox"]}"#).count == 1)
+        // A check box that is also a button says "check box", not "button": a label naming a button repeats nothing.
+        #expect(try findings(.labelContainsTrait, #"{"id": "c", "label": "Back button", "traits": ["checkBox", "button"]}"#).isEmpty)
+    }
 }
 
 func loadAndAudit(_ example: String) throws -> [AuditFinding] {

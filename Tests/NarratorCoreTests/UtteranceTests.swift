@@ -30,6 +30,30 @@ import Testing
             try say(#"{"id": "a", "representation": {"control": "toggle", "label": "Shuffle", "isOn": false}}"#) == "Shuffle, off, switch button")
     }
 
+    @Test func checkBoxesAndRadioButtonsSayWhetherTheyAreChecked() throws {
+        #expect(try say(#"{"id": "a", "label": "Remember me", "value": "1", "traits": ["checkBox"]}"#) == "Remember me, checked, check box")
+        #expect(try say(#"{"id": "a", "label": "Remember me", "value": "false", "traits": ["checkBox"]}"#) == "Remember me, not checked, check box")
+        #expect(try say(#"{"id": "a", "label": "Select all", "value": "mixed", "traits": ["checkBox"]}"#) == "Select all, partially checked, check box")
+        #expect(try say(#"{"id": "a", "label": "Red", "value": "checked", "traits": ["radioButton", "button"]}"#) == "Red, checked, radio button")
+        // The most specific kind of button is the one word said; a check box is never also "switch button".
+        #expect(try say(#"{"id": "a", "label": "Bold", "value": "0", "traits": ["checkBox", "toggle", "button", "menuItem"]}"#) == "Bold, not checked, check box, menu item")
+        #expect(try say(#"{"id": "a", "value": "0", "traits": ["checkBox"]}"#) == "unlabelled, not checked, check box")
+        #expect(try say(#"{"id": "a", "label": "Ton", "value": "1", "traits": ["checkBox"]}"#, extra: #""language": "de","#) == "Ton, aktiviert, Kontrollkästchen")
+    }
+
+    @Test func desktopRolesAndStates() throws {
+        #expect(try say(#"{"id": "a", "label": "Font", "value": "Sans", "traits": ["comboBox", "collapsed"]}"#) == "Font, Sans, combo box, collapsed")
+        #expect(try say(#"{"id": "a", "label": "Name", "value": "Ada", "traits": ["textField"]}"#) == "Name, Ada, text field")
+        #expect(try say(#"{"id": "a", "label": "File", "traits": ["menu", "expanded", "notEnabled"]}"#) == "File, menu, expanded, dimmed")
+        #expect(try say(#"{"id": "a", "label": "Open", "traits": ["menuItem"]}"#) == "Open, menu item")
+        #expect(try say(#"{"id": "a", "label": "Apples", "traits": ["listItem", "selected"]}"#) == "selected, Apples, list item")
+        #expect(try say(#"{"id": "a", "label": "Copying", "value": "40%", "traits": ["progressBar"]}"#) == "Copying, 40%, progress bar")
+        #expect(try say(#"{"id": "a", "label": "Question", "traits": ["dialog"]}"#) == "Question, dialog")
+        #expect(try say(#"{"id": "a", "label": "Disk full", "traits": ["alert"]}"#) == "Disk full, alert")
+        #expect(try say(#"{"id": "a", "label": "Fichier", "traits": ["menu", "collapsed"]}"#, extra: #""language": "fr","#) == "Fichier, menu, réduit")
+        #expect(try say(#"{"id": "a", "label": "Nombre", "traits": ["textField"]}"#, extra: #""language": "es","#) == "Nombre, campo de texto")
+    }
+
     @Test func tabsInATabBarSayTheirPosition() throws {
         let t = try tree(
             #"{"id": "bar", "traits": ["tabBar"], "children": [{"id": "t1", "label": "Home", "traits": ["tab"]}, {"id": "t2", "label": "Search", "traits": ["tab", "selected"]}]}, {"id": "lone", "label": "Solo", "traits": ["tab"]}"#

@@ -40,7 +40,7 @@ public enum AuditRule: String, CaseIterable, Sendable {
     /// What the rule checks, in one line (for `narratorctl help audit` and the docs).
     public var summary: String {
         switch self {
-        case .unlabelledControl: "a button, link, image, toggle or adjustable stop without a label"
+        case .unlabelledControl: "a control (button, link, image, toggle, adjustable, check box, radio button, combo box, text field, menu item) without a label"
         case .adjustableWithoutValue: "an adjustable stop with no value and no declarative range"
         case .longValue: "a spoken value longer than the limit (values are re-read on every change)"
         case .activationPointOutside: "an activation point outside its frame, or a frame outside its parent's"

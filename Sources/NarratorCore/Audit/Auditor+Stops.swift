@@ -67,7 +67,10 @@ extension Auditor {
     /// `label-contains-trait`: a label that says the trait word Narrator adds anyway.
     mutating func checkLabelWords(_ slot: Slot, node: Node, traits: Traits) {
         guard let label = node.representation?.label ?? node.label else { return }
-        for (trait, words) in traitWords where traits.contains(trait) {
+        // A check box or radio button says that word, not "button" or "switch button".
+        var spoken = traits
+        if !traits.intersection(.checkable).isEmpty { spoken.subtract(Traits([.button, .toggle])) }
+        for (trait, words) in traitWords where spoken.contains(trait) {
             guard let word = words.first(where: { label.containsWord($0) }) else { continue }
             let utterance = tree.utterance(forSlot: slot, phrases: phrases)
             report(
@@ -96,6 +99,12 @@ extension Auditor {
             (.tab, words([.tab])),
             (.image, words([.image])),
             (.adjustable, words([.adjustable])),
+            (.checkBox, words([.checkBox], extra: ["checkbox"])),
+            (.radioButton, words([.radioButton])),
+            (.comboBox, words([.comboBox])),
+            (.textField, words([.textField])),
+            (.menuItem, words([.menuItem])),
+            (.progressBar, words([.progressBar])),
         ]
     }
 }

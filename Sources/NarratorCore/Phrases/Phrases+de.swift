@@ -8,6 +8,10 @@ extension PhraseData {
         "switchButton": "Schalter", "tab": "Tab", "image": "Bild", "adjustable": "anpassbar",
         "tabPosition": "{index} von {count}", "on": "ein", "off": "aus",
         "actionsAvailable": "Aktionen verfügbar",
+        "checkBox": "Kontrollkästchen", "radioButton": "Optionsfeld", "comboBox": "Kombinationsfeld", "textField": "Textfeld",
+        "menu": "Menü", "menuItem": "Menüeintrag", "listItem": "Listeneintrag", "progressBar": "Fortschrittsbalken",
+        "dialog": "Dialog", "alert": "Warnmeldung", "checked": "aktiviert", "notChecked": "nicht aktiviert",
+        "partiallyChecked": "teilweise aktiviert", "expanded": "ausgeklappt", "collapsed": "eingeklappt",
         ]
     )
 }

@@ -8,6 +8,10 @@ extension PhraseData {
         "switchButton": "switch button", "tab": "tab", "image": "image", "adjustable": "adjustable",
         "tabPosition": "{index} of {count}", "on": "on", "off": "off",
         "actionsAvailable": "actions available",
+        "checkBox": "check box", "radioButton": "radio button", "comboBox": "combo box", "textField": "text field",
+        "menu": "menu", "menuItem": "menu item", "listItem": "list item", "progressBar": "progress bar",
+        "dialog": "dialog", "alert": "alert", "checked": "checked", "notChecked": "not checked",
+        "partiallyChecked": "partially checked", "expanded": "expanded", "collapsed": "collapsed",
         ]
     )
 }

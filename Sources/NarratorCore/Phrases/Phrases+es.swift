@@ -8,6 +8,10 @@ extension PhraseData {
         "switchButton": "interruptor", "tab": "pestaña", "image": "imagen", "adjustable": "ajustable",
         "tabPosition": "{index} de {count}", "on": "activado", "off": "desactivado",
         "actionsAvailable": "acciones disponibles",
+        "checkBox": "casilla de verificación", "radioButton": "botón de opción", "comboBox": "cuadro combinado", "textField": "campo de texto",
+        "menu": "menú", "menuItem": "elemento de menú", "listItem": "elemento de lista", "progressBar": "barra de progreso",
+        "dialog": "diálogo", "alert": "alerta", "checked": "marcado", "notChecked": "no marcado",
+        "partiallyChecked": "parcialmente marcado", "expanded": "expandido", "collapsed": "contraído",
         ]
     )
 }

@@ -8,6 +8,10 @@ extension PhraseData {
         "switchButton": "interrupteur", "tab": "onglet", "image": "image", "adjustable": "réglable",
         "tabPosition": "{index} sur {count}", "on": "activé", "off": "désactivé",
         "actionsAvailable": "actions disponibles",
+        "checkBox": "case à cocher", "radioButton": "bouton radio", "comboBox": "liste déroulante", "textField": "champ de texte",
+        "menu": "menu", "menuItem": "élément de menu", "listItem": "élément de liste", "progressBar": "barre de progression",
+        "dialog": "boîte de dialogue", "alert": "alerte", "checked": "coché", "notChecked": "non coché",
+        "partiallyChecked": "partiellement coché", "expanded": "développé", "collapsed": "réduit",
         ]
     )
 }

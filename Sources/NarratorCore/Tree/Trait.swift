@@ -1,8 +1,16 @@
-/// An accessibility trait, as in UIKit's `UIAccessibilityTraits` (spelled as in tree documents).
+/// An accessibility trait, as in UIKit's `UIAccessibilityTraits` (spelled as in tree documents),
+/// with the roles and states desktop toolkits add (GTK and Qt through AT-SPI): check boxes,
+/// radio buttons, menus, combo boxes, text fields, list items, progress bars, dialogs, alerts,
+/// and whether something is expanded or collapsed.
 public enum Trait: String, CaseIterable, Sendable {
     case button, link, header, image, staticText, selected, notEnabled, adjustable, toggle, tab, tabBar
     case searchField, keyboardKey, summaryElement, updatesFrequently, playsSound, startsMediaSession
     case allowsDirectInteraction, causesPageTurn
+    /// Its value says whether it is checked: "1" (or true, on, yes, checked), "0", or "mixed".
+    case checkBox, radioButton
+    case comboBox, textField, menu, menuItem, listItem, progressBar, dialog, alert
+    /// States of something that opens and closes (a combo box, a menu, a tree row).
+    case expanded, collapsed
 
     /// The trait's bit in `Traits` (a switch: this runs for every trait of every node).
     var bit: UInt32 {
@@ -26,6 +34,18 @@ public enum Trait: String, CaseIterable, Sendable {
         case .startsMediaSession: 1 << 16
         case .allowsDirectInteraction: 1 << 17
         case .causesPageTurn: 1 << 18
+        case .checkBox: 1 << 19
+        case .radioButton: 1 << 20
+        case .comboBox: 1 << 21
+        case .textField: 1 << 22
+        case .menu: 1 << 23
+        case .menuItem: 1 << 24
+        case .listItem: 1 << 25
+        case .progressBar: 1 << 26
+        case .dialog: 1 << 27
+        case .alert: 1 << 28
+        case .expanded: 1 << 29
+        case .collapsed: 1 << 30
         }
     }
 }
@@ -47,7 +67,14 @@ public struct Traits: OptionSet, Sendable, Hashable {
     public var list: [Trait] { Trait.allCases.filter { contains($0) } }
 
     /// Traits that make an element something a user operates, so it needs a label.
-    public static let needsLabel = Traits([.button, .link, .image, .toggle, .adjustable])
+    public static let needsLabel = Traits([
+        .button, .link, .image, .toggle, .adjustable, .checkBox, .radioButton, .comboBox, .textField, .menuItem,
+    ])
     /// Traits that make an element actionable (used by hit-target and hidden-subtree checks).
-    public static let actionable = Traits([.button, .link, .toggle, .adjustable, .tab, .searchField, .keyboardKey])
+    public static let actionable = Traits([
+        .button, .link, .toggle, .adjustable, .tab, .searchField, .keyboardKey, .checkBox, .radioButton, .comboBox,
+        .textField, .menuItem,
+    ])
+    /// Traits whose value says whether the element is checked.
+    public static let checkable = Traits([.checkBox, .radioButton])
 }

@@ -52,11 +52,21 @@ extension AccessibilityTree {
         if traits.contains(.header) { parts.append(phrases[.heading]) }
         if traits.contains(.link) { parts.append(phrases[.link]) }
         if traits.contains(.searchField) { parts.append(phrases[.searchField]) }
-        if traits.contains(.toggle) {
+        if traits.contains(.textField) { parts.append(phrases[.textField]) }
+        if traits.contains(.comboBox) { parts.append(phrases[.comboBox]) }
+        // One word for what is pressed: the most specific kind of button.
+        if traits.contains(.checkBox) {
+            parts.append(phrases[.checkBox])
+        } else if traits.contains(.radioButton) {
+            parts.append(phrases[.radioButton])
+        } else if traits.contains(.toggle) {
             parts.append(phrases[.switchButton])
         } else if traits.contains(.button) {
             parts.append(phrases[.button])
         }
+        if traits.contains(.menuItem) { parts.append(phrases[.menuItem]) }
+        if traits.contains(.menu) { parts.append(phrases[.menu]) }
+        if traits.contains(.listItem) { parts.append(phrases[.listItem]) }
         if traits.contains(.tab) {
             parts.append(phrases[.tab])
             if let (index, count) = tabPosition(slot) {
@@ -64,8 +74,16 @@ extension AccessibilityTree {
                     phrases[.tabPosition].replacingAll("{index}", with: "\(index)").replacingAll("{count}", with: "\(count)"))
             }
         }
+        if traits.contains(.progressBar) { parts.append(phrases[.progressBar]) }
         if traits.contains(.image) { parts.append(phrases[.image]) }
         if traits.contains(.adjustable) { parts.append(phrases[.adjustable]) }
+        if traits.contains(.dialog) { parts.append(phrases[.dialog]) }
+        if traits.contains(.alert) { parts.append(phrases[.alert]) }
+        if traits.contains(.expanded) {
+            parts.append(phrases[.expanded])
+        } else if traits.contains(.collapsed) {
+            parts.append(phrases[.collapsed])
+        }
         if traits.contains(.notEnabled) { parts.append(phrases[.dimmed]) }
         return parts
     }
@@ -82,7 +100,8 @@ extension AccessibilityTree {
         return parts
     }
 
-    /// The value as spoken: a declarative value formatted, a toggle's state as on/off.
+    /// The value as spoken: a declarative value formatted, a toggle's state as on/off, a check
+    /// box's or radio button's as checked, not checked or partially checked.
     func spokenValue(_ slot: Slot, phrases: PhraseTable) -> String? {
         let node = nodes[Int(slot)]
         if let adjustable = node.declarativeAdjustable {
@@ -90,6 +109,14 @@ extension AccessibilityTree {
         }
         if let isOn = node.representation?.isOn { return phrases[isOn ? .on : .off] }
         guard let value = node.representation?.value ?? node.value else { return nil }
+        if !node.effectiveTraits.intersection(.checkable).isEmpty {
+            switch value.lowercased() {
+            case "1", "true", "on", "yes", "checked": return phrases[.checked]
+            case "0", "false", "off", "no", "unchecked": return phrases[.notChecked]
+            case "mixed", "partial", "indeterminate": return phrases[.partiallyChecked]
+            default: return value
+            }
+        }
         if node.effectiveTraits.contains(.toggle) {
             switch value.lowercased() {
             case "1", "true", "on", "yes": return phrases[.on]

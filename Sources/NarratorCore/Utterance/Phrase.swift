@@ -6,6 +6,12 @@ public enum Phrase: String, CaseIterable, Sendable {
     case tabPosition
     /// Spoken values of a toggle.
     case on, off
+    /// Desktop roles.
+    case checkBox, radioButton, comboBox, textField, menu, menuItem, listItem, progressBar, dialog, alert
+    /// Spoken values of a check box or radio button.
+    case checked, notChecked, partiallyChecked
+    /// States of something that opens and closes.
+    case expanded, collapsed
     /// Follows the hint when an element has custom actions.
     case actionsAvailable
 }
