@@ -1,0 +1,182 @@
+/// How an application's AT-SPI2 objects become a Narrator tree: one tree per top-level window,
+/// each accessible a node (docs/atspi.md has the table). Pure, so that every rule is tested
+/// without a desktop; the AT-SPI bridge reads the snapshots and registers what this returns.
+public enum ATSPIMapping {
+    /// The traits an object's role brings (none for containers: frames, panels, fillers...).
+    public static func traits(of role: ATSPIRole) -> Traits {
+        switch role {
+        case .pushButton, .pushButtonMenu: Traits(.button)
+        case .toggleButton: Traits([.toggle, .button])
+        case .checkBox: Traits(.checkBox)
+        case .checkMenuItem: Traits([.checkBox, .menuItem])
+        case .radioButton: Traits(.radioButton)
+        case .radioMenuItem: Traits([.radioButton, .menuItem])
+        case .comboBox: Traits(.comboBox)
+        case .text, .entry, .passwordText: Traits(.textField)
+        case .slider, .spinButton, .scrollBar: Traits(.adjustable)
+        case .label, .static, .caption: Traits(.staticText)
+        case .heading: Traits(.header)
+        case .link: Traits(.link)
+        case .image, .icon, .animation: Traits(.image)
+        case .menu, .popupMenu: Traits(.menu)
+        case .menuItem, .tearoffMenuItem: Traits(.menuItem)
+        case .listItem, .treeItem: Traits(.listItem)
+        case .pageTab: Traits(.tab)
+        case .pageTabList: Traits(.tabBar)
+        case .progressBar, .levelBar: Traits(.progressBar)
+        case .dialog, .fileChooser, .colorChooser, .fontChooser: Traits(.dialog)
+        case .alert, .notification: Traits(.alert)
+        default: []
+        }
+    }
+
+    /// The traits an object's states bring, given the traits of its role.
+    public static func traits(of states: ATSPIStates, role: Traits) -> Traits {
+        var traits: Traits = []
+        if !states.contains(.enabled) || !states.contains(.sensitive) { traits.insert(.notEnabled) }
+        // A selected check box or tab says so once: the check box by its value, the tab by "selected".
+        if states.contains(.selected), role.intersection(.checkable).isEmpty, !role.contains(.toggle) { traits.insert(.selected) }
+        if states.contains(.expandable) || states.contains(.expanded) || states.contains(.collapsed) {
+            traits.insert(states.contains(.expanded) ? .expanded : .collapsed)
+        }
+        // A text that cannot be edited is read, not typed into.
+        if role.contains(.textField), !states.contains(.editable) {
+            traits.remove(.textField)
+            traits.insert(.staticText)
+        }
+        return traits
+    }
+
+    /// Narrator's id for an object: its path without AT-SPI's common prefix ("12", "root").
+    public static func id(of path: String) -> String {
+        let prefix = "/org/a11y/atspi/accessible/"
+        return path.hasPrefix(prefix) && path.count > prefix.count ? String(path.dropFirst(prefix.count)) : path
+    }
+
+    /// The action Narrator's `activate` performs: the first of the toolkits' usual default
+    /// actions (GTK's click, press, activate, toggle; Qt's Press, Toggle), else the first one.
+    public static func defaultAction(in actions: [String]) -> String? {
+        for usual in ["click", "press", "activate", "toggle", "jump", "open"] {
+            if let found = actions.first(where: { $0.lowercased() == usual }) { return found }
+        }
+        return actions.first { !ignoredActions.contains($0.lowercased()) }
+    }
+
+    /// Actions that are not the user's to choose: focusing is what navigation does.
+    static let ignoredActions: Set<String> = ["setfocus"]
+
+    /// The tree of one top-level window: named "application: window" (unique among `taken`,
+    /// with " (2)" and so on), titled with the window's name, each object a node.
+    public static func document(window: AccessibleSnapshot, application: String, taken: Set<String> = []) -> TreeDocument {
+        var names: [String: String] = [:]
+        var labels: Set<String> = []
+        collect(window, names: &names, labels: &labels)
+        var root = node(for: window, parent: nil, names: names, labels: labels)
+        // The window is the tree's root: its frame is the screen's, its name the title.
+        root.isElement = root.children.isEmpty ? nil : false
+        return TreeDocument(name: treeName(application: application, window: window.name, taken: taken), title: title(of: window), root: root)
+    }
+
+    /// What is said when focus enters the window: its name, and for a dialog or an alert that it
+    /// is one ("Question, dialog"), since the window itself is a container and never a stop.
+    public static func title(of window: AccessibleSnapshot) -> String? {
+        let name = window.name.trimmingWhitespace
+        guard !name.isEmpty else { return nil }
+        let role = traits(of: window.role)
+        let phrases = PhraseTable.english
+        if role.contains(.dialog) { return name + ", " + phrases[.dialog] }
+        if role.contains(.alert) { return name + ", " + phrases[.alert] }
+        return name
+    }
+
+    /// "zenity: Question", or "zenity" for a window without a name; " (2)" for a second one.
+    public static func treeName(application: String, window: String, taken: Set<String>) -> String {
+        let app = application.isEmpty ? "application" : application
+        let base = window.isEmpty ? app : "\(app): \(window)"
+        guard taken.contains(base) else { return base }
+        var number = 2
+        while taken.contains("\(base) (\(number))") { number += 1 }
+        return "\(base) (\(number))"
+    }
+
+    /// Every object's name by path, and the paths of the objects that label another one.
+    static func collect(_ snapshot: AccessibleSnapshot, names: inout [String: String], labels: inout Set<String>) {
+        if !snapshot.name.isEmpty { names[snapshot.path] = snapshot.name }
+        labels.formUnion(snapshot.labelledBy)
+        for child in snapshot.children { collect(child, names: &names, labels: &labels) }
+    }
+
+    /// The node for `snapshot` and its subtree, its frame in its parent's space.
+    ///
+    /// - Parameters:
+    ///   - parent: the space the parent places its children in (`.some(nil)`: none); nil for the window.
+    ///   - labels: the paths of objects that label another one: a label that names a field is
+    ///     read as part of the field ("Name, Ada, text field"), not once more on its own.
+    static func node(for snapshot: AccessibleSnapshot, parent: Rect??, names: [String: String], labels: Set<String>) -> Node {
+        let roleTraits = traits(of: snapshot.role)
+        var traits = roleTraits.union(traits(of: snapshot.states, role: roleTraits))
+        if traits.contains(.staticText) { traits.remove(.textField) }
+        var node = Node(id: id(of: snapshot.path), traits: traits)
+        node.label = label(of: snapshot, names: names)
+        let description = snapshot.description.trimmingWhitespace
+        if !description.isEmpty, description != node.label { node.hint = description }
+        node.value = value(of: snapshot, traits: traits)
+        if traits.contains(.adjustable), let value = snapshot.value {
+            let step = value.increment > 0 ? value.increment : max((value.maximum - value.minimum) / 20, 1)
+            node.adjustable = AdjustableValue(value: value.current, min: value.minimum, max: value.maximum, step: step)
+        }
+        // What is not on screen (a notebook's other pages) is hidden; the window itself never is.
+        node.hidden = parent != nil && !snapshot.states.contains(.showing)
+        node.modal = roleTraits.contains(.dialog) || snapshot.states.contains(.modal)
+        let extents = onScreen(snapshot.extents)
+        if let extents {
+            if let parentExtents = parent ?? nil {
+                node.frame = Rect(x: extents.x - parentExtents.x, y: extents.y - parentExtents.y, width: extents.width, height: extents.height)
+            } else {
+                node.frame = extents
+            }
+        }
+        let primary = defaultAction(in: snapshot.actions)
+        node.actions = snapshot.actions.filter { $0 != primary && !ignoredActions.contains($0.lowercased()) }
+        if labels.contains(snapshot.path), traits.contains(.staticText) { node.isElement = false }
+        // A row or cell without a name of its own is read by what it shows.
+        if node.label == nil, !snapshot.children.isEmpty, !traits.intersection(Traits([.listItem, .menuItem])).isEmpty {
+            node.childBehavior = .combine
+        }
+        // Children are placed in this node's space, or in the nearest ancestor's that has one.
+        let space: Rect? = extents ?? (parent ?? nil)
+        node.children = snapshot.children.map { self.node(for: $0, parent: .some(space), names: names, labels: labels) }
+        return node
+    }
+
+    /// Extents, unless they are GTK's mark of a widget that is not on screen (x = y = INT32_MIN).
+    static func onScreen(_ extents: Rect?) -> Rect? {
+        guard let extents, extents.x > -2_147_483_648, extents.y > -2_147_483_648 else { return nil }
+        return extents
+    }
+
+    /// The object's name, else the names of the objects that label it.
+    static func label(of snapshot: AccessibleSnapshot, names: [String: String]) -> String? {
+        let own = snapshot.name.trimmingWhitespace
+        if !own.isEmpty { return own }
+        let labels = snapshot.labelledBy.compactMap { names[$0]?.trimmingWhitespace }.filter { !$0.isEmpty }
+        return labels.isEmpty ? nil : labels.joined(separator: " ")
+    }
+
+    /// What the object's value is read as: checked or not for what can be checked, the text of a
+    /// field, the position of a progress bar; adjustables get a declarative value instead.
+    static func value(of snapshot: AccessibleSnapshot, traits: Traits) -> String? {
+        if !traits.intersection(.checkable).isEmpty || traits.contains(.toggle) {
+            if snapshot.states.contains(.indeterminate) { return "mixed" }
+            return snapshot.states.contains(.checked) || snapshot.states.contains(.pressed) ? "1" : "0"
+        }
+        if traits.contains(.textField) || traits.contains(.comboBox) {
+            guard let text = snapshot.text, !text.isEmpty else { return nil }
+            return snapshot.role == .passwordText ? nil : text
+        }
+        if traits.contains(.progressBar), let value = snapshot.value {
+            return ValueFormat.percent.render(value.current, min: value.minimum, max: value.maximum, decimalSeparator: ".")
+        }
+        return nil
+    }
+}

@@ -1,0 +1,58 @@
+/// One accessible object of a desktop application as read from AT-SPI2, with its subtree: the
+/// facts Narrator's mirror of the application is made from (``ATSPIMapping``). Plain values, so
+/// that the mapping is pure and tested without a desktop; the AT-SPI bridge fills them in.
+public struct AccessibleSnapshot: Equatable, Sendable {
+    /// Its D-Bus object path in its application ("/org/a11y/atspi/accessible/12"): unique there,
+    /// and stable while the object lives.
+    public var path: String
+    public var role: ATSPIRole
+    public var name: String
+    public var description: String
+    public var states: ATSPIStates
+    /// In screen coordinates; nil where the toolkit reports none (a hidden GTK widget reports
+    /// x = y = -2147483648).
+    public var extents: Rect?
+    /// The Action interface's action names, in order ("click", "press", "activate", "Toggle").
+    public var actions: [String]
+    /// The Value interface, for sliders, spin buttons, scroll bars and progress bars.
+    public var value: ATSPIValue?
+    /// An editable text's contents (the Text interface).
+    public var text: String?
+    /// The paths of the objects that label this one (its `labelled-by` relation).
+    public var labelledBy: [String]
+    public var children: [AccessibleSnapshot]
+
+    public init(
+        path: String, role: ATSPIRole, name: String = "", description: String = "", states: ATSPIStates = [.enabled, .sensitive, .showing, .visible],
+        extents: Rect? = nil, actions: [String] = [], value: ATSPIValue? = nil, text: String? = nil, labelledBy: [String] = [],
+        children: [AccessibleSnapshot] = []
+    ) {
+        self.path = path
+        self.role = role
+        self.name = name
+        self.description = description
+        self.states = states
+        self.extents = extents
+        self.actions = actions
+        self.value = value
+        self.text = text
+        self.labelledBy = labelledBy
+        self.children = children
+    }
+}
+
+/// AT-SPI2's Value interface: a number within bounds, moved by a step.
+public struct ATSPIValue: Equatable, Sendable {
+    public var current: Double
+    public var minimum: Double
+    public var maximum: Double
+    /// The toolkit's step; 0 when it gives none.
+    public var increment: Double
+
+    public init(current: Double, minimum: Double, maximum: Double, increment: Double) {
+        self.current = current
+        self.minimum = minimum
+        self.maximum = maximum
+        self.increment = increment
+    }
+}

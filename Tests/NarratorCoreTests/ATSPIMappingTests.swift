@@ -1,0 +1,188 @@
+import Testing
+@testable import NarratorCore
+
+/// AT-SPI2 objects as GTK and Qt expose them (roles, states, names, relations, values, actions,
+/// extents: the shapes of atspi.md), mapped to Narrator trees and read the way a user hears them.
+@Suite struct ATSPIMappingTests {
+    static let shown: ATSPIStates = [.enabled, .sensitive, .showing, .visible]
+
+    static func object(
+        _ number: Int, _ role: ATSPIRole, _ name: String = "", states: ATSPIStates = shown, extents: Rect? = nil,
+        actions: [String] = [], value: ATSPIValue? = nil, text: String? = nil, labelledBy: [Int] = [], description: String = "",
+        children: [AccessibleSnapshot] = []
+    ) -> AccessibleSnapshot {
+        AccessibleSnapshot(
+            path: "/org/a11y/atspi/accessible/\(number)", role: role, name: name, description: description, states: states,
+            extents: extents, actions: actions, value: value, text: text,
+            labelledBy: labelledBy.map { "/org/a11y/atspi/accessible/\($0)" }, children: children)
+    }
+
+    /// A small GTK3 window: the controls of the bridge's fixture app.
+    static let window = object(
+        1, .frame, "Narrator fixture", extents: Rect(x: 100, y: 50, width: 400, height: 300),
+        children: [
+            object(
+                2, .filler,
+                children: [
+                    object(3, .pushButton, "Save", extents: Rect(x: 110, y: 60, width: 80, height: 30), actions: ["click"], description: "Saves the story"),
+                    object(4, .checkBox, "Remember me", states: shown.union([.checked, .focusable]), actions: ["click"]),
+                    object(5, .label, "Name"),
+                    object(6, .text, states: shown.union([.editable, .focusable, .singleLine]), actions: ["activate"], text: "Ada", labelledBy: [5]),
+                    object(7, .slider, "Volume", value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 1)),
+                    object(
+                        8, .pageTabList,
+                        children: [
+                            object(9, .pageTab, "General", states: shown.union([.selected, .selectable]), actions: ["activate"]),
+                            object(10, .pageTab, "Advanced", states: shown.union(.selectable), actions: ["activate"]),
+                        ]),
+                    object(11, .panel, states: [.enabled, .sensitive], children: [object(12, .pushButton, "On the other page", states: [.enabled, .sensitive])]),
+                    object(13, .toggleButton, "Shuffle", states: shown.union(.pressed), actions: ["click"]),
+                    object(14, .progressBar, "Copying", value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 0)),
+                    object(15, .comboBox, "Font", states: shown.union(.expandable), actions: ["press"]),
+                    object(16, .pushButton, "Print", states: [.showing, .visible, .enabled], actions: ["click"]),
+                ]),
+        ])
+
+    func utterances(_ document: TreeDocument) -> [String] {
+        let tree = AccessibilityTree(document: document)
+        return (0..<tree.stops.count).map { tree.utterance(atStop: $0).text }
+    }
+
+    @Test("a GTK window reads as a user would want it: names, labels, states, values and positions")
+    func fixtureWindow() {
+        let document = ATSPIMapping.document(window: Self.window, application: "fixture")
+        #expect(document.name == "fixture: Narrator fixture")
+        #expect(document.title == "Narrator fixture")
+        #expect(utterances(document) == [
+            "Save, button",
+            "Remember me, checked, check box",
+            "Name, Ada, text field",
+            "Volume, 40, adjustable",
+            "selected, General, tab, 1 of 2",
+            "Advanced, tab, 2 of 2",
+            "Shuffle, on, switch button",
+            "Copying, 40%, progress bar",
+            "Font, combo box, collapsed",
+            "Print, button, dimmed",
+        ])
+        let tree = AccessibilityTree(document: document)
+        #expect(tree.utterance(atStop: 0).hint == "Saves the story")
+    }
+
+    @Test("frames are placed in the parent's space, and a hidden widget's extents give no frame")
+    func frames() {
+        let document = ATSPIMapping.document(window: Self.window, application: "fixture")
+        #expect(document.root.frame == Rect(x: 100, y: 50, width: 400, height: 300))
+        // The filler has no extents: its children are placed in the window's space.
+        #expect(document.root.children[0].children[0].frame == Rect(x: 10, y: 10, width: 80, height: 30))
+        #expect(document.root.children[0].children[1].frame == nil)
+        let offscreen = Self.object(
+            1, .frame, "W", extents: Rect(x: 0, y: 0, width: 100, height: 100),
+            children: [Self.object(2, .pushButton, "Gone", extents: Rect(x: -2_147_483_648, y: -2_147_483_648, width: 0, height: 0))])
+        #expect(ATSPIMapping.document(window: offscreen, application: "a").root.children[0].frame == nil)
+    }
+
+    @Test("the default action is what activate does; the others are named actions")
+    func actions() {
+        #expect(ATSPIMapping.defaultAction(in: ["click"]) == "click")
+        #expect(ATSPIMapping.defaultAction(in: ["SetFocus", "Press"]) == "Press")
+        #expect(ATSPIMapping.defaultAction(in: ["expand or contract", "activate"]) == "activate")
+        #expect(ATSPIMapping.defaultAction(in: ["SetFocus", "ShowMenu"]) == "ShowMenu")
+        #expect(ATSPIMapping.defaultAction(in: []) == nil)
+        let row = Self.object(20, .treeItem, "Photos", actions: ["activate", "expand or contract", "SetFocus"], children: [])
+        let document = ATSPIMapping.document(window: Self.object(1, .frame, "W", children: [row]), application: "a")
+        #expect(document.root.children[0].actions == ["expand or contract"])
+        #expect(AccessibilityTree(document: document).utterance(atStop: 0).hint == "actions available")
+    }
+
+    @Test("a dialog is modal and says it is one when focus enters it")
+    func dialog() {
+        let question = Self.object(
+            1, .dialog, "Question", states: Self.shown.union([.modal, .active]),
+            children: [
+                Self.object(2, .filler, children: [
+                    Self.object(3, .label, "Delete photo?"),
+                    Self.object(4, .pushButton, "No", actions: ["click"]),
+                    Self.object(5, .pushButton, "Yes", actions: ["click"]),
+                ]),
+            ])
+        let document = ATSPIMapping.document(window: question, application: "zenity")
+        #expect(document.name == "zenity: Question")
+        #expect(document.title == "Question, dialog")
+        #expect(document.root.modal)
+        #expect(utterances(document) == ["Delete photo?", "No, button", "Yes, button"])
+    }
+
+    struct StateExample: Sendable, CustomTestStringConvertible {
+        let role: ATSPIRole
+        let extra: ATSPIStates
+        let spoken: String
+        var testDescription: String { "\(role) → \(spoken)" }
+    }
+
+    static let stateExamples = [
+        StateExample(role: .checkBox, extra: .indeterminate, spoken: "Select all, partially checked, check box"),
+        StateExample(role: .checkBox, extra: [], spoken: "Select all, not checked, check box"),
+        StateExample(role: .radioButton, extra: .checked, spoken: "Select all, checked, radio button"),
+        StateExample(role: .checkMenuItem, extra: .checked, spoken: "Select all, checked, check box, menu item"),
+        StateExample(role: .listItem, extra: [.selected, .selectable], spoken: "selected, Select all, list item"),
+        StateExample(role: .treeItem, extra: [.expandable, .expanded], spoken: "Select all, list item, expanded"),
+        StateExample(role: .menu, extra: .expandable, spoken: "Select all, menu, collapsed"),
+        StateExample(role: .pushButton, extra: .focusable, spoken: "Select all, button"),
+    ]
+
+    @Test("states become Narrator's words", arguments: stateExamples)
+    func states(_ example: StateExample) {
+        let window = Self.object(1, .frame, "W", children: [Self.object(2, example.role, "Select all", states: Self.shown.union(example.extra))])
+        #expect(utterances(ATSPIMapping.document(window: window, application: "a")) == [example.spoken])
+    }
+
+    @Test("a control without a sensitive state is dimmed; text that cannot be edited is read, not typed into")
+    func dimmedAndReadOnly() {
+        let window = Self.object(
+            1, .frame, "W",
+            children: [
+                Self.object(2, .pushButton, "Undo", states: [.enabled, .showing, .visible]),
+                Self.object(3, .text, "Licence", states: Self.shown.union(.multiLine), text: "MIT"),
+                Self.object(4, .passwordText, "Password", states: Self.shown.union(.editable), text: "secret"),
+            ])
+        #expect(utterances(ATSPIMapping.document(window: window, application: "a")) == ["Undo, button, dimmed", "Licence", "Password, text field"])
+    }
+
+    @Test("a list row without a name is read by what it shows")
+    func namelessRowCombinesItsChildren() {
+        let window = Self.object(
+            1, .frame, "W",
+            children: [
+                Self.object(2, .list, children: [
+                    Self.object(3, .listItem, children: [Self.object(4, .label, "Inbox"), Self.object(5, .label, "12 unread")]),
+                ]),
+            ])
+        #expect(utterances(ATSPIMapping.document(window: window, application: "a")) == ["Inbox, 12 unread, list item"])
+    }
+
+    @Test("windows are named by application and title, each name unique")
+    func treeNames() {
+        #expect(ATSPIMapping.treeName(application: "gedit", window: "Untitled", taken: []) == "gedit: Untitled")
+        #expect(ATSPIMapping.treeName(application: "gedit", window: "", taken: []) == "gedit")
+        #expect(ATSPIMapping.treeName(application: "gedit", window: "Untitled", taken: ["gedit: Untitled", "gedit: Untitled (2)"]) == "gedit: Untitled (3)")
+        #expect(ATSPIMapping.id(of: "/org/a11y/atspi/accessible/root") == "root")
+        #expect(ATSPIMapping.id(of: "/com/example/7") == "/com/example/7")
+    }
+
+    @Test("every document the mapping makes is one the daemon takes")
+    func documentsRoundTrip() throws {
+        let document = ATSPIMapping.document(window: Self.window, application: "fixture")
+        let text = TreeDocumentEncoder.json(document).compactText
+        #expect(try TreeDocumentDecoder().decode(text: text) == document)
+    }
+
+    @Test("AT-SPI role and state numbers are the library's")
+    func numbers() {
+        #expect(ATSPIRole.pushButton.code == 43 && ATSPIRole.pushButton.description == "push button")
+        #expect(ATSPIRole(code: 999).description == "role 999")
+        #expect(ATSPIStates.showing.rawValue == 1 << 25)
+        // States 32 and up are in the second word: checkable is 41.
+        #expect(ATSPIStates(words: [1 << 25, 1 << 9]) == [.showing, .checkable])
+    }
+}
