@@ -28,14 +28,19 @@ import Testing
                     object(4, .checkBox, "Remember me", states: shown.union([.checked, .focusable]), actions: ["click"]),
                     object(5, .label, "Name"),
                     object(6, .text, states: shown.union([.editable, .focusable, .singleLine]), actions: ["activate"], text: "Ada", labelledBy: [5]),
-                    object(7, .slider, "Volume", value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 1)),
+                    // GTK describes a scale by its value.
+                    object(7, .slider, "Volume", value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 1), description: "40"),
+                    // GTK puts each notebook page inside its tab; the page not shown is not "showing".
                     object(
                         8, .pageTabList,
                         children: [
-                            object(9, .pageTab, "General", states: shown.union([.selected, .selectable]), actions: ["activate"]),
-                            object(10, .pageTab, "Advanced", states: shown.union(.selectable), actions: ["activate"]),
+                            object(
+                                9, .pageTab, "General", states: shown.union([.selected, .selectable]),
+                                children: [object(11, .pushButton, "General settings", actions: ["click"])]),
+                            object(
+                                10, .pageTab, "Advanced", states: shown.union(.selectable),
+                                children: [object(12, .pushButton, "Advanced settings", states: [.enabled, .sensitive, .visible])]),
                         ]),
-                    object(11, .panel, states: [.enabled, .sensitive], children: [object(12, .pushButton, "On the other page", states: [.enabled, .sensitive])]),
                     object(13, .toggleButton, "Shuffle", states: shown.union(.pressed), actions: ["click"]),
                     object(14, .progressBar, "Copying", value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 0)),
                     object(15, .comboBox, "Font", states: shown.union(.expandable), actions: ["press"]),
@@ -60,6 +65,7 @@ import Testing
             "Volume, 40, adjustable",
             "selected, General, tab, 1 of 2",
             "Advanced, tab, 2 of 2",
+            "General settings, button",
             "Shuffle, on, switch button",
             "Copying, 40%, progress bar",
             "Font, combo box, collapsed",
@@ -67,6 +73,7 @@ import Testing
         ])
         let tree = AccessibilityTree(document: document)
         #expect(tree.utterance(atStop: 0).hint == "Saves the story")
+        #expect(tree.utterance(atStop: 3).hint == nil, "the slider's description is its value")
     }
 
     @Test("frames are placed in the parent's space, and a hidden widget's extents give no frame")
@@ -101,6 +108,8 @@ import Testing
             1, .dialog, "Question", states: Self.shown.union([.modal, .active]),
             children: [
                 Self.object(2, .filler, children: [
+                    // zenity's dialog, as GTK exposes it: its stock icon is named after the dialog.
+                    Self.object(6, .icon, "Question"),
                     Self.object(3, .label, "Delete photo?"),
                     Self.object(4, .pushButton, "No", actions: ["click"]),
                     Self.object(5, .pushButton, "Yes", actions: ["click"]),

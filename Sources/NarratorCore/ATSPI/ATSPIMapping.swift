@@ -71,7 +71,7 @@ public enum ATSPIMapping {
         var names: [String: String] = [:]
         var labels: Set<String> = []
         collect(window, names: &names, labels: &labels)
-        var root = node(for: window, parent: nil, names: names, labels: labels)
+        var root = node(for: window, parent: nil, names: names, labels: labels, window: window.name.trimmingWhitespace)
         // The window is the tree's root: its frame is the screen's, its name the title.
         root.isElement = root.children.isEmpty ? nil : false
         return TreeDocument(name: treeName(application: application, window: window.name, taken: taken), title: title(of: window), root: root)
@@ -112,19 +112,24 @@ public enum ATSPIMapping {
     ///   - parent: the space the parent places its children in (`.some(nil)`: none); nil for the window.
     ///   - labels: the paths of objects that label another one: a label that names a field is
     ///     read as part of the field ("Name, Ada, text field"), not once more on its own.
-    static func node(for snapshot: AccessibleSnapshot, parent: Rect??, names: [String: String], labels: Set<String>) -> Node {
+    ///   - window: the window's name: GTK names a dialog's stock icon after its kind ("Question",
+    ///     "Warning"), which the dialog's title already says, so such an icon is no stop.
+    static func node(for snapshot: AccessibleSnapshot, parent: Rect??, names: [String: String], labels: Set<String>, window: String) -> Node {
         let roleTraits = traits(of: snapshot.role)
         var traits = roleTraits.union(traits(of: snapshot.states, role: roleTraits))
         if traits.contains(.staticText) { traits.remove(.textField) }
         var node = Node(id: id(of: snapshot.path), traits: traits)
         node.label = label(of: snapshot, names: names)
-        let description = snapshot.description.trimmingWhitespace
-        if !description.isEmpty, description != node.label { node.hint = description }
         node.value = value(of: snapshot, traits: traits)
         if traits.contains(.adjustable), let value = snapshot.value {
             let step = value.increment > 0 ? value.increment : max((value.maximum - value.minimum) / 20, 1)
             node.adjustable = AdjustableValue(value: value.current, min: value.minimum, max: value.maximum, step: step)
         }
+        // GTK describes a scale by its value ("40"): a description that says the name or the
+        // value again is no hint.
+        let description = snapshot.description.trimmingWhitespace
+        let said = [node.label, node.value, node.adjustable?.spoken()].compactMap { $0 }
+        if !description.isEmpty, !said.contains(description) { node.hint = description }
         // What is not on screen (a notebook's other pages) is hidden; the window itself never is.
         node.hidden = parent != nil && !snapshot.states.contains(.showing)
         node.modal = roleTraits.contains(.dialog) || snapshot.states.contains(.modal)
@@ -139,14 +144,43 @@ public enum ATSPIMapping {
         let primary = defaultAction(in: snapshot.actions)
         node.actions = snapshot.actions.filter { $0 != primary && !ignoredActions.contains($0.lowercased()) }
         if labels.contains(snapshot.path), traits.contains(.staticText) { node.isElement = false }
+        if snapshot.role == .icon, !snapshot.states.contains(.focusable), !window.isEmpty, node.label == window { node.isElement = false }
         // A row or cell without a name of its own is read by what it shows.
         if node.label == nil, !snapshot.children.isEmpty, !traits.intersection(Traits([.listItem, .menuItem])).isEmpty {
             node.childBehavior = .combine
         }
         // Children are placed in this node's space, or in the nearest ancestor's that has one.
         let space: Rect? = extents ?? (parent ?? nil)
-        node.children = snapshot.children.map { self.node(for: $0, parent: .some(space), names: names, labels: labels) }
+        node.children = pagesAfterTheirTabs(snapshot.children).map {
+            self.node(for: $0, parent: .some(space), names: names, labels: labels, window: window)
+        }
         return node
+    }
+
+    /// GTK puts a notebook's pages inside their page tabs; a tab with children would be a
+    /// container, never a stop. Each tab becomes a stop of its own ("General, tab, 1 of 2") and
+    /// the pages follow the tab list, in order (the ones not shown are hidden).
+    static func pagesAfterTheirTabs(_ children: [AccessibleSnapshot]) -> [AccessibleSnapshot] {
+        guard children.contains(where: { $0.role == .pageTabList }) else { return children }
+        var arranged: [AccessibleSnapshot] = []
+        for child in children {
+            guard child.role == .pageTabList else {
+                arranged.append(child)
+                continue
+            }
+            var list = child
+            var pages: [AccessibleSnapshot] = []
+            list.children = child.children.map { tab in
+                guard tab.role == .pageTab else { return tab }
+                pages += tab.children
+                var bare = tab
+                bare.children = []
+                return bare
+            }
+            arranged.append(list)
+            arranged += pages
+        }
+        return arranged
     }
 
     /// Extents, unless they are GTK's mark of a widget that is not on screen (x = y = INT32_MIN).
