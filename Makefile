@@ -18,17 +18,19 @@ COMPLDIR   := $(PREFIX)/share/bash-completion/completions
 DATADIR    := $(PREFIX)/share/narrator
 DOCDIR     := $(PREFIX)/share/doc/narrator
 
-# Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite. Tests: a real sound server to record from,
+# Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite, libatspi. Tests: a real sound server to record from,
 # systemd-analyze and systemd-socket-activate for the units, man for the manual pages, and
 # bash-completion to run the completion script with the package as well as without it.
-BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev pkg-config
+BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev pkg-config
 # Benchmarks: the same, plus Speech Dispatcher to measure beside (skipped when absent).
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux bash-completion
-# The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd and Orca on a headless
+# A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK applications to read
+# on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's.
+DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3-gi gir1.2-gtk-3.0
+# The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd and Orca on the headless
 # desktop; speech-dispatcher and its eSpeak NG module only as the reference the harness is proven against.
-SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca xvfb dbus at-spi2-core \
-                      xdotool zenity x11-utils python3-gi gir1.2-gtk-3.0
+SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca $(DESKTOP_TEST_PACKAGES)
 SSIP_SUITES := SSIPClientTests
 
 .PHONY: all deps test-deps build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke

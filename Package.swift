@@ -3,6 +3,7 @@
 //
 // Layering (each arrow is "depends on"; docs/architecture.md draws the flow):
 //   narratord -> NarratorDaemon, narratorctl -> NarratorCLI   the programs: thin main.swift shells
+//   narrator-atspi -> NarratorATSPI -> NarratorCore           reads desktop applications through AT-SPI2 (libatspi)
 //   NarratorDaemon, NarratorCLI -> NarratorSpeech, NarratorStore, NarratorSystem -> NarratorCore
 //   NarratorDaemon, NarratorCLI -> NarratorCommandLine (the one option parser) -> NarratorCore
 //   NarratorCore is pure (the model, the protocol, the speech plan and the daemon's session): no I/O.
@@ -19,6 +20,7 @@ let package = Package(
     products: [
         .executable(name: "narratord", targets: ["narratord"]),
         .executable(name: "narratorctl", targets: ["narratorctl"]),
+        .executable(name: "narrator-atspi", targets: ["narrator-atspi"]),
     ],
     targets: [
         // libespeak-ng through a module map and a shim header.
@@ -44,6 +46,12 @@ let package = Package(
             pkgConfig: "alsa",
             providers: [.apt(["libasound2-dev"])]
         ),
+        // libatspi, AT-SPI2's client library: how desktop applications' accessibility trees are read.
+        .systemLibrary(
+            name: "CAtspi",
+            pkgConfig: "atspi-2",
+            providers: [.apt(["libatspi2.0-dev"])]
+        ),
         // The pure core: model, reading order, utterances, navigation, the protocol, the speech plan, the session. No I/O.
         .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
@@ -68,12 +76,17 @@ let package = Package(
             dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
             swiftSettings: strict
         ),
+        // Reading desktop applications through AT-SPI2 into the core's snapshots (the AT-SPI bridge's shell).
+        .target(name: "NarratorATSPI", dependencies: ["NarratorCore", "NarratorCommandLine", "CAtspi"], swiftSettings: strict),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
         .target(name: "NarratorPulseHarness", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
+        // A headless desktop (Xvfb, a private session bus, the AT-SPI bus and registry) for the AT-SPI tests.
+        .target(name: "NarratorDesktopHarness", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
         // What the test targets share: finding the built binaries and running them to completion.
         .target(name: "NarratorTestSupport", swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon"], swiftSettings: strict),
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
+        .executableTarget(name: "narrator-atspi", dependencies: ["NarratorATSPI"], swiftSettings: strict),
         .executableTarget(
             name: "narrator-bench",
             dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore"],
@@ -108,5 +121,11 @@ let package = Package(
         .executableTarget(name: "narrator-log-probe", dependencies: ["NarratorStore"], path: "Tests/Helpers/narrator-log-probe", swiftSettings: strict),
         .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
+        // narrator-atspi against real GTK applications (zenity, a fixture of our own) on a headless desktop.
+        .testTarget(
+            name: "NarratorATSPITests",
+            dependencies: ["NarratorATSPI", "NarratorCommandLine", "NarratorDesktopHarness", "NarratorTestSupport", "narrator-atspi", "narratorctl"],
+            swiftSettings: strict
+        ),
     ]
 )

@@ -1,0 +1,19 @@
+#ifndef NARRATOR_CATSPI_SHIM_H
+#define NARRATOR_CATSPI_SHIM_H
+// libatspi (AT-SPI2's client library), as installed by Debian's libatspi2.0-dev, and the GLib
+// calls needed to free what it returns and to run its main loop.
+#include <atspi/atspi.h>
+#include <glib.h>
+#include <glib-object.h>
+
+// The object path of an accessible (AtspiObject's `path`), without reaching into the struct
+// from Swift: "/org/a11y/atspi/accessible/12".
+static inline const char *narrator_atspi_path(AtspiAccessible *accessible) {
+    return accessible->parent.path;
+}
+
+// The D-Bus name of the application an accessible belongs to (":1.42").
+static inline const char *narrator_atspi_bus_name(AtspiAccessible *accessible) {
+    return accessible->parent.app ? accessible->parent.app->bus_name : NULL;
+}
+#endif

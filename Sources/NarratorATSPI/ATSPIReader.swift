@@ -1,0 +1,138 @@
+import CAtspi
+import NarratorCore
+
+/// Reads an application's accessibles from AT-SPI2 into ``AccessibleSnapshot``s with libatspi,
+/// one D-Bus call per property. libatspi is not thread-safe: one thread makes every call.
+///
+/// Ownership follows libatspi's rules: strings it returns are freed with `g_free`, objects
+/// (children, interfaces, state sets, relations, targets) are unreferenced with `g_object_unref`,
+/// errors freed with `g_error_free`.
+public struct ATSPIReader {
+    /// At most this deep: a tree deeper than any toolkit builds is cut rather than followed forever.
+    public var maximumDepth = 64
+
+    public init() {}
+
+    /// Connects libatspi to the accessibility bus (found from `DBUS_SESSION_BUS_ADDRESS`, or
+    /// the X root window's `AT_SPI_BUS`); false when it could not.
+    public static func connect() -> Bool {
+        // 0 is success, 1 already initialized; anything else is a failure.
+        let status = atspi_init()
+        return status == 0 || status == 1
+    }
+
+    /// The applications on the desktop, by name, with their top-level windows.
+    public func applications() -> [(name: String, windows: [AccessibleSnapshot])] {
+        guard let desktop = atspi_get_desktop(0) else { return [] }
+        defer { g_object_unref(desktop) }
+        return children(of: desktop).map { application in
+            defer { g_object_unref(application) }
+            let name = string(atspi_accessible_get_name(application, nil))
+            let windows = children(of: application).map { window in
+                defer { g_object_unref(window) }
+                return snapshot(window, depth: 0)
+            }
+            return (name, windows)
+        }
+    }
+
+    /// `accessible` and its subtree.
+    public func snapshot(_ accessible: UnsafeMutablePointer<AtspiAccessible>, depth: Int) -> AccessibleSnapshot {
+        var snapshot = AccessibleSnapshot(
+            path: narrator_atspi_path(accessible).map { String(cString: $0) } ?? "",
+            role: ATSPIRole(code: UInt32(atspi_accessible_get_role(accessible, nil).rawValue)),
+            name: string(atspi_accessible_get_name(accessible, nil)),
+            description: string(atspi_accessible_get_description(accessible, nil)),
+            states: states(of: accessible))
+        snapshot.extents = extents(of: accessible)
+        snapshot.actions = actions(of: accessible)
+        snapshot.value = value(of: accessible)
+        if snapshot.states.contains(.editable) || snapshot.role == .text || snapshot.role == .entry {
+            snapshot.text = text(of: accessible)
+        }
+        snapshot.labelledBy = labelledBy(accessible)
+        if depth < maximumDepth, !snapshot.states.contains(.managesDescendants) {
+            snapshot.children = children(of: accessible).map { child in
+                defer { g_object_unref(child) }
+                return self.snapshot(child, depth: depth + 1)
+            }
+        }
+        return snapshot
+    }
+
+    /// The children, each a reference the caller releases.
+    func children(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> [UnsafeMutablePointer<AtspiAccessible>] {
+        let count = atspi_accessible_get_child_count(accessible, nil)
+        guard count > 0 else { return [] }
+        return (0..<count).compactMap { atspi_accessible_get_child_at_index(accessible, $0, nil) }
+    }
+
+    func states(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> ATSPIStates {
+        guard let set = atspi_accessible_get_state_set(accessible) else { return [] }
+        defer { g_object_unref(set) }
+        var states: UInt64 = 0
+        for bit in 1..<Int(ATSPI_STATE_LAST_DEFINED.rawValue) where atspi_state_set_contains(set, AtspiStateType(UInt32(bit))) != 0 {
+            states |= 1 << UInt64(bit)
+        }
+        return ATSPIStates(rawValue: states)
+    }
+
+    func extents(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> Rect? {
+        guard let component = atspi_accessible_get_component_iface(accessible) else { return nil }
+        defer { g_object_unref(component) }
+        guard let rect = atspi_component_get_extents(component, ATSPI_COORD_TYPE_SCREEN, nil) else { return nil }
+        defer { g_free(rect) }
+        let r = rect.pointee
+        return Rect(x: Double(r.x), y: Double(r.y), width: Double(r.width), height: Double(r.height))
+    }
+
+    func actions(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> [String] {
+        guard let action = atspi_accessible_get_action_iface(accessible) else { return [] }
+        defer { g_object_unref(action) }
+        let count = atspi_action_get_n_actions(action, nil)
+        guard count > 0 else { return [] }
+        return (0..<count).map { string(atspi_action_get_action_name(action, $0, nil)) }.filter { !$0.isEmpty }
+    }
+
+    func value(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> ATSPIValue? {
+        guard let value = atspi_accessible_get_value_iface(accessible) else { return nil }
+        defer { g_object_unref(value) }
+        return ATSPIValue(
+            current: atspi_value_get_current_value(value, nil), minimum: atspi_value_get_minimum_value(value, nil),
+            maximum: atspi_value_get_maximum_value(value, nil), increment: atspi_value_get_minimum_increment(value, nil))
+    }
+
+    func text(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> String? {
+        guard let text = atspi_accessible_get_text_iface(accessible) else { return nil }
+        defer { g_object_unref(text) }
+        let count = atspi_text_get_character_count(text, nil)
+        guard count > 0 else { return nil }
+        return string(atspi_text_get_text(text, 0, count, nil))
+    }
+
+    /// The paths of the objects in this one's `labelled-by` relation.
+    func labelledBy(_ accessible: UnsafeMutablePointer<AtspiAccessible>) -> [String] {
+        guard let relations = atspi_accessible_get_relation_set(accessible, nil) else { return [] }
+        defer { g_array_free(relations, 1) }
+        var paths: [String] = []
+        let items = relations.pointee.data.withMemoryRebound(to: UnsafeMutablePointer<AtspiRelation>?.self, capacity: Int(relations.pointee.len)) { $0 }
+        for index in 0..<Int(relations.pointee.len) {
+            guard let relation = items[index] else { continue }
+            defer { g_object_unref(relation) }
+            guard atspi_relation_get_relation_type(relation) == ATSPI_RELATION_LABELLED_BY else { continue }
+            for target in 0..<atspi_relation_get_n_targets(relation) {
+                guard let accessible = atspi_relation_get_target(relation, target) else { continue }
+                defer { g_object_unref(accessible) }
+                if let path = narrator_atspi_path(accessible) { paths.append(String(cString: path)) }
+            }
+        }
+        return paths
+    }
+
+    /// A string libatspi returned, freed.
+    func string(_ owned: UnsafeMutablePointer<gchar>?) -> String {
+        guard let owned else { return "" }
+        defer { g_free(owned) }
+        return String(cString: owned)
+    }
+}

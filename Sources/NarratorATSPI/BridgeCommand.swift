@@ -1,0 +1,48 @@
+import NarratorCommandLine
+
+/// What `narrator-atspi` was asked to do, parsed from its arguments without touching the process.
+public enum BridgeCommand: Equatable, Sendable {
+    /// Print the tree document of every top-level window, one per line.
+    case dump(application: String?)
+    case help
+
+    static let dumpOptions = [
+        OptionSpec("--application", value: "NAME", help: "only this application's windows (its AT-SPI name, as zenity or gtk3-widget-factory)"),
+        OptionSpec("--help", help: "show this help", aliases: ["-h"], endsParsing: true),
+    ]
+
+    /// Parses `arguments` (without the program's name).
+    public static func parse(_ arguments: [String]) throws(UsageError) -> BridgeCommand {
+        guard let command = arguments.first else { throw UsageError("a command is needed: dump (see --help)") }
+        switch command {
+        case "--help", "-h", "help":
+            return .help
+        case "dump":
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: dumpOptions, command: "dump")
+            if parsed.has("--help") { return .help }
+            return .dump(application: parsed.value("--application"))
+        default:
+            throw UsageError("unknown command '\(command)': the command is dump (see --help)")
+        }
+    }
+
+    public static let helpText = """
+        narrator-atspi: reads desktop applications (GTK, Qt) through AT-SPI2 as Narrator trees
+
+        Usage: narrator-atspi dump [--application NAME]
+
+        Commands:
+          dump    print the tree document of each top-level window of the desktop's applications,
+                  one JSON document per line, as Narrator maps them (docs/atspi.md); each can be
+                  read with `narratorctl show -`
+
+        Options:
+          --application NAME   only this application's windows (its AT-SPI name: zenity, gtk3-widget-factory)
+          --help               show this help
+
+        The accessibility bus is found as every AT-SPI2 client finds it: from the session bus
+        (DBUS_SESSION_BUS_ADDRESS) or the X display's AT_SPI_BUS property.
+
+        Exit status: 0 success, 1 no window matched, 2 usage error, 3 the accessibility bus could not be reached.
+        """
+}

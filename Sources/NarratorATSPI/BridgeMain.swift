@@ -1,0 +1,41 @@
+import Foundation
+import NarratorCommandLine
+import NarratorCore
+
+/// `narrator-atspi` as a function: arguments in, output and an exit status out.
+public enum BridgeMain {
+    public static func run(arguments: [String], output: (String) -> Void, errors: (String) -> Void) -> Int32 {
+        let command: BridgeCommand
+        do {
+            command = try BridgeCommand.parse(arguments)
+        } catch {
+            errors("narrator-atspi: \(error.message)")
+            return 2
+        }
+        switch command {
+        case .help:
+            output(BridgeCommand.helpText)
+            return 0
+        case .dump(let application):
+            guard ATSPIReader.connect() else {
+                errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")
+                return 3
+            }
+            var taken: Set<String> = []
+            var printed = 0
+            for app in ATSPIReader().applications() where application == nil || app.name == application {
+                for window in app.windows {
+                    let document = ATSPIMapping.document(window: window, application: app.name, taken: taken)
+                    taken.insert(document.name)
+                    output(TreeDocumentEncoder.json(document).compactText)
+                    printed += 1
+                }
+            }
+            guard printed > 0 else {
+                errors("narrator-atspi: no window" + (application.map { " of an application named '\($0)'" } ?? "") + " is on the accessibility bus")
+                return 1
+            }
+            return 0
+        }
+    }
+}

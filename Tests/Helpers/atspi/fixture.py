@@ -1,0 +1,81 @@
+#!/usr/bin/python3
+"""A GTK 3 window with one of each control the AT-SPI bridge maps, for its tests.
+
+    /usr/bin/python3 fixture.py [--lifetime SECONDS]
+
+The application is named "narrator-fixture" on the accessibility bus; its window is titled
+"Narrator fixture" and holds, in order: a Save button (with a tooltip), a "Remember me" check box
+(checked), an entry labelled by the label "Name" (its mnemonic widget) holding "Ada", a Volume
+slider from 0 to 100 at 40, a notebook with the pages General and Advanced (each with a button),
+and a Print button that is not sensitive. Prints {"ready": true} once the window is shown; exits
+after --lifetime seconds or on SIGTERM.
+"""
+
+import argparse
+import json
+import signal
+import sys
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--lifetime", type=float, default=120)
+    a = p.parse_args()
+
+    import gi
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import GLib, Gtk
+
+    GLib.set_prgname("narrator-fixture")
+    win = Gtk.Window(title="Narrator fixture")
+    win.set_default_size(500, 400)
+    box = Gtk.Box(orientation=Gtk.Orientation.VERTICAL, spacing=6)
+    win.add(box)
+
+    save = Gtk.Button(label="Save")
+    save.set_tooltip_text("Saves the story")
+    box.add(save)
+
+    remember = Gtk.CheckButton(label="Remember me")
+    remember.set_active(True)
+    box.add(remember)
+
+    row = Gtk.Box(orientation=Gtk.Orientation.HORIZONTAL, spacing=6)
+    label = Gtk.Label(label="_Name", use_underline=True)
+    entry = Gtk.Entry()
+    entry.set_text("Ada")
+    label.set_mnemonic_widget(entry)
+    row.add(label)
+    row.add(entry)
+    box.add(row)
+
+    volume = Gtk.Scale.new_with_range(Gtk.Orientation.HORIZONTAL, 0, 100, 1)
+    volume.set_value(40)
+    volume.get_accessible().set_name("Volume")
+    box.add(volume)
+
+    notebook = Gtk.Notebook()
+    for page in ("General", "Advanced"):
+        notebook.append_page(Gtk.Button(label=page + " settings"), Gtk.Label(label=page))
+    box.add(notebook)
+
+    printing = Gtk.Button(label="Print")
+    printing.set_sensitive(False)
+    box.add(printing)
+
+    win.connect("destroy", Gtk.main_quit)
+    win.show_all()
+    save.grab_focus()
+
+    def ready():
+        print(json.dumps({"ready": True}), flush=True)
+        return False
+
+    GLib.idle_add(ready)
+    GLib.timeout_add(int(a.lifetime * 1000), Gtk.main_quit)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
+    Gtk.main()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,27 @@
+import NarratorATSPI
+import NarratorCommandLine
+import Testing
+
+/// `narrator-atspi`'s arguments, parsed without a desktop.
+@Suite struct BridgeCommandTests {
+    @Test func dumpTakesAnApplication() throws {
+        #expect(try BridgeCommand.parse(["dump"]) == .dump(application: nil))
+        #expect(try BridgeCommand.parse(["dump", "--application", "zenity"]) == .dump(application: "zenity"))
+        #expect(try BridgeCommand.parse(["dump", "--application=zenity"]) == .dump(application: "zenity"))
+        #expect(try BridgeCommand.parse(["--help"]) == .help)
+        #expect(try BridgeCommand.parse(["dump", "--help"]) == .help)
+    }
+
+    @Test func mistakesSayWhatIsWrong() {
+        #expect(throws: UsageError("a command is needed: dump (see --help)")) { try BridgeCommand.parse([]) }
+        #expect(throws: UsageError("unknown command 'mirror': the command is dump (see --help)")) { try BridgeCommand.parse(["mirror"]) }
+        #expect(throws: UsageError.self) { try BridgeCommand.parse(["dump", "--application"]) }
+        #expect(throws: UsageError.self) { try BridgeCommand.parse(["dump", "--apps", "x"]) }
+    }
+
+    @Test func helpNamesEveryOptionAndExitStatus() {
+        for word in ["dump", "--application", "narratorctl show -", "Exit status"] {
+            #expect(BridgeCommand.helpText.contains(word), "\(word)")
+        }
+    }
+}
