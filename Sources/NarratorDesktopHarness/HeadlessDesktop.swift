@@ -84,9 +84,30 @@ public final class HeadlessDesktop: Sendable {
         guard let display else { throw fail("Xvfb did not start on any display from :90 to :139", log: "xvfb") }
         environment["DISPLAY"] = display
 
+        // A session bus that activates nothing: every service on it is one this desktop started,
+        // so no stray bus launcher is spawned behind its back (one that outlives the desktop).
+        let configuration = directory + "/session.conf"
+        let busConfiguration = """
+            <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
+             "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">
+            <busconfig>
+              <type>session</type>
+              <listen>unix:dir=\(directory)</listen>
+              <policy context="default">
+                <allow send_destination="*" eavesdrop="true"/>
+                <allow eavesdrop="true"/>
+                <allow own="*"/>
+              </policy>
+            </busconfig>
+
+            """
+        do {
+            try busConfiguration.write(toFile: configuration, atomically: true, encoding: .utf8)
+        } catch {
+            throw fail("cannot write \(configuration): \(error)", log: "xvfb")
+        }
         let bus = try spawn(
-            "/usr/bin/dbus-daemon", ["--session", "--nofork", "--print-address=1", "--address=unix:dir=\(directory)"],
-            environment: environment, name: "dbus")
+            "/usr/bin/dbus-daemon", ["--config-file=\(configuration)", "--nofork", "--print-address=1"], environment: environment, name: "dbus")
         var address = ""
         _ = Self.wait(for: {
             address = ((try? String(contentsOfFile: directory + "/dbus.out", encoding: .utf8)) ?? "")

@@ -45,17 +45,26 @@ struct ChildProcessTests {
 
 @Suite("Orphaned descendants")
 struct SubreaperTests {
+    /// In a process of its own: a subreaper adopts every orphan of every test in the process, and
+    /// adopted zombies that nobody reaps would stall the other tests' child processes.
     @Test("a grandchild orphaned by its parent comes back to a subreaper, which kills and reaps it")
-    func orphanIsAdoptedAndReaped() throws {
-        try Syscall.becomeChildSubreaper()
-        let path = NSTemporaryDirectory() + "narrator-orphan-\(UUID().uuidString).pid"
-        defer { unlink(path) }
-        let parent = try ChildProcess("/bin/sh", ["-c", "sleep 60 & echo $! > \(path)"], environment: [:])
-        #expect(try parent.wait() == .exited(0))
-        let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let orphan = try #require(pid_t(text))
-        // Without the subreaper the orphan belongs to init, and waitpid here fails with ECHILD.
-        try Syscall.killAndReap(orphan)
-        #expect(!FileManager.default.fileExists(atPath: "/proc/\(orphan)"), "killed and reaped, not a zombie")
+    func orphanIsAdoptedAndReaped() async {
+        await #expect(processExitsWith: .success) {
+            do {
+                try Syscall.becomeChildSubreaper()
+                let path = NSTemporaryDirectory() + "narrator-orphan-\(getpid()).pid"
+                defer { unlink(path) }
+                let parent = try ChildProcess("/bin/sh", ["-c", "sleep 60 & echo $! > \(path)"], environment: [:])
+                guard try parent.wait() == .exited(0) else { exit(2) }
+                let text = try String(contentsOfFile: path, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+                guard let orphan = pid_t(text) else { exit(3) }
+                // Without the subreaper the orphan belongs to init, and waitpid here fails with ECHILD.
+                try Syscall.killAndReap(orphan)
+                // Killed and reaped, not a zombie.
+                exit(FileManager.default.fileExists(atPath: "/proc/\(orphan)") ? 4 : 0)
+            } catch {
+                exit(5)
+            }
+        }
     }
 }
