@@ -49,9 +49,15 @@ public enum ATSPIMapping {
 
     /// Narrator's id for an object: its path without AT-SPI's common prefix ("12", "root").
     public static func id(of path: String) -> String {
-        let prefix = "/org/a11y/atspi/accessible/"
-        return path.hasPrefix(prefix) && path.count > prefix.count ? String(path.dropFirst(prefix.count)) : path
+        path.hasPrefix(pathPrefix) && path.count > pathPrefix.count ? String(path.dropFirst(pathPrefix.count)) : path
     }
+
+    /// The object path an id stands for (the inverse of ``id(of:)``).
+    public static func path(of id: String) -> String {
+        id.hasPrefix("/") ? id : pathPrefix + id
+    }
+
+    static let pathPrefix = "/org/a11y/atspi/accessible/"
 
     /// The action Narrator's `activate` performs: the first of the toolkits' usual default
     /// actions (GTK's click, press, activate, toggle; Qt's Press, Toggle), else the first one.

@@ -1,0 +1,154 @@
+/// What the AT-SPI bridge does, decided as a pure state machine: which trees to register, update
+/// and unregister in narratord as an application's windows come, change and go; where Narrator's
+/// focus goes when the application's focus moves; and what to do in the application when
+/// narratord tells the trees' owner to act. The bridge's shell reads the windows, feeds the
+/// changes in, and carries the effects out (requests to narratord, calls to libatspi).
+public struct ATSPIMirror: Sendable {
+    /// A top-level window: its application's D-Bus name (":1.42") and its object path there.
+    public struct WindowID: Hashable, Sendable, CustomStringConvertible {
+        public var application: String
+        public var path: String
+
+        public init(application: String, path: String) {
+            self.application = application
+            self.path = path
+        }
+
+        public var description: String { application + path }
+    }
+
+    /// One mirrored window: the tree it is registered as, the document last sent, and each
+    /// element's AT-SPI actions (what `activate` and named actions are carried out with).
+    struct Window: Sendable {
+        var tree: String
+        var document: TreeDocument
+        var actions: [String: [String]]
+        /// The ids that are focus stops, so that focus is moved only to where Narrator can go.
+        var stops: Set<String>
+    }
+
+    /// What the shell does for the mirror: requests to narratord on the connection that owns
+    /// the trees (register as ephemeral, so that the trees go when the bridge does), and calls
+    /// into the application.
+    public enum Effect: Equatable, Sendable {
+        case register(TreeDocument)
+        case update(tree: String, TreeUpdate)
+        case unregister(tree: String)
+        /// Narrator's focus follows the application's.
+        case focus(tree: String, element: String)
+        /// An AT-SPI action of the element at `path`, by its name ("click", "Press").
+        case perform(WindowID, path: String, action: String)
+        /// The element's Value set.
+        case setValue(WindowID, path: String, value: Double)
+        /// The application's focus moved to the element (`grab_focus`).
+        case grabFocus(WindowID, path: String)
+    }
+
+    private(set) var windows: [WindowID: Window] = [:]
+    /// The element Narrator was last asked to focus, so that GTK's double focus event moves it once.
+    private var lastFocus: (window: WindowID, path: String)?
+
+    public init() {}
+
+    /// The trees mirrored now, by window.
+    public var trees: [WindowID: String] { windows.mapValues(\.tree) }
+
+    // MARK: Windows
+
+    /// `window` of the application `name` was read: registered if it is new, otherwise updated
+    /// element by element (registered again when its root changed).
+    public mutating func windowRead(_ id: WindowID, application name: String, snapshot: AccessibleSnapshot) -> [Effect] {
+        if var known = windows[id] {
+            var document = ATSPIMapping.document(window: snapshot, application: name, taken: [])
+            document.name = known.tree
+            known.actions = Self.actions(in: snapshot)
+            known.stops = Self.stops(of: document)
+            defer {
+                known.document = document
+                windows[id] = known
+            }
+            // A new title (the window renamed) or a new root is a new document.
+            guard document.title == known.document.title, let updates = TreeDiff.updates(from: known.document.root, to: document.root) else {
+                return [.register(document)]
+            }
+            return updates.map { .update(tree: known.tree, $0) }
+        }
+        let taken = Set(windows.values.map(\.tree))
+        let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken)
+        windows[id] = Window(tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: document))
+        return [.register(document)]
+    }
+
+    /// The window closed (or its object went defunct): its tree goes.
+    public mutating func windowGone(_ id: WindowID) -> [Effect] {
+        guard let window = windows.removeValue(forKey: id) else { return [] }
+        if lastFocus?.window == id { lastFocus = nil }
+        return [.unregister(tree: window.tree)]
+    }
+
+    /// The application left the bus: every tree of its windows goes.
+    public mutating func applicationGone(_ application: String) -> [Effect] {
+        windows.keys.filter { $0.application == application }.sorted { $0.path < $1.path }.flatMap { windowGone($0) }
+    }
+
+    // MARK: Focus
+
+    /// The application's focus moved to `path` in `window` (`object:state-changed:focused`):
+    /// Narrator's focus follows, once, when the element is one of the tree's stops.
+    public mutating func focusMoved(_ window: WindowID, path: String) -> [Effect] {
+        guard let mirrored = windows[window] else { return [] }
+        let element = ATSPIMapping.id(of: path)
+        guard mirrored.stops.contains(element) else { return [] }
+        if let last = lastFocus, last.window == window, last.path == path { return [] }
+        lastFocus = (window, path)
+        return [.focus(tree: mirrored.tree, element: element)]
+    }
+
+    // MARK: Acting for narratord
+
+    /// narratord asked the trees' owner to act on an element (`activate`, a named action, or an
+    /// adjustment of an element without a declarative value).
+    public mutating func ownerAction(tree: String, element: String, action: String) -> [Effect] {
+        guard let (id, window) = windows.first(where: { $0.value.tree == tree }) else { return [] }
+        let path = ATSPIMapping.path(of: element)
+        let available = window.actions[element] ?? []
+        switch action {
+        case "activate":
+            if let primary = ATSPIMapping.defaultAction(in: available) { return [.perform(id, path: path, action: primary)] }
+            return [.grabFocus(id, path: path)]
+        case "increment", "decrement":
+            let wanted = action == "increment" ? "increase" : "decrease"
+            if let found = available.first(where: { $0.lowercased() == wanted }) { return [.perform(id, path: path, action: found)] }
+            return []
+        default:
+            guard let found = available.first(where: { $0 == action }) ?? available.first(where: { $0.lowercased() == action.lowercased() }) else {
+                return []
+            }
+            return [.perform(id, path: path, action: found)]
+        }
+    }
+
+    /// narratord changed a declarative value (`adjust up` on a slider): the application's
+    /// Value follows.
+    public mutating func ownerValue(tree: String, element: String, value: Double) -> [Effect] {
+        guard let (id, _) = windows.first(where: { $0.value.tree == tree }) else { return [] }
+        return [.setValue(id, path: ATSPIMapping.path(of: element), value: value)]
+    }
+
+    // MARK: Helpers
+
+    static func actions(in snapshot: AccessibleSnapshot) -> [String: [String]] {
+        var actions: [String: [String]] = [:]
+        func visit(_ node: AccessibleSnapshot) {
+            if !node.actions.isEmpty { actions[ATSPIMapping.id(of: node.path)] = node.actions }
+            node.children.forEach(visit)
+        }
+        visit(snapshot)
+        return actions
+    }
+
+    static func stops(of document: TreeDocument) -> Set<String> {
+        let tree = AccessibilityTree(document: document)
+        return Set((0..<tree.stops.count).map { tree.stopID(at: $0) })
+    }
+}

@@ -1,0 +1,121 @@
+import Testing
+@testable import NarratorCore
+
+/// The bridge's decisions on a virtual desktop: windows that come, change and go; the
+/// application's focus; and narratord's actions carried back to the application.
+@Suite struct ATSPIMirrorTests {
+    typealias Object = ATSPIMappingTests
+    static let zenity = ATSPIMirror.WindowID(application: ":1.7", path: "/org/a11y/atspi/accessible/8")
+
+    static func question(yesLabel: String = "Yes", extraButton: Bool = false) -> AccessibleSnapshot {
+        var buttons = [
+            Object.object(7, .pushButton, "No", actions: ["click"]),
+            Object.object(9, .pushButton, yesLabel, actions: ["click"]),
+        ]
+        if extraButton { buttons.append(Object.object(10, .pushButton, "Help", actions: ["click"])) }
+        return Object.object(8, .dialog, "Question", children: [Object.object(3, .label, "Delete photo?"), Object.object(6, .filler, children: buttons)])
+    }
+
+    @Test("a new window is registered; a changed one is updated element by element; a closed one goes")
+    func windowsComeChangeAndGo() throws {
+        var mirror = ATSPIMirror()
+        let registered = mirror.windowRead(Self.zenity, application: "zenity", snapshot: Self.question())
+        guard case .register(let document)? = registered.first, registered.count == 1 else { Issue.record("\(registered)"); return }
+        #expect(document.name == "zenity: Question")
+        #expect(mirror.trees == [Self.zenity: "zenity: Question"])
+
+        // Reading the same window again changes nothing.
+        #expect(mirror.windowRead(Self.zenity, application: "zenity", snapshot: Self.question()) == [])
+        // A renamed button is one property set.
+        #expect(mirror.windowRead(Self.zenity, application: "zenity", snapshot: Self.question(yesLabel: "Delete")) == [
+            .update(tree: "zenity: Question", .setProperties(element: "9", properties: .object(JSONObject(["label": "Delete"])))),
+        ])
+        // A button more is the container's children replaced.
+        let added = mirror.windowRead(Self.zenity, application: "zenity", snapshot: Self.question(yesLabel: "Delete", extraButton: true))
+        guard case .update(_, .replaceChildren(let element, let children))? = added.first, added.count == 1 else { Issue.record("\(added)"); return }
+        #expect(element == "6")
+        #expect(children.arrayValue?.count == 3)
+
+        #expect(mirror.windowGone(Self.zenity) == [.unregister(tree: "zenity: Question")])
+        #expect(mirror.windowGone(Self.zenity) == [])
+    }
+
+    @Test("two windows of one name get two trees; an application that leaves takes all its trees")
+    func namesAndApplications() {
+        var mirror = ATSPIMirror()
+        let second = ATSPIMirror.WindowID(application: ":1.7", path: "/org/a11y/atspi/accessible/20")
+        _ = mirror.windowRead(Self.zenity, application: "zenity", snapshot: Self.question())
+        var other = Self.question()
+        other.path = second.path
+        _ = mirror.windowRead(second, application: "zenity", snapshot: other)
+        #expect(Set(mirror.trees.values) == ["zenity: Question", "zenity: Question (2)"])
+        // In the order of the windows' paths ("/…/20" before "/…/8").
+        #expect(mirror.applicationGone(":1.7") == [.unregister(tree: "zenity: Question (2)"), .unregister(tree: "zenity: Question")])
+        #expect(mirror.trees.isEmpty)
+    }
+
+    @Test("Narrator's focus follows the application's, once per move, and only to stops")
+    func focusFollows() {
+        var mirror = ATSPIMirror()
+        _ = mirror.windowRead(Self.zenity, application: "zenity", snapshot: Self.question())
+        let yes = "/org/a11y/atspi/accessible/9"
+        #expect(mirror.focusMoved(Self.zenity, path: yes) == [.focus(tree: "zenity: Question", element: "9")])
+        // GTK sends the focus event twice.
+        #expect(mirror.focusMoved(Self.zenity, path: yes) == [])
+        // The filler is no stop; an unknown window is none of ours.
+        #expect(mirror.focusMoved(Self.zenity, path: "/org/a11y/atspi/accessible/6") == [])
+        #expect(mirror.focusMoved(ATSPIMirror.WindowID(application: ":1.9", path: "/x"), path: yes) == [])
+        #expect(mirror.focusMoved(Self.zenity, path: "/org/a11y/atspi/accessible/7") == [.focus(tree: "zenity: Question", element: "7")])
+    }
+
+    @Test("narratord's actions become the application's: activate is the default action")
+    func actionsGoBack() {
+        var mirror = ATSPIMirror()
+        let window = ATSPIMirror.WindowID(application: ":1.3", path: "/org/a11y/atspi/accessible/1")
+        let snapshot = Object.object(
+            1, .frame, "W",
+            children: [
+                Object.object(2, .pushButton, "Save", actions: ["click"]),
+                Object.object(3, .spinButton, "Copies", actions: ["SetFocus", "Increase", "Decrease"]),
+                Object.object(4, .treeItem, "Photos", actions: ["activate", "expand or contract"]),
+                Object.object(5, .slider, "Volume", value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 1)),
+            ])
+        _ = mirror.windowRead(window, application: "app", snapshot: snapshot)
+        #expect(mirror.ownerAction(tree: "app: W", element: "2", action: "activate") == [.perform(window, path: "/org/a11y/atspi/accessible/2", action: "click")])
+        #expect(mirror.ownerAction(tree: "app: W", element: "3", action: "increment") == [.perform(window, path: "/org/a11y/atspi/accessible/3", action: "Increase")])
+        #expect(mirror.ownerAction(tree: "app: W", element: "4", action: "expand or contract") == [
+            .perform(window, path: "/org/a11y/atspi/accessible/4", action: "expand or contract"),
+        ])
+        // Without an action of its own, activating focuses it in the application.
+        #expect(mirror.ownerAction(tree: "app: W", element: "5", action: "activate") == [.grabFocus(window, path: "/org/a11y/atspi/accessible/5")])
+        #expect(mirror.ownerAction(tree: "app: W", element: "2", action: "no such action") == [])
+        #expect(mirror.ownerAction(tree: "elsewhere", element: "2", action: "activate") == [])
+        #expect(mirror.ownerValue(tree: "app: W", element: "5", value: 41) == [.setValue(window, path: "/org/a11y/atspi/accessible/5", value: 41)])
+    }
+}
+
+@Suite struct TreeDiffTests {
+    @Test("what changed between two versions of a tree, and only that")
+    func updates() throws {
+        let old = try decode(document(#"{"id": "a", "label": "Play", "traits": ["button"]}, {"id": "b", "label": "Volume", "value": "3"}"#)).root
+        let new = try decode(document(#"{"id": "a", "label": "Pause", "traits": ["button"], "hint": "Stops"}, {"id": "b", "label": "Volume"}"#)).root
+        #expect(TreeDiff.updates(from: old, to: old) == [])
+        #expect(TreeDiff.updates(from: old, to: new) == [
+            .setProperties(element: "a", properties: .object(JSONObject(["label": "Pause", "hint": "Stops"]))),
+            .setProperties(element: "b", properties: .object(JSONObject(["value": .null]))),
+        ])
+        let reordered = try decode(document(#"{"id": "b", "label": "Volume", "value": "3"}, {"id": "a", "label": "Play", "traits": ["button"]}"#)).root
+        guard case .replaceChildren("root", _)? = TreeDiff.updates(from: old, to: reordered)?.first else { Issue.record("reordering replaces the children"); return }
+        #expect(TreeDiff.updates(from: old, to: Node(id: "other")) == nil)
+    }
+
+    @Test("the updates, applied by the daemon's own code, give the new tree")
+    func updatesApplied() throws {
+        let old = try decode(document(#"{"id": "a", "label": "Play", "traits": ["button"]}, {"id": "c", "children": [{"id": "d", "label": "One"}]}"#))
+        let new = try decode(document(#"{"id": "a", "label": "Pause", "traits": ["toggle"]}, {"id": "c", "children": [{"id": "e", "label": "Two"}, {"id": "d", "label": "One"}]}"#))
+        var tree = AccessibilityTree(document: old)
+        for update in try #require(TreeDiff.updates(from: old.root, to: new.root)) { try tree.apply(update) }
+        let expected = AccessibilityTree(document: new)
+        #expect((0..<tree.stops.count).map { tree.utterance(atStop: $0).text } == (0..<expected.stops.count).map { expected.utterance(atStop: $0).text })
+    }
+}
