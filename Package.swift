@@ -77,7 +77,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Reading desktop applications through AT-SPI2 into the core's snapshots (the AT-SPI bridge's shell).
-        .target(name: "NarratorATSPI", dependencies: ["NarratorCore", "NarratorCommandLine", "CAtspi"], swiftSettings: strict),
+        .target(name: "NarratorATSPI", dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "CAtspi"], swiftSettings: strict),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
         .target(name: "NarratorPulseHarness", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
         // A headless desktop (Xvfb, a private session bus, the AT-SPI bus and registry) for the AT-SPI tests.

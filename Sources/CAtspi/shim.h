@@ -5,6 +5,7 @@
 #include <atspi/atspi.h>
 #include <glib.h>
 #include <glib-object.h>
+#include <glib-unix.h>
 
 // The object path of an accessible (AtspiObject's `path`), without reaching into the struct
 // from Swift: "/org/a11y/atspi/accessible/12".

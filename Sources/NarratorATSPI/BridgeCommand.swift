@@ -4,7 +4,14 @@ import NarratorCommandLine
 public enum BridgeCommand: Equatable, Sendable {
     /// Print the tree document of every top-level window, one per line.
     case dump(application: String?)
+    /// Mirror every window into the narratord at `socket` (nil: the usual place) until it stops.
+    case run(socket: String?)
     case help
+
+    static let runOptions = [
+        OptionSpec("--socket", value: "PATH", help: "narratord's socket", shownDefault: "$NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock"),
+        OptionSpec("--help", help: "show this help", aliases: ["-h"], endsParsing: true),
+    ]
 
     static let dumpOptions = [
         OptionSpec("--application", value: "NAME", help: "only this application's windows (its AT-SPI name, as zenity or gtk3-widget-factory)"),
@@ -13,36 +20,48 @@ public enum BridgeCommand: Equatable, Sendable {
 
     /// Parses `arguments` (without the program's name).
     public static func parse(_ arguments: [String]) throws(UsageError) -> BridgeCommand {
-        guard let command = arguments.first else { throw UsageError("a command is needed: dump (see --help)") }
+        guard let command = arguments.first else { throw UsageError("a command is needed: run or dump (see --help)") }
         switch command {
         case "--help", "-h", "help":
             return .help
+        case "run":
+            let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: runOptions, command: "run")
+            if parsed.has("--help") { return .help }
+            return .run(socket: parsed.value("--socket"))
         case "dump":
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: dumpOptions, command: "dump")
             if parsed.has("--help") { return .help }
             return .dump(application: parsed.value("--application"))
         default:
-            throw UsageError("unknown command '\(command)': the command is dump (see --help)")
+            throw UsageError("unknown command '\(command)': the commands are run and dump (see --help)")
         }
     }
 
     public static let helpText = """
         narrator-atspi: reads desktop applications (GTK, Qt) through AT-SPI2 as Narrator trees
 
-        Usage: narrator-atspi dump [--application NAME]
+        Usage: narrator-atspi run [--socket PATH]
+               narrator-atspi dump [--application NAME]
 
         Commands:
+          run     mirror every window of the desktop's applications into narratord, as trees this
+                  connection owns, and keep them in step: changes are sent as updates, closed
+                  windows and applications that leave are unregistered, the applications' focus
+                  moves Narrator's, and narratorctl activate, action and adjust act in the
+                  application; runs until narratord stops
           dump    print the tree document of each top-level window of the desktop's applications,
                   one JSON document per line, as Narrator maps them (docs/atspi.md); each can be
                   read with `narratorctl show -`
 
         Options:
-          --application NAME   only this application's windows (its AT-SPI name: zenity, gtk3-widget-factory)
+          --socket PATH        (run) narratord's socket (default: $NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock)
+          --application NAME   (dump) only this application's windows (its AT-SPI name: zenity, gtk3-widget-factory)
           --help               show this help
 
         The accessibility bus is found as every AT-SPI2 client finds it: from the session bus
         (DBUS_SESSION_BUS_ADDRESS) or the X display's AT_SPI_BUS property.
 
-        Exit status: 0 success, 1 no window matched, 2 usage error, 3 the accessibility bus could not be reached.
+        Exit status: 0 success, 1 no window matched (dump), 2 usage error, 3 the accessibility bus or
+        narratord could not be reached, or (run) narratord closed the connection.
         """
 }

@@ -1,10 +1,13 @@
 import Foundation
 import NarratorCommandLine
 import NarratorCore
+import NarratorSystem
 
 /// `narrator-atspi` as a function: arguments in, output and an exit status out.
 public enum BridgeMain {
-    public static func run(arguments: [String], output: (String) -> Void, errors: (String) -> Void) -> Int32 {
+    public static func run(
+        arguments: [String], environment: [String: String], output: @escaping (String) -> Void, errors: @escaping (String) -> Void
+    ) -> Int32 {
         let command: BridgeCommand
         do {
             command = try BridgeCommand.parse(arguments)
@@ -16,6 +19,22 @@ public enum BridgeMain {
         case .help:
             output(BridgeCommand.helpText)
             return 0
+        case .run(let flag):
+            let socket = SocketPath.resolve(flag: flag, environment: environment, uid: getuid())
+            let link: DaemonLink
+            do {
+                link = try DaemonLink(socket: socket.path)
+            } catch {
+                errors("narrator-atspi: cannot reach narratord at \(socket.path): \(error)")
+                return 3
+            }
+            guard ATSPIReader.connect() else {
+                errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")
+                return 3
+            }
+            let loop = BridgeLoop(daemon: link, log: errors)
+            loop.run()
+            return 3
         case .dump(let application):
             guard ATSPIReader.connect() else {
                 errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")

@@ -68,20 +68,28 @@ public final class HeadlessDesktop: Sendable {
         environment["GDK_BACKEND"] = "x11"
         environment["LANG"] = "C.UTF-8"
 
-        // The display: the first free number from 90 on (an X server that finds it taken exits).
+        // The display: a free number from 90 on, starting where this process's id points so that
+        // desktops started at once rarely try the same one. The display is ours once its lock file
+        // names our server (two servers racing for a number: one exits, and the other holds it).
         var display: String?
-        for number in 90..<140 where !FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
-            && !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock")
-        {
+        let first = 90 + Int(getpid() % 50)
+        for offset in 0..<100 {
+            let number = 90 + (first - 90 + offset) % 100
+            guard !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") else { continue }
             let server = try spawn(
                 "/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"], environment: environment,
                 name: "xvfb")
-            if Self.wait(for: { FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)") }, unlessEnded: server) {
+            let ours = Self.wait(for: {
+                let lock = (try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                return lock == String(server.pid) && FileManager.default.fileExists(atPath: "/tmp/.X11-unix/X\(number)")
+            }, unlessEnded: server)
+            if ours {
                 display = ":\(number)"
                 break
             }
+            _ = try? server.kill()
         }
-        guard let display else { throw fail("Xvfb did not start on any display from :90 to :139", log: "xvfb") }
+        guard let display else { throw fail("Xvfb did not start on any display from :90 to :189", log: "xvfb") }
         environment["DISPLAY"] = display
 
         // A session bus that activates nothing: every service on it is one this desktop started,

@@ -4,6 +4,12 @@ import Testing
 
 /// `narrator-atspi`'s arguments, parsed without a desktop.
 @Suite struct BridgeCommandTests {
+    @Test func runTakesASocket() throws {
+        #expect(try BridgeCommand.parse(["run"]) == .run(socket: nil))
+        #expect(try BridgeCommand.parse(["run", "--socket", "/tmp/n.sock"]) == .run(socket: "/tmp/n.sock"))
+        #expect(try BridgeCommand.parse(["run", "--help"]) == .help)
+    }
+
     @Test func dumpTakesAnApplication() throws {
         #expect(try BridgeCommand.parse(["dump"]) == .dump(application: nil))
         #expect(try BridgeCommand.parse(["dump", "--application", "zenity"]) == .dump(application: "zenity"))
@@ -13,14 +19,15 @@ import Testing
     }
 
     @Test func mistakesSayWhatIsWrong() {
-        #expect(throws: UsageError("a command is needed: dump (see --help)")) { try BridgeCommand.parse([]) }
-        #expect(throws: UsageError("unknown command 'mirror': the command is dump (see --help)")) { try BridgeCommand.parse(["mirror"]) }
+        #expect(throws: UsageError("a command is needed: run or dump (see --help)")) { try BridgeCommand.parse([]) }
+        #expect(throws: UsageError("unknown command 'mirror': the commands are run and dump (see --help)")) { try BridgeCommand.parse(["mirror"]) }
+        #expect(throws: UsageError.self) { try BridgeCommand.parse(["run", "--socket"]) }
         #expect(throws: UsageError.self) { try BridgeCommand.parse(["dump", "--application"]) }
         #expect(throws: UsageError.self) { try BridgeCommand.parse(["dump", "--apps", "x"]) }
     }
 
     @Test func helpNamesEveryOptionAndExitStatus() {
-        for word in ["dump", "--application", "narratorctl show -", "Exit status"] {
+        for word in ["run", "dump", "--socket", "--application", "narratorctl show -", "Exit status"] {
             #expect(BridgeCommand.helpText.contains(word), "\(word)")
         }
     }

@@ -67,6 +67,7 @@ struct BridgeDumpTests {
             "Advanced, tab, 2 of 2",
             "General settings, button",
             "Print, button, dimmed",
+            "Not saved",
         ])
         // The tooltip is the Save button's hint.
         let json = try CompletedRun.run(Self.ctl, ["show", "--json", "-"], stdin: document).stdout

@@ -79,6 +79,12 @@ public struct ATSPIMirror: Sendable {
         return [.register(document)]
     }
 
+    /// The window's document as it is, to register again whole (narratord refused an update:
+    /// an id moved elsewhere in the tree, which `update` cannot say).
+    public func resend(_ id: WindowID) -> [Effect] {
+        windows[id].map { [.register($0.document)] } ?? []
+    }
+
     /// The window closed (or its object went defunct): its tree goes.
     public mutating func windowGone(_ id: WindowID) -> [Effect] {
         guard let window = windows.removeValue(forKey: id) else { return [] }

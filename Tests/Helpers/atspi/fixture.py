@@ -7,8 +7,10 @@ The application is named "narrator-fixture" on the accessibility bus; its window
 "Narrator fixture" and holds, in order: a Save button (with a tooltip), a "Remember me" check box
 (checked), an entry labelled by the label "Name" (its mnemonic widget) holding "Ada", a Volume
 slider from 0 to 100 at 40, a notebook with the pages General and Advanced (each with a button),
-and a Print button that is not sensitive. Prints {"ready": true} once the window is shown; exits
-after --lifetime seconds or on SIGTERM.
+a Print button that is not sensitive, and a status label, "Not saved", that Save changes to "Saved".
+Prints {"ready": true} once the window is shown, then a line for each change a user (or the bridge)
+makes: {"clicked": "Save"}, {"volume": 41.0}, {"remember": false}. Exits after --lifetime
+seconds or on SIGTERM.
 """
 
 import argparse
@@ -62,6 +64,20 @@ def main():
     printing = Gtk.Button(label="Print")
     printing.set_sensitive(False)
     box.add(printing)
+
+    status = Gtk.Label(label="Not saved")
+    box.add(status)
+
+    def say(**change):
+        print(json.dumps(change), flush=True)
+
+    def saved(_):
+        status.set_text("Saved")
+        say(clicked="Save")
+
+    save.connect("clicked", saved)
+    volume.connect("value-changed", lambda scale: say(volume=scale.get_value()))
+    remember.connect("toggled", lambda button: say(remember=button.get_active()))
 
     win.connect("destroy", Gtk.main_quit)
     win.show_all()

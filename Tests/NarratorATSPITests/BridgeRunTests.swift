@@ -1,0 +1,149 @@
+import Foundation
+import NarratorDesktopHarness
+import NarratorSystem
+import NarratorTestSupport
+import Testing
+
+/// `narrator-atspi run` between a real narratord and real GTK applications on a headless desktop:
+/// the fixture window mirrored as a tree the bridge owns; Tab in the application moving
+/// Narrator's focus, which speaks; `narratorctl activate` clicking the real button and `adjust up`
+/// moving the real slider, each change coming back as an update; a dialog that opens later
+/// mirrored too; an application that quits taking its tree with it.
+@Suite(
+    "narrator-atspi mirrors real applications into narratord",
+    .serialized,
+    .enabled(if: HeadlessDesktop.isInstalled && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool")
+             && FileManager.default.isExecutableFile(atPath: "/usr/bin/zenity"),
+             "the headless desktop, xdotool or zenity is not installed (make test-deps)")
+)
+struct BridgeRunTests {
+    static let tree = "narrator-fixture: Narrator fixture"
+
+    /// A desktop, a narratord (null audio) on a socket of its own, the fixture, and the bridge between them.
+    final class Session {
+        let desktop: HeadlessDesktop
+        let socket: String
+        let daemon: ChildProcess
+        let fixture: ChildProcess
+
+        init() throws {
+            desktop = try HeadlessDesktop()
+            socket = desktop.directory + "/narratord.sock"
+            daemon = try desktop.launch(
+                BuiltProducts.directory + "/narratord",
+                ["--socket", socket, "--audio", "null", "--state-dir", desktop.directory + "/state", "--log-level", "debug"], name: "narratord")
+            fixture = try desktop.launch("/usr/bin/python3", [BridgeDumpTests.fixture, "--lifetime", "120"], name: "fixture")
+            try wait("the fixture to show its window") { self.changes.contains { $0.contains(#""ready": true"#) } }
+            try wait("narratord to listen") { FileManager.default.fileExists(atPath: self.socket) }
+            _ = try desktop.launch(BuiltProducts.directory + "/narrator-atspi", ["run", "--socket", socket], name: "bridge")
+            try wait("the fixture's tree") { (try? self.ctl("trees").stdout.contains(BridgeRunTests.tree)) == true }
+        }
+
+        deinit { desktop.stop() }
+
+        /// `narratorctl --socket SOCKET ARGS...`.
+        @discardableResult
+        func ctl(_ arguments: String...) throws -> CompletedRun {
+            try CompletedRun.run(BuiltProducts.directory + "/narratorctl", ["--socket", socket] + arguments, timeout: .seconds(30))
+        }
+
+        /// What the fixture printed: one line per change.
+        var changes: [String] {
+            ((try? String(contentsOfFile: desktop.directory + "/fixture.out", encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+        }
+
+        /// The mirrored tree's stops, as narratord speaks them.
+        func stops() throws -> [String] {
+            try ctl("show", BridgeRunTests.tree).lines.filter { !$0.hasPrefix("  hint:") }
+        }
+
+        /// The id of the stop that speaks `utterance`.
+        func id(of utterance: String) throws -> String {
+            let json = try ctl("--json", "show", BridgeRunTests.tree).stdout
+            let stops = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]] ?? []
+            guard let id = stops.first(where: { $0["utterance"] as? String == utterance })?["id"] as? String else {
+                throw Failure(description: "no stop says \"\(utterance)\" in \(json)")
+            }
+            return id
+        }
+
+        /// Narrator's focus, from `status`.
+        func focus() throws -> String? {
+            let json = try ctl("--json", "status").stdout
+            let status = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+            return (status?["focus"] as? [String: Any])?["element"] as? String
+        }
+
+        func xdotool(_ arguments: String...) throws {
+            let run = try CompletedRun.run("/usr/bin/xdotool", arguments, environment: desktop.environment, timeout: .seconds(30))
+            guard run.status == 0 else {
+                throw Failure(description: "xdotool \(arguments.joined(separator: " ")) failed: \(run.stderr) (DISPLAY=\(desktop.environment["DISPLAY"] ?? "none"), \(desktop.environment.count) variables)")
+            }
+        }
+
+        /// Polls `condition` (every 50 ms, up to 20 s); throws, with the bridge's log, if it never holds.
+        func wait(_ what: String, _ condition: () throws -> Bool) throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while ContinuousClock.now < deadline {
+                if try condition() { return }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+            if try condition() { return }
+            throw Failure(description: "waited in vain for \(what); the bridge said: \(desktop.log("bridge")); narratord: \(desktop.log("narratord").suffix(1_500))")
+        }
+    }
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    @Test("the window is mirrored with every stop, and the application's focus moves Narrator's, which speaks it")
+    func mirrorAndFollowFocus() throws {
+        let session = try Session()
+        #expect(try session.stops() == [
+            "Save, button", "Remember me, checked, check box", "Name, Ada, text field", "Volume, 40, adjustable",
+            "selected, General, tab, 1 of 2", "Advanced, tab, 2 of 2", "General settings, button", "Print, button, dimmed", "Not saved",
+        ])
+        let remember = try session.id(of: "Remember me, checked, check box")
+        let name = try session.id(of: "Name, Ada, text field")
+        let window = try CompletedRun.run("/usr/bin/xdotool", ["search", "--name", "Narrator fixture"], environment: session.desktop.environment).lines.first ?? ""
+        try session.xdotool("windowfocus", "--sync", window)
+        try session.xdotool("key", "Tab")
+        try session.wait("focus on the check box") { try session.focus() == remember }
+        try session.xdotool("key", "Tab")
+        try session.wait("focus on the entry") { try session.focus() == name }
+        // Each focus move was spoken: the log holds the utterances, as focus speech.
+        try session.wait("the focus speech in the log") {
+            let log = try session.ctl("log", "--limit", "20").stdout
+            return log.contains("Remember me, checked, check box") && log.contains("Name, Ada, text field")
+        }
+    }
+
+    @Test("activate clicks the real button and adjust moves the real slider; what changed comes back as updates")
+    func actInTheApplication() throws {
+        let session = try Session()
+        try session.ctl("focus", Self.tree, try session.id(of: "Save, button"))
+        #expect(try session.ctl("activate").status == 0)
+        try session.wait("the click") { session.changes.contains(#"{"clicked": "Save"}"#) }
+        try session.wait("the status label's update") { try session.stops().last == "Saved" }
+
+        try session.ctl("focus", Self.tree, try session.id(of: "Volume, 40, adjustable"))
+        #expect(try session.ctl("adjust", "up").stdout.contains("41"))
+        try session.wait("the slider to move") { session.changes.contains(#"{"volume": 41.0}"#) }
+
+        try session.ctl("focus", Self.tree, try session.id(of: "Remember me, checked, check box"))
+        try session.ctl("activate")
+        try session.wait("the check box to be cleared") { session.changes.contains(#"{"remember": false}"#) }
+        try session.wait("its update") { try session.stops().contains("Remember me, not checked, check box") }
+    }
+
+    @Test("a dialog that opens later is mirrored, and an application that quits takes its tree")
+    func windowsComeAndGo() throws {
+        let session = try Session()
+        let dialog = try session.desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
+        try session.wait("the dialog's tree") { try session.ctl("trees").stdout.contains("zenity: Question") }
+        #expect(try session.ctl("show", "zenity: Question").lines == ["Delete photo?", "No, button", "Yes, button"])
+        _ = try dialog.kill()
+        try session.wait("the dialog's tree to go") { try !session.ctl("trees").stdout.contains("zenity: Question") }
+        _ = try session.fixture.kill()
+        try session.wait("the fixture's tree to go") { try !session.ctl("trees").stdout.contains(Self.tree) }
+    }
+}
