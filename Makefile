@@ -104,7 +104,7 @@ load: deps
 	$(SWIFT) build -c release $(SWIFTFLAGS)
 	LOAD_SECONDS=$(LOAD_SECONDS) .build/release/narrator-bench load
 
-# Installs release binaries, the systemd user units, man pages, bash completion and examples.
+# Installs release binaries (narratord, narratorctl, narrator-atspi), the systemd user units, man pages, bash completion and examples.
 install: CONFIG = release
 install: build install-files
 
@@ -112,9 +112,11 @@ install: build install-files
 install-files:
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR) \
 	    $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DOCDIR)
-	install -m 0755 $(BIN)/narratord $(BIN)/narratorctl $(DESTDIR)$(BINDIR)/
-	sed 's|@BINDIR@|$(BINDIR)|g' systemd/narratord.service > $(DESTDIR)$(UNITDIR)/narratord.service
-	chmod 0644 $(DESTDIR)$(UNITDIR)/narratord.service
+	install -m 0755 $(BIN)/narratord $(BIN)/narratorctl $(BIN)/narrator-atspi $(DESTDIR)$(BINDIR)/
+	for unit in narratord.service narrator-atspi.service; do \
+	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
+	  chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; \
+	done
 	install -m 0644 systemd/narratord.socket systemd/narratord-ssip.socket $(DESTDIR)$(UNITDIR)/
 	install -m 0644 man/narratord.1 man/narratorctl.1 $(DESTDIR)$(MANDIR)/
 	install -m 0644 completions/narratorctl.bash $(DESTDIR)$(COMPLDIR)/narratorctl
@@ -122,8 +124,9 @@ install-files:
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/narratord $(DESTDIR)$(BINDIR)/narratorctl
-	rm -f $(DESTDIR)$(UNITDIR)/narratord.service $(DESTDIR)$(UNITDIR)/narratord.socket $(DESTDIR)$(UNITDIR)/narratord-ssip.socket
+	rm -f $(DESTDIR)$(BINDIR)/narratord $(DESTDIR)$(BINDIR)/narratorctl $(DESTDIR)$(BINDIR)/narrator-atspi
+	rm -f $(DESTDIR)$(UNITDIR)/narratord.service $(DESTDIR)$(UNITDIR)/narratord.socket $(DESTDIR)$(UNITDIR)/narratord-ssip.socket \
+	    $(DESTDIR)$(UNITDIR)/narrator-atspi.service
 	rm -f $(DESTDIR)$(MANDIR)/narratord.1 $(DESTDIR)$(MANDIR)/narratorctl.1
 	rm -f $(DESTDIR)$(COMPLDIR)/narratorctl
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)

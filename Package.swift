@@ -106,7 +106,7 @@ let package = Package(
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",
-            dependencies: ["NarratorCore", "NarratorSystem", "NarratorPulseHarness", "NarratorTestSupport", "narratord", "narratorctl"],
+            dependencies: ["NarratorCore", "NarratorSystem", "NarratorPulseHarness", "NarratorTestSupport", "narratord", "narratorctl", "narrator-atspi"],
             swiftSettings: strict
         ),
         .testTarget(

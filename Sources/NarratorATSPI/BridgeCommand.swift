@@ -48,7 +48,8 @@ public enum BridgeCommand: Equatable, Sendable {
                   connection owns, and keep them in step: changes are sent as updates, closed
                   windows and applications that leave are unregistered, the applications' focus
                   moves Narrator's, and narratorctl activate, action and adjust act in the
-                  application; runs until narratord stops
+                  application; when narratord stops, it tries again every second and, once
+                  narratord is back, registers every window again
           dump    print the tree document of each top-level window of the desktop's applications,
                   one JSON document per line, as Narrator maps them (docs/atspi.md); each can be
                   read with `narratorctl show -`
@@ -62,6 +63,6 @@ public enum BridgeCommand: Equatable, Sendable {
         (DBUS_SESSION_BUS_ADDRESS) or the X display's AT_SPI_BUS property.
 
         Exit status: 0 success, 1 no window matched (dump), 2 usage error, 3 the accessibility bus or
-        narratord could not be reached, or (run) narratord closed the connection.
+        (at start) narratord could not be reached.
         """
 }

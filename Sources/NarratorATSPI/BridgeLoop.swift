@@ -11,7 +11,10 @@ final class BridgeLoop {
 
     private let reader = ATSPIReader()
     private var mirror = ATSPIMirror()
-    private let daemon: DaemonLink
+    /// The connection to narratord; nil while it is away (the bridge retries every second and,
+    /// back, registers every window again: nothing the mirror knows is lost meanwhile).
+    private var daemon: DaemonLink?
+    private let socket: String
     private let log: (String) -> Void
     /// Each mirrored window's accessible (a reference this loop holds), and its application's name.
     private var windows: [WindowID: (accessible: UnsafeMutablePointer<AtspiAccessible>, application: String)] = [:]
@@ -19,21 +22,20 @@ final class BridgeLoop {
     private var pending: Set<WindowID> = []
     private var flushArmed = false
     private var listener: UnsafeMutablePointer<AtspiEventListener>?
-    /// Why the loop stopped (narratord went away), once it has.
-    private(set) var ended: String?
 
     static let events = [
         "object:state-changed:focused", "object:children-changed", "object:property-change:accessible-name",
         "object:property-change:accessible-value", "object:property-change:accessible-description", "object:state-changed:checked",
         "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:showing",
         "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:defunct", "object:text-changed",
-        "window:create", "window:destroy",
+        "window:create", "window:destroy", "window:activate",
     ]
     /// How long after an event the windows it touched are read again (a burst is one read).
     static let batchMilliseconds: UInt32 = 25
 
-    init(daemon: DaemonLink, log: @escaping (String) -> Void) {
+    init(daemon: DaemonLink, socket: String, log: @escaping (String) -> Void) {
         self.daemon = daemon
+        self.socket = socket
         self.log = log
     }
 
@@ -42,12 +44,11 @@ final class BridgeLoop {
         if let listener { g_object_unref(listener) }
     }
 
-    /// Mirrors what is on the desktop now, subscribes to its changes, and runs until narratord
-    /// closes the connection.
+    /// Mirrors what is on the desktop now, subscribes to its changes, and runs until the process
+    /// is stopped (narratord going away is waited out).
     func run() {
         // A hung application answers nothing: give up on a call after 2 s rather than libatspi's 25.
         atspi_set_timeout(2_000, 15_000)
-        try? daemon.send(.hello(client: "narrator-atspi"), purpose: "hello")
         let me = Unmanaged.passUnretained(self).toOpaque()
         listener = atspi_event_listener_new({ event, context in
             guard let event, let context else { return }
@@ -56,12 +57,36 @@ final class BridgeLoop {
             g_boxed_free(atspi_event_get_type(), event)
         }, me, nil)
         for type in Self.events { atspi_event_listener_register(listener, type, nil) }
-        _ = g_unix_fd_add(daemon.fd, G_IO_IN, { _, _, context in
-            guard let context else { return 0 }
-            return Unmanaged<BridgeLoop>.fromOpaque(context).takeUnretainedValue().daemonReadable() ? 1 : 0
-        }, me)
+        if let daemon { attach(daemon) }
         rescan()
         atspi_event_main()
+    }
+
+    /// Says hello on a new connection and watches it for replies and events.
+    private func attach(_ link: DaemonLink) {
+        try? link.send(.hello(client: "narrator-atspi"), purpose: "hello")
+        _ = g_unix_fd_add(link.fd, G_IO_IN, { _, _, context in
+            guard let context else { return 0 }
+            return Unmanaged<BridgeLoop>.fromOpaque(context).takeUnretainedValue().daemonReadable() ? 1 : 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// Tries to reach narratord again in a second; once it answers, every window is registered again.
+    private func armReconnect() {
+        _ = g_timeout_add(1_000, { context in
+            guard let context else { return 0 }
+            return Unmanaged<BridgeLoop>.fromOpaque(context).takeUnretainedValue().reconnect() ? 0 : 1
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// One attempt; true once connected (the timer then stops).
+    private func reconnect() -> Bool {
+        guard let link = try? DaemonLink(socket: socket) else { return false }
+        daemon = link
+        attach(link)
+        log("narrator-atspi: narratord is back at \(socket); registering \(mirror.trees.count) window(s) again")
+        carryOut(mirror.resendAll())
+        return true
     }
 
     // MARK: The desktop
@@ -167,6 +192,11 @@ final class BridgeLoop {
             windows[id] = (window, name)
             read(id)
         }
+        if type == "window:activate" {
+            if pending.contains(id) { read(id) }
+            carryOut(mirror.windowActivated(id))
+            return
+        }
         if type == "object:state-changed:focused" {
             guard event.pointee.detail1 == 1, let path = narrator_atspi_path(source).map({ String(cString: $0) }) else { return }
             // What changed with the focus (a state, a new page) is read first, so the stop exists.
@@ -198,10 +228,11 @@ final class BridgeLoop {
 
     /// The socket is readable: replies and owner events. False (removing the watch) once narratord is gone.
     private func daemonReadable() -> Bool {
-        guard let lines = daemon.receive() else {
-            ended = "narratord closed the connection"
-            log("narrator-atspi: narratord closed the connection; stopping")
-            atspi_event_quit()
+        guard let link = daemon else { return false }
+        guard let lines = link.receive() else {
+            log("narrator-atspi: narratord closed the connection; trying \(socket) again every second")
+            daemon = nil
+            armReconnect()
             return false
         }
         for line in lines { take(line) }
@@ -223,7 +254,7 @@ final class BridgeLoop {
             }
             return
         }
-        guard let number = line["id"]?.numberValue, let purpose = daemon.finish(Int(number)) else { return }
+        guard let number = line["id"]?.numberValue, let purpose = daemon?.finish(Int(number)) else { return }
         if line["ok"]?.boolValue == false {
             let message = line["error"]?["message"]?.stringValue ?? line.compactText
             log("narrator-atspi: \(purpose) was refused: \(message)")
@@ -240,15 +271,10 @@ final class BridgeLoop {
         for effect in effects {
             do {
                 switch effect {
-                case .register(let document):
-                    let raw = try RawJSON(TreeDocumentEncoder.json(document).compactText)
-                    try daemon.send(.register(document: raw, ephemeral: true), purpose: "register \(document.name)")
-                case .update(let tree, let update):
-                    try daemon.send(.update(tree: tree, update: update, announce: false, notify: nil), purpose: "update \(tree)")
-                case .unregister(let tree):
-                    try daemon.send(.unregister(tree: tree), purpose: "unregister \(tree)")
-                case .focus(let tree, let element):
-                    try daemon.send(.focus(tree: tree, element: element), purpose: "focus \(tree) \(element)")
+                case .register, .update, .unregister, .focus:
+                    // While narratord is away its share waits: reconnecting registers every window whole.
+                    guard let daemon else { continue }
+                    try send(effect, to: daemon)
                 case .perform(let window, let path, let action):
                     act(in: window, on: path, "perform \(action)") { accessible in
                         guard let iface = atspi_accessible_get_action_iface(accessible) else { return false }
@@ -275,6 +301,23 @@ final class BridgeLoop {
             } catch {
                 log("narrator-atspi: could not tell narratord: \(error)")
             }
+        }
+    }
+
+    /// A request for narratord.
+    private func send(_ effect: ATSPIMirror.Effect, to daemon: DaemonLink) throws {
+        switch effect {
+        case .register(let document):
+            let raw = try RawJSON(TreeDocumentEncoder.json(document).compactText)
+            try daemon.send(.register(document: raw, ephemeral: true), purpose: "register \(document.name)")
+        case .update(let tree, let update):
+            try daemon.send(.update(tree: tree, update: update, announce: false, notify: nil), purpose: "update \(tree)")
+        case .unregister(let tree):
+            try daemon.send(.unregister(tree: tree), purpose: "unregister \(tree)")
+        case .focus(let tree, let element):
+            try daemon.send(.focus(tree: tree, element: element), purpose: "focus \(tree) \(element ?? "(the tree)")")
+        case .perform, .setValue, .grabFocus:
+            return
         }
     }
 

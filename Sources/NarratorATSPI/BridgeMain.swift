@@ -32,9 +32,9 @@ public enum BridgeMain {
                 errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")
                 return 3
             }
-            let loop = BridgeLoop(daemon: link, log: errors)
+            let loop = BridgeLoop(daemon: link, socket: socket.path, log: errors)
             loop.run()
-            return 3
+            return 0
         case .dump(let application):
             guard ATSPIReader.connect() else {
                 errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")

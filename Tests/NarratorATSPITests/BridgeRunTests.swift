@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import NarratorDesktopHarness
 import NarratorSystem
 import NarratorTestSupport
@@ -23,15 +24,13 @@ struct BridgeRunTests {
     final class Session {
         let desktop: HeadlessDesktop
         let socket: String
-        let daemon: ChildProcess
+        private(set) var daemon: ChildProcess
         let fixture: ChildProcess
 
         init() throws {
             desktop = try HeadlessDesktop()
             socket = desktop.directory + "/narratord.sock"
-            daemon = try desktop.launch(
-                BuiltProducts.directory + "/narratord",
-                ["--socket", socket, "--audio", "null", "--state-dir", desktop.directory + "/state", "--log-level", "debug"], name: "narratord")
+            daemon = try Self.startDaemon(on: desktop, socket: socket, name: "narratord")
             fixture = try desktop.launch("/usr/bin/python3", [BridgeDumpTests.fixture, "--lifetime", "120"], name: "fixture")
             try wait("the fixture to show its window") { self.changes.contains { $0.contains(#""ready": true"#) } }
             try wait("narratord to listen") { FileManager.default.fileExists(atPath: self.socket) }
@@ -40,6 +39,19 @@ struct BridgeRunTests {
         }
 
         deinit { desktop.stop() }
+
+        static func startDaemon(on desktop: HeadlessDesktop, socket: String, name: String) throws -> ChildProcess {
+            try desktop.launch(
+                BuiltProducts.directory + "/narratord",
+                ["--socket", socket, "--audio", "null", "--state-dir", desktop.directory + "/state", "--log-level", "debug"], name: name)
+        }
+
+        /// Stops narratord (SIGTERM, as systemd does) and starts another on the same socket.
+        func restartDaemon() throws {
+            try daemon.send(SIGTERM)
+            _ = try daemon.wait(timeout: .seconds(20))
+            daemon = try Self.startDaemon(on: desktop, socket: socket, name: "narratord-again")
+        }
 
         /// `narratorctl --socket SOCKET ARGS...`.
         @discardableResult
@@ -106,6 +118,10 @@ struct BridgeRunTests {
         let name = try session.id(of: "Name, Ada, text field")
         let window = try CompletedRun.run("/usr/bin/xdotool", ["search", "--name", "Narrator fixture"], environment: session.desktop.environment).lines.first ?? ""
         try session.xdotool("windowfocus", "--sync", window)
+        // The window becoming active takes Narrator into it, on the button GTK focused, title first.
+        let save = try session.id(of: "Save, button")
+        try session.wait("focus on the Save button") { try session.focus() == save }
+        try session.wait("the title with it") { try session.ctl("log", "--limit", "20").stdout.contains("Narrator fixture, Save, button") }
         try session.xdotool("key", "Tab")
         try session.wait("focus on the check box") { try session.focus() == remember }
         try session.xdotool("key", "Tab")
@@ -133,6 +149,15 @@ struct BridgeRunTests {
         try session.ctl("activate")
         try session.wait("the check box to be cleared") { session.changes.contains(#"{"remember": false}"#) }
         try session.wait("its update") { try session.stops().contains("Remember me, not checked, check box") }
+    }
+
+    @Test("when narratord restarts, the bridge waits for it and registers every window again")
+    func narratordRestarts() throws {
+        let session = try Session()
+        try session.restartDaemon()
+        try session.wait("the tree, registered again") { (try? session.ctl("trees").stdout.contains(Self.tree)) == true }
+        #expect(try session.stops().first == "Save, button")
+        #expect(session.desktop.log("bridge").contains("narratord is back"), "\(session.desktop.log("bridge"))")
     }
 
     @Test("a dialog that opens later is mirrored, and an application that quits takes its tree")

@@ -68,6 +68,21 @@ import Testing
         #expect(mirror.focusMoved(Self.zenity, path: "/org/a11y/atspi/accessible/7") == [.focus(tree: "zenity: Question", element: "7")])
     }
 
+    @Test("a window that becomes active takes Narrator's focus into its tree, on what the application focused")
+    func activeWindow() {
+        var mirror = ATSPIMirror()
+        var snapshot = Self.question()
+        snapshot.children[1].children[1].states.insert(.focused)
+        _ = mirror.windowRead(Self.zenity, application: "zenity", snapshot: snapshot)
+        #expect(mirror.windowActivated(Self.zenity) == [.focus(tree: "zenity: Question", element: "9")])
+        // Its focus event, which GTK sends too, says nothing more.
+        #expect(mirror.focusMoved(Self.zenity, path: "/org/a11y/atspi/accessible/9") == [])
+        var unfocused = ATSPIMirror()
+        _ = unfocused.windowRead(Self.zenity, application: "zenity", snapshot: Self.question())
+        #expect(unfocused.windowActivated(Self.zenity) == [.focus(tree: "zenity: Question", element: nil)])
+        #expect(unfocused.windowActivated(ATSPIMirror.WindowID(application: ":9", path: "/x")) == [])
+    }
+
     @Test("narratord's actions become the application's: activate is the default action")
     func actionsGoBack() {
         var mirror = ATSPIMirror()

@@ -10,7 +10,8 @@ import Testing
             "/usr/bin/make", ["-s", "install-files", "DESTDIR=" + destdir, "PREFIX=/usr", "BIN=" + DaemonHarness.binaries])
         #expect(install.status == 0, "\(install.stderr)")
         let expected = [
-            "usr/bin/narratord", "usr/bin/narratorctl", "usr/lib/systemd/user/narratord.service",
+            "usr/bin/narratord", "usr/bin/narratorctl", "usr/bin/narrator-atspi", "usr/lib/systemd/user/narratord.service",
+            "usr/lib/systemd/user/narrator-atspi.service",
             "usr/lib/systemd/user/narratord.socket", "usr/share/man/man1/narratord.1", "usr/share/man/man1/narratorctl.1",
             "usr/share/bash-completion/completions/narratorctl", "usr/share/narrator/examples/player.json",
             "usr/share/doc/narrator/protocol.md",
@@ -19,6 +20,8 @@ import Testing
         #expect(FileManager.default.isExecutableFile(atPath: destdir + "/usr/bin/narratorctl"))
         let unit = try String(contentsOfFile: destdir + "/usr/lib/systemd/user/narratord.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/narratord\n"))
+        let bridge = try String(contentsOfFile: destdir + "/usr/lib/systemd/user/narrator-atspi.service", encoding: .utf8)
+        #expect(bridge.contains("ExecStart=/usr/bin/narrator-atspi run\n") && bridge.contains("file:/usr/share/doc/narrator/atspi.md"))
         // The installed program runs, and the completion script is valid bash.
         let version = try DaemonHarness.run(destdir + "/usr/bin/narratorctl", ["--version"])
         #expect(version.stdout.hasPrefix("narratorctl "))

@@ -25,6 +25,8 @@ public struct ATSPIMirror: Sendable {
         var actions: [String: [String]]
         /// The ids that are focus stops, so that focus is moved only to where Narrator can go.
         var stops: Set<String>
+        /// The object that had the application's focus when the window was last read.
+        var focused: String?
     }
 
     /// What the shell does for the mirror: requests to narratord on the connection that owns
@@ -34,8 +36,9 @@ public struct ATSPIMirror: Sendable {
         case register(TreeDocument)
         case update(tree: String, TreeUpdate)
         case unregister(tree: String)
-        /// Narrator's focus follows the application's.
-        case focus(tree: String, element: String)
+        /// Narrator's focus follows the application's (into the tree, where it was or at its
+        /// first stop, when `element` is nil).
+        case focus(tree: String, element: String?)
         /// An AT-SPI action of the element at `path`, by its name ("click", "Press").
         case perform(WindowID, path: String, action: String)
         /// The element's Value set.
@@ -63,6 +66,7 @@ public struct ATSPIMirror: Sendable {
             document.name = known.tree
             known.actions = Self.actions(in: snapshot)
             known.stops = Self.stops(of: document)
+            known.focused = Self.focused(in: snapshot)
             defer {
                 known.document = document
                 windows[id] = known
@@ -75,7 +79,9 @@ public struct ATSPIMirror: Sendable {
         }
         let taken = Set(windows.values.map(\.tree))
         let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken)
-        windows[id] = Window(tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: document))
+        windows[id] = Window(
+            tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: document),
+            focused: Self.focused(in: snapshot))
         return [.register(document)]
     }
 
@@ -83,6 +89,11 @@ public struct ATSPIMirror: Sendable {
     /// an id moved elsewhere in the tree, which `update` cannot say).
     public func resend(_ id: WindowID) -> [Effect] {
         windows[id].map { [.register($0.document)] } ?? []
+    }
+
+    /// Every window's document, to register again whole (narratord restarted).
+    public func resendAll() -> [Effect] {
+        windows.sorted { $0.value.tree < $1.value.tree }.map { .register($0.value.document) }
     }
 
     /// The window closed (or its object went defunct): its tree goes.
@@ -108,6 +119,18 @@ public struct ATSPIMirror: Sendable {
         if let last = lastFocus, last.window == window, last.path == path { return [] }
         lastFocus = (window, path)
         return [.focus(tree: mirrored.tree, element: element)]
+    }
+
+    /// The window became the active one (`window:activate`): Narrator's focus enters its tree,
+    /// which says its title, on the object the application has focused (else where Narrator's
+    /// focus last was in it, else its first stop).
+    public mutating func windowActivated(_ window: WindowID) -> [Effect] {
+        guard let mirrored = windows[window] else { return [] }
+        if let focused = mirrored.focused, mirrored.stops.contains(ATSPIMapping.id(of: focused)) {
+            return focusMoved(window, path: focused)
+        }
+        lastFocus = nil
+        return [.focus(tree: mirrored.tree, element: nil)]
     }
 
     // MARK: Acting for narratord
@@ -151,6 +174,15 @@ public struct ATSPIMirror: Sendable {
         }
         visit(snapshot)
         return actions
+    }
+
+    /// The path of the object with the `focused` state, if any.
+    static func focused(in snapshot: AccessibleSnapshot) -> String? {
+        if snapshot.states.contains(.focused) { return snapshot.path }
+        for child in snapshot.children {
+            if let found = focused(in: child) { return found }
+        }
+        return nil
     }
 
     static func stops(of document: TreeDocument) -> Set<String> {
