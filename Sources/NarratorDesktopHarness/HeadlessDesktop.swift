@@ -75,7 +75,8 @@ public final class HeadlessDesktop: Sendable {
         let first = 90 + Int(getpid() % 50)
         for offset in 0..<100 {
             let number = 90 + (first - 90 + offset) % 100
-            guard !FileManager.default.fileExists(atPath: "/tmp/.X\(number)-lock") else { continue }
+            // A lock whose server is gone (one killed outright leaves its lock) is Xvfb's to clear.
+            if let holder = Self.lockHolder(display: number), kill(holder, 0) == 0 { continue }
             let server = try spawn(
                 "/usr/bin/Xvfb", [":\(number)", "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"], environment: environment,
                 name: "xvfb")
@@ -179,8 +180,10 @@ public final class HeadlessDesktop: Sendable {
         (try? String(contentsOfFile: directory + "/\(name).err", encoding: .utf8)) ?? ""
     }
 
-    /// Kills every process of the desktop, the applications first, and what they started (the
-    /// bus launcher runs the accessibility bus's own dbus-daemon, which would outlive it).
+    /// Stops every process of the desktop, the applications first, and what they started (the
+    /// bus launcher runs the accessibility bus's own dbus-daemon, which would outlive it). Each
+    /// gets SIGTERM and a moment to clean up (Xvfb removes its lock file and socket, which a
+    /// server killed outright leaves behind), then SIGKILL.
     public func stop() {
         let running = children.withLock { children in
             defer { children.removeAll() }
@@ -188,10 +191,17 @@ public final class HeadlessDesktop: Sendable {
         }
         for child in running.reversed() {
             let started = Self.descendants(of: child.pid)
-            _ = try? child.kill()
+            _ = try? child.send(SIGTERM)
+            _ = try? child.wait(timeout: .milliseconds(500))
             // Orphans go to init (or a subreaper) to be reaped; killing them is what matters here.
             for pid in started { try? Syscall.killAndReap(pid) }
         }
+    }
+
+    /// The process id in display `number`'s lock file, if there is one.
+    static func lockHolder(display number: Int) -> pid_t? {
+        guard let text = try? String(contentsOfFile: "/tmp/.X\(number)-lock", encoding: .utf8) else { return nil }
+        return pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// The processes `pid` started, and theirs, from /proc.
