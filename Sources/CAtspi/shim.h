@@ -1,11 +1,13 @@
 #ifndef NARRATOR_CATSPI_SHIM_H
 #define NARRATOR_CATSPI_SHIM_H
-// libatspi (AT-SPI2's client library), as installed by Debian's libatspi2.0-dev, and the GLib
-// calls needed to free what it returns and to run its main loop.
+// libatspi (AT-SPI2's client library), as installed by Debian's libatspi2.0-dev, the GLib
+// calls needed to free what it returns and to run its main loop, and GIO's D-Bus client.
 #include <atspi/atspi.h>
 #include <glib.h>
 #include <glib-object.h>
 #include <glib-unix.h>
+// GDBus: the bridge's own connection to the accessibility bus, for asynchronous bulk reads.
+#include <gio/gio.h>
 
 // The object path of an accessible (AtspiObject's `path`), without reaching into the struct
 // from Swift: "/org/a11y/atspi/accessible/12".

@@ -3,7 +3,9 @@ import NarratorCommandLine
 /// What `narrator-atspi` was asked to do, parsed from its arguments without touching the process.
 public enum BridgeCommand: Equatable, Sendable {
     /// Print the tree document of every top-level window, one per line.
-    case dump(application: String?)
+    /// `walk`: read with libatspi, one blocking call per property (the naive way, kept to
+    /// compare with).
+    case dump(application: String?, walk: Bool)
     /// Mirror every window into the narratord at `socket` (nil: the usual place) until it stops.
     case run(socket: String?)
     case help
@@ -15,6 +17,7 @@ public enum BridgeCommand: Equatable, Sendable {
 
     static let dumpOptions = [
         OptionSpec("--application", value: "NAME", help: "only this application's windows (its AT-SPI name, as zenity or gtk3-widget-factory)"),
+        OptionSpec("--walk", help: "read with libatspi, one blocking call per property, instead of in bulk"),
         OptionSpec("--help", help: "show this help", aliases: ["-h"], endsParsing: true),
     ]
 
@@ -31,7 +34,7 @@ public enum BridgeCommand: Equatable, Sendable {
         case "dump":
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: dumpOptions, command: "dump")
             if parsed.has("--help") { return .help }
-            return .dump(application: parsed.value("--application"))
+            return .dump(application: parsed.value("--application"), walk: parsed.has("--walk"))
         default:
             throw UsageError("unknown command '\(command)': the commands are run and dump (see --help)")
         }
@@ -41,7 +44,7 @@ public enum BridgeCommand: Equatable, Sendable {
         narrator-atspi: reads desktop applications (GTK, Qt) through AT-SPI2 as Narrator trees
 
         Usage: narrator-atspi run [--socket PATH]
-               narrator-atspi dump [--application NAME]
+               narrator-atspi dump [--application NAME] [--walk]
 
         Commands:
           run     mirror every window of the desktop's applications into narratord, as trees this
@@ -57,6 +60,8 @@ public enum BridgeCommand: Equatable, Sendable {
         Options:
           --socket PATH        (run) narratord's socket (default: $NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock)
           --application NAME   (dump) only this application's windows (its AT-SPI name: zenity, gtk3-widget-factory)
+          --walk               (dump) read with libatspi, one blocking D-Bus call per property and
+                               object, instead of in bulk (the naive way, to compare with)
           --help               show this help
 
         The accessibility bus is found as every AT-SPI2 client finds it: from the session bus

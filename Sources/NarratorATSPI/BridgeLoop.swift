@@ -3,25 +3,52 @@ import Glibc
 import NarratorCore
 
 /// `narrator-atspi run`: mirrors every window on the desktop into narratord and keeps the mirror
-/// in step, on one thread running GLib's main loop (libatspi's events, narratord's socket and the
-/// timer that batches re-reads all arrive there, so no state is shared between threads). The
-/// decisions are `ATSPIMirror`'s; this shell reads windows, feeds it, and carries out what it says.
+/// in step, on one thread running GLib's main loop (libatspi's events, the replies of the bridge's
+/// own D-Bus connection, narratord's socket and the timers all arrive there, so no state is shared
+/// between threads). The decisions are `ATSPIMirror`'s; this shell reads applications, feeds it,
+/// and carries out what it says. Nothing here waits for an application: every read and every
+/// action is an asynchronous call, so one hung application holds up no other.
 final class BridgeLoop {
     typealias WindowID = ATSPIMirror.WindowID
 
-    private let reader = ATSPIReader()
+    private let bus: ATSPIBus
     private var mirror = ATSPIMirror()
     /// The connection to narratord; nil while it is away (the bridge retries every second and,
     /// back, registers every window again: nothing the mirror knows is lost meanwhile).
     private var daemon: DaemonLink?
     private let socket: String
     private let log: (String) -> Void
-    /// Each mirrored window's accessible (a reference this loop holds), and its application's name.
-    private var windows: [WindowID: (accessible: UnsafeMutablePointer<AtspiAccessible>, application: String)] = [:]
-    /// Windows to read again when the batch timer fires: a burst of events is one read.
-    private var pending: Set<WindowID> = []
+    /// Every application on the desktop, by its bus name.
+    private var applications: [String: Application] = [:]
+    /// Applications to read again when the batch timer fires: a burst of events is one read.
+    private var pending: Set<String> = []
     private var flushArmed = false
+    private var retryArmed = false
+    /// Windows activated whose focus event is awaited, oldest first (each has its timer).
+    private var settling: [WindowID] = []
     private var listener: UnsafeMutablePointer<AtspiEventListener>?
+
+    /// What the bridge knows of one application.
+    private struct Application {
+        var name = ""
+        /// Its windows as last read, by object path.
+        var windows: [String: AccessibleSnapshot] = [:]
+        /// The window each object of it is in, by object path.
+        var windowOf: [String: String] = [:]
+        /// The read in flight, if any.
+        var reader: ApplicationReader?
+        /// Read again once the read in flight ends (events came during it).
+        var again = false
+        /// Focus moves that waited for a read (the object was not mirrored yet).
+        var waiting: [Waiting] = []
+        /// It did not answer the last read: said once, read again every few seconds.
+        var unresponsive = false
+    }
+
+    private enum Waiting {
+        case focus(path: String)
+        case activate(window: String)
+    }
 
     static let events = [
         "object:state-changed:focused", "object:children-changed", "object:property-change:accessible-name",
@@ -30,25 +57,29 @@ final class BridgeLoop {
         "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:defunct", "object:text-changed",
         "window:create", "window:destroy", "window:activate",
     ]
-    /// How long after an event the windows it touched are read again (a burst is one read).
+    /// How long after an event the application it came from is read again (a burst is one read).
     static let batchMilliseconds: UInt32 = 25
+    /// How long an activated window's focus event is waited for.
+    static let activationMilliseconds: UInt32 = 150
+    /// How often an application that did not answer is tried again.
+    static let retryMilliseconds: UInt32 = 5_000
+    /// The registry: its root object's children are the desktop's applications.
+    static let registry = "org.a11y.atspi.Registry"
 
-    init(daemon: DaemonLink, socket: String, log: @escaping (String) -> Void) {
+    init(daemon: DaemonLink, bus: ATSPIBus, socket: String, log: @escaping (String) -> Void) {
         self.daemon = daemon
+        self.bus = bus
         self.socket = socket
         self.log = log
     }
 
     deinit {
-        for window in windows.values { g_object_unref(window.accessible) }
         if let listener { g_object_unref(listener) }
     }
 
     /// Mirrors what is on the desktop now, subscribes to its changes, and runs until the process
     /// is stopped (narratord going away is waited out).
     func run() {
-        // A hung application answers nothing: give up on a call after 2 s rather than libatspi's 25.
-        atspi_set_timeout(2_000, 15_000)
         let me = Unmanaged.passUnretained(self).toOpaque()
         listener = atspi_event_listener_new({ event, context in
             guard let event, let context else { return }
@@ -91,121 +122,174 @@ final class BridgeLoop {
 
     // MARK: The desktop
 
-    /// Reads the applications on the desktop: new windows are mirrored, gone applications' trees go.
+    /// Asks the registry for the desktop's applications: new ones are read, gone ones' trees go.
     private func rescan() {
-        guard let desktop = atspi_get_desktop(0) else { return }
-        defer { g_object_unref(desktop) }
-        var present: Set<String> = []
-        for application in reader.children(of: desktop) {
-            defer { g_object_unref(application) }
-            guard let bus = narrator_atspi_bus_name(application).map({ String(cString: $0) }) else { continue }
-            present.insert(bus)
-            let name = reader.string(atspi_accessible_get_name(application, nil))
-            for window in reader.children(of: application) {
-                let id = WindowID(application: bus, path: narrator_atspi_path(window).map { String(cString: $0) } ?? "")
-                if windows[id] == nil {
-                    windows[id] = (window, name)
-                    read(id)
-                } else {
-                    g_object_unref(window)
-                }
+        bus.send(ATSPIRequest.children(ATSPIApplicationRead.root).call, to: Self.registry) { reply in
+            guard case .success(let value) = reply else {
+                self.log("narrator-atspi: the registry did not list the desktop's applications: \(reply)")
+                return
             }
-        }
-        for bus in Set(windows.keys.map(\.application)).subtracting(present) {
-            for id in windows.keys where id.application == bus { forget(id) }
-            carryOut(mirror.applicationGone(bus))
+            let present = Set((value[0]?.items ?? []).compactMap { $0[0]?.string })
+            for name in present where self.applications[name] == nil {
+                self.applications[name] = Application()
+                self.read(name)
+            }
+            for name in Set(self.applications.keys).subtracting(present) { self.forget(name) }
         }
     }
 
-    /// Reads `id` again now and tells narratord what changed.
-    private func read(_ id: WindowID) {
-        guard let window = windows[id] else { return }
-        pending.remove(id)
-        let snapshot = reader.snapshot(window.accessible, depth: 0)
-        if snapshot.states.contains(.defunct) {
-            forget(id)
-            carryOut(mirror.windowGone(id))
+    /// Reads the application `name` now (or once the read in flight ends) and tells narratord what changed.
+    private func read(_ name: String) {
+        guard applications[name] != nil else { return }
+        pending.remove(name)
+        if applications[name]?.reader != nil {
+            applications[name]?.again = true
             return
         }
-        carryOut(mirror.windowRead(id, application: window.application, snapshot: snapshot))
-    }
-
-    private func forget(_ id: WindowID) {
-        if let window = windows.removeValue(forKey: id) { g_object_unref(window.accessible) }
-        pending.remove(id)
-    }
-
-    /// The window `accessible` is in (the ancestor whose parent is the application), with a
-    /// reference the caller releases; nil for the desktop and applications themselves.
-    private func window(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> UnsafeMutablePointer<AtspiAccessible>? {
-        var current = accessible
-        g_object_ref(current)
-        for _ in 0..<reader.maximumDepth {
-            guard let parent = atspi_accessible_get_parent(current, nil) else {
-                g_object_unref(current)
-                return nil
-            }
-            if atspi_accessible_get_role(parent, nil) == ATSPI_ROLE_APPLICATION {
-                g_object_unref(parent)
-                return current
-            }
-            g_object_unref(current)
-            current = parent
+        applications[name]?.reader = ApplicationReader(application: name, bus: bus) { outcome in
+            self.finished(name, outcome)
         }
-        g_object_unref(current)
-        return nil
     }
 
-    private func identify(_ window: UnsafeMutablePointer<AtspiAccessible>) -> WindowID? {
-        guard let bus = narrator_atspi_bus_name(window), let path = narrator_atspi_path(window) else { return nil }
-        return WindowID(application: String(cString: bus), path: String(cString: path))
+    private func finished(_ name: String, _ outcome: ATSPIApplicationRead.Outcome) {
+        guard var application = applications[name] else { return }
+        application.reader = nil
+        switch outcome {
+        case .gone:
+            forget(name)
+            return
+        case .unresponsive:
+            if !application.unresponsive {
+                log("narrator-atspi: \(application.name.isEmpty ? name : application.name) (\(name)) did not answer within \(bus.timeoutMilliseconds) ms; its windows stay as last read, and it is tried again every \(Self.retryMilliseconds / 1000) s")
+            }
+            application.unresponsive = true
+            applications[name] = application
+            armRetry()
+            return
+        case .read(let title, let windows):
+            if application.unresponsive { log("narrator-atspi: \(title) (\(name)) answers again") }
+            application.unresponsive = false
+            application.name = title
+            var effects: [ATSPIMirror.Effect] = []
+            var present: [String: AccessibleSnapshot] = [:]
+            for window in windows where !window.states.contains(.defunct) {
+                present[window.path] = window
+                effects += mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window)
+            }
+            for path in application.windows.keys where present[path] == nil {
+                effects += mirror.windowGone(WindowID(application: name, path: path))
+            }
+            application.windows = present
+            application.windowOf = [:]
+            for (path, window) in present { Self.index(window, in: path, into: &application.windowOf) }
+            let again = application.again
+            application.again = false
+            // What waited for this read: once the objects are known, or when no newer read is coming.
+            var waiting: [Waiting] = []
+            for wait in application.waiting {
+                switch wait {
+                case .focus(let path):
+                    if let window = application.windowOf[path] {
+                        effects += mirror.focusMoved(WindowID(application: name, path: window), path: path)
+                    } else if again {
+                        waiting.append(wait)
+                    }
+                case .activate(let window):
+                    if present[window] != nil {
+                        carryOut(effects)
+                        effects = []
+                        activated(WindowID(application: name, path: window))
+                    } else if again {
+                        waiting.append(wait)
+                    }
+                }
+            }
+            application.waiting = waiting
+            applications[name] = application
+            carryOut(effects)
+            if again { read(name) }
+        }
+    }
+
+    private static func index(_ node: AccessibleSnapshot, in window: String, into map: inout [String: String]) {
+        map[node.path] = window
+        for child in node.children { index(child, in: window, into: &map) }
+    }
+
+    /// The application left the bus (or its windows all went): its trees go.
+    private func forget(_ name: String) {
+        applications.removeValue(forKey: name)
+        pending.remove(name)
+        carryOut(mirror.applicationGone(name))
+    }
+
+    private func armRetry() {
+        guard !retryArmed else { return }
+        retryArmed = true
+        _ = g_timeout_add(Self.retryMilliseconds, { context in
+            guard let context else { return 0 }
+            let bridge = Unmanaged<BridgeLoop>.fromOpaque(context).takeUnretainedValue()
+            bridge.retryArmed = false
+            for (name, application) in bridge.applications where application.unresponsive { bridge.read(name) }
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     // MARK: Events
 
     private func handle(_ event: UnsafeMutablePointer<AtspiEvent>) {
         let type = event.pointee.type.map { String(cString: $0) } ?? ""
-        guard let source = event.pointee.source else { return }
+        guard let source = event.pointee.source,
+            let name = narrator_atspi_bus_name(source).map({ String(cString: $0) }),
+            let path = narrator_atspi_path(source).map({ String(cString: $0) })
+        else { return }
         // The registry reports applications coming and going as the desktop's children.
-        if type.hasPrefix("object:children-changed"), atspi_accessible_get_role(source, nil) == ATSPI_ROLE_DESKTOP_FRAME {
+        if name == Self.registry || (type.hasPrefix("object:children-changed") && atspi_accessible_get_role(source, nil) == ATSPI_ROLE_DESKTOP_FRAME) {
             rescan()
             return
         }
-        if type == "window:create" {
-            rescan()
-            return
+        if applications[name] == nil {
+            // An application not seen yet (it started since the last scan): read at once.
+            applications[name] = Application()
+            read(name)
         }
-        guard let window = window(of: source) else { return }
-        defer { g_object_unref(window) }
-        guard let id = identify(window) else { return }
-        if type == "window:destroy" {
-            forget(id)
-            carryOut(mirror.windowGone(id))
+        guard let application = applications[name] else { return }
+        let current = application.reader == nil && !pending.contains(name)
+        if type == "object:state-changed:focused" {
+            guard event.pointee.detail1 == 1 else { return }
+            // What changed with the focus (a state, a new page) is read first, so the stop exists.
+            if current, let window = application.windowOf[path] {
+                carryOut(mirror.focusMoved(WindowID(application: name, path: window), path: path))
+            } else {
+                applications[name]?.waiting.append(.focus(path: path))
+                read(name)
+            }
             return
-        }
-        if windows[id] == nil {
-            // A window not seen yet (a dialog that just opened): mirrored at once.
-            g_object_ref(window)
-            let application = atspi_accessible_get_application(window, nil)
-            let name = reader.string(application.flatMap { atspi_accessible_get_name($0, nil) })
-            if let application { g_object_unref(application) }
-            windows[id] = (window, name)
-            read(id)
         }
         if type == "window:activate" {
-            if pending.contains(id) { read(id) }
-            carryOut(mirror.windowActivated(id))
+            if current, application.windows[path] != nil {
+                activated(WindowID(application: name, path: path))
+            } else {
+                applications[name]?.waiting.append(.activate(window: path))
+                read(name)
+            }
             return
         }
-        if type == "object:state-changed:focused" {
-            guard event.pointee.detail1 == 1, let path = narrator_atspi_path(source).map({ String(cString: $0) }) else { return }
-            // What changed with the focus (a state, a new page) is read first, so the stop exists.
-            if pending.contains(id) { read(id) }
-            carryOut(mirror.focusMoved(id, path: path))
-            return
-        }
-        pending.insert(id)
+        pending.insert(name)
         armFlush()
+    }
+
+    /// The window became active: the mirror enters it on its focus, or waits a moment for the
+    /// focus event that follows an activation.
+    private func activated(_ window: WindowID) {
+        carryOut(mirror.windowActivated(window))
+        settling.append(window)
+        _ = g_timeout_add(Self.activationMilliseconds, { context in
+            guard let context else { return 0 }
+            let bridge = Unmanaged<BridgeLoop>.fromOpaque(context).takeUnretainedValue()
+            if !bridge.settling.isEmpty { bridge.carryOut(bridge.mirror.activationSettled(bridge.settling.removeFirst())) }
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
     }
 
     private func armFlush() {
@@ -221,7 +305,7 @@ final class BridgeLoop {
 
     private func flush() {
         flushArmed = false
-        for id in pending.sorted(by: { $0.description < $1.description }) { read(id) }
+        for name in pending.sorted() { read(name) }
     }
 
     // MARK: narratord
@@ -259,7 +343,7 @@ final class BridgeLoop {
             let message = line["error"]?["message"]?.stringValue ?? line.compactText
             log("narrator-atspi: \(purpose) was refused: \(message)")
             // An update the tree could not take (an id that moved): the window is sent whole again.
-            if purpose.hasPrefix("update "), let id = windows.keys.first(where: { mirror.trees[$0] == String(purpose.dropFirst(7)) }) {
+            if purpose.hasPrefix("update "), let id = mirror.trees.first(where: { $0.value == String(purpose.dropFirst(7)) })?.key {
                 carryOut(mirror.resend(id))
             }
         }
@@ -276,27 +360,17 @@ final class BridgeLoop {
                     guard let daemon else { continue }
                     try send(effect, to: daemon)
                 case .perform(let window, let path, let action):
-                    act(in: window, on: path, "perform \(action)") { accessible in
-                        guard let iface = atspi_accessible_get_action_iface(accessible) else { return false }
-                        defer { g_object_unref(iface) }
-                        let count = atspi_action_get_n_actions(iface, nil)
-                        guard let index = (0..<max(0, count)).first(where: { reader.string(atspi_action_get_action_name(iface, $0, nil)) == action }) else {
-                            return false
-                        }
-                        return atspi_action_do_action(iface, index, nil) != 0
+                    guard let index = snapshot(window, path)?.actions.firstIndex(of: action) else {
+                        log("narrator-atspi: cannot perform \(action): \(path) is no longer in \(window)")
+                        continue
                     }
+                    act(window, "perform \(action) on \(path)", DBusCall(path: path, interface: "org.a11y.atspi.Action", method: "DoAction", arguments: [.int32(Int32(index))]))
                 case .setValue(let window, let path, let value):
-                    act(in: window, on: path, "set the value \(value)") { accessible in
-                        guard let iface = atspi_accessible_get_value_iface(accessible) else { return false }
-                        defer { g_object_unref(iface) }
-                        return atspi_value_set_current_value(iface, value, nil) != 0
-                    }
+                    act(window, "set \(path)'s value to \(value)", DBusCall(
+                        path: path, interface: "org.freedesktop.DBus.Properties", method: "Set",
+                        arguments: [.string("org.a11y.atspi.Value"), .string("CurrentValue"), .variantDouble(value)]))
                 case .grabFocus(let window, let path):
-                    act(in: window, on: path, "grab focus") { accessible in
-                        guard let iface = atspi_accessible_get_component_iface(accessible) else { return false }
-                        defer { g_object_unref(iface) }
-                        return atspi_component_grab_focus(iface, nil) != 0
-                    }
+                    act(window, "grab the focus for \(path)", DBusCall(path: path, interface: "org.a11y.atspi.Component", method: "GrabFocus"))
                 }
             } catch {
                 log("narrator-atspi: could not tell narratord: \(error)")
@@ -321,27 +395,29 @@ final class BridgeLoop {
         }
     }
 
-    /// Finds the element at `path` in `window` and runs `body` on it; says so when it could not.
-    private func act(in window: WindowID, on path: String, _ what: String, _ body: (UnsafeMutablePointer<AtspiAccessible>) -> Bool) {
-        guard let root = windows[window]?.accessible, let element = find(path, under: root, depth: 0) else {
-            log("narrator-atspi: cannot \(what): \(path) is no longer in \(window)")
-            return
+    /// The object at `path` in `window` as last read.
+    private func snapshot(_ window: WindowID, _ path: String) -> AccessibleSnapshot? {
+        guard let root = applications[window.application]?.windows[window.path] else { return nil }
+        func find(_ node: AccessibleSnapshot) -> AccessibleSnapshot? {
+            if node.path == path { return node }
+            for child in node.children {
+                if let found = find(child) { return found }
+            }
+            return nil
         }
-        defer { g_object_unref(element) }
-        if !body(element) { log("narrator-atspi: could not \(what) on \(path) in \(window)") }
+        return find(root)
     }
 
-    /// The accessible at `path` in the subtree of `accessible`, with a reference the caller releases.
-    private func find(_ path: String, under accessible: UnsafeMutablePointer<AtspiAccessible>, depth: Int) -> UnsafeMutablePointer<AtspiAccessible>? {
-        if narrator_atspi_path(accessible).map({ String(cString: $0) }) == path {
-            g_object_ref(accessible)
-            return accessible
+    /// Calls into the application without waiting; says so when the call failed (the result
+    /// itself comes back as the application's events).
+    private func act(_ window: WindowID, _ what: String, _ call: DBusCall) {
+        bus.send(call, to: window.application) { reply in
+            switch reply {
+            case .success(let value):
+                if value[0]?.unwrapped == .bool(false) { self.log("narrator-atspi: \(window.application) refused to \(what)") }
+            case .failure(let failure):
+                self.log("narrator-atspi: could not \(what) in \(window.application): \(failure)")
+            }
         }
-        guard depth < reader.maximumDepth else { return nil }
-        for child in reader.children(of: accessible) {
-            defer { g_object_unref(child) }
-            if let found = find(path, under: child, depth: depth + 1) { return found }
-        }
-        return nil
     }
 }

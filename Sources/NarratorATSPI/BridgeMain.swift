@@ -32,17 +32,35 @@ public enum BridgeMain {
                 errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")
                 return 3
             }
-            let loop = BridgeLoop(daemon: link, socket: socket.path, log: errors)
+            let bus: ATSPIBus
+            do {
+                bus = try ATSPIBus(environment: environment)
+            } catch {
+                errors("narrator-atspi: \(error)")
+                return 3
+            }
+            let loop = BridgeLoop(daemon: link, bus: bus, socket: socket.path, log: errors)
             loop.run()
             return 0
-        case .dump(let application):
+        case .dump(let application, let walk):
             guard ATSPIReader.connect() else {
                 errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")
                 return 3
             }
+            let applications: [(name: String, windows: [AccessibleSnapshot])]
+            if walk {
+                applications = ATSPIReader().applications()
+            } else {
+                do {
+                    applications = try DesktopRead.all(bus: ATSPIBus(environment: environment), log: errors)
+                } catch {
+                    errors("narrator-atspi: \(error)")
+                    return 3
+                }
+            }
             var taken: Set<String> = []
             var printed = 0
-            for app in ATSPIReader().applications() where application == nil || app.name == application {
+            for app in applications where application == nil || app.name == application {
                 for window in app.windows {
                     let document = ATSPIMapping.document(window: window, application: app.name, taken: taken)
                     taken.insert(document.name)

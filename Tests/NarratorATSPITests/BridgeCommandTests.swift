@@ -11,9 +11,9 @@ import Testing
     }
 
     @Test func dumpTakesAnApplication() throws {
-        #expect(try BridgeCommand.parse(["dump"]) == .dump(application: nil))
-        #expect(try BridgeCommand.parse(["dump", "--application", "zenity"]) == .dump(application: "zenity"))
-        #expect(try BridgeCommand.parse(["dump", "--application=zenity"]) == .dump(application: "zenity"))
+        #expect(try BridgeCommand.parse(["dump"]) == .dump(application: nil, walk: false))
+        #expect(try BridgeCommand.parse(["dump", "--application", "zenity"]) == .dump(application: "zenity", walk: false))
+        #expect(try BridgeCommand.parse(["dump", "--application=zenity", "--walk"]) == .dump(application: "zenity", walk: true))
         #expect(try BridgeCommand.parse(["--help"]) == .help)
         #expect(try BridgeCommand.parse(["dump", "--help"]) == .help)
     }
@@ -27,7 +27,7 @@ import Testing
     }
 
     @Test func helpNamesEveryOptionAndExitStatus() {
-        for word in ["run", "dump", "--socket", "--application", "narratorctl show -", "Exit status"] {
+        for word in ["run", "dump", "--socket", "--application", "--walk", "narratorctl show -", "Exit status"] {
             #expect(BridgeCommand.helpText.contains(word), "\(word)")
         }
     }

@@ -27,11 +27,12 @@ struct BridgeRunTests {
         private(set) var daemon: ChildProcess
         let fixture: ChildProcess
 
-        init() throws {
+        /// `fixtureArguments`: more of the fixture's options (`--hang-after-save 6`).
+        init(fixtureArguments: [String] = []) throws {
             desktop = try HeadlessDesktop()
             socket = desktop.directory + "/narratord.sock"
             daemon = try Self.startDaemon(on: desktop, socket: socket, name: "narratord")
-            fixture = try desktop.launch("/usr/bin/python3", [BridgeDumpTests.fixture, "--lifetime", "120"], name: "fixture")
+            fixture = try desktop.launch("/usr/bin/python3", [BridgeDumpTests.fixture, "--lifetime", "120"] + fixtureArguments, name: "fixture")
             try wait("the fixture to show its window") { self.changes.contains { $0.contains(#""ready": true"#) } }
             try wait("narratord to listen") { FileManager.default.fileExists(atPath: self.socket) }
             _ = try desktop.launch(BuiltProducts.directory + "/narrator-atspi", ["run", "--socket", socket], name: "bridge")
@@ -170,5 +171,25 @@ struct BridgeRunTests {
         try session.wait("the dialog's tree to go") { try !session.ctl("trees").stdout.contains("zenity: Question") }
         _ = try session.fixture.kill()
         try session.wait("the fixture's tree to go") { try !session.ctl("trees").stdout.contains(Self.tree) }
+    }
+
+    @Test("a hung application holds up no other: its read is given up, a new one is mirrored meanwhile, and it is read again once it answers")
+    func aHungApplicationHoldsUpNoOne() throws {
+        let session = try Session(fixtureArguments: ["--hang-after-save", "8"])
+        try session.ctl("focus", Self.tree, try session.id(of: "Save, button"))
+        // The click changes the status label (events the bridge reads the fixture for), then hangs it.
+        try session.ctl("activate")
+        try session.wait("the click") { session.changes.contains(#"{"clicked": "Save"}"#) }
+        try session.wait("the bridge to give up on the hung fixture") { session.desktop.log("bridge").contains("did not answer within") }
+        // Meanwhile another application comes, and is mirrored and followed as if nothing hung.
+        let dialog = try session.desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
+        try session.wait("the dialog's tree") { try session.ctl("trees").stdout.contains("zenity: Question") }
+        #expect(try session.ctl("show", "zenity: Question").lines == ["Delete photo?", "No, button", "Yes, button"])
+        #expect(!session.changes.contains(#"{"awake": true}"#), "the dialog was mirrored only after the fixture woke: something waited for it")
+        // Awake, the fixture is read again by itself, and what changed while it hung arrives.
+        try session.wait("the fixture to wake") { session.changes.contains(#"{"awake": true}"#) }
+        try session.wait("the status label's update") { try session.stops().last == "Saved" }
+        try session.wait("the bridge to say so") { session.desktop.log("bridge").contains("answers again") }
+        _ = try dialog.kill()
     }
 }

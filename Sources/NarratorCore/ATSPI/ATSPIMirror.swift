@@ -50,6 +50,8 @@ public struct ATSPIMirror: Sendable {
     private(set) var windows: [WindowID: Window] = [:]
     /// The element Narrator was last asked to focus, so that GTK's double focus event moves it once.
     private var lastFocus: (window: WindowID, path: String)?
+    /// A window activated with nothing focused in it yet, waiting for its focus event.
+    private var activating: WindowID?
 
     public init() {}
 
@@ -116,19 +118,32 @@ public struct ATSPIMirror: Sendable {
         guard let mirrored = windows[window] else { return [] }
         let element = ATSPIMapping.id(of: path)
         guard mirrored.stops.contains(element) else { return [] }
+        if activating == window { activating = nil }
         if let last = lastFocus, last.window == window, last.path == path { return [] }
         lastFocus = (window, path)
         return [.focus(tree: mirrored.tree, element: element)]
     }
 
     /// The window became the active one (`window:activate`): Narrator's focus enters its tree,
-    /// which says its title, on the object the application has focused (else where Narrator's
-    /// focus last was in it, else its first stop).
+    /// which says its title, on the object the application has focused. Toolkits move the focus
+    /// into a window just after activating it, so when no object is focused yet the mirror waits
+    /// for that focus event (``focusMoved(_:path:)`` then enters the tree on it) rather than enter
+    /// on a guess and be corrected a moment later, which would cut the title off.
     public mutating func windowActivated(_ window: WindowID) -> [Effect] {
         guard let mirrored = windows[window] else { return [] }
         if let focused = mirrored.focused, mirrored.stops.contains(ATSPIMapping.id(of: focused)) {
+            activating = nil
             return focusMoved(window, path: focused)
         }
+        activating = window
+        return []
+    }
+
+    /// The moment for the activated window's focus event has passed (the shell's timer): with
+    /// none, Narrator's focus enters the tree where it last was in it, else at its first stop.
+    public mutating func activationSettled(_ window: WindowID) -> [Effect] {
+        guard activating == window, let mirrored = windows[window] else { return [] }
+        activating = nil
         lastFocus = nil
         return [.focus(tree: mirrored.tree, element: nil)]
     }

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A GTK 3 window with one of each control the AT-SPI bridge maps, for its tests.
 
-    /usr/bin/python3 fixture.py [--lifetime SECONDS]
+    /usr/bin/python3 fixture.py [--lifetime SECONDS] [--hang-after-save SECONDS]
 
 The application is named "narrator-fixture" on the accessibility bus; its window is titled
 "Narrator fixture" and holds, in order: a Save button (with a tooltip), a "Remember me" check box
@@ -10,7 +10,9 @@ slider from 0 to 100 at 40, a notebook with the pages General and Advanced (each
 a Print button that is not sensitive, and a status label, "Not saved", that Save changes to "Saved".
 Prints {"ready": true} once the window is shown, then a line for each change a user (or the bridge)
 makes: {"clicked": "Save"}, {"volume": 41.0}, {"remember": false}. Exits after --lifetime
-seconds or on SIGTERM.
+seconds or on SIGTERM. With --hang-after-save, Save hangs the application (its main loop blocked,
+answering nothing on the bus) for that long once the status label says "Saved", then prints
+{"awake": true}: a hung application, for the bridge's tests.
 """
 
 import argparse
@@ -22,6 +24,7 @@ import sys
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--lifetime", type=float, default=120)
+    p.add_argument("--hang-after-save", type=float, default=0)
     a = p.parse_args()
 
     import gi
@@ -74,6 +77,10 @@ def main():
     def saved(_):
         status.set_text("Saved")
         say(clicked="Save")
+        if a.hang_after_save > 0:
+            import time
+            time.sleep(a.hang_after_save)
+            say(awake=True)
 
     save.connect("clicked", saved)
     volume.connect("value-changed", lambda scale: say(volume=scale.get_value()))

@@ -1,0 +1,154 @@
+import CAtspi
+import NarratorCore
+
+/// The bridge's own GDBus connection to the accessibility bus: method calls sent without waiting,
+/// their replies decoded into ``DBusValue``s and delivered on the GLib main loop's thread, the one
+/// thread that uses this object. libatspi's calls block until each reply; these do not, so a
+/// hundred questions cost one round trip and a hung application holds up no one but itself.
+final class ATSPIBus {
+    /// Why the bus could not be reached.
+    struct ConnectError: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let connection: OpaquePointer
+    /// How long a call may wait for its reply: an application that takes longer is hung.
+    let timeoutMilliseconds: Int32
+
+    /// Connects to the accessibility bus: `AT_SPI_BUS_ADDRESS` when set, else the address the
+    /// session bus's `org.a11y.Bus` gives (what every AT-SPI2 client does).
+    init(environment: [String: String], timeoutMilliseconds: Int32 = 2_000) throws(ConnectError) {
+        self.timeoutMilliseconds = timeoutMilliseconds
+        let address: String
+        if let given = environment["AT_SPI_BUS_ADDRESS"], !given.isEmpty {
+            address = given
+        } else {
+            address = try Self.addressFromSessionBus()
+        }
+        var error: UnsafeMutablePointer<GError>?
+        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
+        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
+            throw ConnectError(description: "cannot connect to the accessibility bus at \(address): \(Self.message(error))")
+        }
+        self.connection = connection
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(connection))
+    }
+
+    private static func addressFromSessionBus() throws(ConnectError) -> String {
+        var error: UnsafeMutablePointer<GError>?
+        guard let session = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            throw ConnectError(description: "no session bus (is DBUS_SESSION_BUS_ADDRESS set?): \(message(error))")
+        }
+        defer { g_object_unref(UnsafeMutableRawPointer(session)) }
+        guard let reply = g_dbus_connection_call_sync(
+            session, "org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus", "GetAddress", nil, nil, G_DBUS_CALL_FLAGS_NONE, 5_000, nil, &error)
+        else {
+            throw ConnectError(description: "the session bus has no accessibility bus (is at-spi-bus-launcher running?): \(message(error))")
+        }
+        defer { g_variant_unref(reply) }
+        guard let address = DBusValue.decode(reply)[0]?.string, !address.isEmpty else {
+            throw ConnectError(description: "org.a11y.Bus gave no address")
+        }
+        return address
+    }
+
+    /// Sends `call` to the application `bus` and hands its reply (the tuple of out arguments) to
+    /// `completion` on this thread once it comes, or the failure once the timeout passes.
+    func send(_ call: DBusCall, to bus: String, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void) {
+        let box = Unmanaged.passRetained(Completion(completion)).toOpaque()
+        g_dbus_connection_call(
+            connection, bus, call.path, call.interface, call.method, Self.parameters(call.arguments), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
+            timeoutMilliseconds, nil,
+            { source, result, box in
+                guard let box else { return }
+                let completion = Unmanaged<Completion>.fromOpaque(box).takeRetainedValue()
+                var error: UnsafeMutablePointer<GError>?
+                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
+                if let reply {
+                    defer { g_variant_unref(reply) }
+                    completion.body(.success(DBusValue.decode(reply)))
+                } else {
+                    completion.body(.failure(ATSPIBus.failure(error)))
+                }
+            }, box)
+    }
+
+    private final class Completion {
+        let body: (Result<DBusValue, DBusFailure>) -> Void
+        init(_ body: @escaping (Result<DBusValue, DBusFailure>) -> Void) { self.body = body }
+    }
+
+    /// The arguments as a (floating) tuple, or nil for none.
+    private static func parameters(_ arguments: [DBusArgument]) -> OpaquePointer? {
+        guard !arguments.isEmpty else { return nil }
+        var children: [OpaquePointer?] = arguments.map { argument in
+            switch argument {
+            case .string(let s): return g_variant_new_string(s)
+            case .int32(let i): return g_variant_new_int32(i)
+            case .uint32(let u): return g_variant_new_uint32(u)
+            case .double(let d): return g_variant_new_double(d)
+            case .variantDouble(let d): return g_variant_new_variant(g_variant_new_double(d))
+            }
+        }
+        return children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+    }
+
+    /// A failed call's reason: no reply in time, the application gone from the bus, or its error.
+    private static func failure(_ error: UnsafeMutablePointer<GError>?) -> DBusFailure {
+        guard let error else { return .error(name: "", message: "no reply and no error") }
+        defer { g_error_free(error) }
+        if error.pointee.domain == g_io_error_quark(), error.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue) { return .timedOut }
+        var name = ""
+        if let remote = g_dbus_error_get_remote_error(error) {
+            name = String(cString: remote)
+            g_free(remote)
+        }
+        switch name {
+        case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner", "org.freedesktop.DBus.Error.NoReply":
+            return .gone
+        default:
+            return .error(name: name, message: error.pointee.message.map { String(cString: $0) } ?? "")
+        }
+    }
+
+    private static func message(_ error: UnsafeMutablePointer<GError>?) -> String {
+        guard let error else { return "unknown error" }
+        defer { g_error_free(error) }
+        return error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+    }
+}
+
+extension DBusValue {
+    /// A GVariant as a plain value (the variant is not consumed).
+    static func decode(_ variant: OpaquePointer) -> DBusValue {
+        let kind = g_variant_classify(variant).rawValue
+        func ascii(_ c: Character) -> UInt32 { UInt32(c.asciiValue ?? 0) }
+        switch kind {
+        case ascii("b"): return .bool(g_variant_get_boolean(variant) != 0)
+        case ascii("y"): return .unsigned(UInt64(g_variant_get_byte(variant)))
+        case ascii("n"): return .integer(Int64(g_variant_get_int16(variant)))
+        case ascii("q"): return .unsigned(UInt64(g_variant_get_uint16(variant)))
+        case ascii("i"), ascii("h"): return .integer(Int64(g_variant_get_int32(variant)))
+        case ascii("u"): return .unsigned(UInt64(g_variant_get_uint32(variant)))
+        case ascii("x"): return .integer(Int64(g_variant_get_int64(variant)))
+        case ascii("t"): return .unsigned(UInt64(g_variant_get_uint64(variant)))
+        case ascii("d"): return .double(g_variant_get_double(variant))
+        case ascii("s"), ascii("o"), ascii("g"): return .string(String(cString: g_variant_get_string(variant, nil)))
+        case ascii("v"):
+            guard let inner = g_variant_get_variant(variant) else { return .variant(.structure([])) }
+            defer { g_variant_unref(inner) }
+            return .variant(decode(inner))
+        default:
+            // Arrays, tuples, dictionary entries and maybes: their children in order.
+            let children = (0..<g_variant_n_children(variant)).map { index -> DBusValue in
+                guard let child = g_variant_get_child_value(variant, index) else { return .structure([]) }
+                defer { g_variant_unref(child) }
+                return decode(child)
+            }
+            return kind == ascii("a") ? .array(children) : .structure(children)
+        }
+    }
+}

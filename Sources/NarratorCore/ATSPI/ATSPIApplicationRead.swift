@@ -1,0 +1,279 @@
+/// Reading one application's windows from AT-SPI2 as ``AccessibleSnapshot``s, as a pure state
+/// machine: it says which ``ATSPIRequest``s to send, takes their replies in any order, and says
+/// what to ask next, until every answer is in.
+///
+/// Where the toolkit offers AT-SPI2's cache (GTK's `GetItems`), one reply carries every object's
+/// name, role, description, states, interfaces and place in the tree, and the rest (extents,
+/// actions, values, text, relations) is asked of every object at once: two round trips for the
+/// whole application. Elsewhere (Qt 5's cache is empty) the tree is walked, but every object's
+/// questions go out together and every level's objects together, so the walk costs two round trips
+/// per level rather than several per object. Because nothing here waits on a reply, a hung
+/// application delays only its own read: the bridge's other applications go on being served.
+public struct ATSPIApplicationRead: Sendable {
+    /// What the read found.
+    public enum Outcome: Equatable, Sendable {
+        /// The application's name and its top-level windows with their subtrees, in order.
+        case read(name: String, windows: [AccessibleSnapshot])
+        /// It left the bus during the read.
+        case gone
+        /// It did not answer in time (hung): what is mirrored of it stays as it was.
+        case unresponsive
+    }
+
+    /// The application's root object, whose children are its windows.
+    public static let root = "/org/a11y/atspi/accessible/root"
+    /// `labelled-by` in AT-SPI2's relation types.
+    static let labelledByRelation = 2
+
+    /// At most this deep: a tree deeper than any toolkit builds is cut rather than followed forever.
+    public let maximumDepth: Int
+
+    private struct Node: Sendable {
+        var depth: Int
+        var index = 0
+        var parent: String?
+        var role: ATSPIRole?
+        var name: String?
+        var description: String?
+        var states: ATSPIStates?
+        var interfaces: Set<String>?
+        var children: [String]?
+        var extents: Rect?
+        var actions: [String] = []
+        var text: String?
+        var value: [ATSPIRequest.ValueField: Double] = [:]
+        var labelledBy: [String] = []
+        /// Its extents, actions, value and text were asked for (once its states and interfaces were known).
+        var detailsAsked = false
+    }
+
+    private var nodes: [String: Node] = [:]
+    private var windows: [String]?
+    private var applicationName: String?
+    /// nil until `GetItems` answered: true when it held the tree, false when the tree is walked.
+    private var cached: Bool?
+    private var outstanding = 0
+    private var failure: Outcome?
+
+    public init(maximumDepth: Int = 64) {
+        self.maximumDepth = maximumDepth
+    }
+
+    /// The first requests: the cache, the application's name and its windows.
+    public mutating func start() -> [ATSPIRequest] {
+        ask([.items, .name(Self.root), .children(Self.root)])
+    }
+
+    /// True once every request sent has been answered.
+    public var isComplete: Bool { outstanding == 0 }
+
+    /// What the read found; meaningful once ``isComplete``.
+    public var outcome: Outcome {
+        if let failure { return failure }
+        let windows = (windows ?? []).compactMap { nodes[$0] != nil ? snapshot($0) : nil }
+        return .read(name: applicationName ?? "", windows: windows)
+    }
+
+    /// Takes the reply to `request` and returns what to ask next.
+    public mutating func take(_ request: ATSPIRequest, _ reply: Result<DBusValue, DBusFailure>) -> [ATSPIRequest] {
+        outstanding -= 1
+        let value: DBusValue?
+        switch reply {
+        case .success(let reply):
+            // Every call here has one out argument; the reply is the tuple of them.
+            value = reply[0]
+        case .failure(.timedOut):
+            if failure == nil { failure = .unresponsive }
+            value = nil
+        case .failure(.gone):
+            failure = .gone
+            value = nil
+        case .failure(.error):
+            // An interface or object this one lacks: the fact is absent, the read goes on.
+            value = nil
+        }
+        if failure != nil { return [] }
+        switch request {
+        case .items:
+            return takeItems(value)
+        case .name(let path):
+            if path == Self.root {
+                applicationName = value?.string ?? ""
+                return []
+            }
+            update(path) { $0.name = value?.string ?? "" }
+        case .children(let path):
+            let children = value?.items?.compactMap(\.objectPath) ?? []
+            if path == Self.root {
+                windows = children
+                return cached == false ? walk(children, depth: 0, parent: Self.root) : []
+            }
+            guard let node = nodes[path] else { return [] }
+            update(path) { $0.children = children }
+            return walk(children, depth: node.depth + 1, parent: path)
+        case .role(let path):
+            update(path) { $0.role = ATSPIRole(code: UInt32(value?.int ?? 0)) }
+        case .states(let path):
+            update(path) { $0.states = ATSPIStates(words: Self.words(value)) }
+        case .interfaces(let path):
+            update(path) { $0.interfaces = Set((value?.items ?? []).compactMap(\.string)) }
+        case .description(let path):
+            update(path) { $0.description = value?.string ?? "" }
+        case .relations(let path):
+            update(path) { $0.labelledBy = Self.labelledBy(value) }
+            return []
+        case .extents(let path):
+            let fields = (value?.items ?? []).compactMap(\.double)
+            update(path) { node in
+                guard fields.count == 4, fields[0] != Double(Int32.min), fields[1] != Double(Int32.min) else { return }
+                node.extents = Rect(x: fields[0], y: fields[1], width: fields[2], height: fields[3])
+            }
+            return []
+        case .actions(let path):
+            let names = (value?.items ?? []).compactMap { $0[0]?.string }.filter { !$0.isEmpty }
+            update(path) { $0.actions = names }
+            return []
+        case .text(let path):
+            let text = value?.string ?? ""
+            update(path) { $0.text = text.isEmpty ? nil : text }
+            return []
+        case .value(let path, let field):
+            update(path) { $0.value[field] = value?.double ?? 0 }
+            return []
+        }
+        return cached == false ? detailsOrChildren(request.path) : []
+    }
+
+    // MARK: The cache
+
+    private mutating func takeItems(_ value: DBusValue?) -> [ATSPIRequest] {
+        // Each item: (object, application, parent, index in parent, child count, interfaces, name,
+        // role, description, states). Qt 5's older layout puts a child list at field 3; it sends none.
+        let items = value?.items ?? []
+        guard !items.isEmpty, items.allSatisfy({ $0.items?.count == 10 && $0[3]?.int != nil }) else {
+            cached = false
+            return windows.map { walk($0, depth: 0, parent: Self.root) } ?? []
+        }
+        cached = true
+        var children: [String: [(Int, String)]] = [:]
+        for item in items {
+            guard let path = item[0]?.objectPath, path != Self.root else { continue }
+            var node = Node(depth: 0)
+            node.parent = item[2]?.objectPath
+            node.index = item[3]?.int ?? 0
+            node.interfaces = Set(item[5]?.items?.compactMap(\.string) ?? [])
+            node.name = item[6]?.string ?? ""
+            node.role = ATSPIRole(code: UInt32(item[7]?.int ?? 0))
+            node.description = item[8]?.string ?? ""
+            node.states = ATSPIStates(words: Self.words(item[9]))
+            nodes[path] = node
+            if let parent = node.parent { children[parent, default: []].append((node.index, path)) }
+        }
+        for (parent, list) in children where nodes[parent] != nil {
+            nodes[parent]?.children = list.sorted { $0 < $1 }.map(\.1)
+        }
+        // Only what is under a window and not under a list that manages its own descendants is
+        // asked about further (the walk would not reach the rest either).
+        var requests: [ATSPIRequest] = []
+        var stack = (windows ?? children[Self.root]?.sorted { $0 < $1 }.map(\.1) ?? []).map { ($0, 0) }
+        if windows == nil { windows = stack.map(\.0) }
+        while let (path, depth) = stack.popLast() {
+            guard var node = nodes[path] else { continue }
+            node.depth = depth
+            nodes[path] = node
+            requests += details(path)
+            if depth < maximumDepth, !(node.states ?? []).contains(.managesDescendants) {
+                stack += (node.children ?? []).map { ($0, depth + 1) }
+            } else {
+                nodes[path]?.children = []
+            }
+        }
+        return ask(requests)
+    }
+
+    // MARK: The walk
+
+    private mutating func walk(_ paths: [String], depth: Int, parent: String) -> [ATSPIRequest] {
+        var requests: [ATSPIRequest] = []
+        for (index, path) in paths.enumerated() where nodes[path] == nil {
+            var node = Node(depth: depth)
+            node.index = index
+            node.parent = parent
+            nodes[path] = node
+            requests += [.role(path), .name(path), .description(path), .states(path), .interfaces(path), .relations(path)]
+        }
+        return ask(requests)
+    }
+
+    /// Once an object's states and interfaces are known: its details, and its children unless it
+    /// manages them itself or is as deep as the read goes.
+    private mutating func detailsOrChildren(_ path: String) -> [ATSPIRequest] {
+        guard let node = nodes[path], !node.detailsAsked, let states = node.states, node.interfaces != nil, node.role != nil else { return [] }
+        var requests = details(path)
+        if node.depth < maximumDepth, !states.contains(.managesDescendants) {
+            requests.append(.children(path))
+        } else {
+            nodes[path]?.children = []
+        }
+        return ask(requests)
+    }
+
+    /// The questions an object's interfaces and states call for (and, read from the cache, its
+    /// relations, which the cache does not carry).
+    private mutating func details(_ path: String) -> [ATSPIRequest] {
+        guard let node = nodes[path], !node.detailsAsked else { return [] }
+        nodes[path]?.detailsAsked = true
+        let interfaces = node.interfaces ?? []
+        let states = node.states ?? []
+        var requests: [ATSPIRequest] = cached == true ? [.relations(path)] : []
+        if interfaces.contains("org.a11y.atspi.Component"), states.contains(.showing) { requests.append(.extents(path)) }
+        if interfaces.contains("org.a11y.atspi.Action") { requests.append(.actions(path)) }
+        if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }
+        if interfaces.contains("org.a11y.atspi.Text"), states.contains(.editable) || node.role == .text || node.role == .entry {
+            requests.append(.text(path))
+        }
+        return requests
+    }
+
+    // MARK: Parts
+
+    private mutating func ask(_ requests: [ATSPIRequest]) -> [ATSPIRequest] {
+        outstanding += requests.count
+        return requests
+    }
+
+    private mutating func update(_ path: String, _ change: (inout Node) -> Void) {
+        guard var node = nodes[path] else { return }
+        change(&node)
+        nodes[path] = node
+    }
+
+    private func snapshot(_ path: String) -> AccessibleSnapshot {
+        let node = nodes[path] ?? Node(depth: 0)
+        var snapshot = AccessibleSnapshot(
+            path: path, role: node.role ?? .unknown, name: node.name ?? "", description: node.description ?? "", states: node.states ?? [])
+        snapshot.extents = node.extents
+        snapshot.actions = node.actions
+        if let current = node.value[.current] {
+            snapshot.value = ATSPIValue(
+                current: current, minimum: node.value[.minimum] ?? 0, maximum: node.value[.maximum] ?? 0, increment: node.value[.increment] ?? 0)
+        }
+        snapshot.text = node.text
+        snapshot.labelledBy = node.labelledBy
+        snapshot.children = (node.children ?? []).filter { nodes[$0] != nil }.map { self.snapshot($0) }
+        return snapshot
+    }
+
+    /// A state set's two 32-bit words.
+    static func words(_ value: DBusValue?) -> [UInt32] {
+        (value?.items ?? []).compactMap { $0.int.flatMap { UInt32(exactly: $0) } }
+    }
+
+    /// The targets of a relation set's `labelled-by` relations: `a(ua(so))`.
+    static func labelledBy(_ value: DBusValue?) -> [String] {
+        (value?.items ?? []).flatMap { relation -> [String] in
+            guard relation[0]?.int == labelledByRelation else { return [] }
+            return relation[1]?.items?.compactMap(\.objectPath) ?? []
+        }
+    }
+}

@@ -1,0 +1,94 @@
+/// One question the AT-SPI bridge asks an application over D-Bus while reading it
+/// (``ATSPIApplicationRead``), with the D-Bus call that asks it. Pure data: the bridge sends every
+/// request at once and hands back the replies, so a read costs a few round trips, not one per
+/// property.
+public enum ATSPIRequest: Hashable, Sendable {
+    /// The whole application in one reply: `org.a11y.atspi.Cache.GetItems` (GTK; Qt 5 answers an
+    /// empty list).
+    case items
+    case name(String)
+    case description(String)
+    case role(String)
+    case states(String)
+    case interfaces(String)
+    case children(String)
+    case relations(String)
+    case extents(String)
+    case actions(String)
+    case text(String)
+    case value(String, ValueField)
+
+    /// The Value interface's properties, each its own `Get` (Qt 5 drops off the bus when asked
+    /// `GetAll`).
+    public enum ValueField: String, CaseIterable, Hashable, Sendable {
+        case current = "CurrentValue", minimum = "MinimumValue", maximum = "MaximumValue", increment = "MinimumIncrement"
+    }
+
+    /// The object path the request goes to.
+    public var path: String {
+        switch self {
+        case .items: return "/org/a11y/atspi/cache"
+        case .name(let p), .description(let p), .role(let p), .states(let p), .interfaces(let p), .children(let p), .relations(let p),
+            .extents(let p), .actions(let p), .text(let p), .value(let p, _):
+            return p
+        }
+    }
+
+    /// Interface, method and arguments of the D-Bus call.
+    public var call: DBusCall {
+        let accessible = "org.a11y.atspi.Accessible"
+        func property(_ interface: String, _ name: String) -> DBusCall {
+            DBusCall(path: path, interface: "org.freedesktop.DBus.Properties", method: "Get", arguments: [.string(interface), .string(name)])
+        }
+        switch self {
+        case .items: return DBusCall(path: path, interface: "org.a11y.atspi.Cache", method: "GetItems")
+        case .name: return property(accessible, "Name")
+        case .description: return property(accessible, "Description")
+        case .role: return DBusCall(path: path, interface: accessible, method: "GetRole")
+        case .states: return DBusCall(path: path, interface: accessible, method: "GetState")
+        case .interfaces: return DBusCall(path: path, interface: accessible, method: "GetInterfaces")
+        case .children: return DBusCall(path: path, interface: accessible, method: "GetChildren")
+        case .relations: return DBusCall(path: path, interface: accessible, method: "GetRelationSet")
+        // Coordinates relative to the screen (ATSPI_COORD_TYPE_SCREEN).
+        case .extents: return DBusCall(path: path, interface: "org.a11y.atspi.Component", method: "GetExtents", arguments: [.uint32(0)])
+        case .actions: return DBusCall(path: path, interface: "org.a11y.atspi.Action", method: "GetActions")
+        case .text: return DBusCall(path: path, interface: "org.a11y.atspi.Text", method: "GetText", arguments: [.int32(0), .int32(-1)])
+        case .value(_, let field): return property("org.a11y.atspi.Value", field.rawValue)
+        }
+    }
+}
+
+/// A method call on an application's object; the bus name is the application's.
+public struct DBusCall: Hashable, Sendable {
+    public var path: String
+    public var interface: String
+    public var method: String
+    public var arguments: [DBusArgument]
+
+    public init(path: String, interface: String, method: String, arguments: [DBusArgument] = []) {
+        self.path = path
+        self.interface = interface
+        self.method = method
+        self.arguments = arguments
+    }
+}
+
+/// The argument types AT-SPI2's calls take.
+public enum DBusArgument: Hashable, Sendable {
+    case string(String)
+    case int32(Int32)
+    case uint32(UInt32)
+    case double(Double)
+    /// A value wrapped in a variant (`Properties.Set`).
+    case variantDouble(Double)
+}
+
+/// Why a call brought no answer.
+public enum DBusFailure: Error, Equatable, Sendable {
+    /// No reply within the timeout: the application is hung (or very slow).
+    case timedOut
+    /// The application is no longer on the bus.
+    case gone
+    /// An error reply (an interface the object lacks, an object that went away).
+    case error(name: String, message: String)
+}

@@ -1,0 +1,209 @@
+import Testing
+@testable import NarratorCore
+
+/// An application as AT-SPI2 describes it, answering the bridge's requests the way GTK (with its
+/// cache) or Qt 5 (without) does; built from the snapshot the read is expected to give back.
+private struct Application {
+    var name = "fixture"
+    var windows: [AccessibleSnapshot]
+    var offersCache = true
+    /// Requests answered with no reply (the application hangs on them).
+    var hangsOn: (ATSPIRequest) -> Bool = { _ in false }
+    let bus = ":1.9"
+
+    var all: [AccessibleSnapshot] {
+        func flat(_ s: AccessibleSnapshot) -> [AccessibleSnapshot] { [s] + s.children.flatMap(flat) }
+        return windows.flatMap(flat)
+    }
+
+    func find(_ path: String) -> AccessibleSnapshot? { all.first { $0.path == path } }
+
+    func parent(of path: String) -> (path: String, index: Int) {
+        if let index = windows.firstIndex(where: { $0.path == path }) { return (ATSPIApplicationRead.root, index) }
+        for node in all {
+            if let index = node.children.firstIndex(where: { $0.path == path }) { return (node.path, index) }
+        }
+        return (ATSPIApplicationRead.root, 0)
+    }
+
+    func interfaces(_ s: AccessibleSnapshot) -> [String] {
+        var list = ["org.a11y.atspi.Accessible", "org.a11y.atspi.Component"]
+        if !s.actions.isEmpty { list.append("org.a11y.atspi.Action") }
+        if s.value != nil { list.append("org.a11y.atspi.Value") }
+        if s.text != nil { list.append("org.a11y.atspi.Text") }
+        return list
+    }
+
+    func ref(_ path: String) -> DBusValue { .structure([.string(bus), .string(path)]) }
+
+    func states(_ s: ATSPIStates) -> DBusValue {
+        .array([.unsigned(s.rawValue & 0xFFFF_FFFF), .unsigned(s.rawValue >> 32)])
+    }
+
+    /// The reply tuple, or a failure.
+    func answer(_ request: ATSPIRequest) -> Result<DBusValue, DBusFailure> {
+        if hangsOn(request) { return .failure(.timedOut) }
+        func reply(_ v: DBusValue) -> Result<DBusValue, DBusFailure> { .success(.structure([v])) }
+        let missing = Result<DBusValue, DBusFailure>.failure(.error(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no"))
+        switch request {
+        case .items:
+            guard offersCache else { return reply(.array([])) }
+            return reply(.array(all.map { s in
+                let (parent, index) = parent(of: s.path)
+                return .structure([
+                    ref(s.path), ref(ATSPIApplicationRead.root), ref(parent), .integer(Int64(index)), .integer(Int64(s.children.count)),
+                    .array(interfaces(s).map(DBusValue.string)), .string(s.name), .unsigned(UInt64(s.role.code)), .string(s.description),
+                    states(s.states),
+                ])
+            }))
+        case .name(let path):
+            if path == ATSPIApplicationRead.root { return reply(.variant(.string(name))) }
+            return find(path).map { reply(.variant(.string($0.name))) } ?? missing
+        case .children(let path):
+            let children = path == ATSPIApplicationRead.root ? windows : find(path)?.children ?? []
+            return reply(.array(children.map { ref($0.path) }))
+        case .role(let path): return find(path).map { reply(.unsigned(UInt64($0.role.code))) } ?? missing
+        case .description(let path): return find(path).map { reply(.variant(.string($0.description))) } ?? missing
+        case .states(let path): return find(path).map { reply(states($0.states)) } ?? missing
+        case .interfaces(let path): return find(path).map { reply(.array(interfaces($0).map(DBusValue.string))) } ?? missing
+        case .relations(let path):
+            guard let s = find(path) else { return missing }
+            let labelFor = all.filter { $0.labelledBy.contains(path) }.map { ref($0.path) }
+            var relations: [DBusValue] = []
+            if !labelFor.isEmpty { relations.append(.structure([.unsigned(1), .array(labelFor)])) }
+            if !s.labelledBy.isEmpty { relations.append(.structure([.unsigned(2), .array(s.labelledBy.map(ref))])) }
+            return reply(.array(relations))
+        case .extents(let path):
+            guard let s = find(path) else { return missing }
+            let r = s.extents ?? Rect(x: Double(Int32.min), y: Double(Int32.min), width: 0, height: 0)
+            return reply(.structure([r.x, r.y, r.width, r.height].map { .integer(Int64($0)) }))
+        case .actions(let path):
+            guard let s = find(path) else { return missing }
+            return reply(.array(s.actions.map { .structure([.string($0), .string("does \($0)"), .string("")]) }))
+        case .text(let path): return find(path).map { reply(.string($0.text ?? "")) } ?? missing
+        case .value(let path, let field):
+            guard let v = find(path)?.value else { return missing }
+            let n: Double
+            switch field {
+            case .current: n = v.current
+            case .minimum: n = v.minimum
+            case .maximum: n = v.maximum
+            case .increment: n = v.increment
+            }
+            return reply(.variant(.double(n)))
+        }
+    }
+}
+
+/// Runs a read against `app`, answering each wave of requests together as a bus would; returns
+/// the outcome and how many waves (round trips) it took.
+private func read(_ app: Application) -> (ATSPIApplicationRead.Outcome, waves: Int, requests: Int) {
+    var read = ATSPIApplicationRead()
+    var wave = read.start()
+    var waves = 0, requests = 0
+    while !wave.isEmpty {
+        waves += 1
+        requests += wave.count
+        wave = wave.flatMap { read.take($0, app.answer($0)) }
+    }
+    #expect(read.isComplete)
+    return (read.outcome, waves, requests)
+}
+
+private let save = AccessibleSnapshot(
+    path: "/a/2", role: .pushButton, name: "Save", description: "Saves the story", states: [.enabled, .sensitive, .showing, .visible, .focusable],
+    extents: Rect(x: 10, y: 20, width: 80, height: 30), actions: ["click"])
+private let label = AccessibleSnapshot(path: "/a/3", role: .label, name: "Name", extents: Rect(x: 10, y: 60, width: 40, height: 20))
+private let entry = AccessibleSnapshot(
+    path: "/a/4", role: .text, states: [.enabled, .sensitive, .showing, .visible, .focusable, .editable, .singleLine],
+    extents: Rect(x: 60, y: 60, width: 200, height: 20), text: "Ada", labelledBy: ["/a/3"])
+private let slider = AccessibleSnapshot(
+    path: "/a/5", role: .slider, name: "Volume", extents: Rect(x: 10, y: 90, width: 200, height: 20),
+    value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 1))
+private let hidden = AccessibleSnapshot(path: "/a/6", role: .pushButton, name: "Later", states: [.enabled, .sensitive], actions: ["click"])
+private let window = AccessibleSnapshot(
+    path: "/a/1", role: .frame, name: "Narrator fixture", states: [.enabled, .sensitive, .showing, .visible, .active],
+    extents: Rect(x: 0, y: 0, width: 500, height: 400),
+    children: [AccessibleSnapshot(path: "/a/7", role: .panel, extents: Rect(x: 0, y: 0, width: 500, height: 400), children: [save, label, entry, slider, hidden])])
+
+@Suite("Reading an application over AT-SPI2")
+struct ATSPIApplicationReadTests {
+    @Test func fromTheCacheEveryFactInTwoRoundTrips() {
+        let (outcome, waves, _) = read(Application(windows: [window]))
+        #expect(outcome == .read(name: "fixture", windows: [window]))
+        // The cache, name and windows; then every object's details at once.
+        #expect(waves == 2)
+    }
+
+    @Test func withoutACacheTheWalkGivesTheSameTree() {
+        let (outcome, waves, _) = read(Application(windows: [window], offersCache: false))
+        #expect(outcome == .read(name: "fixture", windows: [window]))
+        // Two round trips a level (what an object is, then its details and children), three levels.
+        #expect(waves <= 2 * 3 + 2)
+    }
+
+    @Test func everyWindowInTheApplicationsOrder() {
+        let dialog = AccessibleSnapshot(path: "/b/1", role: .dialog, name: "Question", extents: Rect(x: 5, y: 5, width: 10, height: 10))
+        for cache in [true, false] {
+            let (outcome, _, _) = read(Application(windows: [window, dialog], offersCache: cache))
+            #expect(outcome == .read(name: "fixture", windows: [window, dialog]))
+        }
+    }
+
+    @Test func aHiddenObjectsExtentsAreNotAskedFor() {
+        let (_, _, requestsHidden) = read(Application(windows: [window]))
+        var other = window
+        other.children[0].children[4] = AccessibleSnapshot(path: "/a/6", role: .pushButton, name: "Later", states: [.enabled, .sensitive, .showing], actions: ["click"])
+        let (outcome, _, requestsShown) = read(Application(windows: [other]))
+        #expect(requestsShown == requestsHidden + 1)
+        // Shown with the toolkit's "no extents" (x = y = INT32_MIN): none.
+        guard case .read(_, let windows) = outcome else { Issue.record("\(outcome)"); return }
+        #expect(windows[0].children[0].children[4].extents == nil)
+    }
+
+    @Test func aListThatManagesItsDescendantsIsNotWalked() {
+        let rows = (0..<50).map { AccessibleSnapshot(path: "/r/\($0)", role: .listItem, name: "row \($0)") }
+        var list = AccessibleSnapshot(path: "/l", role: .list, name: "Songs", states: [.enabled, .showing, .managesDescendants], children: rows)
+        let app = AccessibleSnapshot(path: "/w", role: .frame, name: "Player", children: [list])
+        list.children = []
+        let unwalked = AccessibleSnapshot(path: "/w", role: .frame, name: "Player", children: [list])
+        for cache in [true, false] {
+            let (outcome, _, requests) = read(Application(windows: [app], offersCache: cache))
+            #expect(outcome == .read(name: "fixture", windows: [unwalked]))
+            #expect(requests < 30)
+        }
+    }
+
+    @Test func aHungApplicationIsUnresponsiveNotHalfRead() {
+        for cache in [true, false] {
+            var app = Application(windows: [window], offersCache: cache)
+            app.hangsOn = { if case .actions = $0 { return true } else { return false } }
+            #expect(read(app).0 == .unresponsive)
+        }
+    }
+
+    @Test func anApplicationThatLeavesIsGone() {
+        var read = ATSPIApplicationRead()
+        let first = read.start()
+        var next: [ATSPIRequest] = []
+        for request in first { next += read.take(request, .failure(.gone)) }
+        #expect(next.isEmpty)
+        #expect(read.isComplete)
+        #expect(read.outcome == .gone)
+    }
+
+    @Test func anObjectLackingAnInterfaceLacksOnlyThatFact() {
+        var read = ATSPIApplicationRead()
+        var wave = read.start()
+        let app = Application(windows: [window])
+        while !wave.isEmpty {
+            wave = wave.flatMap { request -> [ATSPIRequest] in
+                if case .actions("/a/2") = request { return read.take(request, .failure(.error(name: "org.freedesktop.DBus.Error.UnknownObject", message: "gone"))) }
+                return read.take(request, app.answer(request))
+            }
+        }
+        guard case .read(_, let windows) = read.outcome else { Issue.record("\(read.outcome)"); return }
+        #expect(windows[0].children[0].children[0].actions == [])
+        #expect(windows[0].children[0].children[0].name == "Save")
+    }
+}
