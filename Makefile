@@ -25,9 +25,9 @@ BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev 
 # Benchmarks: the same, plus Speech Dispatcher to measure beside (skipped when absent).
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux bash-completion
-# A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK applications to read
+# A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK and Qt applications to read
 # on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's.
-DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3-gi gir1.2-gtk-3.0
+DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3-gi gir1.2-gtk-3.0 python3-pyqt5 gtk-3-examples
 # The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd and Orca on the headless
 # desktop; speech-dispatcher and its eSpeak NG module only as the reference the harness is proven against.
 SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca $(DESKTOP_TEST_PACKAGES)

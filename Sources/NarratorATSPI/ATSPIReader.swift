@@ -49,6 +49,7 @@ public struct ATSPIReader {
         snapshot.value = value(of: accessible)
         if snapshot.states.contains(.editable) || snapshot.role == .text || snapshot.role == .entry {
             snapshot.text = text(of: accessible)
+            snapshot.placeholder = attribute("placeholder-text", of: accessible)
         }
         snapshot.labelledBy = labelledBy(accessible)
         if depth < maximumDepth, !snapshot.states.contains(.managesDescendants) {
@@ -108,6 +109,21 @@ public struct ATSPIReader {
         let count = atspi_text_get_character_count(text, nil)
         guard count > 0 else { return nil }
         return string(atspi_text_get_text(text, 0, count, nil))
+    }
+
+    /// One of the object's attributes ("placeholder-text"), if it has it.
+    func attribute(_ name: String, of accessible: UnsafeMutablePointer<AtspiAccessible>) -> String? {
+        guard let attributes = atspi_accessible_get_attributes_as_array(accessible, nil) else { return nil }
+        defer { g_array_free(attributes, 1) }
+        let items = attributes.pointee.data.withMemoryRebound(to: UnsafeMutablePointer<gchar>?.self, capacity: Int(attributes.pointee.len)) { $0 }
+        var found: String?
+        for index in 0..<Int(attributes.pointee.len) {
+            guard let item = items[index] else { continue }
+            let entry = String(cString: item)
+            g_free(item)
+            if found == nil, entry.hasPrefix(name + ":") { found = String(entry.dropFirst(name.count + 1)) }
+        }
+        return found
     }
 
     /// The paths of the objects in this one's `labelled-by` relation.

@@ -18,11 +18,17 @@ struct BridgeDumpTests {
     static var ctl: String { BuiltProducts.directory + "/narratorctl" }
     static var fixture: String { BuiltProducts.repository + "/Tests/Helpers/atspi/fixture.py" }
 
-    /// Dumps `application`'s windows, waiting (up to 20 s) for it to appear on the bus.
-    func dump(_ application: String, on desktop: HeadlessDesktop) throws -> CompletedRun {
+    static var qtFixture: String { BuiltProducts.repository + "/Tests/Helpers/atspi/qt_fixture.py" }
+    static var hasQt: Bool { FileManager.default.fileExists(atPath: "/usr/lib/python3/dist-packages/PyQt5") }
+    static var hasWidgetFactory: Bool { FileManager.default.isExecutableFile(atPath: "/usr/bin/gtk3-widget-factory") }
+
+    /// Dumps `application`'s windows, waiting (up to 20 s) for it to appear on the bus; `walk`
+    /// reads it the naive way (libatspi, one call per property).
+    func dump(_ application: String, on desktop: HeadlessDesktop, walk: Bool = false) throws -> CompletedRun {
         let deadline = ContinuousClock.now + .seconds(20)
         while true {
-            let run = try CompletedRun.run(Self.bridge, ["dump", "--application", application], environment: desktop.environment, timeout: .seconds(30))
+            let run = try CompletedRun.run(
+                Self.bridge, ["dump", "--application", application] + (walk ? ["--walk"] : []), environment: desktop.environment, timeout: .seconds(30))
             if run.status == 0 || ContinuousClock.now > deadline { return run }
             Thread.sleep(forTimeInterval: 0.1)
         }
@@ -88,5 +94,37 @@ struct BridgeDumpTests {
         #expect(nowhere.stderr.contains("cannot reach the accessibility bus"), "\(nowhere.stderr)")
         let usage = try CompletedRun.run(Self.bridge, ["dumb"])
         #expect(usage.status == 2 && usage.stderr.contains("unknown command 'dumb'"))
+    }
+
+    @Test("a PyQt5 window (no AT-SPI cache: walked) reads like its GTK twin", .enabled(if: hasQt, "python3-pyqt5 is not installed (make test-deps)"))
+    func qtWindow() throws {
+        let desktop = try HeadlessDesktop()
+        defer { desktop.stop() }
+        _ = try desktop.launch("/usr/bin/python3", [Self.qtFixture, "--lifetime", "60"], name: "qt")
+        let run = try dump("narrator-qt-fixture", on: desktop)
+        #expect(run.status == 0, "\(run.stderr)\n\(desktop.log("qt"))")
+        let document = run.lines.first ?? ""
+        #expect(document.contains(#""tree":"narrator-qt-fixture: Narrator Qt fixture","title":"Narrator Qt fixture""#), "\(document)")
+        let expected = ["Save, button", "Remember me, checked, check box", "Name, Ada, text field", "Volume, 40, adjustable", "Print, button, dimmed"]
+        #expect(try stops(document) == expected)
+        #expect(try stops(dump("narrator-qt-fixture", on: desktop, walk: true).lines.first ?? "") == expected)
+    }
+
+    @Test(
+        "gtk3-widget-factory: every stop says something, a field GTK leaves nameless is called by its placeholder, and the bulk read misses nothing the walk finds",
+        .enabled(if: hasWidgetFactory, "gtk-3-examples is not installed (make test-deps)"))
+    func widgetFactory() throws {
+        let desktop = try HeadlessDesktop()
+        defer { desktop.stop() }
+        _ = try desktop.launch("/usr/bin/gtk3-widget-factory", [], name: "factory")
+        let run = try dump("gtk3-widget-factory", on: desktop)
+        #expect(run.status == 0, "\(run.stderr)\n\(desktop.log("factory"))")
+        let stops = try stops(run.lines.first ?? "")
+        #expect(stops.count > 60, "\(stops)")
+        #expect(stops.allSatisfy { !$0.trimmingCharacters(in: .whitespaces).isEmpty && !$0.hasPrefix(",") }, "\(stops)")
+        #expect(stops.contains("Click icon to change mode, text field"), "\(stops)")
+        #expect(stops.contains("selected, page 1, tab, 1 of 3"), "\(stops)")
+        let walked = try self.stops(dump("gtk3-widget-factory", on: desktop, walk: true).lines.first ?? "")
+        #expect(stops == walked)
     }
 }

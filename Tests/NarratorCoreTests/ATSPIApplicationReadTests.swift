@@ -30,7 +30,7 @@ private struct Application {
         var list = ["org.a11y.atspi.Accessible", "org.a11y.atspi.Component"]
         if !s.actions.isEmpty { list.append("org.a11y.atspi.Action") }
         if s.value != nil { list.append("org.a11y.atspi.Value") }
-        if s.text != nil { list.append("org.a11y.atspi.Text") }
+        if s.text != nil || s.states.contains(.editable) { list.append("org.a11y.atspi.Text") }
         return list
     }
 
@@ -81,6 +81,11 @@ private struct Application {
             guard let s = find(path) else { return missing }
             return reply(.array(s.actions.map { .structure([.string($0), .string("does \($0)"), .string("")]) }))
         case .text(let path): return find(path).map { reply(.string($0.text ?? "")) } ?? missing
+        case .attributes(let path):
+            guard let s = find(path) else { return missing }
+            var attributes: [DBusValue] = [.structure([.string("toolkit"), .string("gtk")])]
+            if let placeholder = s.placeholder { attributes.append(.structure([.string("placeholder-text"), .string(placeholder)])) }
+            return reply(.array(attributes))
         case .value(let path, let field):
             guard let v = find(path)?.value else { return missing }
             let n: Double
@@ -117,6 +122,9 @@ private let label = AccessibleSnapshot(path: "/a/3", role: .label, name: "Name",
 private let entry = AccessibleSnapshot(
     path: "/a/4", role: .text, states: [.enabled, .sensitive, .showing, .visible, .focusable, .editable, .singleLine],
     extents: Rect(x: 60, y: 60, width: 200, height: 20), text: "Ada", labelledBy: ["/a/3"])
+private let search = AccessibleSnapshot(
+    path: "/a/8", role: .text, states: [.enabled, .sensitive, .showing, .visible, .focusable, .editable, .singleLine],
+    extents: Rect(x: 60, y: 120, width: 200, height: 20), placeholder: "Search")
 private let slider = AccessibleSnapshot(
     path: "/a/5", role: .slider, name: "Volume", extents: Rect(x: 10, y: 90, width: 200, height: 20),
     value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 1))
@@ -124,7 +132,7 @@ private let hidden = AccessibleSnapshot(path: "/a/6", role: .pushButton, name: "
 private let window = AccessibleSnapshot(
     path: "/a/1", role: .frame, name: "Narrator fixture", states: [.enabled, .sensitive, .showing, .visible, .active],
     extents: Rect(x: 0, y: 0, width: 500, height: 400),
-    children: [AccessibleSnapshot(path: "/a/7", role: .panel, extents: Rect(x: 0, y: 0, width: 500, height: 400), children: [save, label, entry, slider, hidden])])
+    children: [AccessibleSnapshot(path: "/a/7", role: .panel, extents: Rect(x: 0, y: 0, width: 500, height: 400), children: [save, label, entry, slider, hidden, search])])
 
 @Suite("Reading an application over AT-SPI2")
 struct ATSPIApplicationReadTests {

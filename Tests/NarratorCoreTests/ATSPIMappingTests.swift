@@ -194,4 +194,22 @@ import Testing
         // States 32 and up are in the second word: checkable is 41.
         #expect(ATSPIStates(words: [1 << 25, 1 << 9]) == [.showing, .checkable])
     }
+
+    @Test("a field with no name and no label is called by its placeholder, as Orca calls it")
+    func placeholderNamesAField() {
+        // GTK's entry with an icon inside it: the icon is part of the field.
+        var search = Self.object(
+            3, .text, states: Self.shown.union([.editable, .focusable, .singleLine]), children: [Self.object(4, .icon, "view-refresh-symbolic", description: "Change mode")])
+        search.placeholder = "Click icon to change mode"
+        var named = search
+        named.name = "Mode"
+        var empty = search
+        empty.placeholder = nil
+        let window = Self.object(1, .frame, "W", children: [Self.object(2, .filler, children: [search])])
+        #expect(utterances(ATSPIMapping.document(window: window, application: "a")) == ["Click icon to change mode, text field"])
+        let own = Self.object(1, .frame, "W", children: [Self.object(2, .filler, children: [named])])
+        #expect(utterances(ATSPIMapping.document(window: own, application: "a")) == ["Mode, text field"])
+        let none = Self.object(1, .frame, "W", children: [Self.object(2, .filler, children: [empty])])
+        #expect(utterances(ATSPIMapping.document(window: none, application: "a")) == ["unlabelled, text field"])
+    }
 }

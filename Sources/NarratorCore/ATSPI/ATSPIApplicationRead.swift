@@ -43,6 +43,7 @@ public struct ATSPIApplicationRead: Sendable {
         var text: String?
         var value: [ATSPIRequest.ValueField: Double] = [:]
         var labelledBy: [String] = []
+        var placeholder: String?
         /// Its extents, actions, value and text were asked for (once its states and interfaces were known).
         var detailsAsked = false
     }
@@ -137,6 +138,10 @@ public struct ATSPIApplicationRead: Sendable {
             let text = value?.string ?? ""
             update(path) { $0.text = text.isEmpty ? nil : text }
             return []
+        case .attributes(let path):
+            let placeholder = (value?.items ?? []).first { $0[0]?.string == "placeholder-text" }?[1]?.string
+            update(path) { $0.placeholder = placeholder }
+            return []
         case .value(let path, let field):
             update(path) { $0.value[field] = value?.double ?? 0 }
             return []
@@ -230,7 +235,7 @@ public struct ATSPIApplicationRead: Sendable {
         if interfaces.contains("org.a11y.atspi.Action") { requests.append(.actions(path)) }
         if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }
         if interfaces.contains("org.a11y.atspi.Text"), states.contains(.editable) || node.role == .text || node.role == .entry {
-            requests.append(.text(path))
+            requests += [.text(path), .attributes(path)]
         }
         return requests
     }
@@ -260,6 +265,7 @@ public struct ATSPIApplicationRead: Sendable {
         }
         snapshot.text = node.text
         snapshot.labelledBy = node.labelledBy
+        snapshot.placeholder = node.placeholder
         snapshot.children = (node.children ?? []).filter { nodes[$0] != nil }.map { self.snapshot($0) }
         return snapshot
     }

@@ -155,6 +155,8 @@ public enum ATSPIMapping {
         if node.label == nil, !snapshot.children.isEmpty, !traits.intersection(Traits([.listItem, .menuItem])).isEmpty {
             node.childBehavior = .combine
         }
+        // A text field is one stop: the icons GTK puts inside an entry are part of it, as Orca reads them.
+        if traits.contains(.textField), !snapshot.children.isEmpty { node.childBehavior = .ignore }
         // Children are placed in this node's space, or in the nearest ancestor's that has one.
         let space: Rect? = extents ?? (parent ?? nil)
         node.children = pagesAfterTheirTabs(snapshot.children).map {
@@ -195,12 +197,15 @@ public enum ATSPIMapping {
         return extents
     }
 
-    /// The object's name, else the names of the objects that label it.
+    /// The object's name, else the names of the objects that label it, else a text field's
+    /// placeholder (what Orca says of a field GTK gives no name).
     static func label(of snapshot: AccessibleSnapshot, names: [String: String]) -> String? {
         let own = snapshot.name.trimmingWhitespace
         if !own.isEmpty { return own }
         let labels = snapshot.labelledBy.compactMap { names[$0]?.trimmingWhitespace }.filter { !$0.isEmpty }
-        return labels.isEmpty ? nil : labels.joined(separator: " ")
+        if !labels.isEmpty { return labels.joined(separator: " ") }
+        let placeholder = snapshot.placeholder?.trimmingWhitespace ?? ""
+        return placeholder.isEmpty ? nil : placeholder
     }
 
     /// What the object's value is read as: checked or not for what can be checked, the text of a

@@ -16,6 +16,8 @@ public enum ATSPIRequest: Hashable, Sendable {
     case extents(String)
     case actions(String)
     case text(String)
+    /// The object's attributes (`a{ss}`), for a text field's placeholder.
+    case attributes(String)
     case value(String, ValueField)
 
     /// The Value interface's properties, each its own `Get` (Qt 5 drops off the bus when asked
@@ -29,7 +31,7 @@ public enum ATSPIRequest: Hashable, Sendable {
         switch self {
         case .items: return "/org/a11y/atspi/cache"
         case .name(let p), .description(let p), .role(let p), .states(let p), .interfaces(let p), .children(let p), .relations(let p),
-            .extents(let p), .actions(let p), .text(let p), .value(let p, _):
+            .extents(let p), .actions(let p), .text(let p), .attributes(let p), .value(let p, _):
             return p
         }
     }
@@ -53,6 +55,7 @@ public enum ATSPIRequest: Hashable, Sendable {
         case .extents: return DBusCall(path: path, interface: "org.a11y.atspi.Component", method: "GetExtents", arguments: [.uint32(0)])
         case .actions: return DBusCall(path: path, interface: "org.a11y.atspi.Action", method: "GetActions")
         case .text: return DBusCall(path: path, interface: "org.a11y.atspi.Text", method: "GetText", arguments: [.int32(0), .int32(-1)])
+        case .attributes: return DBusCall(path: path, interface: accessible, method: "GetAttributes")
         case .value(_, let field): return property("org.a11y.atspi.Value", field.rawValue)
         }
     }

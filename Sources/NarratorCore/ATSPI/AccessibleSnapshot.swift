@@ -20,12 +20,14 @@ public struct AccessibleSnapshot: Equatable, Sendable {
     public var text: String?
     /// The paths of the objects that label this one (its `labelled-by` relation).
     public var labelledBy: [String]
+    /// A text field's `placeholder-text` attribute ("Search"), its label when it has no other.
+    public var placeholder: String?
     public var children: [AccessibleSnapshot]
 
     public init(
         path: String, role: ATSPIRole, name: String = "", description: String = "", states: ATSPIStates = [.enabled, .sensitive, .showing, .visible],
         extents: Rect? = nil, actions: [String] = [], value: ATSPIValue? = nil, text: String? = nil, labelledBy: [String] = [],
-        children: [AccessibleSnapshot] = []
+        placeholder: String? = nil, children: [AccessibleSnapshot] = []
     ) {
         self.path = path
         self.role = role
@@ -37,6 +39,7 @@ public struct AccessibleSnapshot: Equatable, Sendable {
         self.value = value
         self.text = text
         self.labelledBy = labelledBy
+        self.placeholder = placeholder
         self.children = children
     }
 }
