@@ -89,7 +89,7 @@ let package = Package(
         .executableTarget(name: "narrator-atspi", dependencies: ["NarratorATSPI"], swiftSettings: strict),
         .executableTarget(
             name: "narrator-bench",
-            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore"],
+            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI", "NarratorDesktopHarness", "CAtspi"],
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),

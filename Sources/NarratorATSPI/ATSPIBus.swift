@@ -5,19 +5,19 @@ import NarratorCore
 /// their replies decoded into ``DBusValue``s and delivered on the GLib main loop's thread, the one
 /// thread that uses this object. libatspi's calls block until each reply; these do not, so a
 /// hundred questions cost one round trip and a hung application holds up no one but itself.
-final class ATSPIBus {
+public final class ATSPIBus {
     /// Why the bus could not be reached.
-    struct ConnectError: Error, CustomStringConvertible {
-        let description: String
+    public struct ConnectError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     private let connection: OpaquePointer
     /// How long a call may wait for its reply: an application that takes longer is hung.
-    let timeoutMilliseconds: Int32
+    public let timeoutMilliseconds: Int32
 
     /// Connects to the accessibility bus: `AT_SPI_BUS_ADDRESS` when set, else the address the
     /// session bus's `org.a11y.Bus` gives (what every AT-SPI2 client does).
-    init(environment: [String: String], timeoutMilliseconds: Int32 = 2_000) throws(ConnectError) {
+    public init(environment: [String: String], timeoutMilliseconds: Int32 = 2_000) throws(ConnectError) {
         self.timeoutMilliseconds = timeoutMilliseconds
         let address: String
         if let given = environment["AT_SPI_BUS_ADDRESS"], !given.isEmpty {
@@ -57,7 +57,7 @@ final class ATSPIBus {
 
     /// Sends `call` to the application `bus` and hands its reply (the tuple of out arguments) to
     /// `completion` on this thread once it comes, or the failure once the timeout passes.
-    func send(_ call: DBusCall, to bus: String, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void) {
+    public func send(_ call: DBusCall, to bus: String, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void) {
         let box = Unmanaged.passRetained(Completion(completion)).toOpaque()
         g_dbus_connection_call(
             connection, bus, call.path, call.interface, call.method, Self.parameters(call.arguments), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
@@ -74,6 +74,17 @@ final class ATSPIBus {
                     completion.body(.failure(ATSPIBus.failure(error)))
                 }
             }, box)
+    }
+
+    /// `call`, waiting for its reply: for the benchmark's one-property baseline, never the bridge.
+    public func sendAndWait(_ call: DBusCall, to bus: String) -> Result<DBusValue, DBusFailure> {
+        var error: UnsafeMutablePointer<GError>?
+        guard let reply = g_dbus_connection_call_sync(
+            connection, bus, call.path, call.interface, call.method, Self.parameters(call.arguments), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
+            timeoutMilliseconds, nil, &error)
+        else { return .failure(Self.failure(error)) }
+        defer { g_variant_unref(reply) }
+        return .success(DBusValue.decode(reply))
     }
 
     private final class Completion {

@@ -3,16 +3,18 @@ import NarratorCore
 /// Carries out an ``ATSPIApplicationRead`` on the bus: sends every request it asks for at once,
 /// feeds it the replies as they come, and reports the outcome when the last is in. One per
 /// application read; used on the GLib main loop's thread only.
-final class ApplicationReader {
+public final class ApplicationReader {
     private var read = ATSPIApplicationRead()
     private let bus: ATSPIBus
     private let application: String
     private var completion: ((ATSPIApplicationRead.Outcome) -> Void)?
     /// Requests sent (the benchmark and the log report it).
-    private(set) var sent = 0
+    public private(set) var sent = 0
+    /// Whether the application's cache (`GetItems`) held its tree, rather than a walk.
+    public var fromCache: Bool { read.fromCache }
 
     /// Starts reading the application whose bus name is `application`; `completion` runs once.
-    init(application: String, bus: ATSPIBus, completion: @escaping (ATSPIApplicationRead.Outcome) -> Void) {
+    public init(application: String, bus: ATSPIBus, completion: @escaping (ATSPIApplicationRead.Outcome) -> Void) {
         self.application = application
         self.bus = bus
         self.completion = completion

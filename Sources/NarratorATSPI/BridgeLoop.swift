@@ -384,8 +384,8 @@ final class BridgeLoop {
         case .register(let document):
             let raw = try RawJSON(TreeDocumentEncoder.json(document).compactText)
             try daemon.send(.register(document: raw, ephemeral: true), purpose: "register \(document.name)")
-        case .update(let tree, let update):
-            try daemon.send(.update(tree: tree, update: update, announce: false, notify: nil), purpose: "update \(tree)")
+        case .update(let tree, let update, let announce):
+            try daemon.send(.update(tree: tree, update: update, announce: announce, notify: nil), purpose: "update \(tree)")
         case .unregister(let tree):
             try daemon.send(.unregister(tree: tree), purpose: "unregister \(tree)")
         case .focus(let tree, let element):

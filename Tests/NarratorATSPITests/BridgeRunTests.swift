@@ -125,6 +125,9 @@ struct BridgeRunTests {
         try session.wait("the title with it") { try session.ctl("log", "--limit", "20").stdout.contains("Narrator fixture, Save, button") }
         try session.xdotool("key", "Tab")
         try session.wait("focus on the check box") { try session.focus() == remember }
+        // Space clears it in the application, and Narrator says the new state of its focus.
+        try session.xdotool("key", "space")
+        try session.wait("the new state said") { try session.ctl("log", "--limit", "5").stdout.contains("not checked") }
         try session.xdotool("key", "Tab")
         try session.wait("focus on the entry") { try session.focus() == name }
         // Each focus move was spoken: the log holds the utterances, as focus speech.

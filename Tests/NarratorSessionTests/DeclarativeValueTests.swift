@@ -26,6 +26,20 @@ import Testing
                 tree: "player", update: .setProperties(element: "rating", properties: ["adjustable": ["value": 4, "min": 1, "max": 5]]), announce: true,
                 notify: nil))
         #expect(block.played == ["4"])
+        // The owner confirming the value it already says (a mirrored slider following an adjust)
+        // says nothing twice; a new value is spoken again.
+        let same = h.request(
+            app,
+            .update(
+                tree: "player", update: .setProperties(element: "rating", properties: ["adjustable": ["value": 4, "min": 1, "max": 5, "step": 1]]),
+                announce: true, notify: nil))
+        #expect(same.played.isEmpty)
+        let next = h.request(
+            app,
+            .update(
+                tree: "player", update: .setProperties(element: "rating", properties: ["adjustable": ["value": 5, "min": 1, "max": 5]]), announce: true,
+                notify: nil))
+        #expect(next.played == ["5"])
     }
 
     @Test func aRepresentationsAdjustableAndValueAreNamedToo() throws {

@@ -22,7 +22,8 @@ public struct ATSPIApplicationRead: Sendable {
 
     /// The application's root object, whose children are its windows.
     public static let root = "/org/a11y/atspi/accessible/root"
-    /// `labelled-by` in AT-SPI2's relation types.
+    /// `label-for` and `labelled-by` in AT-SPI2's relation types.
+    static let labelForRelation = 1
     static let labelledByRelation = 2
 
     /// At most this deep: a tree deeper than any toolkit builds is cut rather than followed forever.
@@ -64,6 +65,9 @@ public struct ATSPIApplicationRead: Sendable {
     public mutating func start() -> [ATSPIRequest] {
         ask([.items, .name(Self.root), .children(Self.root)])
     }
+
+    /// Whether the tree came from the toolkit's cache rather than a walk.
+    public var fromCache: Bool { cached == true }
 
     /// True once every request sent has been answered.
     public var isComplete: Bool { outstanding == 0 }
@@ -121,7 +125,9 @@ public struct ATSPIApplicationRead: Sendable {
         case .description(let path):
             update(path) { $0.description = value?.string ?? "" }
         case .relations(let path):
-            update(path) { $0.labelledBy = Self.labelledBy(value) }
+            // Both directions: a label says what it labels (label-for), a control what labels it.
+            for label in Self.targets(of: Self.labelledByRelation, in: value) { addLabel(label, to: path) }
+            for target in Self.targets(of: Self.labelForRelation, in: value) { addLabel(path, to: target) }
             return []
         case .extents(let path):
             let fields = (value?.items ?? []).compactMap(\.double)
@@ -230,7 +236,11 @@ public struct ATSPIApplicationRead: Sendable {
         nodes[path]?.detailsAsked = true
         let interfaces = node.interfaces ?? []
         let states = node.states ?? []
-        var requests: [ATSPIRequest] = cached == true ? [.relations(path)] : []
+        // From the cache, relations are asked only of labels (which name what they label) and of
+        // controls with no name of their own: no other object's relations change what is said.
+        let control = states.contains(.focusable) || !interfaces.isDisjoint(with: ["org.a11y.atspi.Action", "org.a11y.atspi.Value", "org.a11y.atspi.Text"])
+        let wantsRelations = node.role == .label || ((node.name ?? "").isEmpty && control)
+        var requests: [ATSPIRequest] = cached == true && wantsRelations ? [.relations(path)] : []
         if interfaces.contains("org.a11y.atspi.Component"), states.contains(.showing) { requests.append(.extents(path)) }
         if interfaces.contains("org.a11y.atspi.Action") { requests.append(.actions(path)) }
         if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }
@@ -275,11 +285,17 @@ public struct ATSPIApplicationRead: Sendable {
         (value?.items ?? []).compactMap { $0.int.flatMap { UInt32(exactly: $0) } }
     }
 
-    /// The targets of a relation set's `labelled-by` relations: `a(ua(so))`.
-    static func labelledBy(_ value: DBusValue?) -> [String] {
+    /// The targets of a relation set's relations of `type`: `a(ua(so))`.
+    static func targets(of type: Int, in value: DBusValue?) -> [String] {
         (value?.items ?? []).flatMap { relation -> [String] in
-            guard relation[0]?.int == labelledByRelation else { return [] }
+            guard relation[0]?.int == type else { return [] }
             return relation[1]?.items?.compactMap(\.objectPath) ?? []
+        }
+    }
+
+    private mutating func addLabel(_ label: String, to path: String) {
+        update(path) { node in
+            if !node.labelledBy.contains(label) { node.labelledBy.append(label) }
         }
     }
 }

@@ -34,7 +34,9 @@ public struct ATSPIMirror: Sendable {
     /// into the application.
     public enum Effect: Equatable, Sendable {
         case register(TreeDocument)
-        case update(tree: String, TreeUpdate)
+        /// `announce`: the change is one a user hears when the element is Narrator's focus (a
+        /// new label, value or state: a check box the application cleared, a slider it moved).
+        case update(tree: String, TreeUpdate, announce: Bool)
         case unregister(tree: String)
         /// Narrator's focus follows the application's (into the tree, where it was or at its
         /// first stop, when `element` is nil).
@@ -77,7 +79,7 @@ public struct ATSPIMirror: Sendable {
             guard document.title == known.document.title, let updates = TreeDiff.updates(from: known.document.root, to: document.root) else {
                 return [.register(document)]
             }
-            return updates.map { .update(tree: known.tree, $0) }
+            return updates.map { .update(tree: known.tree, $0, announce: Self.heard($0)) }
         }
         let taken = Set(windows.values.map(\.tree))
         let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken)
@@ -180,6 +182,13 @@ public struct ATSPIMirror: Sendable {
     }
 
     // MARK: Helpers
+
+    /// Whether an update changes what its element says (narratord speaks it only when the
+    /// element is focused): a frame or a hint moving is not worth interrupting for.
+    static func heard(_ update: TreeUpdate) -> Bool {
+        guard case .setProperties(_, let properties) = update, case .object(let changed) = properties else { return false }
+        return changed.members.contains { ["label", "value", "traits", "adjustable"].contains($0.key) }
+    }
 
     static func actions(in snapshot: AccessibleSnapshot) -> [String: [String]] {
         var actions: [String: [String]] = [:]

@@ -50,6 +50,9 @@ extension Session {
         case .replaceChildren: payloadKey = "children"
         case .remove: payloadKey = "remove"
         }
+        // What the focused element said before: an announced update that leaves it the same (the
+        // owner confirming a value the daemon already spoke) says nothing again.
+        let before = announce ? focusedSpeech(tree: tree, element: update.element) : nil
         let repaired = try moving { (w) throws(NarratorError) in try w.update(tree: tree, update, path: [.key(payloadKey)]) }
         var report = UpdateReport(tree: tree, element: update.element)
         if let notify {
@@ -65,14 +68,20 @@ extension Session {
             report.focus = speakFocus(outcome)
         } else if let repaired {
             report.focus = speakFocus(repaired)
-        } else if announce, let focus = workspace.focus, focus.tree == tree, let compiled = workspace.trees[tree],
-            case .stop(let position) = compiled.lookup(update.element), compiled.stopID(at: position) == focus.element
-        {
-            let text = compiled.spokenValue(atStop: position) ?? compiled.utterance(atStop: position).text
+        } else if announce, let text = focusedSpeech(tree: tree, element: update.element), text != before, let focus = workspace.focus {
             say(text, .value, tree: tree, element: focus.element)
             report.spokenValue = text
         }
         return report
+    }
+
+    /// What an announced change of `element` says when it is the focused stop: its spoken value,
+    /// else its utterance; nil when it is not focused.
+    func focusedSpeech(tree: String, element: String) -> String? {
+        guard let focus = workspace.focus, focus.tree == tree, let compiled = workspace.trees[tree],
+            case .stop(let position) = compiled.lookup(element), compiled.stopID(at: position) == focus.element
+        else { return nil }
+        return compiled.spokenValue(atStop: position) ?? compiled.utterance(atStop: position).text
     }
 
     func treeSummaries() -> [TreeSummary] {

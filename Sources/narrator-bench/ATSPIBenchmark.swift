@@ -1,0 +1,129 @@
+import CAtspi
+import Foundation
+import NarratorATSPI
+import NarratorCore
+import NarratorDesktopHarness
+import NarratorSystem
+
+/// The AT-SPI bridge on a headless desktop with gtk3-widget-factory (about 240 objects):
+/// mirroring it in bulk beside the naive libatspi walk of the same application, and moving
+/// through the mirror in narratord beside one D-Bus property read, which is what a screen reader
+/// that reads the bus on every move pays at least once per move.
+enum ATSPIBenchmark {
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    static let factory = "/usr/bin/gtk3-widget-factory"
+
+    static func run(repeats: Int, moves: Int) throws -> [BenchResult] {
+        guard HeadlessDesktop.isInstalled, FileManager.default.isExecutableFile(atPath: factory) else {
+            return [.skipped("atspi", reason: "the headless desktop or gtk3-widget-factory is not installed (make test-deps)")]
+        }
+        let desktop = try HeadlessDesktop()
+        defer { desktop.stop() }
+        // libatspi finds the buses in this process's environment.
+        for key in ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
+            if let value = desktop.environment[key] { setenv(key, value, 1) }
+        }
+        unsetenv("AT_SPI_BUS_ADDRESS")
+        _ = try desktop.launch(factory, [], name: "factory")
+        guard ATSPIReader.connect() else { throw Failure(description: "libatspi cannot reach the accessibility bus") }
+        // A listener, as every screen reader has one: GTK serves its cache once someone listens.
+        let listener = atspi_event_listener_new({ event, _ in
+            if let event { g_boxed_free(atspi_event_get_type(), event) }
+        }, nil, nil)
+        defer { g_object_unref(listener) }
+        atspi_event_listener_register(listener, "object:state-changed:focused", nil)
+        let bus = try ATSPIBus(environment: desktop.environment)
+        let application = try waitForApplication("gtk3-widget-factory", on: bus)
+
+        func bulkRead() -> (ATSPIApplicationRead.Outcome, requests: Int, cache: Bool) {
+            var outcome: ATSPIApplicationRead.Outcome?
+            let reader = ApplicationReader(application: application, bus: bus) { outcome = $0 }
+            while outcome == nil { g_main_context_iteration(nil, 1) }
+            return (outcome!, reader.sent, reader.fromCache)
+        }
+        // GTK answers GetItems once it has seen the listener: wait for that, then warm both up.
+        let deadline = Clock.now() + 10
+        while !bulkRead().cache, Clock.now() < deadline { usleep(100_000) }
+        var walkTimes: [Double] = [], bulkTimes: [Double] = []
+        var walkNodes = 0, bulkNodes = 0, requests = 0, cache = false
+        var windows: [AccessibleSnapshot] = []
+        _ = ATSPIReader().applications()
+        for _ in 0..<repeats {
+            var t0 = Clock.now()
+            let walked = ATSPIReader().applications().filter { $0.name == "gtk3-widget-factory" }.flatMap(\.windows)
+            walkTimes.append(Clock.now() - t0)
+            walkNodes = walked.map(count).reduce(0, +)
+            t0 = Clock.now()
+            let (outcome, sent, fromCache) = bulkRead()
+            bulkTimes.append(Clock.now() - t0)
+            guard case .read(_, let read) = outcome else { throw Failure(description: "the bulk read gave \(outcome)") }
+            windows = read
+            bulkNodes = read.map(count).reduce(0, +)
+            requests = sent
+            cache = fromCache
+        }
+        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        var results = [
+            BenchResult(
+                name: "atspi.mirror.widget-factory", value: median(bulkTimes) * 1000, unit: "ms", baseline: median(walkTimes) * 1000,
+                baselineName: "naive libatspi walk of the same application (one blocking call per property)",
+                note: String(
+                    format: "median of %d; %d objects read in bulk (%@, %d requests sent at once), the walk %d (it also reads what GTK's cache leaves out: hidden subtrees); target: at least 5x faster",
+                    repeats, bulkNodes, cache ? "GetItems" : "pipelined walk", requests, walkNodes)),
+        ]
+
+        // Moving through the mirror: narratord's next/previous against one D-Bus property read.
+        guard let window = windows.first else { return results }
+        let document = ATSPIMapping.document(window: window, application: "gtk3-widget-factory", taken: [])
+        let daemon = try DaemonBenchmark.Daemon()
+        try daemon.request(#""cmd": "register", "document": "# + TreeDocumentEncoder.json(document).compactText)
+        try daemon.request(#""cmd": "focus", "tree": "\#(document.name)""#)
+        var local: [Double] = [], remote: [Double] = []
+        let path = first(in: window) { $0.role == .pushButton }?.path ?? window.path
+        for index in 0..<moves {
+            var t0 = Clock.now()
+            try daemon.request(index % 2 == 0 ? #""cmd": "next""# : #""cmd": "previous""#)
+            local.append(Clock.now() - t0)
+            t0 = Clock.now()
+            guard case .success = bus.sendAndWait(ATSPIRequest.name(path).call, to: application) else {
+                throw Failure(description: "gtk3-widget-factory did not answer a property read")
+            }
+            remote.append(Clock.now() - t0)
+        }
+        results.append(
+            BenchResult(
+                name: "atspi.move.p50", value: Stats.percentile(local, 50) * 1e6, unit: "us", baseline: Stats.percentile(remote, 50) * 1e6,
+                baselineName: "one D-Bus property read (a button's Name) from gtk3-widget-factory",
+                note: "next/previous on the mirrored widget factory (\(document.name)): a round trip to narratord, which speaks the new stop, beside the least a bus-reading screen reader pays per move"))
+        return results
+    }
+
+    /// The bus name of the application called `name`, once it is on the desktop (up to 20 s).
+    static func waitForApplication(_ name: String, on bus: ATSPIBus) throws -> String {
+        let deadline = Clock.now() + 20
+        while Clock.now() < deadline {
+            if case .success(let value) = bus.sendAndWait(ATSPIRequest.children(ATSPIApplicationRead.root).call, to: "org.a11y.atspi.Registry") {
+                for application in (value[0]?.items ?? []).compactMap({ $0[0]?.string }) {
+                    if case .success(let named) = bus.sendAndWait(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application),
+                        named[0]?.string == name
+                    {
+                        return application
+                    }
+                }
+            }
+            usleep(100_000)
+        }
+        throw Failure(description: "\(name) did not appear on the accessibility bus")
+    }
+
+    static func count(_ node: AccessibleSnapshot) -> Int { 1 + node.children.map(count).reduce(0, +) }
+
+    static func first(in node: AccessibleSnapshot, where matches: (AccessibleSnapshot) -> Bool) -> AccessibleSnapshot? {
+        if matches(node) { return node }
+        for child in node.children {
+            if let found = first(in: child, where: matches) { return found }
+        }
+        return nil
+    }
+}
