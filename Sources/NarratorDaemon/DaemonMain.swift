@@ -175,9 +175,14 @@ public enum DaemonMain {
         }
         var treePolicies: [String: AnnouncementPolicy] = [:]
         for (tree, choice) in options.treePolicies { treePolicies[tree] = try announcementPolicy(choice) }
+        // Wall-clock time minus monotonic time, both read now: the log's times are monotonic
+        // instants shifted by it (reading the monotonic clock at start-up instead made every
+        // logged time late by however long eSpeak and the log took to open).
+        let clocksNow = MonotonicClock.now()
+        let wallClockOffset = Date().timeIntervalSince1970 - Double(clocksNow.nanoseconds) / 1e9
         var configuration = SessionConfiguration(
             uid: UInt32(getuid()), pid: Int(getpid()), socket: socketPath, startedAt: startedAt,
-            wallClockOffset: Date().timeIntervalSince1970 - Double(startedAt.nanoseconds) / 1e9, limits: options.limits,
+            wallClockOffset: wallClockOffset, limits: options.limits,
             voices: player.engine.voices, standardVoice: (try? player.engine.resolve(.standard)) ?? "en",
             policy: try announcementPolicy(options.policy), treePolicies: treePolicies)
         configuration.variants = player.engine.variants

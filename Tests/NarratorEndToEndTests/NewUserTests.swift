@@ -73,6 +73,22 @@ import Testing
         #expect(before.stdout == after.stdout)
     }
 
+    /// The log's times are the wall-clock times things happened: a speak request is logged as
+    /// queued between its sending and its reply, however long the daemon took to start.
+    @Test func loggedTimesAreWhenThingsHappened() throws {
+        let daemon = try DaemonHarness()
+        let sent = Date().timeIntervalSince1970
+        #expect(try daemon.ctl("speak", "what time is it").status == 0)
+        let answered = Date().timeIntervalSince1970
+        let database = daemon.directory + "/state/narrator.db"
+        let log = try Self.poll(["--socket", daemon.socket, "log", "--json", "--db", database], environment: ProcessInfo.processInfo.environment) {
+            $0.stdout.contains("what time is it")
+        }
+        let rows = try JSONParser().parse(log.stdout).arrayValue ?? []
+        let queued = rows.first { $0["text"]?.stringValue == "what time is it" }?["queued"]?.numberValue ?? 0
+        #expect(queued >= sent - 0.001 && queued <= answered + 0.001, "queued at \(queued), sent at \(sent), answered at \(answered)")
+    }
+
     // Item 4: an ephemeral tree without --follow would be gone at once; refused, saying why.
     @Test func ephemeralWithoutFollowIsAUsageError() throws {
         let daemon = try DaemonHarness()
