@@ -66,6 +66,13 @@ enum ReplyRenderer {
             "socket:   \(status.socket ?? "passed by systemd")",
             "clients:  \(status.clients)",
             "trees:    \(status.trees)",
+        ]
+        // Who owns them: an application, or the AT-SPI bridge with a tree per window it mirrors.
+        for owner in status.owners {
+            lines.append("  \(owner.name ?? "client") (pid \(owner.pid)): " + counted(owner.trees.count, "tree"))
+            lines += owner.trees.map { "    " + $0 }
+        }
+        lines += [
             "focus:    \(status.focus.map { "\($0.tree)/\($0.element)" } ?? "none")",
             "audio:    \(status.audio.active) (requested \(status.audio.spec))",
         ]

@@ -115,6 +115,9 @@ struct BridgeRunTests {
             "Save, button", "Remember me, checked, check box", "Name, Ada, text field", "Volume, 40, adjustable",
             "selected, General, tab, 1 of 2", "Advanced, tab, 2 of 2", "General settings, button", "Print, button, dimmed", "Not saved",
         ])
+        // status shows the bridge and what it mirrors: one tree per window, named by application.
+        let status = try session.ctl("status").stdout
+        #expect(status.contains("narrator-atspi (pid ") && status.contains("): 1 tree\n    \(Self.tree)"), "\(status)")
         let remember = try session.id(of: "Remember me, checked, check box")
         let name = try session.id(of: "Name, Ada, text field")
         let window = try CompletedRun.run("/usr/bin/xdotool", ["search", "--name", "Narrator fixture"], environment: session.desktop.environment).lines.first ?? ""

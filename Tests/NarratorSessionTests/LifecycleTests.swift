@@ -71,7 +71,9 @@ import Testing
                     focus: Focus(tree: "player", element: "rating"), audio: OutputStatus(spec: .null, active: "null", fallback: false),
                     voice: "English (Great Britain)", speaking: true, queue: 0,
                     announcements: StatusReport.Announcements(policy: "default", waiting: 0, treePolicies: [("chat", "strict")], deferred: 0),
-                    log: LogHealth(path: "/tmp/narrator.db", isOpen: true, rowsWritten: 12, commitLatencyP50: 0.0004, commitLatencyP99: 0.002)))
+                    log: LogHealth(path: "/tmp/narrator.db", isOpen: true, rowsWritten: 12, commitLatencyP50: 0.0004, commitLatencyP99: 0.002),
+                    // Who owns the trees (an application, the AT-SPI bridge), so status can show it.
+                    owners: [StatusReport.Owner(name: nil, pid: 5, trees: ["player"])]))
     }
 
     @Test func aLogOpenedLateNumbersAnnouncementsAfterItsRows() {

@@ -118,6 +118,12 @@ struct FieldReader {
         return readers
     }
 
+    /// The same, or nil when the key is absent (a field newer daemons send).
+    mutating func optionalObjects(_ key: String) throws(ProtocolError) -> [FieldReader]? {
+        guard let value = value(key), !value.isNull else { return nil }
+        return try objects(key)
+    }
+
     mutating func choice(_ key: String, _ choices: [String]) throws(ProtocolError) -> String {
         guard let chosen = try optionalChoice(key, choices) else { throw ProtocolError(.missingField, "\(context): missing \"\(key)\"") }
         return chosen

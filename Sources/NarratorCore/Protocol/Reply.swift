@@ -205,6 +205,20 @@ public struct StatusReport: Equatable, Sendable {
         }
     }
 
+    /// A connection that owns trees (an application, the AT-SPI bridge) and its trees: for the
+    /// bridge, one per mirrored window, named after its application.
+    public struct Owner: Equatable, Sendable {
+        public var name: String?
+        public var pid: Int
+        public var trees: [String]
+
+        public init(name: String?, pid: Int, trees: [String]) {
+            self.name = name
+            self.pid = pid
+            self.trees = trees
+        }
+    }
+
     public var version: String
     public var pid: Int
     /// Seconds since the daemon started, to the millisecond.
@@ -222,11 +236,14 @@ public struct StatusReport: Equatable, Sendable {
     public var queue: Int
     public var announcements: Announcements
     public var log: LogHealth
+    /// The connections that own trees, by pid.
+    public var owners: [Owner]
 
     public init(
         version: String, pid: Int, uptime: Double, socket: String?, clients: Int, trees: Int, focus: Focus?, audio: OutputStatus,
-        voice: String, speaking: Bool, queue: Int, announcements: Announcements, log: LogHealth
+        voice: String, speaking: Bool, queue: Int, announcements: Announcements, log: LogHealth, owners: [Owner] = []
     ) {
+        self.owners = owners
         self.version = version
         self.pid = pid
         self.uptime = uptime

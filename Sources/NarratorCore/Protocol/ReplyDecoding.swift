@@ -177,6 +177,10 @@ extension StatusReport {
         }
         var focus: Focus?
         if let reader = try r.optionalObject("focus") { focus = try Focus(reader) }
+        var owners: [Owner] = []
+        for var owner in try r.optionalObjects("owners") ?? [] {
+            owners.append(Owner(name: try owner.optionalString("name", nonEmpty: false), pid: try owner.integer("pid"), trees: try owner.strings("trees")))
+        }
         self.init(
             version: try r.string("version"), pid: try r.integer("pid"), uptime: try r.number("uptime"), socket: try r.optionalString("socket"),
             clients: try r.integer("clients"), trees: try r.integer("trees"), focus: focus, audio: output, voice: try r.string("voice", nonEmpty: false),
@@ -188,6 +192,7 @@ extension StatusReport {
                 path: try log.string("path"), isOpen: try log.bool("open"), rowsWritten: try log.integer("rows"), rowsFailed: try log.integer("failed"),
                 pending: try log.integer("pending"), reopenings: try log.integer("reopened"), problem: problem,
                 commitLatencyP50: try commit.optionalNumber("p50").map { $0 / 1000 }, commitLatencyP99: try commit.optionalNumber("p99").map { $0 / 1000 },
-                setAside: setAside))
+                setAside: setAside),
+            owners: owners)
     }
 }

@@ -145,6 +145,7 @@ extension StatusReport {
                     "deferred": .number(Double(announcements.deferred)),
                 ]),
             m("log", log.json),
+            m("owners", .array(owners.map { ["name": .optional($0.name), "pid": .number(Double($0.pid)), "trees": .array($0.trees.map(JSONValue.string))] })),
         ]
     }
 }

@@ -11,6 +11,9 @@ extension Session {
             announcements: StatusReport.Announcements(
                 policy: queue.policy.name, waiting: queue.waiting.count,
                 treePolicies: queue.treePolicies.keys.sorted().map { ($0, queue.treePolicies[$0]!.name) }, deferred: queue.deferred.count),
-            log: log)
+            log: log,
+            owners: clients.values.filter { !$0.ownedTrees.isEmpty }.sorted { $0.credentials.pid < $1.credentials.pid }.map {
+                StatusReport.Owner(name: $0.name, pid: Int($0.credentials.pid), trees: $0.ownedTrees.sorted())
+            })
     }
 }
