@@ -355,7 +355,7 @@ final class BridgeLoop {
         for effect in effects {
             do {
                 switch effect {
-                case .register, .update, .unregister, .focus:
+                case .register, .update, .unregister, .focus, .announce:
                     // While narratord is away its share waits: reconnecting registers every window whole.
                     guard let daemon else { continue }
                     try send(effect, to: daemon)
@@ -390,6 +390,11 @@ final class BridgeLoop {
             try daemon.send(.unregister(tree: tree), purpose: "unregister \(tree)")
         case .focus(let tree, let element):
             try daemon.send(.focus(tree: tree, element: element), purpose: "focus \(tree) \(element ?? "(the tree)")")
+        case .announce(let tree, let element, let text):
+            // High priority: an alert is what the application most wants heard; the key lets a
+            // newer text from the same alert replace one still waiting.
+            try daemon.send(
+                .announce(text: text, priority: .high, tree: tree, element: element, key: "alert \(element)"), purpose: "announce in \(tree)")
         case .perform, .setValue, .grabFocus:
             return
         }

@@ -147,6 +147,10 @@ struct BridgeRunTests {
         #expect(try session.ctl("activate").status == 0)
         try session.wait("the click") { session.changes.contains(#"{"clicked": "Save"}"#) }
         try session.wait("the status label's update") { try session.stops().last == "Saved" }
+        // The info bar Save showed is announced through the queue, and logged as an announcement.
+        try session.wait("the info bar's announcement") {
+            try session.ctl("log", "--client", "narrator-atspi", "--limit", "5").stdout.contains("Story saved")
+        }
 
         try session.ctl("focus", Self.tree, try session.id(of: "Volume, 40, adjustable"))
         #expect(try session.ctl("adjust", "up").stdout.contains("41"))

@@ -116,6 +116,32 @@ import Testing
         #expect(mirror.ownerAction(tree: "elsewhere", element: "2", action: "activate") == [])
         #expect(mirror.ownerValue(tree: "app: W", element: "5", value: 41) == [.setValue(window, path: "/org/a11y/atspi/accessible/5", value: 41)])
     }
+    @Test("an alert, notification or info bar coming on show is announced once, with its texts")
+    func alertsAreAnnounced() {
+        var mirror = ATSPIMirror()
+        let window = ATSPIMirror.WindowID(application: ":1.3", path: "/org/a11y/atspi/accessible/1")
+        func editor(bar shown: Bool, text: String = "Story saved") -> AccessibleSnapshot {
+            let states: ATSPIStates = shown ? Object.shown : [.enabled, .visible]
+            return Object.object(1, .frame, "Editor", children: [
+                Object.object(2, .infoBar, states: states, children: [Object.object(3, .label, text, states: states), Object.object(4, .pushButton, "Undo", states: states)]),
+                Object.object(5, .pushButton, "Save", actions: ["click"]),
+            ])
+        }
+        let first = mirror.windowRead(window, application: "editor", snapshot: editor(bar: false))
+        #expect(first.count == 1, "a hidden bar says nothing: \(first)")
+        let shown = mirror.windowRead(window, application: "editor", snapshot: editor(bar: true))
+        #expect(shown.contains(.announce(tree: "editor: Editor", element: "2", text: "Story saved")), "\(shown)")
+        // Still on show: not again; a new text in the same bar is an update, not an alert.
+        #expect(!mirror.windowRead(window, application: "editor", snapshot: editor(bar: true)).contains { if case .announce = $0 { true } else { false } })
+        // Hidden and shown again: announced again.
+        _ = mirror.windowRead(window, application: "editor", snapshot: editor(bar: false))
+        #expect(mirror.windowRead(window, application: "editor", snapshot: editor(bar: true, text: "Story saved again")).contains(
+            .announce(tree: "editor: Editor", element: "2", text: "Story saved again")))
+        // A window that is itself an alert is announced as it opens, with its title.
+        let alert = Object.object(8, .alert, "Warning", children: [Object.object(9, .label, "Disk almost full"), Object.object(10, .pushButton, "OK", actions: ["click"])])
+        let opened = mirror.windowRead(Self.zenity, application: "zenity", snapshot: alert)
+        #expect(opened.last == .announce(tree: "zenity: Warning", element: "8", text: "Warning, Disk almost full"), "\(opened)")
+    }
 }
 
 @Suite struct TreeDiffTests {
@@ -142,4 +168,5 @@ import Testing
         let expected = AccessibilityTree(document: new)
         #expect((0..<tree.stops.count).map { tree.utterance(atStop: $0).text } == (0..<expected.stops.count).map { expected.utterance(atStop: $0).text })
     }
+
 }

@@ -27,6 +27,8 @@ public struct ATSPIMirror: Sendable {
         var stops: Set<String>
         /// The object that had the application's focus when the window was last read.
         var focused: String?
+        /// The alerts, notifications and info bars on show when it was last read, by path.
+        var alerts: Set<String> = []
     }
 
     /// What the shell does for the mirror: requests to narratord on the connection that owns
@@ -47,6 +49,9 @@ public struct ATSPIMirror: Sendable {
         case setValue(WindowID, path: String, value: Double)
         /// The application's focus moved to the element (`grab_focus`).
         case grabFocus(WindowID, path: String)
+        /// An alert, notification or info bar came on show: its text is announced through the
+        /// queue (deduplicated, throttled and logged like every announcement), from its element.
+        case announce(tree: String, element: String, text: String)
     }
 
     private(set) var windows: [WindowID: Window] = [:]
@@ -71,22 +76,26 @@ public struct ATSPIMirror: Sendable {
             known.actions = Self.actions(in: snapshot)
             known.stops = Self.stops(of: document)
             known.focused = Self.focused(in: snapshot)
+            let alerts = Self.alerts(in: snapshot)
+            let announced = alerts.filter { !known.alerts.contains($0.path) }.map { Effect.announce(tree: known.tree, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
+            known.alerts = Set(alerts.map(\.path))
             defer {
                 known.document = document
                 windows[id] = known
             }
             // A new title (the window renamed) or a new root is a new document.
             guard document.title == known.document.title, let updates = TreeDiff.updates(from: known.document.root, to: document.root) else {
-                return [.register(document)]
+                return [.register(document)] + announced
             }
-            return updates.map { .update(tree: known.tree, $0, announce: Self.heard($0)) }
+            return updates.map { .update(tree: known.tree, $0, announce: Self.heard($0)) } + announced
         }
         let taken = Set(windows.values.map(\.tree))
         let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken)
+        let alerts = Self.alerts(in: snapshot)
         windows[id] = Window(
             tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: document),
-            focused: Self.focused(in: snapshot))
-        return [.register(document)]
+            focused: Self.focused(in: snapshot), alerts: Set(alerts.map(\.path)))
+        return [.register(document)] + alerts.map { .announce(tree: document.name, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
     }
 
     /// The window's document as it is, to register again whole (narratord refused an update:
@@ -182,6 +191,31 @@ public struct ATSPIMirror: Sendable {
     }
 
     // MARK: Helpers
+
+    static let alertRoles: Set<ATSPIRole> = [.alert, .notification, .infoBar]
+
+    /// The alerts on show in a window (the window itself, when it is one), each with what it
+    /// says: its name and the texts inside it, once each ("Warning, Disk almost full").
+    static func alerts(in snapshot: AccessibleSnapshot) -> [(path: String, text: String)] {
+        var found: [(path: String, text: String)] = []
+        func visit(_ node: AccessibleSnapshot, isWindow: Bool) {
+            guard isWindow || node.states.contains(.showing) else { return }
+            if alertRoles.contains(node.role) {
+                var texts: [String] = []
+                func collect(_ n: AccessibleSnapshot, isAlert: Bool) {
+                    let text = n.name.trimmingWhitespace
+                    if !text.isEmpty, !texts.contains(text), isAlert || n.role == .label { texts.append(text) }
+                    for child in n.children where child.states.contains(.showing) { collect(child, isAlert: false) }
+                }
+                collect(node, isAlert: true)
+                if !texts.isEmpty { found.append((node.path, texts.joined(separator: ", "))) }
+                return
+            }
+            for child in node.children { visit(child, isWindow: false) }
+        }
+        visit(snapshot, isWindow: true)
+        return found
+    }
 
     /// Whether an update changes what its element says (narratord speaks it only when the
     /// element is focused): a frame or a hint moving is not worth interrupting for.

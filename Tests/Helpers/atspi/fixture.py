@@ -7,7 +7,8 @@ The application is named "narrator-fixture" on the accessibility bus; its window
 "Narrator fixture" and holds, in order: a Save button (with a tooltip), a "Remember me" check box
 (checked), an entry labelled by the label "Name" (its mnemonic widget) holding "Ada", a Volume
 slider from 0 to 100 at 40, a notebook with the pages General and Advanced (each with a button),
-a Print button that is not sensitive, and a status label, "Not saved", that Save changes to "Saved".
+a Print button that is not sensitive, an info bar (hidden) that Save shows with "Story saved", and a
+status label, "Not saved", that Save changes to "Saved".
 Prints {"ready": true} once the window is shown, then a line for each change a user (or the bridge)
 makes: {"clicked": "Save"}, {"volume": 41.0}, {"remember": false}. Exits after --lifetime
 seconds or on SIGTERM. With --hang-after-save, Save hangs the application (its main loop blocked,
@@ -68,6 +69,11 @@ def main():
     printing.set_sensitive(False)
     box.add(printing)
 
+    bar = Gtk.InfoBar()
+    bar.get_content_area().add(Gtk.Label(label="Story saved"))
+    bar.set_no_show_all(True)
+    box.add(bar)
+
     status = Gtk.Label(label="Not saved")
     box.add(status)
 
@@ -76,6 +82,9 @@ def main():
 
     def saved(_):
         status.set_text("Saved")
+        for child in bar.get_content_area().get_children():
+            child.show()
+        bar.show()
         say(clicked="Save")
         if a.hang_after_save > 0:
             import time
