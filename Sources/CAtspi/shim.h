@@ -15,6 +15,13 @@ static inline const char *narrator_atspi_path(AtspiAccessible *accessible) {
     return accessible->parent.path;
 }
 
+// The object an event carries (an active descendant), or NULL when it carries none.
+static inline AtspiAccessible *narrator_atspi_event_object(AtspiEvent *event) {
+    if (!G_VALUE_HOLDS_OBJECT(&event->any_data)) return NULL;
+    GObject *object = g_value_get_object(&event->any_data);
+    return object && ATSPI_IS_ACCESSIBLE(object) ? ATSPI_ACCESSIBLE(object) : NULL;
+}
+
 // The D-Bus name of the application an accessible belongs to (":1.42").
 static inline const char *narrator_atspi_bus_name(AtspiAccessible *accessible) {
     return accessible->parent.app ? accessible->parent.app->bus_name : NULL;

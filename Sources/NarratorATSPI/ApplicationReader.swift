@@ -4,7 +4,7 @@ import NarratorCore
 /// feeds it the replies as they come, and reports the outcome when the last is in. One per
 /// application read; used on the GLib main loop's thread only.
 public final class ApplicationReader {
-    private var read = ATSPIApplicationRead()
+    private var read: ATSPIApplicationRead
     private let bus: ATSPIBus
     private let application: String
     private var completion: ((ATSPIApplicationRead.Outcome) -> Void)?
@@ -13,12 +13,17 @@ public final class ApplicationReader {
     /// Whether the application's cache (`GetItems`) held its tree, rather than a walk.
     public var fromCache: Bool { read.fromCache }
 
-    /// Starts reading the application whose bus name is `application`; `completion` runs once.
-    public init(application: String, bus: ATSPIBus, completion: @escaping (ATSPIApplicationRead.Outcome) -> Void) {
+    /// Starts reading the application whose bus name is `application` (or, with `read`, one of
+    /// its objects); `completion` runs once.
+    public init(
+        application: String, bus: ATSPIBus, read: ATSPIApplicationRead = ATSPIApplicationRead(),
+        completion: @escaping (ATSPIApplicationRead.Outcome) -> Void
+    ) {
+        self.read = read
         self.application = application
         self.bus = bus
         self.completion = completion
-        send(read.start())
+        send(self.read.start())
     }
 
     private func send(_ requests: [ATSPIRequest]) {

@@ -43,6 +43,12 @@ final class BridgeLoop {
         var waiting: [Waiting] = []
         /// It did not answer the last read: said once, read again every few seconds.
         var unresponsive = false
+        /// The rows made active in each list that manages its descendants, by the list's path,
+        /// with their index in it: what the mirror holds of such a list, kept across reads (the
+        /// row left stays, so that Narrator's focus on it is never repaired to somewhere else).
+        var activeDescendants: [String: [(index: Int, row: AccessibleSnapshot)]] = [:]
+
+        var grafts: [String: [AccessibleSnapshot]] { activeDescendants.mapValues { $0.map(\.row) } }
     }
 
     private enum Waiting {
@@ -55,7 +61,7 @@ final class BridgeLoop {
         "object:property-change:accessible-value", "object:property-change:accessible-description", "object:state-changed:checked",
         "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:showing",
         "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:defunct", "object:text-changed",
-        "window:create", "window:destroy", "window:activate",
+        "object:active-descendant-changed", "window:create", "window:destroy", "window:activate",
     ]
     /// How long after an event the application it came from is read again (a burst is one read).
     static let batchMilliseconds: UInt32 = 25
@@ -172,7 +178,8 @@ final class BridgeLoop {
             application.name = title
             var effects: [ATSPIMirror.Effect] = []
             var present: [String: AccessibleSnapshot] = [:]
-            for window in windows where !window.states.contains(.defunct) {
+            for found in windows where !found.states.contains(.defunct) {
+                let window = found.grafting(application.grafts)
                 present[window.path] = window
                 effects += mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window)
             }
@@ -180,6 +187,7 @@ final class BridgeLoop {
                 effects += mirror.windowGone(WindowID(application: name, path: path))
             }
             application.windows = present
+            application.activeDescendants = application.activeDescendants.filter { list, _ in present.values.contains { $0.contains(path: list) } }
             application.windowOf = [:]
             for (path, window) in present { Self.index(window, in: path, into: &application.windowOf) }
             let again = application.again
@@ -214,6 +222,53 @@ final class BridgeLoop {
     private static func index(_ node: AccessibleSnapshot, in window: String, into map: inout [String: String]) {
         map[node.path] = window
         for child in node.children { index(child, in: window, into: &map) }
+    }
+
+    /// How many rows of one list the mirror keeps (the nearest to the latest one).
+    static let rowsKept = 100
+
+    /// A list that manages its descendants made `row` (at `index` in it) active: the row alone
+    /// is read, joins the list's children in the mirror, and takes Narrator's focus.
+    private func readActiveDescendant(_ row: String, at index: Int, of list: String, in name: String) {
+        _ = ApplicationReader(application: name, bus: bus, read: ATSPIApplicationRead(object: row)) { outcome in
+            guard case .read(_, let objects) = outcome, let active = objects.first, var application = self.applications[name],
+                let window = application.windowOf[list], let snapshot = application.windows[window]
+            else { return }
+            var rows = (application.activeDescendants[list] ?? []).filter { $0.row.path != row }
+            rows.append((index, active))
+            rows = Array(rows.sorted { abs($0.index - index) < abs($1.index - index) }.prefix(Self.rowsKept)).sorted { $0.index < $1.index }
+            application.activeDescendants[list] = rows
+            let grafted = snapshot.grafting(application.grafts)
+            application.windows[window] = grafted
+            Self.index(grafted, in: window, into: &application.windowOf)
+            self.applications[name] = application
+            let id = WindowID(application: name, path: window)
+            self.carryOut(self.mirror.windowRead(id, application: application.name, snapshot: grafted))
+            self.carryOut(self.mirror.focusMoved(id, path: row))
+        }
+    }
+
+    /// The row a list that manages its descendants has selected, read as its active one (the
+    /// list itself took the focus; moving in it then says each row as it becomes active).
+    private func readSelectedRow(of list: String, in name: String) {
+        let call = DBusCall(path: list, interface: "org.a11y.atspi.Selection", method: "GetSelectedChild", arguments: [.int32(0)])
+        bus.send(call, to: name) { reply in
+            guard case .success(let value) = reply, let row = value[0]?.objectPath, row != "/org/a11y/atspi/null" else { return }
+            let indexCall = DBusCall(path: row, interface: "org.a11y.atspi.Accessible", method: "GetIndexInParent")
+            self.bus.send(indexCall, to: name) { reply in
+                guard case .success(let index) = reply else { return }
+                self.readActiveDescendant(row, at: index[0]?.int ?? 0, of: list, in: name)
+            }
+        }
+    }
+
+    static func find(_ path: String, in node: AccessibleSnapshot?) -> AccessibleSnapshot? {
+        guard let node else { return nil }
+        if node.path == path { return node }
+        for child in node.children {
+            if let found = find(path, in: child) { return found }
+        }
+        return nil
     }
 
     /// The application left the bus (or its windows all went): its trees go.
@@ -260,9 +315,17 @@ final class BridgeLoop {
             // What changed with the focus (a state, a new page) is read first, so the stop exists.
             if current, let window = application.windowOf[path] {
                 carryOut(mirror.focusMoved(WindowID(application: name, path: window), path: path))
+                // A list that manages its rows takes the focus itself: its selected row is the one the user is on.
+                if Self.find(path, in: application.windows[window])?.states.contains(.managesDescendants) == true { readSelectedRow(of: path, in: name) }
             } else {
                 applications[name]?.waiting.append(.focus(path: path))
                 read(name)
+            }
+            return
+        }
+        if type == "object:active-descendant-changed" {
+            if let active = narrator_atspi_event_object(event), let row = narrator_atspi_path(active).map({ String(cString: $0) }) {
+                readActiveDescendant(row, at: Int(event.pointee.detail1), of: path, in: name)
             }
             return
         }

@@ -202,4 +202,25 @@ struct BridgeRunTests {
         try session.wait("the bridge to say so") { session.desktop.log("bridge").contains("answers again") }
         _ = try dialog.kill()
     }
+
+    @Test("a 10,000-row list is mirrored as the rows the user has been on, each said as it becomes active")
+    func aLongListIsMirroredLazily() throws {
+        let session = try Session(fixtureArguments: ["--list-rows", "10000"])
+        let songs = "narrator-fixture: Songs"
+        try session.wait("the list's tree") { try session.ctl("trees").stdout.contains(songs) }
+        let window = try CompletedRun.run("/usr/bin/xdotool", ["search", "--name", "^Songs$"], environment: session.desktop.environment).lines.first ?? ""
+        try session.xdotool("windowfocus", "--sync", window)
+        // The list takes the focus: its selected row is said, after the window's title.
+        try session.wait("the first row") { try session.ctl("log", "--limit", "6").stdout.contains("Songs, selected, Song 1") }
+        try session.xdotool("key", "Down")
+        try session.wait("the second row") { try session.ctl("log", "--limit", "6").stdout.contains("selected, Song 2") }
+        try session.xdotool("key", "End")
+        try session.wait("the last row") { try session.ctl("log", "--limit", "6").stdout.contains("selected, Song 10000") }
+        // The mirror holds the rows visited, not ten thousand.
+        let json = try session.ctl("--json", "trees").stdout
+        let trees = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["trees"] as? [[String: Any]] ?? []
+        let nodes = trees.first { $0["tree"] as? String == songs }?["nodes"] as? Int ?? -1
+        #expect(nodes > 0 && nodes < 20, "\(json)")
+        #expect(try session.ctl("show", songs).lines.filter { $0.contains("Song") } == ["selected, Song 1", "selected, Song 2", "selected, Song 10000"])
+    }
 }

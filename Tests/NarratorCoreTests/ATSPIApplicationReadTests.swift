@@ -214,4 +214,16 @@ struct ATSPIApplicationReadTests {
         #expect(windows[0].children[0].children[0].actions == [])
         #expect(windows[0].children[0].children[0].name == "Save")
     }
+
+    @Test func aManagedListIsGivenTheRowsMadeActive() {
+        let rows = [AccessibleSnapshot(path: "/r/1", role: .tableCell, name: "Song 1"), AccessibleSnapshot(path: "/r/9", role: .tableCell, name: "Song 9")]
+        let list = AccessibleSnapshot(path: "/l", role: .table, states: [.enabled, .showing, .managesDescendants])
+        let panel = AccessibleSnapshot(path: "/p", role: .panel, children: [list])
+        let window = AccessibleSnapshot(path: "/w", role: .frame, name: "Songs", children: [panel])
+        let grafted = window.grafting(["/l": rows])
+        #expect(grafted.children[0].children[0].children == rows)
+        #expect(grafted.contains(path: "/r/9") && !window.contains(path: "/r/9"))
+        // Only a list that manages its descendants takes rows: a plain container keeps its own children.
+        #expect(window.grafting(["/p": rows]) == window)
+    }
 }

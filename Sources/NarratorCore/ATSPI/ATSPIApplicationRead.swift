@@ -57,13 +57,31 @@ public struct ATSPIApplicationRead: Sendable {
     private var outstanding = 0
     private var failure: Outcome?
 
+    /// Only this object, without its children: the row a list that manages its descendants has
+    /// just made active. Nil for a whole application.
+    private let object: String?
+
     public init(maximumDepth: Int = 64) {
         self.maximumDepth = maximumDepth
+        object = nil
     }
 
-    /// The first requests: the cache, the application's name and its windows.
+    /// A read of one object alone; its outcome holds it as the only "window".
+    public init(object path: String) {
+        maximumDepth = 0
+        object = path
+    }
+
+    /// The first requests: the cache, the application's name and its windows (or the object's
+    /// own questions).
     public mutating func start() -> [ATSPIRequest] {
-        ask([.items, .name(Self.root), .children(Self.root)])
+        if let object {
+            cached = false
+            windows = [object]
+            applicationName = ""
+            return walk([object], depth: 0, parent: "")
+        }
+        return ask([.items, .name(Self.root), .children(Self.root)])
     }
 
     /// Whether the tree came from the toolkit's cache rather than a walk.

@@ -44,6 +44,28 @@ public struct AccessibleSnapshot: Equatable, Sendable {
     }
 }
 
+extension AccessibleSnapshot {
+    /// The tree with each list that manages its own descendants given the rows the application
+    /// made active (`descendants`, by the list's path, in the list's order) as its children: a
+    /// 10,000-row list is mirrored as the rows the user has been on, each read as it became
+    /// active, not as 10,000 rows.
+    public func grafting(_ descendants: [String: [AccessibleSnapshot]]) -> AccessibleSnapshot {
+        guard !descendants.isEmpty else { return self }
+        var copy = self
+        if states.contains(.managesDescendants), let rows = descendants[path] {
+            copy.children = rows
+        } else {
+            copy.children = children.map { $0.grafting(descendants) }
+        }
+        return copy
+    }
+
+    /// Whether an object at `path` is in this tree.
+    public func contains(path: String) -> Bool {
+        self.path == path || children.contains { $0.contains(path: path) }
+    }
+}
+
 /// AT-SPI2's Value interface: a number within bounds, moved by a step.
 public struct ATSPIValue: Equatable, Sendable {
     public var current: Double

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """A GTK 3 window with one of each control the AT-SPI bridge maps, for its tests.
 
-    /usr/bin/python3 fixture.py [--lifetime SECONDS] [--hang-after-save SECONDS]
+    /usr/bin/python3 fixture.py [--lifetime SECONDS] [--hang-after-save SECONDS] [--list-rows N]
 
 The application is named "narrator-fixture" on the accessibility bus; its window is titled
 "Narrator fixture" and holds, in order: a Save button (with a tooltip), a "Remember me" check box
@@ -13,7 +13,9 @@ Prints {"ready": true} once the window is shown, then a line for each change a u
 makes: {"clicked": "Save"}, {"volume": 41.0}, {"remember": false}. Exits after --lifetime
 seconds or on SIGTERM. With --hang-after-save, Save hangs the application (its main loop blocked,
 answering nothing on the bus) for that long once the status label says "Saved", then prints
-{"awake": true}: a hung application, for the bridge's tests.
+{"awake": true}: a hung application, for the bridge's tests. With --list-rows, a second window,
+"Songs", holds a list of that many rows ("Song 1", "Song 2", ...) with the focus, as a GtkTreeView:
+a list that manages its descendants.
 """
 
 import argparse
@@ -26,6 +28,7 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--lifetime", type=float, default=120)
     p.add_argument("--hang-after-save", type=float, default=0)
+    p.add_argument("--list-rows", type=int, default=0)
     a = p.parse_args()
 
     import gi
@@ -98,6 +101,20 @@ def main():
     win.connect("destroy", Gtk.main_quit)
     win.show_all()
     save.grab_focus()
+
+    if a.list_rows > 0:
+        songs = Gtk.Window(title="Songs")
+        store = Gtk.ListStore(str)
+        for i in range(a.list_rows):
+            store.append(["Song %d" % (i + 1)])
+        view = Gtk.TreeView(model=store)
+        view.append_column(Gtk.TreeViewColumn("Title", Gtk.CellRendererText(), text=0))
+        scroller = Gtk.ScrolledWindow()
+        scroller.set_size_request(300, 300)
+        scroller.add(view)
+        songs.add(scroller)
+        songs.show_all()
+        view.grab_focus()
 
     def ready():
         print(json.dumps({"ready": True}), flush=True)

@@ -1,0 +1,680 @@
+#!/usr/bin/python3
+"""What Orca 43 says and what Narrator says for the same focus moves in the GTK fixture, side by side.
+
+    /usr/bin/python3 Tests/Helpers/atspi/orca_compare.py [--bin DIR] [--markdown FILE]
+        [--jsonl FILE] [--log-dir DIR] [--settle SECONDS] [--timeout SECONDS] [--orca-debug]
+        [--no-clock-correction]
+
+    e.g. cp .build/debug/{narratord,narratorctl,narrator-atspi} /tmp/bin/ &&
+         /usr/bin/python3 Tests/Helpers/atspi/orca_compare.py --bin /tmp/bin --markdown table.md \
+             --jsonl steps.jsonl --log-dir logs
+
+On one headless desktop (Xvfb, a private session bus that activates nothing, the AT-SPI bus
+launcher and registry, as in /work/shared/reference/atspi.md) it starts, in this order:
+
+  1. a private narratord: `narratord --socket TMP/narratord.sock --ssip TMP/ssip.sock --audio null
+     --state-dir TMP/state`;
+  2. `narrator-atspi run --socket TMP/narratord.sock`, which mirrors the desktop's windows into it
+     and moves Narrator's focus with the applications' focus, so narratord speaks each new focus;
+  3. Orca (`orca --replace`, its own preferences, as Tests/Helpers/ssip/orca_session.py runs it)
+     with SPEECHD_ADDRESS=unix_socket:TMP/tap.sock, an ssip_tap in front of narratord's SSIP socket
+     that logs every line Orca sends;
+  4. the GTK fixture (fixture.py beside this file).
+
+Then it gives the fixture's window focus (`xdotool windowfocus --sync`) and presses keys with
+`xdotool key` (see STEPS: Tab through the controls, Space on the check box, Right on the slider
+and on the tab list, Tab round to Save, Return on Save). After each key it waits at least
+--settle seconds and until Orca's speech is over and narratord's log is quiet, then takes:
+
+  - Orca's words: the texts Orca sent with SPEAK since the key (SSML stripped), its key echo
+    ("tab", "space", ...) apart, and whether each was spoken (702) or cancelled (703);
+  - Narrator's words: the rows of `narratorctl --socket ... log --json` queued since the key
+    whose client is not Orca (the bridge's focus speech, and anything else narratord itself said),
+    with their outcomes.
+
+For each reader it checks which facts of the focused control (its name, role, state, value, and
+the window title or tab position where they apply) the words carried, and counts the words. It
+also records what Narrator's focused stop says after each step (`narratorctl show`), which tells
+a tree the bridge did not update from an update narratord did not speak.
+
+narratord's log times are checked against this machine's wall clock: for each of Orca's messages,
+the row's queued time minus the time its SPEAK crossed the tap. Builds before the log-clock fix ran
+ahead by narratord's start-up time (0.02-0.8 s); fixed builds measure ~0 (a few ms, the time
+narratord takes to read a message). The median is reported ("narratord_clock_ahead_ms", with
+min/max, in the summary) and subtracted from narratord's times (--no-clock-correction to keep
+them); a median beyond 50 ms is flagged in "clock_warning". Orca and Narrator share the one narratord, so their speech
+queues behind and interrupts each other: outcomes ("interrupted", "cancelled") partly reflect that,
+the texts do not. If any process of the run exits before the end (e.g. a broad `pkill -f
+fixture.py` elsewhere on the machine), the run stops with an error naming it and reports the steps
+it has.
+
+Output: one JSON object per line on stdout: {"kind": "progress", ...} as the run goes, then
+{"kind": "step", ...} per key and {"kind": "summary", ...} (these two also in --jsonl); markdown
+(to --markdown, else to stderr): a compact table for the docs (what each said, words, facts), then
+the detailed one (key echo, outcomes, other words, Narrator's focused stop, first-word times). Exit 0 when every step ran and settled, 1 otherwise, 2
+when a tool or binary is missing. Binaries come from --bin (default
+$NARRATOR_BIN, else .build/debug of this checkout); copy them somewhere first if a build may
+replace them mid-run. Every process runs in its own process group and is killed at the end
+(and anything still carrying this run's environment after that); the temporary directory is
+removed after the logs are copied to --log-dir.
+
+Typical run: 61-69 s on 2 cores (64-66 s with the fixed builds), most of it waiting for speech to end (narratord's null audio
+takes as long as speaking would); Orca is ready 1-7 s after it starts.
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+SSIP_HELPERS = os.path.join(HERE, "..", "ssip")
+sys.dont_write_bytecode = True  # nothing written into the source tree
+sys.path.insert(0, SSIP_HELPERS)
+from harness_common import emit, install_signal_cleanup, tail, wait_for_socket  # noqa: E402
+from ssip_tap import speak_texts  # noqa: E402
+import orca_session  # noqa: E402
+from orca_session import TOOLS, plain  # noqa: E402
+
+TREE = "narrator-fixture: Narrator fixture"
+TITLE = "Narrator fixture"
+
+# What a reader may call each role (Orca's words first, then Narrator's).
+ROLE_WORDS = {
+    "button": ["push button", "button"],
+    "check box": ["check box"],
+    "text": ["text field", "entry", "text"],
+    "slider": ["slider", "adjustable"],
+    "page tab": ["page tab", "tab"],
+}
+
+# The keys pressed, in order, and the facts of what has focus afterwards. A fact absent from a
+# step does not apply (a button has no state or value). A change step (Space, Right on the slider)
+# lists the name as "optional": a reader may or may not repeat it (Orca 43 does not), so its
+# absence is shown but not counted as missed.
+STEPS = [
+    {"step": "focus window", "key": None,
+     "focus": "Save button", "facts": {"title": TITLE, "name": "Save", "role": "button"}},
+    {"step": "Tab to the check box", "key": "Tab",
+     "focus": "Remember me check box", "facts": {"name": "Remember me", "role": "check box", "state": "checked"}},
+    {"step": "Space clears it", "key": "space",
+     "focus": "Remember me check box", "facts": {"name": "Remember me", "state": "not checked"}, "optional": ["name"]},
+    {"step": "Space checks it", "key": "space",
+     "focus": "Remember me check box", "facts": {"name": "Remember me", "state": "checked"}, "optional": ["name"]},
+    {"step": "Tab to the entry", "key": "Tab",
+     "focus": "Name entry", "facts": {"name": "Name", "role": "text", "value": "Ada"}},
+    {"step": "Tab to the slider", "key": "Tab",
+     "focus": "Volume slider", "facts": {"name": "Volume", "role": "slider", "value": "40"}},
+    {"step": "Right moves it", "key": "Right",
+     "focus": "Volume slider", "facts": {"name": "Volume", "value": "41"}, "optional": ["name"]},
+    {"step": "Tab to the tab list", "key": "Tab",
+     "focus": "General tab", "facts": {"name": "General", "role": "page tab", "state": "selected",
+                                        "position": "1 of 2"}},
+    {"step": "Right to the next tab", "key": "Right",
+     "focus": "Advanced tab", "facts": {"name": "Advanced", "role": "page tab", "state": "selected",
+                                         "position": "2 of 2"}},
+    {"step": "Tab into the page", "key": "Tab",
+     "focus": "Advanced settings button", "facts": {"name": "Advanced settings", "role": "button"}},
+    {"step": "Tab wraps to Save", "key": "Tab",
+     "focus": "Save button", "facts": {"name": "Save", "role": "button"}},
+    {"step": "Return presses Save", "key": "Return",
+     "focus": "Save button (status label becomes \"Saved\"; the fixture's info bar shows \"Story saved\")",
+     "facts": {"status": "Saved"}},
+    {"step": "Shift+Tab wraps back", "key": "shift+Tab",
+     "focus": "Advanced settings button", "facts": {"name": "Advanced settings", "role": "button"}},
+]
+
+# Orca's key echo: a text that is only a key's name.
+KEY_ECHO = {"tab", "space", "right", "left", "up", "down", "return", "enter", "home", "end", "escape",
+            "shift", "left shift", "right shift", "control", "left control", "shift tab"}
+
+FACT_ORDER = ["title", "name", "role", "state", "value", "position", "status"]
+
+
+def words(text):
+    return re.findall(r"[\w']+", text)
+
+
+def fact_patterns(kind, expected):
+    """Regular expressions, any of which carries the fact."""
+    if kind == "role":
+        return [r"\b%s\b" % re.escape(w) for w in ROLE_WORDS[expected]]
+    if kind == "state":
+        if expected == "not checked":
+            return [r"\bnot checked\b", r"\bunchecked\b"]
+        # "checked" that is not "not checked"; "selected" that is not "not selected"
+        return [r"(?<!not )\b%s\b" % re.escape(expected)]
+    if kind == "position":
+        a, b = expected.split(" of ")
+        return [r"\b%s of %s\b" % (a, b)]
+    return [r"\b%s\b" % re.escape(expected)]
+
+
+def carried(text, facts):
+    """{fact: True/False} and the words left once the facts' words are taken out."""
+    out = {}
+    rest = " " + text + " "
+    for kind in FACT_ORDER:
+        if kind not in facts:
+            continue
+        hit = False
+        for pattern in fact_patterns(kind, facts[kind]):
+            if re.search(pattern, rest, re.I):
+                hit = True
+                rest = re.sub(pattern, " ", rest, count=1, flags=re.I)
+                break
+        out[kind] = hit
+    return out, words(rest)
+
+
+def is_echo(text):
+    return text.strip().lower() in KEY_ECHO
+
+
+class Compare(orca_session.Session):
+    def __init__(self, args):
+        a = argparse.Namespace(reference_speechd=False, ssip_socket=None, pulse_server=None,
+                               sink=None, orca_debug=args.orca_debug, timeout=args.timeout,
+                               log_dir=args.log_dir)
+        super().__init__(a)
+        self.opts = args
+        self.steps = []
+        self.wall0 = time.time() - (time.monotonic() - self.t0)  # the wall clock at self.t0
+
+    def step(self, what, **extra):
+        """A progress line ({"kind": "progress"}, so that "step" means a compared key) and a ###
+        note in the tap's log."""
+        d = {"kind": "progress", "progress": what, "t": self.t()}
+        d.update(extra)
+        emit(d)
+        if getattr(self, "tap", None):
+            self.tap.note(what + (" " + json.dumps(extra) if extra else ""))
+
+    # ------------------------------------------------------------ desktop (no D-Bus activation)
+
+    def start_desktop(self):
+        # The session bus of orca_session.Session would activate services (dconf, a second bus
+        # launcher) that then outlive the run outside its process groups; this one activates
+        # nothing (as Sources/NarratorDesktopHarness does), so every service on it is ours.
+        conf = self.scope.path("session.conf")
+        with open(conf, "w") as f:
+            f.write('<!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"\n'
+                    ' "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">\n'
+                    '<busconfig><type>session</type><listen>unix:dir=%s</listen>\n'
+                    '<policy context="default"><allow send_destination="*" eavesdrop="true"/>'
+                    '<allow eavesdrop="true"/><allow own="*"/></policy></busconfig>\n' % self.scope.dir)
+        real = TOOLS["dbus-daemon"]
+        spawn = self.scope.spawn
+
+        def spawn_bus(name, argv, **kw):
+            if argv and argv[0] == real:
+                argv = [real, "--config-file=" + conf, "--nofork", "--print-address=1"]
+            return spawn(name, argv, **kw)
+        self.scope.spawn = spawn_bus
+        try:
+            super().start_desktop()
+        finally:
+            self.scope.spawn = spawn
+
+    # ------------------------------------------------------------ Narrator
+
+    def start_narrator(self):
+        b = self.opts.bin
+        self.socket = self.scope.path("narratord.sock")
+        self.ssip = self.scope.path("ssip.sock")
+        self.narratord = self.scope.spawn("narratord", [
+            os.path.join(b, "narratord"), "--socket", self.socket, "--ssip", self.ssip, "--audio", "null",
+            "--state-dir", self.scope.path("state"), "--log-level", "debug"], env=self.env)
+        if not (wait_for_socket(self.socket, 20, self.narratord) and wait_for_socket(self.ssip, 10, self.narratord)):
+            raise RuntimeError("narratord did not listen: " + tail(self.scope.path("narratord.err")))
+        self.step("narratord", socket=self.socket, ssip=self.ssip, pid=self.narratord.pid)
+        self.bridge = self.scope.spawn("bridge", [os.path.join(b, "narrator-atspi"), "run", "--socket", self.socket],
+                                       env=self.env)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            st = self.status()
+            if st and st.get("clients", 0) >= 1:
+                break
+            if self.bridge.poll() is not None:
+                raise RuntimeError("narrator-atspi exited %s: %s" % (self.bridge.returncode, tail(self.scope.path("bridge.err"))))
+            time.sleep(0.1)
+        self.step("narrator-atspi", pid=self.bridge.pid)
+        self.args.ssip_socket = self.ssip
+
+    def ctl(self, *args, timeout=30):
+        return subprocess.run([os.path.join(self.opts.bin, "narratorctl"), "--socket", self.socket] + list(args),
+                              env=self.env, capture_output=True, text=True, timeout=timeout)
+
+    def status(self):
+        r = self.ctl("--json", "status")
+        try:
+            return json.loads(r.stdout)
+        except ValueError:
+            return None
+
+    def narrator_rows(self):
+        r = self.ctl("log", "--json")
+        try:
+            return json.loads(r.stdout)
+        except ValueError:
+            return []
+
+    def focused_stop(self):
+        """Narrator's focus after a step: the element and what its stop says now (from `show`),
+        which tells a tree that was not updated from an update that was not spoken."""
+        st = self.status() or {}
+        focus = st.get("focus") or {}
+        element = focus.get("element")
+        utterance = None
+        try:
+            stops = json.loads(self.ctl("--json", "show", TREE).stdout)
+            utterance = next((x.get("utterance") for x in stops if x.get("id") == element), None)
+        except (ValueError, AttributeError):
+            pass
+        return {"tree": focus.get("tree"), "element": element, "utterance": utterance}
+
+    def clock_skew(self, rows):
+        """How far narratord's log times run ahead of this machine's wall clock: (median, count,
+        min, max) over Orca's messages of the row's queued time minus the time its SPEAK crossed
+        the tap (the tap forwards at once, so this is narratord's own error plus the time it takes
+        to read and queue the message, a few ms)."""
+        raw = [(t, x) for (t, c, x) in speak_texts(self.tap.lines())]
+        orca_rows = sorted((r for r in rows if self.is_orca(r)), key=lambda r: r.get("id") or 0)
+        diffs, j = [], 0
+        for r in orca_rows:
+            while j < len(raw) and raw[j][1] != r.get("text"):
+                j += 1
+            if j == len(raw):
+                break
+            diffs.append(r["queued"] - (self.wall0 + raw[j][0]))
+            j += 1
+        if not diffs:
+            return 0.0, 0, None, None
+        diffs.sort()
+        return diffs[len(diffs) // 2], len(diffs), diffs[0], diffs[-1]
+
+    @staticmethod
+    def is_orca(row):
+        c = row.get("client") or {}
+        return "orca" in (c.get("name") or "").lower()
+
+    # ------------------------------------------------------------ the fixture
+
+    def start_fixture(self):
+        self.fixture = self.scope.spawn("fixture", ["/usr/bin/python3", os.path.join(HERE, "fixture.py"),
+                                                    "--lifetime", str(self.opts.timeout)], env=self.env)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and '"ready": true' not in tail(self.scope.path("fixture.out")):
+            if self.fixture.poll() is not None:
+                raise RuntimeError("the fixture exited: " + tail(self.scope.path("fixture.err")))
+            time.sleep(0.05)
+        self.window = self.window_of(self.fixture)
+        if not self.window:
+            raise RuntimeError("the fixture showed no window: " + tail(self.scope.path("fixture.err")))
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and TREE not in self.ctl("trees").stdout:
+            time.sleep(0.1)
+        if TREE not in self.ctl("trees").stdout:
+            raise RuntimeError("the bridge did not mirror the fixture: " + tail(self.scope.path("bridge.err")))
+        self.step("fixture", window=self.window, stops=self.ctl("show", TREE).stdout.splitlines())
+
+    # ------------------------------------------------------------ Orca's messages and their fates
+
+    def orca_messages(self):
+        """[(t, text, outcome)] for every SPEAK: outcome 'spoken' (702), 'cancelled' (703), or None."""
+        records = self.tap.lines()
+        texts = speak_texts(records)
+        ids = []  # per SPEAK in order: its message id from the 225-ID reply after its '.'
+        fates = {}
+        previous = {}
+        expecting = {}  # connection -> number of SPEAKs whose 225 has not come
+        speaks = 0
+        receiving = set()
+        order = []  # (conn, index of SPEAK)
+        for (t, c, d, b) in records:
+            line = b.decode("utf-8", "replace").rstrip("\r\n")
+            if d == "C>":
+                if c in receiving:
+                    if line == ".":
+                        receiving.discard(c)
+                        order.append(c)
+                        expecting.setdefault(c, []).append(speaks)
+                        speaks += 1
+                elif line.upper() == "SPEAK":
+                    receiving.add(c)
+            elif d == "S<":
+                m = re.match(r"^(\d{3})-(\S+)$", line)
+                if m and m.group(1) == "225" and expecting.get(c):
+                    i = expecting[c].pop(0)
+                    while len(ids) <= i:
+                        ids.append(None)
+                    ids[i] = (c, m.group(2))
+                elif m and m.group(1) in ("702", "703") and not re.match(r"^70\d-", previous.get(c, "")):
+                    fates[(c, m.group(2))] = "spoken" if m.group(1) == "702" else "cancelled"
+                previous[c] = line
+        out = []
+        for i, (t, c, x) in enumerate(texts):
+            key = ids[i] if i < len(ids) else None
+            out.append((t, plain(x), fates.get(key) if key else None))
+        return out
+
+    # ------------------------------------------------------------ stepping
+
+    def quiet(self, since_wall):
+        """Orca has sent nothing for 0.6 s with nothing pending, and narratord's log has had no new
+        row for 0.8 s, with every row since the key ended."""
+        deadline = time.monotonic() + 15
+        last_count, last_change = None, time.monotonic()
+        while time.monotonic() < deadline:
+            lines = self.tap.lines("C>")
+            last = lines[-1][0] if lines else 0
+            orca_quiet = time.monotonic() - self.t0 - last >= 0.6 and not self.pending()
+            rows = [r for r in self.narrator_rows() if (r.get("queued") or 0) >= since_wall - 0.05]
+            if len(rows) != last_count:
+                last_count, last_change = len(rows), time.monotonic()
+            narrator_quiet = time.monotonic() - last_change >= 0.8 and all(r.get("ended") for r in rows)
+            if orca_quiet and narrator_quiet:
+                return True
+            time.sleep(0.2)
+        return False
+
+    def run_steps(self):
+        for spec in STEPS:
+            t_mono = self.t()
+            t_wall = time.time()
+            if spec["key"] is None:
+                r = self.xdo("windowfocus", "--sync", self.window)
+            else:
+                r = self.xdo("key", spec["key"])
+            time.sleep(self.opts.settle)
+            settled = self.quiet(t_wall)
+            self.steps.append(dict(spec, t=t_mono, wall=t_wall, xdotool=r.returncode, settled=settled,
+                                   narrator_focus=self.focused_stop()))
+            dead = self.dead()
+            if dead:
+                raise RuntimeError("during step %d (%s) these exited: %s" % (
+                    len(self.steps) - 1, spec["step"], ", ".join("%s (status %s)" % d for d in dead)))
+        time.sleep(0.5)
+
+    def dead(self):
+        """The processes of this run that have exited (none should before the end; a negative
+        status is the signal that ended it, -15 being a SIGTERM from outside the run)."""
+        return [(name, p.returncode) for (name, p) in self.scope.procs if p.poll() is not None]
+
+    def collect(self):
+        messages = self.orca_messages()
+        rows = self.narrator_rows()
+        self.skew, self.skew_samples, self.skew_min, self.skew_max = self.clock_skew(rows)
+        skew = self.skew if self.opts.correct_clock else 0.0
+        focus_rows = [dict(r, queued=r["queued"] - skew) for r in rows if not self.is_orca(r) and r.get("queued")]
+        results = []
+        for i, s in enumerate(self.steps):
+            t_end = self.steps[i + 1]["t"] if i + 1 < len(self.steps) else float("inf")
+            w_end = self.steps[i + 1]["wall"] if i + 1 < len(self.steps) else float("inf")
+            mine = [m for m in messages if s["t"] <= m[0] < t_end]
+            echo = [{"text": x, "outcome": o} for (_, x, o) in mine if is_echo(x)]
+            said = [{"text": x, "outcome": o, "at": round(t - s["t"], 3)} for (t, x, o) in mine if not is_echo(x) and x]
+            nrows = [r for r in focus_rows if s["wall"] - 0.05 <= (r.get("queued") or 0) < w_end - 0.05]
+            nsaid = [{"text": r.get("text") or "", "kind": r.get("kind"), "outcome": r.get("outcome"),
+                      "element": r.get("element"), "client": (r.get("client") or {}).get("name"),
+                      "at": round(r["queued"] - s["wall"], 3)} for r in nrows]
+            orca_text = " ".join(x["text"] for x in said)
+            narrator_text = " ".join(x["text"] for x in nsaid)
+            ofacts, oextra = carried(orca_text, s["facts"])
+            nfacts, nextra = carried(narrator_text, s["facts"])
+            results.append({
+                "kind": "step", "n": i, "step": s["step"], "key": s["key"] or "(windowfocus)",
+                "focus": s["focus"], "facts": s["facts"], "optional": s.get("optional", []),
+                "settled": s["settled"],
+                "narrator_focus_after": s["narrator_focus"],
+                "orca": {"texts": said, "key_echo": echo, "words": len(words(orca_text)),
+                         "facts": ofacts, "other_words": oextra},
+                "narrator": {"texts": nsaid, "words": len(words(narrator_text)),
+                             "facts": nfacts, "other_words": nextra},
+            })
+        return results
+
+
+# ---------------------------------------------------------------- markdown
+
+
+def ms(seconds):
+    return None if seconds is None else round(seconds * 1000, 1)
+
+
+def missed(results, reader):
+    """{step: [facts missed]}, the optional facts left out."""
+    out = {}
+    for r in results:
+        gone = [k for k, v in r[reader]["facts"].items() if not v and k not in r.get("optional", [])]
+        if gone:
+            out[r["n"]] = gone
+    return out
+
+
+def cell(text):
+    return (text or "—").replace("|", "\\|").replace("\n", " ")
+
+
+def facts_cell(facts, got, optional=()):
+    out = []
+    for k in FACT_ORDER:
+        if k in got:
+            if got[k]:
+                out.append("%s ✓" % k)
+            elif k in optional:
+                out.append("(%s ✗)" % k)  # may be left out on a change; not counted as missed
+            else:
+                out.append("**%s ✗**" % k)
+    return ", ".join(out) or "—"
+
+
+def compact_facts(r, reader):
+    """The facts carried, then the ones missed in bold; optional ones left out are not listed."""
+    got = r[reader]["facts"]
+    yes = [k for k in FACT_ORDER if got.get(k)]
+    no = [k for k in FACT_ORDER if k in got and not got[k] and k not in r.get("optional", [])]
+    return ", ".join(yes + ["**no %s**" % k for k in no]) or "—"
+
+
+def compact_texts(texts):
+    parts = []
+    for x in texts:
+        t = x["text"].rstrip(".")
+        if x.get("outcome") not in (None, "spoken"):
+            t += " _(%s)_" % x["outcome"]
+        parts.append(t)
+    return " · ".join(parts)
+
+
+def compact_markdown(results):
+    """The table for the docs: one row per key, what each reader said (key echo apart), the
+    words each sent, the facts each carried."""
+    lines = ["| # | key | focus afterwards | Orca 43 said | Narrator said | words O / N | facts: Orca | facts: Narrator |",
+             "|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append("| %d | %s | %s | %s | %s | %d / %d | %s | %s |" % (
+            r["n"], cell(r["key"]), cell(r["focus"]), cell(compact_texts(r["orca"]["texts"])),
+            cell(compact_texts(r["narrator"]["texts"])), r["orca"]["words"], r["narrator"]["words"],
+            compact_facts(r, "orca"), compact_facts(r, "narrator")))
+    return "\n".join(lines) + "\n"
+
+
+def texts_cell(texts, outcome_key="outcome"):
+    parts = []
+    for x in texts:
+        t = '"%s"' % x["text"]
+        if x.get(outcome_key) not in (None, "spoken"):
+            t += " (%s)" % x[outcome_key]
+        parts.append(t)
+    return " · ".join(parts)
+
+
+def markdown(results):
+    lines = ["Compact:", "", compact_markdown(results), "Detailed:", "",
+             "| # | key | focus | Orca's words | Orca's echo | Narrator's words | words O/N | facts: Orca | facts: Narrator |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for r in results:
+        lines.append("| %d | %s | %s | %s | %s | %s | %d / %d | %s | %s |" % (
+            r["n"], cell(r["key"]), cell(r["focus"]), cell(texts_cell(r["orca"]["texts"])),
+            cell(texts_cell(r["orca"]["key_echo"])), cell(texts_cell(r["narrator"]["texts"])),
+            r["orca"]["words"], r["narrator"]["words"],
+            facts_cell(r["facts"], r["orca"]["facts"], r.get("optional", ())),
+            facts_cell(r["facts"], r["narrator"]["facts"], r.get("optional", ()))))
+    lines.append("")
+    lines.append("Other words (beyond the facts checked): ")
+    lines.append("")
+    lines.append("| # | Orca | Narrator | Narrator's focused stop afterwards (`narratorctl show`) | first words after the key, s: Orca / Narrator |")
+    lines.append("|---|---|---|---|---|")
+    for r in results:
+        f = r.get("narrator_focus_after") or {}
+        o = r["orca"]["texts"][0]["at"] if r["orca"]["texts"] else None
+        n = r["narrator"]["texts"][0]["at"] if r["narrator"]["texts"] else None
+        lines.append("| %d | %s | %s | %s | %s / %s |" % (
+            r["n"], cell(" ".join(r["orca"]["other_words"])), cell(" ".join(r["narrator"]["other_words"])),
+            cell(('"%s" (element %s)' % (f.get("utterance"), f.get("element"))) if f.get("element") else None),
+            "—" if o is None else "%.2f" % o, "—" if n is None else "%.2f" % n))
+    return "\n".join(lines) + "\n"
+
+
+# ---------------------------------------------------------------- cleanup
+
+
+def sweep(scope_dir):
+    """Kills whatever still carries this run's environment (its XDG_RUNTIME_DIR is in the
+    temporary directory): services a process of ours started outside its process group."""
+    killed = []
+    marker = ("XDG_RUNTIME_DIR=%s/runtime" % scope_dir).encode()
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit() or int(pid) == os.getpid():
+            continue
+        try:
+            with open("/proc/%s/environ" % pid, "rb") as f:
+                env = f.read().split(b"\0")
+        except OSError:
+            continue
+        if marker in env:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+                killed.append(int(pid))
+            except OSError:
+                pass
+    return killed
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bin", default=os.environ.get("NARRATOR_BIN") or os.path.join(REPO, ".build", "debug"),
+                   help="directory with narratord, narratorctl and narrator-atspi")
+    p.add_argument("--markdown", help="write the markdown table here (default: stderr)")
+    p.add_argument("--jsonl", help="also write the JSON lines here")
+    p.add_argument("--log-dir", help="copy the run's logs here (Orca's SSIP traffic, stderr of each process)")
+    p.add_argument("--settle", type=float, default=1.0, help="seconds to wait after each key before checking for quiet")
+    p.add_argument("--timeout", type=float, default=240, help="the whole run; then everything is killed")
+    p.add_argument("--orca-debug", action="store_true", help="Orca's --debug-file, into --log-dir")
+    p.add_argument("--no-clock-correction", dest="correct_clock", action="store_false",
+                   help="take narratord's log times as they are (by default they are shifted by how far they run "
+                        "ahead of the tap's clock, measured on Orca's own messages)")
+    a = p.parse_args()
+    a.bin = os.path.abspath(a.bin)
+    missing = [n for n, path in TOOLS.items() if n != "zenity" and not os.access(path, os.X_OK)]
+    missing += [os.path.join(a.bin, n) for n in ("narratord", "narratorctl", "narrator-atspi")
+                if not os.access(os.path.join(a.bin, n), os.X_OK)]
+    if missing:
+        emit({"kind": "skip", "reason": "missing: " + ", ".join(missing)})
+        return 2
+    out = open(a.jsonl, "w") if a.jsonl else None
+
+    def put(obj):
+        emit(obj)
+        if out:
+            out.write(json.dumps(obj, sort_keys=True, ensure_ascii=False) + "\n")
+            out.flush()
+
+    c = Compare(a)
+    install_signal_cleanup(c.scope)
+    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("the run exceeded --timeout")))
+    signal.alarm(int(a.timeout))
+    started = time.monotonic()
+    error, results, timings, summary = None, [], {}, {"kind": "summary", "ok": False}
+    try:
+        c.start_desktop()
+        timings["desktop"] = c.t()
+        c.start_narrator()
+        timings["narrator"] = c.t()
+        c.start_sound_and_server()  # the tap in front of narratord's SSIP socket
+        c.start_orca()
+        timings["orca ready"] = c.t()
+        c.start_fixture()
+        timings["fixture"] = c.t()
+        c.settle()
+        c.run_steps()
+        timings["steps"] = c.t()
+    except BaseException as e:  # report, then clean up, whatever happened
+        error = "%s: %s" % (type(e).__name__, e)
+    finally:
+        signal.alarm(0)
+        try:
+            if c.steps and getattr(c, "tap", None):
+                results = c.collect()  # the steps that ran, also after an error
+            for r in results:
+                put(r)
+            startup = [x for (t, x, o) in c.orca_messages() if not c.steps or t < c.steps[0]["t"]] \
+                if getattr(c, "tap", None) else []
+            summary = {"kind": "summary", "ok": error is None and len(results) == len(STEPS)
+                       and all(r["settled"] for r in results),
+                       "error": error, "seconds": round(time.monotonic() - started, 1), "timings": timings,
+                       "narratord_clock_ahead_ms": ms(getattr(c, "skew", None)),
+                       "narratord_clock_ahead_range_ms": [ms(getattr(c, "skew_min", None)),
+                                                          ms(getattr(c, "skew_max", None))],
+                       "clock_samples": getattr(c, "skew_samples", 0),
+                       "orca_startup_texts": startup,
+                       "unsettled_steps": [r["n"] for r in results if not r["settled"]],
+                       "orca_words": sum(r["orca"]["words"] for r in results),
+                       "narrator_words": sum(r["narrator"]["words"] for r in results),
+                       "orca_missed": missed(results, "orca"),
+                       "narrator_missed": missed(results, "narrator")}
+            if summary["narratord_clock_ahead_ms"] is not None and abs(summary["narratord_clock_ahead_ms"]) > 50:
+                summary["clock_warning"] = "narratord's log times are %.0f ms off the wall clock" % \
+                    summary["narratord_clock_ahead_ms"]
+            if error:
+                summary["logs"] = {n: tail(c.scope.path(n + ".err"), 800)
+                                   for n in ("narratord", "bridge", "orca", "fixture")}
+            if results:
+                md = markdown(results)
+                if a.markdown:
+                    with open(a.markdown, "w") as f:
+                        f.write(md)
+                else:
+                    sys.stderr.write(md)
+            if a.log_dir:
+                os.makedirs(a.log_dir, exist_ok=True)
+                import shutil
+                for n in ("orca.tap.log", "orca.err", "orca-debug.out", "narratord.err", "bridge.err",
+                          "fixture.out", "fixture.err", "xvfb.err", "dbus-daemon.err"):
+                    if os.path.exists(c.scope.path(n)):
+                        shutil.copy(c.scope.path(n), os.path.join(a.log_dir, n))
+                if getattr(c, "socket", None) and os.path.exists(c.socket):
+                    rows = c.narrator_rows()
+                    with open(os.path.join(a.log_dir, "narrator-log.json"), "w") as f:
+                        json.dump(rows, f, indent=1)
+        finally:
+            scope_dir = c.scope.dir
+            c.scope.keep = True
+            c.scope.close()
+            summary["swept"] = sweep(scope_dir)
+            import shutil
+            shutil.rmtree(scope_dir, ignore_errors=True)
+            put(summary)
+            if out:
+                out.close()
+    return 0 if summary["ok"] else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
