@@ -37,6 +37,22 @@ public final class ATSPIBus {
         g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
+    /// Calls `body` on this thread when the bus goes away (the launcher stopped or crashed).
+    func whenClosed(_ body: @escaping () -> Void) {
+        let box = Unmanaged.passRetained(Closed(body)).toOpaque()
+        typealias Handler = @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Void
+        let handler: Handler = { _, _, _, box in
+            guard let box else { return }
+            Unmanaged<Closed>.fromOpaque(box).takeUnretainedValue().body()
+        }
+        _ = g_signal_connect_data(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(handler, to: GCallback.self), box, nil, G_CONNECT_DEFAULT)
+    }
+
+    private final class Closed {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
     private static func addressFromSessionBus() throws(ConnectError) -> String {
         var error: UnsafeMutablePointer<GError>?
         guard let session = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {

@@ -1,6 +1,7 @@
 import CAtspi
 import Glibc
 import NarratorCore
+import NarratorSystem
 
 /// `narrator-atspi run`: mirrors every window on the desktop into narratord and keeps the mirror
 /// in step, on one thread running GLib's main loop (libatspi's events, the replies of the bridge's
@@ -72,8 +73,12 @@ final class BridgeLoop {
     /// The registry: its root object's children are the desktop's applications.
     static let registry = "org.a11y.atspi.Registry"
 
-    init(daemon: DaemonLink, bus: ATSPIBus, socket: String, log: @escaping (String) -> Void) {
+    /// The process's environment: where a new accessibility bus is looked for.
+    private let environment: [String: String]
+
+    init(daemon: DaemonLink, bus: ATSPIBus, socket: String, environment: [String: String], log: @escaping (String) -> Void) {
         self.daemon = daemon
+        self.environment = environment
         self.bus = bus
         self.socket = socket
         self.log = log
@@ -95,6 +100,7 @@ final class BridgeLoop {
         }, me, nil)
         for type in Self.events { atspi_event_listener_register(listener, type, nil) }
         if let daemon { attach(daemon) }
+        bus.whenClosed { self.accessibilityBusClosed() }
         rescan()
         atspi_event_main()
     }
@@ -124,6 +130,34 @@ final class BridgeLoop {
         log("narrator-atspi: narratord is back at \(socket); registering \(mirror.trees.count) window(s) again")
         carryOut(mirror.resendAll())
         return true
+    }
+
+    // MARK: The accessibility bus
+
+    /// The accessibility bus went away (its launcher stopped or crashed): every application on it
+    /// is gone with it. libatspi cannot be started twice in a process, so once a new bus answers,
+    /// the bridge starts again from scratch in this same process (exec), and mirrors what is on it.
+    private func accessibilityBusClosed() {
+        log("narrator-atspi: the accessibility bus went away; its applications' trees go, and the bridge starts again once a new bus answers")
+        for name in applications.keys.sorted() { forget(name) }
+        _ = g_timeout_add(1_000, { context in
+            guard let context else { return 0 }
+            return Unmanaged<BridgeLoop>.fromOpaque(context).takeUnretainedValue().restartIfTheBusIsBack() ? 0 : 1
+        }, Unmanaged.passUnretained(self).toOpaque())
+    }
+
+    /// One look for a new accessibility bus with its registry; true (never, in fact: the process
+    /// is replaced) once found.
+    private func restartIfTheBusIsBack() -> Bool {
+        guard let next = try? ATSPIBus(environment: environment),
+            case .success = next.sendAndWait(ATSPIRequest.children(ATSPIApplicationRead.root).call, to: Self.registry)
+        else { return false }
+        log("narrator-atspi: a new accessibility bus answers; starting again on it")
+        // narratord forgets this connection's trees now, before the new process registers its own.
+        daemon?.client.close()
+        let failure = Syscall.replaceProcess(with: "/proc/self/exe", arguments: CommandLine.arguments)
+        log("narrator-atspi: cannot start again (\(failure)); exiting so that systemd starts it")
+        exit(4)
     }
 
     // MARK: The desktop

@@ -39,7 +39,7 @@ public enum BridgeMain {
                 errors("narrator-atspi: \(error)")
                 return 3
             }
-            let loop = BridgeLoop(daemon: link, bus: bus, socket: socket.path, log: errors)
+            let loop = BridgeLoop(daemon: link, bus: bus, socket: socket.path, environment: environment, log: errors)
             loop.run()
             return 0
         case .dump(let application, let walk):

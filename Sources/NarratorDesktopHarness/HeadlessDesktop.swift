@@ -32,6 +32,8 @@ public final class HeadlessDesktop: Sendable {
     /// caller's session: its display, buses and runtime directory are replaced).
     public let environment: [String: String]
     private let children: Mutex<[ChildProcess]>
+    /// The bus launcher and the registry now running, and how many times they were started.
+    private let accessibility: Mutex<(launcher: ChildProcess, registry: ChildProcess, round: Int)>
 
     /// Starts the display, the session bus, the accessibility bus and its registry, and waits
     /// (up to 20 s each) until each answers.
@@ -126,39 +128,16 @@ public final class HeadlessDesktop: Sendable {
         guard !address.isEmpty else { throw fail("the session bus did not start", log: "dbus") }
         environment["DBUS_SESSION_BUS_ADDRESS"] = address
 
-        let launcher = try spawn("/usr/libexec/at-spi-bus-launcher", ["--launch-immediately"], environment: environment, name: "at-spi-bus-launcher")
-        var accessibility = ""
-        _ = Self.wait(for: {
-            guard let ask = try? ChildProcess(
-                "/usr/bin/dbus-send", ["--session", "--print-reply=literal", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"],
-                environment: environment, output: directory + "/a11y-address.out"),
-                (try? ask.wait(timeout: .seconds(5))) == .exited(0)
-            else { return false }
-            accessibility = ((try? String(contentsOfFile: directory + "/a11y-address.out", encoding: .utf8)) ?? "")
-                .trimmingCharacters(in: .whitespacesAndNewlines)
-            return !accessibility.isEmpty
-        }, unlessEnded: launcher)
-        guard !accessibility.isEmpty else { throw fail("the accessibility bus did not start", log: "at-spi-bus-launcher") }
-        // Qt 5 finds the accessibility bus only on the root window; GTK asks the session bus.
-        if let publish = try? ChildProcess(
-            "/usr/bin/xprop", ["-root", "-f", "AT_SPI_BUS", "8s", "-set", "AT_SPI_BUS", accessibility], environment: environment)
-        {
-            _ = try? publish.wait(timeout: .seconds(5))
+        let bus11y: (launcher: ChildProcess, registry: ChildProcess)
+        do {
+            bus11y = try Self.startAccessibility(directory: directory, environment: environment, round: 1) { path, arguments, environment, name in
+                try spawn(path, arguments, environment: environment, name: name)
+            }
+        } catch {
+            started.withLock { $0.reversed().forEach { _ = try? $0.kill() } }
+            throw error
         }
-        var registryEnvironment = environment
-        registryEnvironment["AT_SPI_BUS_ADDRESS"] = accessibility
-        let registry = try spawn("/usr/libexec/at-spi2-registryd", [], environment: registryEnvironment, name: "registryd")
-        // The registry owns org.a11y.atspi.Registry on the accessibility bus once it is ready.
-        let ready = Self.wait(for: {
-            guard let ask = try? ChildProcess(
-                "/usr/bin/dbus-send", ["--bus=\(accessibility)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
-                                       "org.freedesktop.DBus.NameHasOwner", "string:org.a11y.atspi.Registry"],
-                environment: environment, output: directory + "/registry-owner.out")
-            else { return false }
-            guard (try? ask.wait(timeout: .seconds(5))) == .exited(0) else { return false }
-            return ((try? String(contentsOfFile: directory + "/registry-owner.out", encoding: .utf8)) ?? "").contains("boolean true")
-        }, unlessEnded: registry)
-        guard ready else { throw fail("the accessibility registry did not start", log: "registryd") }
+        accessibility = Mutex((bus11y.launcher, bus11y.registry, 1))
         self.environment = environment
         children = Mutex(started.withLock { $0 })
     }
@@ -196,6 +175,95 @@ public final class HeadlessDesktop: Sendable {
             // Orphans go to init (or a subreaper) to be reaped; killing them is what matters here.
             for pid in started { try? Syscall.killAndReap(pid) }
         }
+    }
+
+    /// Stops the accessibility bus (its launcher, the bus it runs, and the registry) and starts
+    /// another, as a desktop does when at-spi-bus-launcher crashes and is restarted: the new bus
+    /// has a new address, published on the root window and the session bus as before. What was
+    /// connected to the old one (applications, AT-SPI clients) lost it.
+    public func restartAccessibilityBus() throws {
+        let (launcher, registry, round) = accessibility.withLock { $0 }
+        for child in [registry, launcher] {
+            let started = Self.descendants(of: child.pid)
+            _ = try? child.send(SIGTERM)
+            _ = try? child.wait(timeout: .milliseconds(500))
+            for pid in started { try? Syscall.killAndReap(pid) }
+            _ = try? child.kill()
+        }
+        let directory = self.directory
+        let next = try Self.startAccessibility(directory: directory, environment: environment, round: round + 1) { path, arguments, environment, name in
+            let child = try ChildProcess(path, arguments, environment: environment, output: directory + "/\(name).out", error: directory + "/\(name).err")
+            self.children.withLock { $0.append(child) }
+            return child
+        }
+        accessibility.withLock { $0 = (next.launcher, next.registry, round + 1) }
+    }
+
+    /// Starts at-spi-bus-launcher and, once it gives the bus's address, publishes it on the root
+    /// window (Qt 5 looks only there; GTK asks the session bus) and starts the registry on it,
+    /// waiting until it owns its name. The second and later rounds log to files of their own.
+    static func startAccessibility(
+        directory: String, environment: [String: String], round: Int,
+        spawn: (String, [String], [String: String], String) throws -> ChildProcess
+    ) throws -> (launcher: ChildProcess, registry: ChildProcess) {
+        let suffix = round == 1 ? "" : "-\(round)"
+        func fail(_ message: String, log name: String) -> DesktopHarnessError {
+            let log = (try? String(contentsOfFile: directory + "/\(name).err", encoding: .utf8)) ?? ""
+            return DesktopHarnessError(description: message + (log.isEmpty ? "" : "; it said: " + log.suffix(800)))
+        }
+        let launcherName = "at-spi-bus-launcher" + suffix
+        let launcher: ChildProcess
+        do {
+            launcher = try spawn("/usr/libexec/at-spi-bus-launcher", ["--launch-immediately"], environment, launcherName)
+        } catch {
+            throw DesktopHarnessError(description: "could not start at-spi-bus-launcher: \(error)")
+        }
+        var accessibility = ""
+        _ = wait(for: {
+            guard let ask = try? ChildProcess(
+                "/usr/bin/dbus-send", ["--session", "--print-reply=literal", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"],
+                environment: environment, output: directory + "/a11y-address.out"),
+                (try? ask.wait(timeout: .seconds(5))) == .exited(0)
+            else { return false }
+            accessibility = ((try? String(contentsOfFile: directory + "/a11y-address.out", encoding: .utf8)) ?? "")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            return !accessibility.isEmpty
+        }, unlessEnded: launcher)
+        guard !accessibility.isEmpty else {
+            _ = try? launcher.kill()
+            throw fail("the accessibility bus did not start", log: launcherName)
+        }
+        if let publish = try? ChildProcess(
+            "/usr/bin/xprop", ["-root", "-f", "AT_SPI_BUS", "8s", "-set", "AT_SPI_BUS", accessibility], environment: environment)
+        {
+            _ = try? publish.wait(timeout: .seconds(5))
+        }
+        var registryEnvironment = environment
+        registryEnvironment["AT_SPI_BUS_ADDRESS"] = accessibility
+        let registryName = "registryd" + suffix
+        let registry: ChildProcess
+        do {
+            registry = try spawn("/usr/libexec/at-spi2-registryd", [], registryEnvironment, registryName)
+        } catch {
+            _ = try? launcher.kill()
+            throw DesktopHarnessError(description: "could not start at-spi2-registryd: \(error)")
+        }
+        // The registry owns org.a11y.atspi.Registry on the accessibility bus once it is ready.
+        let ready = wait(for: {
+            guard let ask = try? ChildProcess(
+                "/usr/bin/dbus-send", ["--bus=\(accessibility)", "--print-reply", "--dest=org.freedesktop.DBus", "/org/freedesktop/DBus",
+                                       "org.freedesktop.DBus.NameHasOwner", "string:org.a11y.atspi.Registry"],
+                environment: environment, output: directory + "/registry-owner.out")
+            else { return false }
+            guard (try? ask.wait(timeout: .seconds(5))) == .exited(0) else { return false }
+            return ((try? String(contentsOfFile: directory + "/registry-owner.out", encoding: .utf8)) ?? "").contains("boolean true")
+        }, unlessEnded: registry)
+        guard ready else {
+            _ = try? registry.kill()
+            _ = try? launcher.kill()
+            throw fail("the accessibility registry did not start", log: registryName)
+        }
+        return (launcher, registry)
     }
 
     /// The process id in display `number`'s lock file, if there is one.

@@ -9,6 +9,17 @@ extension Syscall {
         if narrator_set_child_subreaper() == -1 { throw Errno.current("prctl(PR_SET_CHILD_SUBREAPER)") }
     }
 
+    /// Replaces this process with a fresh run of the program at `path` with `arguments` (the
+    /// first is its name), keeping the environment: a start from scratch for a library that
+    /// cannot be initialized twice. Returns only when it failed.
+    public static func replaceProcess(with path: String, arguments: [String]) -> Errno {
+        var pointers: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
+        pointers.append(nil)
+        defer { pointers.forEach { free($0) } }
+        _ = execv(path, pointers)
+        return Errno.current("execv \(path)")
+    }
+
     /// SIGKILLs `pid`, a child of this process (or an orphan it adopted as a subreaper), and reaps
     /// it. A process that has already gone is not an error.
     public static func killAndReap(_ pid: pid_t) throws(Errno) {

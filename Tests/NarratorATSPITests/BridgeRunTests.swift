@@ -223,4 +223,18 @@ struct BridgeRunTests {
         #expect(nodes > 0 && nodes < 20, "\(json)")
         #expect(try session.ctl("show", songs).lines.filter { $0.contains("Song") } == ["selected, Song 1", "selected, Song 2", "selected, Song 10000"])
     }
+
+    @Test("when the accessibility bus restarts, the old bus's trees go and the bridge mirrors what comes on the new one")
+    func accessibilityBusRestarts() throws {
+        let session = try Session()
+        try session.desktop.restartAccessibilityBus()
+        try session.wait("the bridge to start again on the new bus") { session.desktop.log("bridge").contains("starting again on it") }
+        #expect(session.desktop.log("bridge").contains("the accessibility bus went away"))
+        let dialog = try session.desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
+        try session.wait("the dialog's tree, from the new bus") { try session.ctl("trees").stdout.contains("zenity: Question") }
+        #expect(try session.ctl("show", "zenity: Question").lines == ["Delete photo?", "No, button", "Yes, button"])
+        // The fixture was on the old bus only (GTK does not join a new one): its tree went with it.
+        #expect(try !session.ctl("trees").stdout.contains(Self.tree))
+        _ = try dialog.kill()
+    }
 }

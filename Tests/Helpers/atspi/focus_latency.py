@@ -1,0 +1,635 @@
+#!/usr/bin/python3
+"""Key press to speech started, for a focus change (Tab) in the GTK fixture: the AT-SPI event
+itself, Narrator, and Orca 43, on the same headless desktop in the same run.
+
+    /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py [--bin DIR] [--presses N]
+        [--interval SECONDS] [--detail FILE] [--log-dir DIR] [--timeout SECONDS]
+
+    e.g. cp .build/debug/{narratord,narratorctl,narrator-atspi} /tmp/bin/ &&
+         /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py --bin /tmp/bin --detail presses.json
+
+One desktop, as orca_compare.py builds it (Xvfb, a private session bus that activates nothing, the
+AT-SPI bus launcher and registry), and a private `narratord --socket S --ssip T --audio null`.
+Then two phases, each with a freshly started fixture (fixture.py beside this file):
+
+  Narrator phase: `narrator-atspi run --socket S` (the bridge) mirrors the fixture into narratord,
+      which speaks each new focus. Orca is not running.
+  Orca phase: the bridge is stopped; Orca 43 runs (`orca --replace`, the preferences of
+      Tests/Helpers/ssip/orca_session.py) with SPEECHD_ADDRESS pointing at a tap in front of
+      narratord's SSIP socket.
+
+In both phases a bare libatspi listener (a child process running this file with --listener:
+Atspi.EventListener on "object:state-changed:focused", dispatched by Atspi.event_main, so no
+polling) stamps each focus gain with time.time() as its callback starts. The keys are injected
+with XTEST (python3-xlib, one connection opened beforehand, so no process start-up is in the
+figure): the time is taken with time.time() just before the Tab KeyPress request is written
+(Shift, for shift+Tab, is pressed and synced before that). After one warm-up key, --presses keys
+follow, --interval apart, in the cycle Tab, Tab, Tab, shift+Tab, shift+Tab, shift+Tab (Save ->
+Remember me -> Name entry -> Volume slider -> Name entry -> Remember me -> Save), so each is a real
+focus change. Per key it takes:
+
+  event_ms     the first focus gain the listener saw after the key (its role is checked);
+  narrator_ms  the "started" time of the first narratord log row (`narratorctl log --json`) not
+               from Orca, queued after the key, whose text names the newly focused control
+               (narrator_queued_ms: its "queued" time; they differ only if it waited);
+  orca_ms      the time the tap read the SPEAK line of the first message after the key that is
+               not a key echo ("tab", "left shift", ...) (orca_echo_ms: the echo's SPEAK).
+
+Clocks: the key, the listener, the tap and narratord's rows are all time.time() on this machine
+(the tap here stamps lines with time.time(), not the monotonic clock). narratord's row times are
+checked against requests timed here: a few SPEAKs sent straight to its SSIP socket, each row's
+queued time minus the moment its final "." was written (the reply comes back within the
+"bracket"), and in the Orca phase Orca's own messages against the tap. Both offsets are reported
+("clock"); none is subtracted. A median beyond 20 ms adds a note.
+
+Output: one JSON object on stdout: {"samples": N, "event_ms": {"p50", "p90", "min", "max", "n"},
+"narrator_ms": {...}, "orca_ms": {...}, "narrator_over_orca": p50 ratio, "notes": [...], ...}
+(stats over the presses both phases measured for the event, and per phase under
+"event_ms_by_phase"), progress on stderr. Exit 0 when every measure has at least half the
+presses, 1 otherwise, 2 with {"skip": reason} when Orca, Xvfb, xdotool, python3-xlib, gi's Atspi
+or a Narrator binary is missing. Everything runs in its own process group and is killed at the
+end; whatever still carries this run's environment after that is killed too ("swept"); the
+temporary directory is removed (logs copied to --log-dir first).
+
+Typical run: about 60 s on 2 cores with the default 20 presses (start-up 3-5 s, each phase
+--presses x --interval plus ~5 s for the fixture and the reader to settle).
+"""
+
+import argparse
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+sys.dont_write_bytecode = True  # nothing written into the source tree
+
+# The cycle: key, then the control that has focus afterwards (its name as Narrator and Orca say
+# it, and its AT-SPI role name).
+CYCLE = [("Tab", "Remember me", "check box"), ("Tab", "Name", "text"), ("Tab", "Volume", "slider"),
+         ("shift+Tab", "Name", "text"), ("shift+Tab", "Remember me", "check box"),
+         ("shift+Tab", "Save", "push button")]
+WARMUP = ("Tab", "Remember me", "check box")  # from Save; then the cycle starts at Name...
+KEY_ECHO = {"tab", "shift", "left shift", "right shift", "shift tab"}
+
+
+# ---------------------------------------------------------------- the listener (child process)
+
+
+def listener_main():
+    """Prints {"t": time.time(), "name", "role"} for each focus gain, {"ready": true} first."""
+    import gi
+    gi.require_version("Atspi", "2.0")
+    from gi.repository import Atspi
+
+    out = sys.stdout
+
+    def on_event(event):
+        t = time.time()  # first thing: the moment libatspi hands the event over
+        if event.detail1 != 1:
+            return
+        name = role = None
+        try:
+            name = event.source.get_name()
+            role = event.source.get_role_name()
+        except Exception as e:  # the source may be gone already
+            name = "error: %s" % e
+        out.write(json.dumps({"t": t, "name": name, "role": role}) + "\n")
+        out.flush()
+
+    Atspi.init()
+    listener = Atspi.EventListener.new(on_event)
+    listener.register("object:state-changed:focused")
+    out.write(json.dumps({"ready": True, "t": time.time()}) + "\n")
+    out.flush()
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    Atspi.event_main()
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "--listener":
+    listener_main()
+    sys.exit(0)
+
+
+# ---------------------------------------------------------------- the harness
+
+sys.path.insert(0, HERE)
+import orca_compare  # noqa: E402  (the desktop, narratord and its log; its helpers)
+from orca_compare import Compare, sweep  # noqa: E402
+from harness_common import tail, wait_for_socket  # noqa: E402
+from ssip_tap import Tap, speak_texts  # noqa: E402
+from orca_session import TOOLS, plain  # noqa: E402
+
+
+class WallTap(Tap):
+    """The SSIP tap, its lines stamped with time.time() (the clock of the keys and narratord)."""
+
+    def _record(self, conn, direction, data):
+        t = time.time()
+        with self.lock:
+            self.records.append((t, conn, direction, data))
+            if self.log:
+                if direction == "---":
+                    self.log.write("[%.6f] #%d --- %s\n" % (t, conn, data.decode()))
+                else:
+                    self.log.write("[%.6f] #%d %s %r\n" % (t, conn, direction, data))
+
+    def note(self, text):
+        t = time.time()
+        with self.lock:
+            self.records.append((t, 0, "###", text.encode()))
+            if self.log:
+                self.log.write("[%.6f] ### %s\n" % (t, text))
+
+
+def stats(values):
+    v = sorted(x for x in values if x is not None)
+    if not v:
+        return {"n": 0, "p50": None, "p90": None, "min": None, "max": None}
+
+    def q(p):
+        i = (len(v) - 1) * p
+        lo = int(i)
+        hi = min(lo + 1, len(v) - 1)
+        return round(v[lo] + (v[hi] - v[lo]) * (i - lo), 1)
+    return {"n": len(v), "p50": q(0.5), "p90": q(0.9), "min": round(v[0], 1), "max": round(v[-1], 1)}
+
+
+def ms(a, b):
+    return None if a is None or b is None else (a - b) * 1000.0
+
+
+class Latency(Compare):
+    def __init__(self, args):
+        args.orca_debug = False
+        super().__init__(args)
+        self.presses = {"narrator": [], "orca": []}
+        self.clock = {}
+        self.notes = []
+
+    def step(self, what, **extra):
+        """Progress to stderr: stdout carries only the result."""
+        d = {"progress": what, "t": self.t()}
+        d.update(extra)
+        sys.stderr.write(json.dumps(d, sort_keys=True) + "\n")
+        sys.stderr.flush()
+
+    def stop(self, proc):
+        """Kills a process group of this run now, and forgets it (so that close() does not signal a
+        process group id the system may have given to someone else since)."""
+        self.scope.kill(proc, grace=0.5)
+        self.scope.procs = [(n, p) for (n, p) in self.scope.procs if p is not proc]
+
+    # ------------------------------------------------------------ start-up
+
+    def start_daemon(self):
+        b = self.opts.bin
+        self.socket = self.scope.path("narratord.sock")
+        self.ssip = self.scope.path("ssip.sock")
+        self.narratord = self.scope.spawn("narratord", [
+            os.path.join(b, "narratord"), "--socket", self.socket, "--ssip", self.ssip, "--audio", "null",
+            "--state-dir", self.scope.path("state")], env=self.env)
+        if not (wait_for_socket(self.socket, 20, self.narratord) and wait_for_socket(self.ssip, 10, self.narratord)):
+            raise RuntimeError("narratord did not listen: " + tail(self.scope.path("narratord.err")))
+        self.step("narratord", pid=self.narratord.pid)
+
+    def start_bridge(self):
+        self.bridge = self.scope.spawn("bridge", [os.path.join(self.opts.bin, "narrator-atspi"), "run",
+                                                  "--socket", self.socket], env=self.env)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            st = self.status()
+            if st and st.get("clients", 0) >= 1:
+                break
+            if self.bridge.poll() is not None:
+                raise RuntimeError("narrator-atspi exited %s: %s" % (self.bridge.returncode,
+                                                                     tail(self.scope.path("bridge.err"))))
+            time.sleep(0.1)
+        self.step("narrator-atspi", pid=self.bridge.pid)
+
+    def start_listener(self, phase):
+        name = "listener-" + phase
+        self.listener = self.scope.spawn(name, ["/usr/bin/python3", os.path.abspath(__file__), "--listener"],
+                                         env=self.env)
+        self.listener_out = self.scope.path(name + ".out")
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and '"ready": true' not in tail(self.listener_out):
+            if self.listener.poll() is not None:
+                raise RuntimeError("the AT-SPI listener exited: " + tail(self.scope.path(name + ".err")))
+            time.sleep(0.05)
+        if '"ready": true' not in tail(self.listener_out):
+            raise RuntimeError("the AT-SPI listener did not start: " + tail(self.scope.path(name + ".err")))
+
+    def listener_events(self):
+        out = []
+        try:
+            with open(self.listener_out) as f:
+                for line in f:
+                    try:
+                        d = json.loads(line)
+                    except ValueError:
+                        continue
+                    if "t" in d and not d.get("ready"):
+                        out.append(d)
+        except OSError:
+            pass
+        return out
+
+    def start_fixture_only(self, phase):
+        name = "fixture-" + phase
+        self.fixture = self.scope.spawn(name, ["/usr/bin/python3", os.path.join(HERE, "fixture.py"),
+                                               "--lifetime", str(self.opts.timeout)], env=self.env)
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and '"ready": true' not in tail(self.scope.path(name + ".out")):
+            if self.fixture.poll() is not None:
+                raise RuntimeError("the fixture exited: " + tail(self.scope.path(name + ".err")))
+            time.sleep(0.05)
+        self.window = self.window_of(self.fixture)
+        if not self.window:
+            raise RuntimeError("the fixture showed no window: " + tail(self.scope.path(name + ".err")))
+
+    def start_orca_phase(self):
+        self.tap_log = self.scope.path("orca.tap.log")
+        self.tap = WallTap(self.scope.path("tap.sock"), self.ssip, self.tap_log).start()
+        self.scope.closers.append(self.tap.stop)
+        self.start_orca()  # Session.start_orca: waits for "Screen reader on"
+
+    # ------------------------------------------------------------ keys
+
+    def open_xtest(self):
+        from Xlib import X, XK, display
+        from Xlib.ext import xtest
+        self.X, self.xtest = X, xtest
+        self.xd = display.Display(self.display)
+        if not self.xd.query_extension("XTEST"):
+            raise RuntimeError("the X server has no XTEST")
+        self.keycodes = {k: self.xd.keysym_to_keycode(XK.string_to_keysym(k)) for k in ("Tab", "Shift_L")}
+        self.scope.closers.append(self.xd.close)
+
+    def press(self, key):
+        """Presses and releases `key` ("Tab" or "shift+Tab"); returns time.time() taken just before
+        the Tab KeyPress was written to the X server."""
+        X, xt, d, kc = self.X, self.xtest, self.xd, self.keycodes
+        shift = key == "shift+Tab"
+        if shift:
+            xt.fake_input(d, X.KeyPress, kc["Shift_L"])
+            d.sync()
+            time.sleep(0.02)
+        t = time.time()
+        xt.fake_input(d, X.KeyPress, kc["Tab"])
+        d.flush()
+        t_sent = time.time()
+        xt.fake_input(d, X.KeyRelease, kc["Tab"])
+        if shift:
+            xt.fake_input(d, X.KeyRelease, kc["Shift_L"])
+        d.sync()
+        return t, t_sent
+
+    def drive(self, phase):
+        """The warm-up key and the presses; [(key, control, role, t, t_sent)]."""
+        self.press(WARMUP[0])
+        time.sleep(self.opts.interval)
+        out = []
+        for i in range(self.opts.presses):
+            key, control, role = CYCLE[(i + 1) % len(CYCLE)]
+            t, t_sent = self.press(key)
+            out.append({"i": i, "key": key, "control": control, "role": role, "t": t,
+                        "write_ms": round(ms(t_sent, t), 3)})
+            time.sleep(self.opts.interval)
+            dead = [n for (n, p) in self.scope.procs if p.poll() is not None]
+            if dead:
+                raise RuntimeError("during the %s phase these exited: %s" % (phase, ", ".join(dead)))
+        time.sleep(0.5)
+        return out
+
+    def wait_quiet(self, seconds=1.0, timeout=15):
+        """Until narratord's log has had no new row, and every row has ended, for `seconds`."""
+        deadline = time.monotonic() + timeout
+        last, since = None, time.monotonic()
+        while time.monotonic() < deadline:
+            rows = self.narrator_rows()
+            sig = (len(rows), sum(1 for r in rows if r.get("ended")))
+            if sig != last:
+                last, since = sig, time.monotonic()
+            elif time.monotonic() - since >= seconds and all(r.get("ended") for r in rows):
+                return True
+            time.sleep(0.2)
+        return False
+
+    # ------------------------------------------------------------ the clock
+
+    def clock_check(self, count=3):
+        """SPEAKs straight to narratord's SSIP socket, timed here; their rows' queued times minus
+        the moment the final '.' was written."""
+        s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        s.settimeout(5)
+        s.connect(self.ssip)
+        f = s.makefile("rb")
+
+        def reply():
+            lines = []
+            while True:
+                line = f.readline().decode("utf-8", "replace").rstrip("\r\n")
+                if not line:
+                    raise RuntimeError("narratord closed the SSIP connection")
+                lines.append(line)
+                if re.match(r"^\d{3} ", line):
+                    return lines
+        s.sendall(b"SET self CLIENT_NAME root:latency-clock:main\r\n")
+        reply()
+        sent = []
+        for k in range(count):
+            text = "clock %d" % (k + 1)
+            s.sendall(b"SPEAK\r\n")
+            reply()
+            s.sendall(text.encode() + b"\r\n")
+            t_dot = time.time()
+            s.sendall(b".\r\n")
+            r = reply()
+            t_reply = time.time()
+            sent.append((text, t_dot, t_reply, r))
+            time.sleep(0.05)
+        time.sleep(0.3)
+        s.sendall(b"QUIT\r\n")
+        s.close()
+        self.wait_quiet(0.5)
+        rows = self.narrator_rows()
+        diffs, brackets = [], []
+        for (text, t_dot, t_reply, _) in sent:
+            row = next((r for r in rows if (r.get("text") or "").strip() == text and r.get("queued")), None)
+            if row:
+                diffs.append(ms(row["queued"], t_dot))
+                brackets.append(ms(t_reply, t_dot))
+        self.clock["ssip_requests"] = {
+            "samples": len(diffs), "queued_minus_sent_ms": [round(x, 2) for x in diffs],
+            "reply_within_ms": [round(x, 2) for x in brackets],
+            "median_ms": stats(diffs)["p50"]}
+
+    def clock_from_orca(self, rows):
+        """Orca's messages: the row's queued time minus the tap's time of its SPEAK line."""
+        raw = [(t, x) for (t, c, x) in speak_texts(self.tap.lines())]
+        orca_rows = sorted((r for r in rows if self.is_orca(r)), key=lambda r: r.get("id") or 0)
+        diffs, j = [], 0
+        for r in orca_rows:
+            while j < len(raw) and raw[j][1] != r.get("text"):
+                j += 1
+            if j == len(raw):
+                break
+            diffs.append(ms(r["queued"], raw[j][0]))
+            j += 1
+        st = stats(diffs)
+        self.clock["orca_messages"] = {"samples": len(diffs), "median_ms": st["p50"], "min_ms": st["min"],
+                                       "max_ms": st["max"]}
+
+    # ------------------------------------------------------------ matching
+
+    @staticmethod
+    def first_event(events, t0, t1, role):
+        for e in events:
+            if t0 <= e["t"] < t1:
+                return e, (e.get("role") == role)
+        return None, False
+
+    def measure_narrator(self, presses):
+        events = self.listener_events()
+        rows = sorted((r for r in self.narrator_rows() if not self.is_orca(r) and r.get("queued")),
+                      key=lambda r: r["queued"])
+        for i, p in enumerate(presses):
+            t_end = presses[i + 1]["t"] if i + 1 < len(presses) else float("inf")
+            e, role_ok = self.first_event(events, p["t"], t_end, p["role"])
+            p["event"] = e and {"ms": round(ms(e["t"], p["t"]), 2), "name": e.get("name"), "role": e.get("role"),
+                                "role_ok": role_ok}
+            pat = re.compile(r"(^|[\s,])%s($|[\s,.])" % re.escape(p["control"]))
+            row = next((r for r in rows if p["t"] - 0.002 <= r["queued"] < t_end and pat.search(r.get("text") or "")),
+                       None)
+            if row:
+                started = row.get("started") or row["queued"]
+                p["narrator"] = {"ms": round(ms(started, p["t"]), 2), "queued_ms": round(ms(row["queued"], p["t"]), 2),
+                                 "text": row.get("text"), "kind": row.get("kind"), "outcome": row.get("outcome")}
+            else:
+                p["narrator"] = None
+                others = [r.get("text") for r in rows if p["t"] <= r["queued"] < t_end]
+                p["narrator_other_rows"] = others
+        return presses
+
+    def measure_orca(self, presses):
+        events = self.listener_events()
+        texts = [(t, plain(x)) for (t, c, x) in speak_texts(self.tap.lines())]
+        for i, p in enumerate(presses):
+            t_end = presses[i + 1]["t"] if i + 1 < len(presses) else float("inf")
+            e, role_ok = self.first_event(events, p["t"], t_end, p["role"])
+            p["event"] = e and {"ms": round(ms(e["t"], p["t"]), 2), "name": e.get("name"), "role": e.get("role"),
+                                "role_ok": role_ok}
+            mine = [(t, x) for (t, x) in texts if p["t"] <= t < t_end and x]
+            echo = next(((t, x) for (t, x) in mine if x.strip().rstrip(".").lower() in KEY_ECHO), None)
+            said = next(((t, x) for (t, x) in mine if x.strip().rstrip(".").lower() not in KEY_ECHO), None)
+            p["orca_echo"] = echo and {"ms": round(ms(echo[0], p["t"]), 2), "text": echo[1]}
+            p["orca"] = said and {"ms": round(ms(said[0], p["t"]), 2), "text": said[1],
+                                  "names_control": bool(re.search(r"\b%s\b" % re.escape(p["control"]), said[1]))}
+        return presses
+
+    # ------------------------------------------------------------ phases
+
+    def narrator_phase(self):
+        self.step("narrator phase")
+        self.start_bridge()
+        self.start_listener("narrator")
+        self.start_fixture_only("narrator")
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and orca_compare.TREE not in self.ctl("trees").stdout:
+            time.sleep(0.1)
+        if orca_compare.TREE not in self.ctl("trees").stdout:
+            raise RuntimeError("the bridge did not mirror the fixture: " + tail(self.scope.path("bridge.err")))
+        self.xdo("windowfocus", "--sync", self.window)
+        time.sleep(1.0)
+        self.wait_quiet(0.8)
+        self.clock_check()
+        presses = self.drive("narrator")
+        self.wait_quiet(0.8)
+        self.presses["narrator"] = self.measure_narrator(presses)
+        for proc in (self.listener, self.fixture, self.bridge):
+            self.stop(proc)
+        self.wait_quiet(0.5)
+
+    def orca_phase(self):
+        self.step("orca phase")
+        self.start_orca_phase()
+        self.start_listener("orca")
+        self.start_fixture_only("orca")
+        self.xdo("windowfocus", "--sync", self.window)
+        # Orca greets the window ("Narrator fixture frame. Save push button. ..."); let it finish.
+        self.wait_for(lambda xs: any("Save" in x for x in xs), 15)
+        self.orca_settle()
+        presses = self.drive("orca")
+        self.orca_settle()
+        self.presses["orca"] = self.measure_orca(presses)
+        self.wait_quiet(0.5)
+        self.clock_from_orca(self.narrator_rows())
+        for proc in (self.listener, self.fixture, self.orca):
+            self.stop(proc)
+
+    def orca_settle(self, quiet=0.6, timeout=12):
+        """Orca has sent nothing for `quiet` s and has nothing pending (the tap's clock is time.time())."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            lines = self.tap.lines("C>")
+            last = lines[-1][0] if lines else 0
+            if time.time() - last >= quiet and not self.pending():
+                return True
+            time.sleep(0.1)
+        return False
+
+    # ------------------------------------------------------------ the result
+
+    def result(self):
+        nar, orc = self.presses["narrator"], self.presses["orca"]
+        ev_n = [p["event"]["ms"] for p in nar if p.get("event")]
+        ev_o = [p["event"]["ms"] for p in orc if p.get("event")]
+        n_ms = [p["narrator"]["ms"] for p in nar if p.get("narrator")]
+        n_q = [p["narrator"]["queued_ms"] for p in nar if p.get("narrator")]
+        o_ms = [p["orca"]["ms"] for p in orc if p.get("orca")]
+        o_echo = [p["orca_echo"]["ms"] for p in orc if p.get("orca_echo")]
+        # Reader time after the event, press by press.
+        n_after = [p["narrator"]["ms"] - p["event"]["ms"] for p in nar if p.get("narrator") and p.get("event")]
+        o_after = [p["orca"]["ms"] - p["event"]["ms"] for p in orc if p.get("orca") and p.get("event")]
+        out = {
+            "samples": self.opts.presses,
+            "event_ms": stats(ev_n + ev_o),
+            "narrator_ms": stats(n_ms),
+            "orca_ms": stats(o_ms),
+            "narrator_over_orca": None,
+            "event_ms_by_phase": {"narrator": stats(ev_n), "orca": stats(ev_o)},
+            "narrator_queued_ms": stats(n_q),
+            "orca_echo_ms": stats(o_echo),
+            "after_event_ms": {"narrator": stats(n_after), "orca": stats(o_after)},
+            "by_control": {},
+            "clock": self.clock,
+            "key_write_ms": stats([p["write_ms"] for p in nar + orc]),
+        }
+        if out["narrator_ms"]["p50"] is not None and out["orca_ms"]["p50"]:
+            out["narrator_over_orca"] = round(out["narrator_ms"]["p50"] / out["orca_ms"]["p50"], 3)
+        for control in sorted({c for (_, c, _) in CYCLE}):
+            out["by_control"][control] = {
+                "event_p50": stats([p["event"]["ms"] for p in nar + orc if p["control"] == control and p.get("event")])["p50"],
+                "narrator_p50": stats([p["narrator"]["ms"] for p in nar if p["control"] == control and p.get("narrator")])["p50"],
+                "orca_p50": stats([p["orca"]["ms"] for p in orc if p["control"] == control and p.get("orca")])["p50"]}
+        notes = list(self.notes)
+        missing = {"event (narrator phase)": sum(1 for p in nar if not p.get("event")),
+                   "event (orca phase)": sum(1 for p in orc if not p.get("event")),
+                   "narrator": sum(1 for p in nar if not p.get("narrator")),
+                   "orca": sum(1 for p in orc if not p.get("orca"))}
+        for k, v in missing.items():
+            if v:
+                notes.append("%d of %d presses had no %s sample" % (v, self.opts.presses, k))
+        wrong_role = sum(1 for p in nar + orc if p.get("event") and not p["event"]["role_ok"])
+        if wrong_role:
+            notes.append("%d focus events were not of the expected control's role" % wrong_role)
+        unnamed = sum(1 for p in orc if p.get("orca") and not p["orca"]["names_control"])
+        if unnamed:
+            notes.append("Orca's first words did not name the control on %d presses (e.g. %r)" % (
+                unnamed, next(p["orca"]["text"] for p in orc if p.get("orca") and not p["orca"]["names_control"])))
+        for k in ("ssip_requests", "orca_messages"):
+            m = (self.clock.get(k) or {}).get("median_ms")
+            if m is not None and abs(m) > 20:
+                notes.append("narratord's log times are %.1f ms off this machine's clock (%s)" % (m, k))
+        notes.append("keys by XTEST (python3-xlib, no process start-up); all times time.time(); "
+                     "orca_ms = SPEAK line at the tap, narrator_ms = the log row's started time; "
+                     "narratord --audio null; load average %s at the start, %s at the end" % (
+                         self.load0, ", ".join("%.2f" % x for x in os.getloadavg())))
+        out["notes"] = notes
+        out["missing"] = missing
+        return out
+
+
+def main():
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--bin", default=os.environ.get("NARRATOR_BIN") or os.path.join(REPO, ".build", "debug"),
+                   help="directory with narratord, narratorctl and narrator-atspi")
+    p.add_argument("--presses", type=int, default=20, help="keys measured per phase (after one warm-up key)")
+    p.add_argument("--interval", type=float, default=1.0, help="seconds between keys")
+    p.add_argument("--detail", help="write every press (its times and texts) here, as JSON")
+    p.add_argument("--log-dir", help="copy the run's logs here")
+    p.add_argument("--timeout", type=float, default=240, help="the whole run; then everything is killed")
+    a = p.parse_args()
+    a.bin = os.path.abspath(a.bin)
+    a.log_dir = a.log_dir and os.path.abspath(a.log_dir)
+
+    def skip(reason):
+        print(json.dumps({"skip": reason}))
+        return 2
+    missing = [n for n in ("Xvfb", "dbus-daemon", "dbus-send", "at-spi-bus-launcher", "at-spi2-registryd",
+                           "orca", "xdotool") if not os.access(TOOLS[n], os.X_OK)]
+    missing += [os.path.join(a.bin, n) for n in ("narratord", "narratorctl", "narrator-atspi")
+                if not os.access(os.path.join(a.bin, n), os.X_OK)]
+    if missing:
+        return skip("missing: " + ", ".join(missing))
+    try:
+        import Xlib.ext.xtest  # noqa: F401
+    except ImportError:
+        return skip("python3-xlib is missing (apt-get install python3-xlib)")
+    r = subprocess.run(["/usr/bin/python3", "-c", "import gi; gi.require_version('Atspi', '2.0'); "
+                        "from gi.repository import Atspi"], capture_output=True)
+    if r.returncode != 0:
+        return skip("gi's Atspi 2.0 is missing (apt-get install gir1.2-atspi-2.0 python3-gi)")
+
+    c = Latency(a)
+    c.load0 = ", ".join("%.2f" % x for x in os.getloadavg())
+    orca_compare.install_signal_cleanup(c.scope)
+    signal.signal(signal.SIGALRM, lambda *_: (_ for _ in ()).throw(TimeoutError("the run exceeded --timeout")))
+    signal.alarm(int(a.timeout))
+    started = time.monotonic()
+    error, out = None, None
+    try:
+        c.start_desktop()
+        c.start_daemon()
+        c.open_xtest()
+        c.narrator_phase()
+        c.orca_phase()
+    except BaseException as e:  # report, then clean up, whatever happened
+        error = "%s: %s" % (type(e).__name__, e)
+    finally:
+        signal.alarm(0)
+        try:
+            out = c.result()
+            out["seconds"] = round(time.monotonic() - started, 1)
+            if error:
+                out["error"] = error
+                out["logs"] = {n: tail(c.scope.path(n + ".err"), 600)
+                               for n in ("narratord", "bridge", "orca", "fixture-narrator", "fixture-orca",
+                                         "listener-narrator", "listener-orca")
+                               if os.path.exists(c.scope.path(n + ".err"))}
+            if a.detail:
+                with open(a.detail, "w") as f:
+                    json.dump(c.presses, f, indent=1)
+            if a.log_dir:
+                import shutil
+                os.makedirs(a.log_dir, exist_ok=True)
+                for n in os.listdir(c.scope.dir):
+                    if n.endswith((".err", ".out", ".log")):
+                        shutil.copy(c.scope.path(n), os.path.join(a.log_dir, n))
+                if getattr(c, "socket", None) and os.path.exists(c.socket):
+                    with open(os.path.join(a.log_dir, "narrator-log.json"), "w") as f:
+                        json.dump(c.narrator_rows(), f, indent=1)
+        except BaseException as e:
+            error = error or "%s: %s" % (type(e).__name__, e)
+            out = dict(out or {}, error=error)
+        finally:
+            scope_dir = c.scope.dir
+            c.scope.keep = True
+            c.scope.close()
+            out["swept"] = sweep(scope_dir)
+            import shutil
+            shutil.rmtree(scope_dir, ignore_errors=True)
+            print(json.dumps(out, sort_keys=True))
+    enough = all((out.get(k) or {}).get("n", 0) >= a.presses / 2 for k in ("event_ms", "narrator_ms", "orca_ms"))
+    return 0 if not error and enough else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
