@@ -430,6 +430,8 @@ final class BridgeLoop {
             case "value":
                 guard let value = line["value"]?.numberValue else { return }
                 carryOut(mirror.ownerValue(tree: tree, element: element, value: value))
+            case "focus":
+                carryOut(mirror.ownerFocus(tree: tree, element: element))
             default:
                 return
             }
@@ -480,7 +482,7 @@ final class BridgeLoop {
         switch effect {
         case .register(let document):
             let raw = try RawJSON(TreeDocumentEncoder.json(document).compactText)
-            try daemon.send(.register(document: raw, ephemeral: true), purpose: "register \(document.name)")
+            try daemon.send(.register(document: raw, ephemeral: true, focusEvents: true), purpose: "register \(document.name)")
         case .update(let tree, let update, let announce):
             try daemon.send(.update(tree: tree, update: update, announce: announce, notify: nil), purpose: "update \(tree)")
         case .unregister(let tree):

@@ -237,4 +237,23 @@ struct BridgeRunTests {
         #expect(try !session.ctl("trees").stdout.contains(Self.tree))
         _ = try dialog.kill()
     }
+
+    @Test("moving Narrator's focus moves the application's where the element can take it, said once")
+    func narratorsFocusMovesTheApplications() throws {
+        let session = try Session()
+        let remember = try session.id(of: "Remember me, checked, check box")
+        try session.ctl("focus", Self.tree, remember)
+        try session.wait("the application's focus on the check box") { session.changes.contains(#"{"focus": "Remember me"}"#) }
+        try session.ctl("next")
+        try session.wait("the application's focus on the entry") { session.changes.contains { $0.contains(#""focus": "Name""#) || $0.contains(#""focus": "Entry""#) } }
+        // The application's own focus events, which follow, say nothing again.
+        try session.wait("the entry said") { try session.ctl("log", "--limit", "10").stdout.contains("Name, Ada, text field") }
+        Thread.sleep(forTimeInterval: 1)
+        let log = try session.ctl("log", "--limit", "10").stdout
+        #expect(log.components(separatedBy: "Remember me, checked, check box").count == 2, "\(log)")
+        #expect(log.components(separatedBy: "Name, Ada, text field").count == 2, "\(log) \(session.changes)")
+        // A stop the application cannot focus (the status label) moves only Narrator.
+        try session.ctl("focus", Self.tree, try session.id(of: "Not saved"))
+        #expect(try session.focus() == (try session.id(of: "Not saved")))
+    }
 }

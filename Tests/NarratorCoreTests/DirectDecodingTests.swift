@@ -54,7 +54,7 @@ import Testing
     @Test func aRegisterRequestsDocumentIsDecodedFromItsBytes() throws {
         let text = document(#"{"id": "a", "label": "A", "frame": [0, 0, 10, 10]}"#)
         let request = try RequestDecoder().decode(#"{"id": 1, "cmd": "register", "document": "# + text + #", "ephemeral": false}"#).get()
-        guard case .register(let raw, ephemeral: false) = request.command else {
+        guard case .register(let raw, ephemeral: false, focusEvents: false) = request.command else {
             Issue.record("not a register request: \(request.command)")
             return
         }

@@ -18,13 +18,16 @@ import Testing
     @Test func focusSpeaksTheTitleOnEnteringATreeThenOnlyTheElement() throws {
         var h = Harness()
         let app = h.client()
-        try h.register(app, example: "player.json")
+        // Registered asking for focus events, as a mirror of another application does.
+        try h.register(app, example: "player.json", focusEvents: true)
         let user = h.client()
         let focus = h.request(user, .focus(tree: "player", element: "rating"))
         let spoken = "Now Playing, rating, 3, adjustable"
         #expect(
             focus == [
                 play(1, .focus, spoken, language: "en"),
+                // The tree's owner hears where a user moved the focus (a mirror moves its application's).
+                .send(app, .event(.focus(Focus(tree: "player", element: "rating")))),
                 .send(
                     user,
                     .reply(
@@ -37,6 +40,16 @@ import Testing
         #expect(next.stopped == [UtteranceID(1)])
         #expect(next.played == ["Previous track, button"])
         #expect(next.body(to: user) == .focus(FocusReport(utterance: "Previous track, button", hint: nil, focus: Focus(tree: "player", element: "previous"), boundary: false)))
+        #expect(next.contains(.send(app, .event(.focus(Focus(tree: "player", element: "previous"))))))
+        // The owner's own focus requests are not echoed back to it.
+        let own = h.request(app, .focus(tree: "player", element: "rating"))
+        #expect(!own.contains { if case .send(app, .event) = $0 { true } else { false } })
+        // An owner that did not ask hears nothing of focus moves.
+        var plain = Harness()
+        let owner = plain.client()
+        try plain.register(owner, example: "player.json")
+        let mover = plain.client()
+        #expect(!plain.request(mover, .focus(tree: "player", element: "rating")).contains { if case .send(owner, .event) = $0 { true } else { false } })
     }
 
     @Test func aBoundaryLeavesFocusWhereItWasAndSpeaksNothing() throws {

@@ -73,9 +73,9 @@ struct Harness {
 
     /// Registers one of the repository's example trees for `client`.
     @discardableResult
-    mutating func register(_ client: ClientID, example: String, ephemeral: Bool = false) throws -> [SessionEffect] {
+    mutating func register(_ client: ClientID, example: String, ephemeral: Bool = false, focusEvents: Bool = false) throws -> [SessionEffect] {
         let text = try String(contentsOfFile: BuiltProducts.repository + "/examples/" + example, encoding: .utf8)
-        return request(client, .register(document: try RawJSON(text), ephemeral: ephemeral))
+        return request(client, .register(document: try RawJSON(text), ephemeral: ephemeral, focusEvents: focusEvents))
     }
 
     /// Registers a small tree written inline.

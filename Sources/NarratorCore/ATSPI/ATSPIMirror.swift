@@ -29,6 +29,8 @@ public struct ATSPIMirror: Sendable {
         var focused: String?
         /// The alerts, notifications and info bars on show when it was last read, by path.
         var alerts: Set<String> = []
+        /// The ids of the objects that can take the application's focus.
+        var focusable: Set<String> = []
     }
 
     /// What the shell does for the mirror: requests to narratord on the connection that owns
@@ -79,6 +81,7 @@ public struct ATSPIMirror: Sendable {
             let alerts = Self.alerts(in: snapshot)
             let announced = alerts.filter { !known.alerts.contains($0.path) }.map { Effect.announce(tree: known.tree, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
             known.alerts = Set(alerts.map(\.path))
+            known.focusable = Self.focusable(in: snapshot)
             defer {
                 known.document = document
                 windows[id] = known
@@ -94,7 +97,7 @@ public struct ATSPIMirror: Sendable {
         let alerts = Self.alerts(in: snapshot)
         windows[id] = Window(
             tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: document),
-            focused: Self.focused(in: snapshot), alerts: Set(alerts.map(\.path)))
+            focused: Self.focused(in: snapshot), alerts: Set(alerts.map(\.path)), focusable: Self.focusable(in: snapshot))
         return [.register(document)] + alerts.map { .announce(tree: document.name, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
     }
 
@@ -183,6 +186,16 @@ public struct ATSPIMirror: Sendable {
         }
     }
 
+    /// A user moved Narrator's focus to an element of a mirrored window (narratord's `focus`
+    /// event): the application's focus follows where the element can take it, and the focus
+    /// event that comes back from the application says nothing more.
+    public mutating func ownerFocus(tree: String, element: String) -> [Effect] {
+        guard let (id, window) = windows.first(where: { $0.value.tree == tree }), window.focusable.contains(element) else { return [] }
+        let path = ATSPIMapping.path(of: element)
+        lastFocus = (id, path)
+        return [.grabFocus(id, path: path)]
+    }
+
     /// narratord changed a declarative value (`adjust up` on a slider): the application's
     /// Value follows.
     public mutating func ownerValue(tree: String, element: String, value: Double) -> [Effect] {
@@ -232,6 +245,16 @@ public struct ATSPIMirror: Sendable {
         }
         visit(snapshot)
         return actions
+    }
+
+    static func focusable(in snapshot: AccessibleSnapshot) -> Set<String> {
+        var ids: Set<String> = []
+        func visit(_ node: AccessibleSnapshot) {
+            if node.states.contains(.focusable) { ids.insert(ATSPIMapping.id(of: node.path)) }
+            node.children.forEach(visit)
+        }
+        visit(snapshot)
+        return ids
     }
 
     /// The path of the object with the `focused` state, if any.

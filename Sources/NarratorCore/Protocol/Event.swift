@@ -6,6 +6,9 @@ public enum Event: Equatable, Sendable {
     /// The daemon changed a declarative adjustable value.
     case value(ValueChange)
     case speech(SpeechNotice)
+    /// A user moved the focus to this element of a tree the app owns (another client's `focus`,
+    /// `next`, `previous` or `touch`).
+    case focus(Focus)
 }
 
 /// A declarative value the daemon changed on `adjust`, for the app that owns the tree.
@@ -84,6 +87,8 @@ extension Event {
                 "event": "value", "tree": .string(change.tree), "element": .string(change.element), "value": .number(change.value),
                 "spoken": .string(change.spoken),
             ]
+        case .focus(let focus):
+            return ["event": "focus", "tree": .string(focus.tree), "element": .string(focus.element)]
         case .speech(let notice):
             var object = JSONObject([
                 "event": "speech", "phase": .string(notice.phase.name), "kind": .string(notice.kind.name),
@@ -103,7 +108,7 @@ extension Event {
 
     public init(json: JSONValue) throws(ProtocolError) {
         var r = try FieldReader.reader(json, at: "event")
-        let name = try r.choice("event", ["action", "value", "speech"])
+        let name = try r.choice("event", ["action", "value", "speech", "focus"])
         r = FieldReader(r.object, context: name)
         switch name {
         case "action":
@@ -115,6 +120,8 @@ extension Event {
                 point = Point(x: x, y: y)
             }
             self = .action(OwnerAction(tree: try r.string("tree"), element: try r.string("element"), action: try r.string("action"), point: point))
+        case "focus":
+            self = .focus(Focus(tree: try r.string("tree"), element: try r.string("element")))
         case "value":
             self = .value(
                 ValueChange(tree: try r.string("tree"), element: try r.string("element"), value: try r.number("value"), spoken: try r.string("spoken", nonEmpty: false)))

@@ -14,7 +14,9 @@ public struct Request: Equatable, Sendable {
 public enum RequestCommand: Equatable, Sendable {
     case hello(client: String?)
     /// The document stays text until the daemon decodes it, straight from its bytes.
-    case register(document: RawJSON, ephemeral: Bool)
+    /// `focusEvents`: the owner hears where a user moves the focus in the tree (`focus` events),
+    /// as an app mirroring another one does to move that one's focus along.
+    case register(document: RawJSON, ephemeral: Bool, focusEvents: Bool = false)
     case update(tree: String, update: TreeUpdate, announce: Bool, notify: LayoutNotification?)
     case unregister(tree: String)
     case trees

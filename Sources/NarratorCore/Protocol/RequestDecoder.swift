@@ -88,7 +88,8 @@ struct Fields {
             _ = try reader.required("document")
             // `required` found the key, so the parser kept its value's text.
             guard let document else { throw ProtocolError(.missingField, "\(cmd): missing \"document\"") }
-            return .register(document: document, ephemeral: try reader.optionalBool("ephemeral") ?? false)
+            return .register(
+                document: document, ephemeral: try reader.optionalBool("ephemeral") ?? false, focusEvents: try reader.optionalBool("focus_events") ?? false)
         case .update: return try update()
         case .unregister: return .unregister(tree: try reader.string("tree"))
         case .trees: return .trees

@@ -12,7 +12,7 @@ extension Request {
             if index > 0 { line += "," }
             JSONWriter.quote(member.key, into: &line)
             line += ":"
-            if member.key == "document", case .register(let document, _) = command {
+            if member.key == "document", case .register(let document, _, _) = command {
                 line += Self.singleLine(document)
             } else {
                 line += member.value.compactText
@@ -39,7 +39,8 @@ extension RequestCommand {
         func optional(_ key: String, _ value: String?) -> [JSONObject.Member] { value.map { [member(key, .string($0))] } ?? [] }
         switch self {
         case .hello(let client): return optional("client", client)
-        case .register(_, let ephemeral): return [member("document", .null)] + (ephemeral ? [member("ephemeral", true)] : [])
+        case .register(_, let ephemeral, let focusEvents):
+            return [member("document", .null)] + (ephemeral ? [member("ephemeral", true)] : []) + (focusEvents ? [member("focus_events", true)] : [])
         case .update(let tree, let update, let announce, let notify):
             var fields = [member("tree", .string(tree)), member("element", .string(update.element))]
             switch update {

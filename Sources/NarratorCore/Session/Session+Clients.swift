@@ -32,6 +32,7 @@ extension Session {
             if ephemeral.contains(tree) {
                 try? workspace.unregister(tree)
                 ephemeral.remove(tree)
+                focusEventTrees.remove(tree)
                 journal(.info, "unregistered ephemeral tree \"\(tree)\": its owner \(record.label) disconnected")
             }
         }

@@ -13,6 +13,16 @@ extension Session {
             boundary: outcome.boundary)
     }
 
+    /// A user's move (another client's request) took the focus to an element of an owned tree:
+    /// its owner, when it asked (`focus_events` on `register`), hears where, so that an app mirroring another (the AT-SPI bridge) can move the
+    /// application's own focus there. The owner's own focus requests are not echoed back.
+    mutating func tellOwner(_ report: FocusReport, movedBy client: ClientID) -> FocusReport {
+        guard !report.boundary, focusEventTrees.contains(report.focus.tree), let owner = owners[report.focus.tree], owner != client, clients[owner] != nil
+        else { return report }
+        send(owner, .focus(report.focus))
+        return report
+    }
+
     /// Turns a rotor: a focus move, or (the actions rotor) picking the action `activate` performs.
     mutating func turnRotor(_ name: String, _ direction: Workspace.Move) throws(ReplyError) -> ReplyBody {
         switch try moving({ (w) throws(NarratorError) in try w.rotor(name, direction) }) {

@@ -22,8 +22,8 @@ extension Session {
         case .hello(let name):
             if let name { clients[client]?.name = name }
             return .hello(protocol: NarratorVersion.protocolVersion, daemon: NarratorVersion.daemon, client: client)
-        case .register(let document, let isEphemeral):
-            return .registered(try register(document, ephemeral: isEphemeral, from: client))
+        case .register(let document, let isEphemeral, let focusEvents):
+            return .registered(try register(document, ephemeral: isEphemeral, focusEvents: focusEvents, from: client))
         case .update(let tree, let update, let announce, let notify):
             return .updated(try self.update(tree: tree, update, announce: announce, notify: notify))
         case .unregister(let tree):
@@ -36,11 +36,11 @@ extension Session {
         case .export(let tree):
             return .exported(tree: tree, document: TreeDocumentEncoder.json(try narrator { (w) throws(NarratorError) in try w.tree(tree) }.document))
         case .focus(let tree, let element):
-            return .focus(speakFocus(try moving { (w) throws(NarratorError) in try w.focus(tree: tree, element: element) }))
+            return .focus(tellOwner(speakFocus(try moving { (w) throws(NarratorError) in try w.focus(tree: tree, element: element) }), movedBy: client))
         case .move(let move, let tree):
-            return .focus(speakFocus(try moving { (w) throws(NarratorError) in try w.move(move, tree: tree) }))
+            return .focus(tellOwner(speakFocus(try moving { (w) throws(NarratorError) in try w.move(move, tree: tree) }), movedBy: client))
         case .touch(let x, let y, let tree):
-            return .focus(speakFocus(try moving { (w) throws(NarratorError) in try w.touch(x: x, y: y, tree: tree) }))
+            return .focus(tellOwner(speakFocus(try moving { (w) throws(NarratorError) in try w.touch(x: x, y: y, tree: tree) }), movedBy: client))
         case .activate:
             return .delivered(try deliver(try moving { (w) throws(NarratorError) in try w.activate() }))
         case .adjust(let direction):
@@ -56,7 +56,9 @@ extension Session {
         case .rotors:
             return .rotors(try narrator { (w) throws(NarratorError) in try w.rotors() })
         case .rotor(let name, let direction):
-            return try turnRotor(name, direction)
+            let body = try turnRotor(name, direction)
+            if case .focus(let report) = body { _ = tellOwner(report, movedBy: client) }
+            return body
         case .announce(let text, let priority, let tree, let element, let key, let language):
             try announce(text: text, priority: priority, tree: tree, element: element, key: key, language: language, id: id, from: client)
             return nil

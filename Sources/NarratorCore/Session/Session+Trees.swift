@@ -1,6 +1,8 @@
 /// Registering, updating and listing trees, and who owns them.
 extension Session {
-    mutating func register(_ json: consuming RawJSON, ephemeral isEphemeral: Bool, from client: ClientID) throws(ReplyError) -> RegisterReport {
+    mutating func register(
+        _ json: consuming RawJSON, ephemeral isEphemeral: Bool, focusEvents: Bool = false, from client: ClientID
+    ) throws(ReplyError) -> RegisterReport {
         let document: TreeDocument
         do {
             document = try workspace.decoder.decode(json)
@@ -29,6 +31,7 @@ extension Session {
         owners[name] = client
         clients[client]?.ownedTrees.insert(name)
         if isEphemeral { ephemeral.insert(name) } else { ephemeral.remove(name) }
+        if focusEvents { focusEventTrees.insert(name) } else { focusEventTrees.remove(name) }
         let tree = workspace.trees[name]!
         journal(
             .info,
@@ -40,6 +43,7 @@ extension Session {
         try moving { (w) throws(NarratorError) in try w.unregister(tree) }
         if let owner = owners.removeValue(forKey: tree) { clients[owner]?.ownedTrees.remove(tree) }
         ephemeral.remove(tree)
+        focusEventTrees.remove(tree)
         journal(.info, "unregistered tree \"\(tree)\"")
     }
 

@@ -30,6 +30,8 @@ public struct Session: Sendable {
     var owners: [String: ClientID] = [:]
     /// Trees removed when their owner disconnects.
     var ephemeral: Set<String> = []
+    /// Trees whose owner asked to hear where users move the focus (`focus_events`).
+    var focusEventTrees: Set<String> = []
     /// Announce replies waiting for their row's commit.
     var awaitingCommit: [Ticket: (client: ClientID, id: JSONValue?, report: AnnounceReport)] = [:]
     /// `set` requests (or the daemon's own changes) waiting for the settings file to be written.

@@ -10,7 +10,8 @@ slider from 0 to 100 at 40, a notebook with the pages General and Advanced (each
 a Print button that is not sensitive, an info bar (hidden) that Save shows with "Story saved", and a
 status label, "Not saved", that Save changes to "Saved".
 Prints {"ready": true} once the window is shown, then a line for each change a user (or the bridge)
-makes: {"clicked": "Save"}, {"volume": 41.0}, {"remember": false}. Exits after --lifetime
+makes: {"clicked": "Save"}, {"volume": 41.0}, {"remember": false}, and {"focus": "Remember me"}
+when its focus moves. Exits after --lifetime
 seconds or on SIGTERM. With --hang-after-save, Save hangs the application (its main loop blocked,
 answering nothing on the bus) for that long once the status label says "Saved", then prints
 {"awake": true}: a hung application, for the bridge's tests. With --list-rows, a second window,
@@ -98,6 +99,12 @@ def main():
     volume.connect("value-changed", lambda scale: say(volume=scale.get_value()))
     remember.connect("toggled", lambda button: say(remember=button.get_active()))
 
+    def focused(_, widget):
+        if widget is not None:
+            name = widget.get_accessible().get_name() or type(widget).__name__
+            say(focus=name)
+
+    win.connect("set-focus", focused)
     win.connect("destroy", Gtk.main_quit)
     win.show_all()
     save.grab_focus()

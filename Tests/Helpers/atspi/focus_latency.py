@@ -4,6 +4,7 @@ itself, Narrator, and Orca 43, on the same headless desktop in the same run.
 
     /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py [--bin DIR] [--presses N]
         [--interval SECONDS] [--detail FILE] [--log-dir DIR] [--timeout SECONDS]
+        [--orca-wait SECONDS] [--orca-retries N]
 
     e.g. cp .build/debug/{narratord,narratorctl,narrator-atspi} /tmp/bin/ &&
          /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py --bin /tmp/bin --detail presses.json
@@ -14,9 +15,12 @@ Then two phases, each with a freshly started fixture (fixture.py beside this fil
 
   Narrator phase: `narrator-atspi run --socket S` (the bridge) mirrors the fixture into narratord,
       which speaks each new focus. Orca is not running.
-  Orca phase: the bridge is stopped; Orca 43 runs (`orca --replace`, the preferences of
+  Orca phase: the bridge is stopped; Orca 43 runs (the preferences of
       Tests/Helpers/ssip/orca_session.py) with SPEECHD_ADDRESS pointing at a tap in front of
-      narratord's SSIP socket.
+      narratord's SSIP socket. Orca is started as orca_compare.py starts it: not with --replace
+      (which SIGKILLs every Orca of this user on the machine), after waiting up to --orca-wait
+      seconds for other Orcas to end. If ours is killed from outside (someone else's `orca
+      --replace`), the phase runs again (--orca-retries) and a note says so.
 
 In both phases a bare libatspi listener (a child process running this file with --listener:
 Atspi.EventListener on "object:state-changed:focused", dispatched by Atspi.event_main, so no
@@ -33,7 +37,14 @@ focus change. Per key it takes:
                from Orca, queued after the key, whose text names the newly focused control
                (narrator_queued_ms: its "queued" time; they differ only if it waited);
   orca_ms      the time the tap read the SPEAK line of the first message after the key that is
-               not a key echo ("tab", "left shift", ...) (orca_echo_ms: the echo's SPEAK).
+               not a key echo ("tab", "left shift", ...) (orca_echo_ms: the echo's SPEAK;
+               orca_started_ms: when narratord's scheduler started that message, the moment
+               narrator_ms takes for Narrator; orca_focus_message_outcomes: what narratord did
+               with it, e.g. "cancelled after starting" by Orca's next CANCEL, or "throttled").
+
+Neither figure includes synthesis: narratord's "started" is its scheduler's decision to play,
+before eSpeak NG's first samples, and the SPEAK line arrives before any of that. The time to
+first sound adds the same engine time to both (Orca speaks through narratord here).
 
 Clocks: the key, the listener, the tap and narratord's rows are all time.time() on this machine
 (the tap here stamps lines with time.time(), not the monotonic clock). narratord's row times are
@@ -45,7 +56,8 @@ queued time minus the moment its final "." was written (the reply comes back wit
 Output: one JSON object on stdout: {"samples": N, "event_ms": {"p50", "p90", "min", "max", "n"},
 "narrator_ms": {...}, "orca_ms": {...}, "narrator_over_orca": p50 ratio, "notes": [...], ...}
 (stats over the presses both phases measured for the event, and per phase under
-"event_ms_by_phase"), progress on stderr. Exit 0 when every measure has at least half the
+"event_ms_by_phase"; "after_event_ms": each reader's time after the event, press by press;
+"by_control": p50s per control), progress on stderr. Exit 0 when every measure has at least half the
 presses, 1 otherwise, 2 with {"skip": reason} when Orca, Xvfb, xdotool, python3-xlib, gi's Atspi
 or a Narrator binary is missing. Everything runs in its own process group and is killed at the
 end; whatever still carries this run's environment after that is killed too ("swept"); the
@@ -125,6 +137,11 @@ from orca_compare import Compare, sweep  # noqa: E402
 from harness_common import tail, wait_for_socket  # noqa: E402
 from ssip_tap import Tap, speak_texts  # noqa: E402
 from orca_session import TOOLS, plain  # noqa: E402
+
+
+class OrcaKilled(RuntimeError):
+    """Our Orca was SIGKILLed: another `orca --replace` on the machine (it kills every Orca of its
+    user, whichever desktop it serves)."""
 
 
 class WallTap(Tap):
@@ -255,6 +272,7 @@ class Latency(Compare):
             raise RuntimeError("the fixture showed no window: " + tail(self.scope.path(name + ".err")))
 
     def start_orca_phase(self):
+        self.pulse = None  # no sound server: narratord's null audio
         self.tap_log = self.scope.path("orca.tap.log")
         self.tap = WallTap(self.scope.path("tap.sock"), self.ssip, self.tap_log).start()
         self.scope.closers.append(self.tap.stop)
@@ -274,9 +292,11 @@ class Latency(Compare):
 
     def press(self, key):
         """Presses and releases `key` ("Tab" or "shift+Tab"); returns time.time() taken just before
-        the Tab KeyPress was written to the X server."""
+        the Tab KeyPress was written to the X server, the time just after, and the time the first
+        key of the combination (Shift) went down (what belongs to the previous press ends there)."""
         X, xt, d, kc = self.X, self.xtest, self.xd, self.keycodes
         shift = key == "shift+Tab"
+        t_first = time.time()
         if shift:
             xt.fake_input(d, X.KeyPress, kc["Shift_L"])
             d.sync()
@@ -289,7 +309,7 @@ class Latency(Compare):
         if shift:
             xt.fake_input(d, X.KeyRelease, kc["Shift_L"])
         d.sync()
-        return t, t_sent
+        return t, t_sent, t_first
 
     def drive(self, phase):
         """The warm-up key and the presses; [(key, control, role, t, t_sent)]."""
@@ -298,13 +318,17 @@ class Latency(Compare):
         out = []
         for i in range(self.opts.presses):
             key, control, role = CYCLE[(i + 1) % len(CYCLE)]
-            t, t_sent = self.press(key)
-            out.append({"i": i, "key": key, "control": control, "role": role, "t": t,
+            t, t_sent, t_first = self.press(key)
+            out.append({"i": i, "key": key, "control": control, "role": role, "t": t, "t_first": t_first,
                         "write_ms": round(ms(t_sent, t), 3)})
             time.sleep(self.opts.interval)
-            dead = [n for (n, p) in self.scope.procs if p.poll() is not None]
+            dead = [(n, p.returncode) for (n, p) in self.scope.procs if p.poll() is not None]
+            if dead == [("orca", -signal.SIGKILL)]:
+                raise OrcaKilled("Orca was SIGKILLed during the orca phase, press %d (another `orca --replace` "
+                                 "on this machine?)" % i)
             if dead:
-                raise RuntimeError("during the %s phase these exited: %s" % (phase, ", ".join(dead)))
+                raise RuntimeError("during the %s phase these exited: %s" % (
+                    phase, ", ".join("%s (status %s)" % d for d in dead)))
         time.sleep(0.5)
         return out
 
@@ -371,18 +395,19 @@ class Latency(Compare):
             "reply_within_ms": [round(x, 2) for x in brackets],
             "median_ms": stats(diffs)["p50"]}
 
+    def orca_row(self, rows, t, text):
+        """narratord's row for the SPEAK of `text` the tap read at `t`: the same text, the nearest
+        queued time (Orca repeats texts such as "tab"; row ids do not follow queue order)."""
+        same = [r for r in rows if self.is_orca(r) and r.get("text") == text and r.get("queued")]
+        return min(same, key=lambda r: abs(r["queued"] - t)) if same else None
+
     def clock_from_orca(self, rows):
         """Orca's messages: the row's queued time minus the tap's time of its SPEAK line."""
-        raw = [(t, x) for (t, c, x) in speak_texts(self.tap.lines())]
-        orca_rows = sorted((r for r in rows if self.is_orca(r)), key=lambda r: r.get("id") or 0)
-        diffs, j = [], 0
-        for r in orca_rows:
-            while j < len(raw) and raw[j][1] != r.get("text"):
-                j += 1
-            if j == len(raw):
-                break
-            diffs.append(ms(r["queued"], raw[j][0]))
-            j += 1
+        diffs = []
+        for (t, c, x) in speak_texts(self.tap.lines()):
+            r = self.orca_row(rows, t, x)
+            if r and abs(r["queued"] - t) < 0.5:
+                diffs.append(ms(r["queued"], t))
         st = stats(diffs)
         self.clock["orca_messages"] = {"samples": len(diffs), "median_ms": st["p50"], "min_ms": st["min"],
                                        "max_ms": st["max"]}
@@ -396,12 +421,17 @@ class Latency(Compare):
                 return e, (e.get("role") == role)
         return None, False
 
+    @staticmethod
+    def window_end(presses, i):
+        """Where what press i caused ends: when the next press's first key went down."""
+        return presses[i + 1].get("t_first", presses[i + 1]["t"]) if i + 1 < len(presses) else float("inf")
+
     def measure_narrator(self, presses):
         events = self.listener_events()
         rows = sorted((r for r in self.narrator_rows() if not self.is_orca(r) and r.get("queued")),
                       key=lambda r: r["queued"])
         for i, p in enumerate(presses):
-            t_end = presses[i + 1]["t"] if i + 1 < len(presses) else float("inf")
+            t_end = self.window_end(presses, i)
             e, role_ok = self.first_event(events, p["t"], t_end, p["role"])
             p["event"] = e and {"ms": round(ms(e["t"], p["t"]), 2), "name": e.get("name"), "role": e.get("role"),
                                 "role_ok": role_ok}
@@ -420,18 +450,28 @@ class Latency(Compare):
 
     def measure_orca(self, presses):
         events = self.listener_events()
-        texts = [(t, plain(x)) for (t, c, x) in speak_texts(self.tap.lines())]
+        raw = speak_texts(self.tap.lines())
+        texts = [(t, plain(x), x) for (t, c, x) in raw]
+        rows = self.narrator_rows()
         for i, p in enumerate(presses):
-            t_end = presses[i + 1]["t"] if i + 1 < len(presses) else float("inf")
+            t_end = self.window_end(presses, i)
             e, role_ok = self.first_event(events, p["t"], t_end, p["role"])
             p["event"] = e and {"ms": round(ms(e["t"], p["t"]), 2), "name": e.get("name"), "role": e.get("role"),
                                 "role_ok": role_ok}
-            mine = [(t, x) for (t, x) in texts if p["t"] <= t < t_end and x]
-            echo = next(((t, x) for (t, x) in mine if x.strip().rstrip(".").lower() in KEY_ECHO), None)
-            said = next(((t, x) for (t, x) in mine if x.strip().rstrip(".").lower() not in KEY_ECHO), None)
+            mine = [(t, x, raw) for (t, x, raw) in texts if p["t"] <= t < t_end and x]
+            echo = next(((t, x, r) for (t, x, r) in mine if x.strip().rstrip(".").lower() in KEY_ECHO), None)
+            said = next(((t, x, r) for (t, x, r) in mine if x.strip().rstrip(".").lower() not in KEY_ECHO), None)
             p["orca_echo"] = echo and {"ms": round(ms(echo[0], p["t"]), 2), "text": echo[1]}
-            p["orca"] = said and {"ms": round(ms(said[0], p["t"]), 2), "text": said[1],
-                                  "names_control": bool(re.search(r"\b%s\b" % re.escape(p["control"]), said[1]))}
+            if said:
+                row = self.orca_row(rows, said[0], said[2])
+                p["orca"] = {"ms": round(ms(said[0], p["t"]), 2), "text": said[1],
+                             "names_control": bool(re.search(r"\b%s\b" % re.escape(p["control"]), said[1])),
+                             # what narratord did with it: spoken, cancelled (by Orca), throttled...
+                             "narratord_outcome": row and row.get("outcome"),
+                             # when narratord's scheduler started it (the moment narrator_ms takes)
+                             "started_ms": round(ms(row["started"], p["t"]), 2) if row and row.get("started") else None}
+            else:
+                p["orca"] = None
         return presses
 
     # ------------------------------------------------------------ phases
@@ -458,6 +498,22 @@ class Latency(Compare):
         self.wait_quiet(0.5)
 
     def orca_phase(self):
+        """The Orca phase, again (up to --orca-retries times) if our Orca is killed from outside."""
+        for attempt in range(1 + self.opts.orca_retries):
+            try:
+                return self.orca_phase_once()
+            except OrcaKilled as e:
+                self.notes.append("%s; the phase was run again" % e)
+                for proc in (getattr(self, "listener", None), getattr(self, "fixture", None),
+                             getattr(self, "orca", None)):
+                    if proc is not None:
+                        self.stop(proc)
+                self.tap.stop()
+                self.scope.closers.remove(self.tap.stop)
+                self.orca_attempts = attempt + 2
+        raise RuntimeError("Orca was killed from outside in every attempt")
+
+    def orca_phase_once(self):
         self.step("orca phase")
         self.start_orca_phase()
         self.start_listener("orca")
@@ -507,6 +563,7 @@ class Latency(Compare):
             "event_ms_by_phase": {"narrator": stats(ev_n), "orca": stats(ev_o)},
             "narrator_queued_ms": stats(n_q),
             "orca_echo_ms": stats(o_echo),
+            "orca_started_ms": stats([p["orca"]["started_ms"] for p in orc if p.get("orca")]),
             "after_event_ms": {"narrator": stats(n_after), "orca": stats(o_after)},
             "by_control": {},
             "clock": self.clock,
@@ -534,6 +591,20 @@ class Latency(Compare):
         if unnamed:
             notes.append("Orca's first words did not name the control on %d presses (e.g. %r)" % (
                 unnamed, next(p["orca"]["text"] for p in orc if p.get("orca") and not p["orca"]["names_control"])))
+        outcomes = {}
+        for p in orc:
+            if p.get("orca"):
+                o = p["orca"].get("narratord_outcome") or "no row"
+                if o in ("cancelled", "interrupted") and p["orca"].get("started_ms") is not None:
+                    o += " after starting"
+                outcomes[o] = outcomes.get(o, 0) + 1
+        out["orca_focus_message_outcomes"] = outcomes
+        gated = sum(v for k, v in outcomes.items() if k in ("throttled", "deduplicated", "dropped"))
+        if gated:
+            notes.append("narratord's SSIP gate %s %d of Orca's %d focus messages (sent while Orca's key echo "
+                         "still played, so judged; see orca_focus_message_outcomes)" % (
+                             "/".join(sorted(k for k in outcomes if k in ("throttled", "deduplicated", "dropped"))),
+                             gated, sum(outcomes.values())))
         for k in ("ssip_requests", "orca_messages"):
             m = (self.clock.get(k) or {}).get("median_ms")
             if m is not None and abs(m) > 20:
@@ -555,7 +626,12 @@ def main():
     p.add_argument("--interval", type=float, default=1.0, help="seconds between keys")
     p.add_argument("--detail", help="write every press (its times and texts) here, as JSON")
     p.add_argument("--log-dir", help="copy the run's logs here")
-    p.add_argument("--timeout", type=float, default=240, help="the whole run; then everything is killed")
+    p.add_argument("--timeout", type=float, default=300, help="the whole run; then everything is killed")
+    p.add_argument("--orca-wait", type=float, default=120,
+                   help="seconds to wait for other Orcas of this user on the machine to end before starting ours "
+                        "(Orca will not run beside them, and this run does not replace them)")
+    p.add_argument("--orca-retries", type=int, default=2,
+                   help="times to run the Orca phase again when our Orca is killed from outside")
     a = p.parse_args()
     a.bin = os.path.abspath(a.bin)
     a.log_dir = a.log_dir and os.path.abspath(a.log_dir)
@@ -598,6 +674,7 @@ def main():
         try:
             out = c.result()
             out["seconds"] = round(time.monotonic() - started, 1)
+            out["waited_for_other_orcas_s"] = round(getattr(c, "orca_waited", 0.0), 1)
             if error:
                 out["error"] = error
                 out["logs"] = {n: tail(c.scope.path(n + ".err"), 600)

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 Tests/Helpers/atspi/orca_compare.py [--bin DIR] [--markdown FILE]
         [--jsonl FILE] [--log-dir DIR] [--settle SECONDS] [--timeout SECONDS] [--orca-debug]
-        [--no-clock-correction]
+        [--orca-wait SECONDS] [--no-clock-correction]
 
     e.g. cp .build/debug/{narratord,narratorctl,narrator-atspi} /tmp/bin/ &&
          /usr/bin/python3 Tests/Helpers/atspi/orca_compare.py --bin /tmp/bin --markdown table.md \
@@ -16,9 +16,10 @@ launcher and registry, as in /work/shared/reference/atspi.md) it starts, in this
      --state-dir TMP/state`;
   2. `narrator-atspi run --socket TMP/narratord.sock`, which mirrors the desktop's windows into it
      and moves Narrator's focus with the applications' focus, so narratord speaks each new focus;
-  3. Orca (`orca --replace`, its own preferences, as Tests/Helpers/ssip/orca_session.py runs it)
-     with SPEECHD_ADDRESS=unix_socket:TMP/tap.sock, an ssip_tap in front of narratord's SSIP socket
-     that logs every line Orca sends;
+  3. Orca (its own preferences, as Tests/Helpers/ssip/orca_session.py runs it, but not with
+     --replace, which would SIGKILL every other Orca of this user on the machine: it waits up to
+     --orca-wait seconds for others to end) with SPEECHD_ADDRESS=unix_socket:TMP/tap.sock, an
+     ssip_tap in front of narratord's SSIP socket that logs every line Orca sends;
   4. the GTK fixture (fixture.py beside this file).
 
 Then it gives the fixture's window focus (`xdotool windowfocus --sync`) and presses keys with
@@ -303,6 +304,51 @@ class Compare(orca_session.Session):
         c = row.get("client") or {}
         return "orca" in (c.get("name") or "").lower()
 
+    # ------------------------------------------------------------ Orca, beside other people's
+
+    def start_orca(self):
+        """Orca without --replace. `orca --replace` (what orca_session.py runs) SIGKILLs every
+        other process named orca of this user on the machine, whichever desktop it serves, and a
+        plain `orca` refuses to start while one runs. So this waits (--orca-wait seconds) until
+        no other Orca runs, starts one, and starts it again if another appeared in between. An
+        Orca of someone else's started later with --replace still kills this one: dead() names
+        it (status -9)."""
+        prefs = os.path.join(self.env["XDG_DATA_HOME"], "orca")
+        os.makedirs(prefs, exist_ok=True)
+        with open(os.path.join(prefs, "user-settings.conf"), "w") as f:
+            json.dump(orca_session.orca_settings(), f, indent=2)
+        env = dict(self.env, SPEECHD_ADDRESS="unix_socket:" + self.tap.listen_path, SPEECHD_CMD="/bin/false")
+        if getattr(self, "pulse", None):
+            env.update(self.pulse.env({}))
+        argv = [TOOLS["orca"]]
+        if self.args.orca_debug:
+            argv += ["--debug-file", self.scope.path("orca-debug.out")]
+        deadline = time.monotonic() + getattr(self.opts, "orca_wait", 120)
+        self.orca_waited = getattr(self, "orca_waited", 0.0)  # summed over attempts
+        while True:
+            others = other_orcas()
+            if others:
+                if time.monotonic() > deadline:
+                    raise RuntimeError("other Orcas of this user run on the machine (pids %s) for longer than "
+                                       "--orca-wait; not replacing them" % others)
+                t = time.monotonic()
+                time.sleep(0.5)
+                self.orca_waited += time.monotonic() - t
+                continue
+            self.orca = self.scope.spawn("orca", argv, env=env)
+            ok = self.wait_for(lambda texts: any("Screen reader on" in x for x in texts), 30, since=0)
+            if ok:
+                break
+            if self.orca.poll() is None:
+                self.scope.kill(self.orca, grace=0.5)  # up but silent: not worth waiting for
+            said = tail(self.scope.path("orca.out"), 500)
+            self.scope.procs = [(n, q) for (n, q) in self.scope.procs if q is not self.orca]
+            if "Another screen reader process" in said and time.monotonic() < deadline:
+                continue  # another Orca started between the check and ours
+            raise RuntimeError("Orca did not say 'Screen reader on' within 30 s; stdout: %s; stderr: %s; traffic: %s"
+                               % (said, tail(self.scope.path("orca.err"), 1500), tail(self.tap_log, 1500)))
+        self.step("orca ready", pid=self.orca.pid, waited_for_other_orcas_s=round(self.orca_waited, 1))
+
     # ------------------------------------------------------------ the fixture
 
     def start_fixture(self):
@@ -403,8 +449,11 @@ class Compare(orca_session.Session):
 
     def dead(self):
         """The processes of this run that have exited (none should before the end; a negative
-        status is the signal that ended it, -15 being a SIGTERM from outside the run)."""
-        return [(name, p.returncode) for (name, p) in self.scope.procs if p.poll() is not None]
+        status is the signal that ended it, -15 being a SIGTERM from outside the run; orca with
+        -9 is most likely another `orca --replace` on the machine, which kills every Orca of its
+        user)."""
+        return [(name + (" (another `orca --replace` on this machine?)" if name == "orca" and p.returncode == -9 else ""),
+                 p.returncode) for (name, p) in self.scope.procs if p.poll() is not None]
 
     def collect(self):
         messages = self.orca_messages()
@@ -545,6 +594,12 @@ def markdown(results):
 # ---------------------------------------------------------------- cleanup
 
 
+def other_orcas(mine=()):
+    """The pids of processes named orca of this user (what `orca --replace` would kill), but `mine`."""
+    r = subprocess.run(["pgrep", "-u", str(os.getuid()), "-x", "orca"], capture_output=True, text=True)
+    return [int(x) for x in r.stdout.split() if int(x) not in mine and int(x) != os.getpid()]
+
+
 def sweep(scope_dir):
     """Kills whatever still carries this run's environment (its XDG_RUNTIME_DIR is in the
     temporary directory): services a process of ours started outside its process group."""
@@ -577,6 +632,9 @@ def main():
     p.add_argument("--settle", type=float, default=1.0, help="seconds to wait after each key before checking for quiet")
     p.add_argument("--timeout", type=float, default=240, help="the whole run; then everything is killed")
     p.add_argument("--orca-debug", action="store_true", help="Orca's --debug-file, into --log-dir")
+    p.add_argument("--orca-wait", type=float, default=120,
+                   help="seconds to wait for other Orcas of this user on the machine to end before starting ours "
+                        "(Orca will not run beside them, and this run does not replace them)")
     p.add_argument("--no-clock-correction", dest="correct_clock", action="store_false",
                    help="take narratord's log times as they are (by default they are shifted by how far they run "
                         "ahead of the tap's clock, measured on Orca's own messages)")
@@ -608,6 +666,7 @@ def main():
         c.start_narrator()
         timings["narrator"] = c.t()
         c.start_sound_and_server()  # the tap in front of narratord's SSIP socket
+        timings["before orca"] = c.t()
         c.start_orca()
         timings["orca ready"] = c.t()
         c.start_fixture()
@@ -629,6 +688,7 @@ def main():
             summary = {"kind": "summary", "ok": error is None and len(results) == len(STEPS)
                        and all(r["settled"] for r in results),
                        "error": error, "seconds": round(time.monotonic() - started, 1), "timings": timings,
+                       "waited_for_other_orcas_s": round(getattr(c, "orca_waited", 0.0), 1),
                        "narratord_clock_ahead_ms": ms(getattr(c, "skew", None)),
                        "narratord_clock_ahead_range_ms": [ms(getattr(c, "skew_min", None)),
                                                           ms(getattr(c, "skew_max", None))],
