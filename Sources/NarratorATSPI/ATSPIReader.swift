@@ -1,8 +1,10 @@
 import CAtspi
 import NarratorCore
 
-/// Reads an application's accessibles from AT-SPI2 into ``AccessibleSnapshot``s with libatspi,
-/// one D-Bus call per property. libatspi is not thread-safe: one thread makes every call.
+/// Reads an application's accessibles from AT-SPI2 into ``AccessibleSnapshot``s the naive way:
+/// with libatspi, one blocking D-Bus call per property and object. The bridge reads in bulk
+/// instead (``ApplicationReader``); this walk is what `narrator-atspi dump --walk` and the
+/// benchmark compare it with. libatspi is not thread-safe: one thread makes every call.
 ///
 /// Ownership follows libatspi's rules: strings it returns are freed with `g_free`, objects
 /// (children, interfaces, state sets, relations, targets) are unreferenced with `g_object_unref`,
