@@ -177,10 +177,22 @@ extension Array where Element == SessionEffect {
         #expect(repeated.played.isEmpty)
         #expect(repeated.wire(to: chatty) == "230 OK RECEIVING DATA\r\n225-2\r\n225 OK MESSAGE QUEUED\r\n703-2\r\n703-\(chatty.rawValue)\r\n703 CANCELED\r\n")
         #expect(repeated.appendedRows.map(\.outcome) == ["deduplicated"])
-        // Distinct messages piling up: the bucket (3, refilled every 2 s) throttles the fourth.
+        // Distinct messages piling up: once two are in flight, the bucket (3, refilled every 2 s)
+        // is taken from, and the one after it runs dry is throttled.
         var outcomes: [String] = []
-        for n in 1...4 { outcomes += h.speak(chatty, "step \(n)").appendedRows.map(\.outcome) }
+        for n in 1...5 { outcomes += h.speak(chatty, "step \(n)").appendedRows.map(\.outcome) }
         #expect(outcomes == ["throttled"])
+        // A screen reader echoing each key and then saying the new focus, cancelling on each key
+        // (Orca 43 on Tab): nothing it says is dropped, however fast the keys come.
+        let orca = h.ssipClient(pid: 303)
+        h.ssip(orca, "SET SELF CLIENT_NAME user:orca:keys", "SET SELF PRIORITY message")
+        var dropped: [String] = []
+        for n in 1...8 {
+            h.ssip(orca, "CANCEL self")
+            dropped += h.speak(orca, "tab ").appendedRows.map(\.outcome)
+            dropped += h.speak(orca, "Control \(n) push button").appendedRows.map(\.outcome)
+        }
+        #expect(dropped.filter { $0 != "cancelled" && $0 != "interrupted" } == [], "\(dropped)")
         // A client that speaks one thing at a time (Say All) is never judged, repeats included.
         let reader = h.ssipClient(pid: 302)
         h.ssip(reader, "SET SELF CLIENT_NAME user:orca:main", "SET SELF PRIORITY important")

@@ -3,10 +3,13 @@
 ///
 /// It judges only messages that would pile up: ones a client sends while its own earlier
 /// speech still plays or waits. A client that speaks one thing at a time (Orca's Say All sends
-/// the next sentence when the last one ended) or cancels its own speech first (Orca does before
-/// each utterance) is never judged, so what the user asked to hear is never swallowed; a
-/// program flooding the speech server is. Important messages are never judged, and progress
-/// reports are coalesced by the scheduler instead.
+/// the next sentence when the last one ended) or cancels its own speech first (Orca does on each
+/// key) is never judged, so what the user asked to hear is never swallowed; a program flooding
+/// the speech server is. A repeat of a message still in flight is deduplicated at once; the rate
+/// limit applies only to a pile-up deeper than one, because a screen reader echoing a key and then
+/// saying the new focus sends two at a time without a cancel between them (Orca 43 does, on every
+/// Tab), and the second is the one the user pressed the key to hear. Important messages are never
+/// judged, and progress reports are coalesced by the scheduler instead.
 public struct SSIPGate: Sendable {
     private var buckets: [String: TokenBucket] = [:]
     /// When each (client name, text key) was last queued or ended.
@@ -36,7 +39,7 @@ public struct SSIPGate: Sendable {
             if inFlight.contains(identity.key) { return .deduplicated }
             if let last = recent[identity], now - last < policy.dedupWindow { return .deduplicated }
         }
-        if let limit = policy.rateLimit {
+        if let limit = policy.rateLimit, inFlight.count >= 2 {
             var bucket = buckets[clientName] ?? TokenBucket(full: limit, at: now)
             let admitted = bucket.take(limit, at: now)
             buckets[clientName] = bucket
