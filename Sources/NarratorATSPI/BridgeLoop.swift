@@ -215,7 +215,16 @@ final class BridgeLoop {
             for found in windows where !found.states.contains(.defunct) {
                 let window = found.grafting(application.grafts)
                 present[window.path] = window
-                effects += mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window)
+                var read = mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window)
+                // A focus move waited for this read: what changed where the focus was (a tab no
+                // longer selected) is not said on the way out.
+                if application.waiting.contains(where: { if case .focus = $0 { true } else { false } }) {
+                    read = read.map { effect in
+                        if case .update(let tree, let update, _) = effect { return .update(tree: tree, update, announce: false) }
+                        return effect
+                    }
+                }
+                effects += read
             }
             for path in application.windows.keys where present[path] == nil {
                 effects += mirror.windowGone(WindowID(application: name, path: path))

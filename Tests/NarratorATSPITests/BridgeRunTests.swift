@@ -138,6 +138,15 @@ struct BridgeRunTests {
             let log = try session.ctl("log", "--limit", "20").stdout
             return log.contains("Remember me, checked, check box") && log.contains("Name, Ada, text field")
         }
+        // Right in the tab list selects the next tab: said as the new focus, and the tab left
+        // (no longer selected) is not said on the way out.
+        try session.xdotool("key", "Tab", "Tab")
+        try session.wait("focus on the first tab") { try session.ctl("log", "--limit", "5").stdout.contains("selected, General, tab, 1 of 2") }
+        try session.xdotool("key", "Right")
+        try session.wait("the second tab said") { try session.ctl("log", "--limit", "5").stdout.contains("selected, Advanced, tab, 2 of 2") }
+        Thread.sleep(forTimeInterval: 0.5)
+        let log = try session.ctl("log", "--limit", "8").lines
+        #expect(!log.contains { $0.hasSuffix("  General, tab, 1 of 2") }, "\(log)")
     }
 
     @Test("activate clicks the real button and adjust moves the real slider; what changed comes back as updates")
