@@ -22,8 +22,9 @@ DOCDIR     := $(PREFIX)/share/doc/narrator
 # systemd-analyze and systemd-socket-activate for the units, man for the manual pages, and
 # bash-completion to run the completion script with the package as well as without it.
 BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev pkg-config
-# Benchmarks: the same, plus Speech Dispatcher to measure beside (skipped when absent).
-BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng
+# Benchmarks: the same, plus Speech Dispatcher to measure beside, and the headless desktop with
+# gtk3-widget-factory and Orca (keys sent through python3-xlib's XTEST) for the AT-SPI bridge's.
+BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng orca python3-xlib
 TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db util-linux bash-completion
 # A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK and Qt applications to read
 # on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's.
@@ -94,7 +95,7 @@ test-ssip-reference: test-deps
 	NARRATOR_SSIP_SERVER=speech-dispatcher $(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
 
 bench: deps
-	$(call ensure_packages,$(BENCH_PACKAGES))
+	$(call ensure_packages,$(BENCH_PACKAGES) $(DESKTOP_TEST_PACKAGES))
 	$(SWIFT) build -c release $(SWIFTFLAGS)
 	.build/release/narrator-bench --out $(BENCH_OUT)
 

@@ -26,7 +26,9 @@ for suite in suites {
     case "daemon": results += try DaemonBenchmark.run(sizes: [1_000, 10_000, 100_000, 1_000_000], moves: 500, idleSeconds: 5)
     case "announce": results += AnnouncementBenchmark.run(count: 50_000)
     case "spd": results += SpeechDispatcherBenchmark.run(runs: 30)
-    case "atspi": results += try ATSPIBenchmark.run(repeats: 15, moves: 500)
+    case "atspi":
+        results += try ATSPIBenchmark.run(repeats: 15, moves: 500)
+        results += ATSPIBenchmark.focusLatency(presses: 20)
     case "load":
         let load = try LoadTest.run(.fromEnvironment())
         results += load.results
