@@ -44,6 +44,10 @@ final class BridgeLoop {
         var waiting: [Waiting] = []
         /// It did not answer the last read: said once, read again every few seconds.
         var unresponsive = false
+        /// Reads of one object alone in flight (a focus move waits for them too).
+        var objectReads = 0
+        /// Objects read alone while a whole read was in flight: laid over its result.
+        var freshObjects: [String: AccessibleSnapshot] = [:]
         /// The rows made active in each list that manages its descendants, by the list's path,
         /// with their index in it: what the mirror holds of such a list, kept across reads (the
         /// row left stays, so that Narrator's focus on it is never repaired to somewhere else).
@@ -213,19 +217,13 @@ final class BridgeLoop {
             var effects: [ATSPIMirror.Effect] = []
             var present: [String: AccessibleSnapshot] = [:]
             for found in windows where !found.states.contains(.defunct) {
-                let window = found.grafting(application.grafts)
+                var window = found.grafting(application.grafts)
+                // Objects read alone while this read was in flight are newer than what it found.
+                for (path, object) in application.freshObjects { window = window.replacing(path, with: object) }
                 present[window.path] = window
-                var read = mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window)
-                // A focus move waited for this read: what changed where the focus was (a tab no
-                // longer selected) is not said on the way out.
-                if application.waiting.contains(where: { if case .focus = $0 { true } else { false } }) {
-                    read = read.map { effect in
-                        if case .update(let tree, let update, _) = effect { return .update(tree: tree, update, announce: false) }
-                        return effect
-                    }
-                }
-                effects += read
+                effects += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window), application)
             }
+            application.freshObjects = [:]
             for path in application.windows.keys where present[path] == nil {
                 effects += mirror.windowGone(WindowID(application: name, path: path))
             }
@@ -235,31 +233,85 @@ final class BridgeLoop {
             for (path, window) in present { Self.index(window, in: path, into: &application.windowOf) }
             let again = application.again
             application.again = false
-            // What waited for this read: once the objects are known, or when no newer read is coming.
-            var waiting: [Waiting] = []
-            for wait in application.waiting {
-                switch wait {
-                case .focus(let path):
-                    if let window = application.windowOf[path] {
-                        effects += mirror.focusMoved(WindowID(application: name, path: window), path: path)
-                    } else if again {
-                        waiting.append(wait)
-                    }
-                case .activate(let window):
-                    if present[window] != nil {
-                        carryOut(effects)
-                        effects = []
-                        activated(WindowID(application: name, path: window))
-                    } else if again {
-                        waiting.append(wait)
-                    }
-                }
-            }
-            application.waiting = waiting
             applications[name] = application
             carryOut(effects)
+            settleWaiting(name, moreComing: again)
             if again { read(name) }
         }
+    }
+
+    /// A focus move waited for this read: what changed where the focus was (a tab no longer
+    /// selected) is not said on the way out.
+    private func quieted(_ effects: [ATSPIMirror.Effect], _ application: Application) -> [ATSPIMirror.Effect] {
+        guard application.waiting.contains(where: { if case .focus = $0 { true } else { false } }) else { return effects }
+        return effects.map { effect in
+            if case .update(let tree, let update, _) = effect { return .update(tree: tree, update, announce: false) }
+            return effect
+        }
+    }
+
+    /// Carries out the focus moves and activations that waited for reads, once none is in
+    /// flight: each once its object is known, else dropped unless a newer read is coming.
+    private func settleWaiting(_ name: String, moreComing: Bool) {
+        guard var application = applications[name], application.reader == nil, application.objectReads == 0 else { return }
+        let waits = application.waiting
+        application.waiting = []
+        applications[name] = application
+        var kept: [Waiting] = []
+        for wait in waits {
+            switch wait {
+            case .focus(let path):
+                if let window = applications[name]?.windowOf[path] {
+                    carryOut(mirror.focusMoved(WindowID(application: name, path: window), path: path))
+                } else if moreComing {
+                    kept.append(wait)
+                }
+            case .activate(let window):
+                if applications[name]?.windows[window] != nil {
+                    activated(WindowID(application: name, path: window))
+                } else if moreComing {
+                    kept.append(wait)
+                }
+            }
+        }
+        applications[name]?.waiting += kept
+    }
+
+    /// An event that changes one object's own facts (a state, its name, value, description or
+    /// text): that object alone is read again, at once, and patched into the mirror, rather
+    /// than the whole application after the batch delay, so that Space on a check box is said
+    /// as soon as the application reports it.
+    private func readObject(_ path: String, in name: String) {
+        applications[name]?.objectReads += 1
+        _ = ApplicationReader(application: name, bus: bus, read: ATSPIApplicationRead(object: path)) { outcome in
+            self.objectRead(path, in: name, outcome)
+        }
+    }
+
+    private func objectRead(_ path: String, in name: String, _ outcome: ATSPIApplicationRead.Outcome) {
+        guard var application = applications[name] else { return }
+        application.objectReads -= 1
+        switch outcome {
+        case .gone:
+            forget(name)
+            return
+        case .unresponsive:
+            // The whole application is read again (and given up on, and retried) as usual.
+            applications[name] = application
+            read(name)
+            return
+        case .read(_, let objects):
+            if let object = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] {
+                let patched = snapshot.replacing(path, with: object)
+                application.windows[window] = patched
+                if application.reader != nil { application.freshObjects[path] = object }
+                applications[name] = application
+                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched), application))
+            } else {
+                applications[name] = application
+            }
+        }
+        settleWaiting(name, moreComing: false)
     }
 
     private static func index(_ node: AccessibleSnapshot, in window: String, into map: inout [String: String]) {
@@ -352,7 +404,7 @@ final class BridgeLoop {
             read(name)
         }
         guard let application = applications[name] else { return }
-        let current = application.reader == nil && !pending.contains(name)
+        let current = application.reader == nil && application.objectReads == 0 && !pending.contains(name)
         if type == "object:state-changed:focused" {
             guard event.pointee.detail1 == 1 else { return }
             // What changed with the focus (a state, a new page) is read first, so the stop exists.
@@ -381,9 +433,20 @@ final class BridgeLoop {
             }
             return
         }
+        if Self.objectEvents.contains(where: { type.hasPrefix($0) }), application.windowOf[path] != nil, application.reader == nil {
+            readObject(path, in: name)
+            return
+        }
         pending.insert(name)
         armFlush()
     }
+
+    /// Events that change only their object's own facts (read alone, at once).
+    static let objectEvents = [
+        "object:property-change:accessible-name", "object:property-change:accessible-value", "object:property-change:accessible-description",
+        "object:state-changed:checked", "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:expanded",
+        "object:state-changed:indeterminate", "object:text-changed",
+    ]
 
     /// The window became active: the mirror enters it on its focus, or waits a moment for the
     /// focus event that follows an activation.

@@ -226,4 +226,19 @@ struct ATSPIApplicationReadTests {
         // Only a list that manages its descendants takes rows: a plain container keeps its own children.
         #expect(window.grafting(["/p": rows]) == window)
     }
+
+    @Test func anObjectReadAloneReplacesOnlyItsOwnFacts() {
+        var cleared = AccessibleSnapshot(path: "/c", role: .checkBox, name: "Remember me", states: [.enabled, .showing, .focusable])
+        let box = AccessibleSnapshot(
+            path: "/c", role: .checkBox, name: "Remember me", states: [.enabled, .showing, .focusable, .checked],
+            children: [AccessibleSnapshot(path: "/i", role: .image)])
+        let window = AccessibleSnapshot(path: "/w", role: .frame, name: "W", children: [box, AccessibleSnapshot(path: "/s", role: .pushButton, name: "Save")])
+        let patched = window.replacing("/c", with: cleared)
+        #expect(patched.children[0].states == cleared.states)
+        // Its children were not read with it: they stay.
+        #expect(patched.children[0].children == box.children)
+        #expect(patched.children[1] == window.children[1])
+        cleared.path = "/nowhere"
+        #expect(window.replacing("/nowhere", with: cleared) == window)
+    }
 }

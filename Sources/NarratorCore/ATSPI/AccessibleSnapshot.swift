@@ -60,6 +60,19 @@ extension AccessibleSnapshot {
         return copy
     }
 
+    /// The tree with the object at `path` given `object`'s own facts (its children stay): an
+    /// object read again alone after an event that changed only it.
+    public func replacing(_ path: String, with object: AccessibleSnapshot) -> AccessibleSnapshot {
+        if self.path == path {
+            var replaced = object
+            replaced.children = children
+            return replaced
+        }
+        var copy = self
+        copy.children = children.map { $0.replacing(path, with: object) }
+        return copy
+    }
+
     /// Whether an object at `path` is in this tree.
     public func contains(path: String) -> Bool {
         self.path == path || children.contains { $0.contains(path: path) }

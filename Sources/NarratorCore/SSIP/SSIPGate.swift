@@ -3,13 +3,12 @@
 ///
 /// It judges only messages that would pile up: ones a client sends while its own earlier
 /// speech still plays or waits. A client that speaks one thing at a time (Orca's Say All sends
-/// the next sentence when the last one ended) or cancels its own speech first (Orca does on each
-/// key) is never judged, so what the user asked to hear is never swallowed; a program flooding
-/// the speech server is. A repeat of a message still in flight is deduplicated at once; the rate
-/// limit applies only to a pile-up deeper than one, because a screen reader echoing a key and then
-/// saying the new focus sends two at a time without a cancel between them (Orca 43 does, on every
-/// Tab), and the second is the one the user pressed the key to hear. Important messages are never
-/// judged, and progress reports are coalesced by the scheduler instead.
+/// the next sentence when the last one ended) is never judged, so what the user asked to hear is
+/// never swallowed; a program flooding the speech server is. The two messages a client sends
+/// right after cancelling its own speech are not rate-limited either: a screen reader cancels on
+/// each key, then echoes the key and says the new focus without a cancel between them (Orca 43
+/// does, on every Tab), and the second is the one the user pressed the key to hear. Important
+/// messages are never judged, and progress reports are coalesced by the scheduler instead.
 public struct SSIPGate: Sendable {
     private var buckets: [String: TokenBucket] = [:]
     /// When each (client name, text key) was last queued or ended.
@@ -19,6 +18,10 @@ public struct SSIPGate: Sendable {
     private var pruneAt = Self.smallTable
     private static let smallTable = 256
 
+    /// How many messages right after a cancel the rate limit lets through: a key's echo and what
+    /// the key brought.
+    static let afterCancel = 2
+
     public init() {}
 
     /// What happens to a message: nil admits it, else `deduplicated` or `throttled`.
@@ -26,8 +29,10 @@ public struct SSIPGate: Sendable {
     /// - Parameters:
     ///   - key: the message's ``Announcement/normalizedKey(_:)``.
     ///   - inFlight: the keys of the client's messages still playing or waiting (empty: not judged).
+    ///   - sinceCancel: how many messages the client sent since its last `CANCEL` or `STOP`.
     public mutating func judge(
-        key: String, priority: SSIPPriority, clientName: String, inFlight: [String], policy: AnnouncementPolicy, at now: MonotonicInstant
+        key: String, priority: SSIPPriority, clientName: String, inFlight: [String], sinceCancel: Int = Int.max, policy: AnnouncementPolicy,
+        at now: MonotonicInstant
     ) -> AnnouncementOutcome? {
         let identity = DedupIdentity(tree: clientName, key: key)
         defer { forget(before: now, window: policy.dedupWindow) }
@@ -39,7 +44,7 @@ public struct SSIPGate: Sendable {
             if inFlight.contains(identity.key) { return .deduplicated }
             if let last = recent[identity], now - last < policy.dedupWindow { return .deduplicated }
         }
-        if let limit = policy.rateLimit, inFlight.count >= 2 {
+        if let limit = policy.rateLimit, sinceCancel >= Self.afterCancel {
             var bucket = buckets[clientName] ?? TokenBucket(full: limit, at: now)
             let admitted = bucket.take(limit, at: now)
             buckets[clientName] = bucket

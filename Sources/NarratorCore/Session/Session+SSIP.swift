@@ -125,6 +125,7 @@ extension Session {
         case .clientID:
             sendSSIP(client, .reply(.clientID(client.rawValue)))
         case .cancel(let target):
+            for id in ssipTargets(target, from: client) { ssipClients[id]?.sinceCancel = 0 }
             if case .all = target {
                 // Every SSIP message, also of clients that already left (spd-say -C silences an earlier spd-say).
                 follow(plan.cancel(.cancelled, at: now) { Self.isSSIP($0) })
@@ -132,6 +133,7 @@ extension Session {
             for id in ssipTargets(target, from: client) { cancelSSIP(of: id) }
             sendSSIP(client, .reply(.canceled))
         case .stop(let target):
+            for id in ssipTargets(target, from: client) { ssipClients[id]?.sinceCancel = 0 }
             if case .all = target {
                 follow(plan.stopPlaying(at: now) { Self.isSSIP($0) })
             } else {
@@ -210,8 +212,11 @@ extension Session {
         }
         if judged && configuration.policy.name != AnnouncementPolicy.none.name {
             let inFlight = ssipMessages.values.filter { $0.client == client }.map { $0.key }
+            let sinceCancel = state.sinceCancel
+            ssipClients[client]?.sinceCancel += 1
             if let outcome = ssipGate.judge(
-                key: message.key, priority: message.priority, clientName: message.clientName, inFlight: inFlight, policy: configuration.policy, at: now)
+                key: message.key, priority: message.priority, clientName: message.clientName, inFlight: inFlight, sinceCancel: sinceCancel,
+                policy: configuration.policy, at: now)
             {
                 ssipEvent(.cancel, .canceled(message: id, client: client.rawValue), for: message)
                 logSSIP(message, outcome: outcome, startedAt: nil, interruptedBy: nil)
