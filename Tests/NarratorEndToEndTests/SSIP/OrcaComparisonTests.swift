@@ -1,0 +1,41 @@
+import Foundation
+import NarratorCore
+import NarratorTestSupport
+import Testing
+
+extension SSIPClientTests {
+    /// Narrator beside Orca 43 on the same keys in the GTK fixture, on one headless desktop:
+    /// Tests/Helpers/atspi/orca_compare.py runs narratord, narrator-atspi and Orca (speaking
+    /// through narratord's SSIP server) and says, key by key, which facts (title, name, role,
+    /// state, value, position, status) each said. docs/atspi.md holds the table it prints.
+    @Suite struct OrcaComparisonTests {
+        static var script: String { BuiltProducts.repository + "/Tests/Helpers/atspi/orca_compare.py" }
+
+        @Test(
+            "Narrator says every fact Orca says, key by key, in no more words",
+            .enabled(if: SSIPTests.hasOrcaDesktop && ProcessInfo.processInfo.environment["NARRATOR_SSIP_SERVER"] != "speech-dispatcher",
+                     "Orca's headless desktop is not installed (make test-deps), or the SSIP tests run against speech-dispatcher"))
+        func narratorCarriesWhatOrcaCarries() throws {
+            var environment = ProcessInfo.processInfo.environment
+            environment["PYTHONDONTWRITEBYTECODE"] = "1"
+            var arguments = [Self.script, "--bin", BuiltProducts.directory, "--timeout", "170"]
+            if let logs = environment["NARRATOR_SSIP_LOG_DIR"] { arguments += ["--log-dir", logs + "/orca-compare"] }
+            let run = try CompletedRun.run("/usr/bin/python3", arguments, environment: environment, timeout: .seconds(200))
+            let lines = run.lines.compactMap { try? JSONParser().parse($0) }
+            let summary = try #require(SSIPTests.final(lines, kind: "summary"), "no summary: \(run.stdout.suffix(2000)) \(run.stderr.suffix(3000))")
+            #expect(summary["ok"] == true, "\(summary["error"] ?? nil) \(run.stderr.suffix(2000))")
+            let steps = lines.filter { $0["kind"] == "step" }
+            #expect(steps.count >= 12, "\(steps.count) steps")
+            // Each fact Orca said at a key, Narrator said at that key too.
+            for step in steps {
+                guard case .object(let orca)? = step["orca"]?["facts"] else { continue }
+                for member in orca.members where member.value == true {
+                    #expect(step["narrator"]?["facts"]?[member.key] == true, "step \(step["n"] ?? nil) (\(step["key"] ?? nil)): Orca said its \(member.key), Narrator did not: \(step["narrator"]?["texts"] ?? nil)")
+                }
+            }
+            let narratorWords = summary["narrator_words"]?.numberValue ?? .infinity
+            let orcaWords = summary["orca_words"]?.numberValue ?? 0
+            #expect(narratorWords <= orcaWords, "Narrator said \(narratorWords) words, Orca \(orcaWords)")
+        }
+    }
+}
