@@ -127,7 +127,15 @@ enum SpeechDispatcherBenchmark {
                     }
                 },
             ]
-            for step in 0..<steps.count { try steps[(step + index) % steps.count]() }
+            for step in 0..<steps.count {
+                do {
+                    try steps[(step + index) % steps.count]()
+                } catch {
+                    // Warm-up rounds are there to wake the sink, the servers and their streams: the
+                    // very first click into a just-opened stream can be lost while the sink resumes.
+                    if keep { throw error }
+                }
+            }
         }
 
         let onsetFloor = Stats.median(floor.onset)
