@@ -30,7 +30,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 func perform(_ command: RequestCommand, on workspace: inout Workspace) throws(NarratorError) {
     switch command {
-    case .register(let json, _):
+    case .register(let json, _, _):
         let document: TreeDocument
         do { document = try workspace.decoder.decode(json) } catch { throw .invalidDocument(error) }
         workspace.register(document)
