@@ -305,6 +305,13 @@ final class BridgeLoop {
                 let patched = snapshot.replacing(path, with: object)
                 application.windows[window] = patched
                 if application.reader != nil { application.freshObjects[path] = object }
+                // A row of a list that manages its descendants keeps what it now says across reads.
+                for (list, rows) in application.activeDescendants {
+                    guard let index = rows.firstIndex(where: { $0.row.path == path }) else { continue }
+                    var kept = object
+                    kept.children = rows[index].row.children
+                    application.activeDescendants[list]?[index].row = kept
+                }
                 applications[name] = application
                 carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched), application))
             } else {
