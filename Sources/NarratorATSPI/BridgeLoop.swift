@@ -364,15 +364,6 @@ final class BridgeLoop {
         }
     }
 
-    static func find(_ path: String, in node: AccessibleSnapshot?) -> AccessibleSnapshot? {
-        guard let node else { return nil }
-        if node.path == path { return node }
-        for child in node.children {
-            if let found = find(path, in: child) { return found }
-        }
-        return nil
-    }
-
     /// The application left the bus (or its windows all went): its trees go.
     private func forget(_ name: String) {
         applications.removeValue(forKey: name)
@@ -418,7 +409,7 @@ final class BridgeLoop {
             if current, let window = application.windowOf[path] {
                 carryOut(mirror.focusMoved(WindowID(application: name, path: window), path: path))
                 // A list that manages its rows takes the focus itself: its selected row is the one the user is on.
-                if Self.find(path, in: application.windows[window])?.states.contains(.managesDescendants) == true { readSelectedRow(of: path, in: name) }
+                if application.windows[window]?.object(at: path)?.states.contains(.managesDescendants) == true { readSelectedRow(of: path, in: name) }
             } else {
                 applications[name]?.waiting.append(.focus(path: path))
                 read(name)
@@ -580,15 +571,7 @@ final class BridgeLoop {
 
     /// The object at `path` in `window` as last read.
     private func snapshot(_ window: WindowID, _ path: String) -> AccessibleSnapshot? {
-        guard let root = applications[window.application]?.windows[window.path] else { return nil }
-        func find(_ node: AccessibleSnapshot) -> AccessibleSnapshot? {
-            if node.path == path { return node }
-            for child in node.children {
-                if let found = find(child) { return found }
-            }
-            return nil
-        }
-        return find(root)
+        applications[window.application]?.windows[window.path]?.object(at: path)
     }
 
     /// Calls into the application without waiting; says so when the call failed (the result

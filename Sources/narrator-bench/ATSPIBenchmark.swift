@@ -53,13 +53,13 @@ enum ATSPIBenchmark {
             var t0 = Clock.now()
             let walked = ATSPIReader().applications().filter { $0.name == "gtk3-widget-factory" }.flatMap(\.windows)
             walkTimes.append(Clock.now() - t0)
-            walkNodes = walked.map(count).reduce(0, +)
+            walkNodes = walked.map(\.count).reduce(0, +)
             t0 = Clock.now()
             let (outcome, sent, fromCache) = bulkRead()
             bulkTimes.append(Clock.now() - t0)
             guard case .read(_, let read) = outcome else { throw Failure(description: "the bulk read gave \(outcome)") }
             windows = read
-            bulkNodes = read.map(count).reduce(0, +)
+            bulkNodes = read.map(\.count).reduce(0, +)
             requests = sent
             cache = fromCache
         }
@@ -80,7 +80,7 @@ enum ATSPIBenchmark {
         try daemon.request(#""cmd": "register", "document": "# + TreeDocumentEncoder.json(document).compactText)
         try daemon.request(#""cmd": "focus", "tree": "\#(document.name)""#)
         var local: [Double] = [], remote: [Double] = []
-        let path = first(in: window) { $0.role == .pushButton }?.path ?? window.path
+        let path = window.first { $0.role == .pushButton }?.path ?? window.path
         for index in 0..<moves {
             var t0 = Clock.now()
             try daemon.request(index % 2 == 0 ? #""cmd": "next""# : #""cmd": "previous""#)
@@ -161,13 +161,4 @@ enum ATSPIBenchmark {
         throw Failure(description: "\(name) did not appear on the accessibility bus")
     }
 
-    static func count(_ node: AccessibleSnapshot) -> Int { 1 + node.children.map(count).reduce(0, +) }
-
-    static func first(in node: AccessibleSnapshot, where matches: (AccessibleSnapshot) -> Bool) -> AccessibleSnapshot? {
-        if matches(node) { return node }
-        for child in node.children {
-            if let found = first(in: child, where: matches) { return found }
-        }
-        return nil
-    }
 }

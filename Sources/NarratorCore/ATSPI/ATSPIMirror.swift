@@ -259,11 +259,7 @@ public struct ATSPIMirror: Sendable {
 
     /// The path of the object with the `focused` state, if any.
     static func focused(in snapshot: AccessibleSnapshot) -> String? {
-        if snapshot.states.contains(.focused) { return snapshot.path }
-        for child in snapshot.children {
-            if let found = focused(in: child) { return found }
-        }
-        return nil
+        snapshot.first { $0.states.contains(.focused) }?.path
     }
 
     static func stops(of document: TreeDocument) -> Set<String> {

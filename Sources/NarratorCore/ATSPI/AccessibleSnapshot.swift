@@ -73,10 +73,23 @@ extension AccessibleSnapshot {
         return copy
     }
 
-    /// Whether an object at `path` is in this tree.
-    public func contains(path: String) -> Bool {
-        self.path == path || children.contains { $0.contains(path: path) }
+    /// The first object of this tree, in reading order, that `matches`.
+    public func first(where matches: (AccessibleSnapshot) -> Bool) -> AccessibleSnapshot? {
+        if matches(self) { return self }
+        for child in children {
+            if let found = child.first(where: matches) { return found }
+        }
+        return nil
     }
+
+    /// The object at `path` in this tree.
+    public func object(at path: String) -> AccessibleSnapshot? { first { $0.path == path } }
+
+    /// Whether an object at `path` is in this tree.
+    public func contains(path: String) -> Bool { object(at: path) != nil }
+
+    /// How many objects the tree holds.
+    public var count: Int { 1 + children.reduce(0) { $0 + $1.count } }
 }
 
 /// AT-SPI2's Value interface: a number within bounds, moved by a step.
