@@ -8,6 +8,13 @@ enum DesktopRead {
     /// The applications in the registry's order, with their windows; an application that hung
     /// or left during the read is reported through `log` and left out.
     static func all(bus: ATSPIBus, log: (String) -> Void) -> [(name: String, windows: [AccessibleSnapshot])] {
+        // A listener, as every AT-SPI client has: GTK serves its cache (GetItems) only once one
+        // is registered, and the registry tells it before this read's first question arrives.
+        let listener = atspi_event_listener_new({ event, _ in
+            if let event { g_boxed_free(atspi_event_get_type(), event) }
+        }, nil, nil)
+        defer { g_object_unref(listener) }
+        atspi_event_listener_register(listener, "object:state-changed:focused", nil)
         let loop = g_main_loop_new(nil, 0)
         defer { g_main_loop_unref(loop) }
         var order: [String] = []

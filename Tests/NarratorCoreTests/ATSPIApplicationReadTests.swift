@@ -7,6 +7,10 @@ private struct Application {
     var name = "fixture"
     var windows: [AccessibleSnapshot]
     var offersCache = true
+    /// Objects the cache does not hold (GTK caches an object once it has been asked about).
+    var cacheLeavesOut: Set<String> = []
+    /// Objects the cache gives a wrong index in their parent (every one of them 0).
+    var cacheMisnumbers: Set<String> = []
     /// Requests answered with no reply (the application hangs on them).
     var hangsOn: (ATSPIRequest) -> Bool = { _ in false }
     let bus = ":1.9"
@@ -48,8 +52,9 @@ private struct Application {
         switch request {
         case .items:
             guard offersCache else { return reply(.array([])) }
-            return reply(.array(all.map { s in
-                let (parent, index) = parent(of: s.path)
+            return reply(.array(all.filter { !cacheLeavesOut.contains($0.path) }.map { s in
+                var (parent, index) = parent(of: s.path)
+                if cacheMisnumbers.contains(s.path) { index = 0 }
                 return .structure([
                     ref(s.path), ref(ATSPIApplicationRead.root), ref(parent), .integer(Int64(index)), .integer(Int64(s.children.count)),
                     .array(interfaces(s).map(DBusValue.string)), .string(s.name), .unsigned(UInt64(s.role.code)), .string(s.description),
@@ -240,5 +245,14 @@ struct ATSPIApplicationReadTests {
         #expect(patched.children[1] == window.children[1])
         cleared.path = "/nowhere"
         #expect(window.replacing("/nowhere", with: cleared) == window)
+    }
+
+    @Test func whatTheCacheLeavesOutOrMisnumbersIsAskedForAndWalked() {
+        // The Save button missing from the cache, and the label said to be at index 0 like the
+        // panel's first child: the panel is asked for its children, in order, and Save walked.
+        var app = Application(windows: [window])
+        app.cacheLeavesOut = ["/a/2"]
+        app.cacheMisnumbers = ["/a/3"]
+        #expect(read(app).0 == .read(name: "fixture", windows: [window]))
     }
 }

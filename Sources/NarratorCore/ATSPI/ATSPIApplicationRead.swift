@@ -47,6 +47,10 @@ public struct ATSPIApplicationRead: Sendable {
         var placeholder: String?
         /// Its extents, actions, value and text were asked for (once its states and interfaces were known).
         var detailsAsked = false
+        /// Found by walking (asked what it is, one question at a time) rather than in the cache.
+        var walked = false
+        /// How many children the cache says it has.
+        var childCount = 0
     }
 
     private var nodes: [String: Node] = [:]
@@ -131,7 +135,8 @@ public struct ATSPIApplicationRead: Sendable {
                 windows = children
                 return cached == false ? walk(children, depth: 0, parent: Self.root) : []
             }
-            guard let node = nodes[path] else { return [] }
+            // No answer keeps what the cache said; an answer is the order, and what to walk.
+            guard let node = nodes[path], value != nil else { return [] }
             update(path) { $0.children = children }
             return walk(children, depth: node.depth + 1, parent: path)
         case .role(let path):
@@ -170,7 +175,7 @@ public struct ATSPIApplicationRead: Sendable {
             update(path) { $0.value[field] = value?.double ?? 0 }
             return []
         }
-        return cached == false ? detailsOrChildren(request.path) : []
+        return nodes[request.path]?.walked == true ? detailsOrChildren(request.path) : []
     }
 
     // MARK: The cache
@@ -190,6 +195,7 @@ public struct ATSPIApplicationRead: Sendable {
             var node = Node(depth: 0)
             node.parent = item[2]?.objectPath
             node.index = item[3]?.int ?? 0
+            node.childCount = item[4]?.int ?? 0
             node.interfaces = Set(item[5]?.items?.compactMap(\.string) ?? [])
             node.name = item[6]?.string ?? ""
             node.role = ATSPIRole(code: UInt32(item[7]?.int ?? 0))
@@ -212,7 +218,14 @@ public struct ATSPIApplicationRead: Sendable {
             nodes[path] = node
             requests += details(path)
             if depth < maximumDepth, !(node.states ?? []).contains(.managesDescendants) {
-                stack += (node.children ?? []).map { ($0, depth + 1) }
+                let cachedChildren = node.children ?? []
+                // The cache's indices are the toolkit's word for the order, and it may leave a
+                // child out (GTK caches an object once it has been asked about or shown): where
+                // they are not exactly 0 to count - 1, the object is asked for its children, in
+                // order, and those the cache lacks are walked.
+                let indices = cachedChildren.compactMap { nodes[$0]?.index }
+                if indices != Array(0..<max(0, node.childCount)) { requests.append(.children(path)) }
+                stack += cachedChildren.map { ($0, depth + 1) }
             } else {
                 nodes[path]?.children = []
             }
@@ -228,6 +241,7 @@ public struct ATSPIApplicationRead: Sendable {
             var node = Node(depth: depth)
             node.index = index
             node.parent = parent
+            node.walked = true
             nodes[path] = node
             requests += [.role(path), .name(path), .description(path), .states(path), .interfaces(path), .relations(path)]
         }
@@ -258,7 +272,7 @@ public struct ATSPIApplicationRead: Sendable {
         // controls with no name of their own: no other object's relations change what is said.
         let control = states.contains(.focusable) || !interfaces.isDisjoint(with: ["org.a11y.atspi.Action", "org.a11y.atspi.Value", "org.a11y.atspi.Text"])
         let wantsRelations = node.role == .label || ((node.name ?? "").isEmpty && control)
-        var requests: [ATSPIRequest] = cached == true && wantsRelations ? [.relations(path)] : []
+        var requests: [ATSPIRequest] = !node.walked && wantsRelations ? [.relations(path)] : []
         if interfaces.contains("org.a11y.atspi.Component"), states.contains(.showing) { requests.append(.extents(path)) }
         if interfaces.contains("org.a11y.atspi.Action") { requests.append(.actions(path)) }
         if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }
