@@ -40,6 +40,48 @@ import Testing
         #expect(mirror.windowGone(Self.zenity) == [])
     }
 
+    /// A window with a tab list (General chosen, or Advanced), a radio group (Small chosen, or
+    /// Large) and a check box.
+    static func choices(advanced: Bool = false, large: Bool = false, remember: Bool = true, generalName: String = "General") -> AccessibleSnapshot {
+        let selectable = Object.shown.union([.selectable, .focusable])
+        let checkable = Object.shown.union(.focusable)
+        return Object.object(
+            1, .frame, "Settings",
+            children: [
+                Object.object(
+                    2, .pageTabList,
+                    children: [
+                        Object.object(3, .pageTab, generalName, states: advanced ? selectable : selectable.union(.selected)),
+                        Object.object(4, .pageTab, "Advanced", states: advanced ? selectable.union(.selected) : selectable),
+                    ]),
+                Object.object(5, .radioButton, "Small", states: large ? checkable : checkable.union(.checked), actions: ["click"]),
+                Object.object(6, .radioButton, "Large", states: large ? checkable.union(.checked) : checkable, actions: ["click"]),
+                Object.object(7, .checkBox, "Remember me", states: remember ? checkable.union(.checked) : checkable, actions: ["click"]),
+            ])
+    }
+
+    @Test("the choice of a tab list or radio group moving on is said by the new choice's focus, not by the old one's")
+    func choiceMovesQuietly() throws {
+        var mirror = ATSPIMirror()
+        let window = ATSPIMirror.WindowID(application: ":1.4", path: "/org/a11y/atspi/accessible/1")
+        _ = mirror.windowRead(window, application: "app", snapshot: Self.choices())
+        func announced(_ effects: [ATSPIMirror.Effect]) -> [String: Bool] {
+            var flags: [String: Bool] = [:]
+            for case .update(_, .setProperties(let element, _), let announce) in effects { flags[element] = announce }
+            return flags
+        }
+        // Right in the tab list: General gives up "selected" (heard before the focus moves, on a
+        // busy machine) and is not spoken again; Advanced gains it.
+        #expect(announced(mirror.windowRead(window, application: "app", snapshot: Self.choices(advanced: true))) == ["3": false, "4": true])
+        // Down in the radio group: Small unchecked quietly, Large checked.
+        #expect(announced(mirror.windowRead(window, application: "app", snapshot: Self.choices(advanced: true, large: true))) == ["5": false, "6": true])
+        // A check box unchecked is news: nothing else takes its place.
+        #expect(announced(mirror.windowRead(window, application: "app", snapshot: Self.choices(advanced: true, large: true, remember: false))) == ["7": true])
+        // A tab chosen again is news, and so is a tab renamed as it loses the choice.
+        #expect(announced(mirror.windowRead(window, application: "app", snapshot: Self.choices(large: true, remember: false))) == ["3": true, "4": false])
+        #expect(announced(mirror.windowRead(window, application: "app", snapshot: Self.choices(advanced: true, large: true, remember: false, generalName: "Basic"))) == ["3": true, "4": true])
+    }
+
     @Test("two windows of one name get two trees; an application that leaves takes all its trees")
     func namesAndApplications() {
         var mirror = ATSPIMirror()

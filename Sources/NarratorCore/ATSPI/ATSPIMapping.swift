@@ -208,12 +208,16 @@ public enum ATSPIMapping {
         return placeholder.isEmpty ? nil : placeholder
     }
 
+    /// The value of what can be checked when it is checked (pressed, for a toggle button), and
+    /// when it is not: narratord says them as "checked" and "not checked".
+    static let checkedValue = "1", uncheckedValue = "0"
+
     /// What the object's value is read as: checked or not for what can be checked, the text of a
     /// field, the position of a progress bar; adjustables get a declarative value instead.
     static func value(of snapshot: AccessibleSnapshot, traits: Traits) -> String? {
         if !traits.intersection(.checkable).isEmpty || traits.contains(.toggle) {
             if snapshot.states.contains(.indeterminate) { return "mixed" }
-            return snapshot.states.contains(.checked) || snapshot.states.contains(.pressed) ? "1" : "0"
+            return snapshot.states.contains(.checked) || snapshot.states.contains(.pressed) ? checkedValue : uncheckedValue
         }
         if traits.contains(.textField) || traits.contains(.comboBox) {
             guard let text = snapshot.text, !text.isEmpty else { return nil }

@@ -90,7 +90,7 @@ public struct ATSPIMirror: Sendable {
             guard document.title == known.document.title, let updates = TreeDiff.updates(from: known.document.root, to: document.root) else {
                 return [.register(document)] + announced
             }
-            return updates.map { .update(tree: known.tree, $0, announce: Self.heard($0)) } + announced
+            return updates.map { .update(tree: known.tree, $0, announce: Self.heard($0, before: known.document.root, after: document.root)) } + announced
         }
         let taken = Set(windows.values.map(\.tree))
         let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken)
@@ -231,10 +231,31 @@ public struct ATSPIMirror: Sendable {
     }
 
     /// Whether an update changes what its element says (narratord speaks it only when the
-    /// element is focused): a frame or a hint moving is not worth interrupting for.
-    static func heard(_ update: TreeUpdate) -> Bool {
-        guard case .setProperties(_, let properties) = update, case .object(let changed) = properties else { return false }
-        return changed.members.contains { ["label", "value", "traits", "adjustable"].contains($0.key) }
+    /// element is focused): a frame or a hint moving is not worth interrupting for, and neither is
+    /// the focused element giving up the choice of a single-choice group (see `gaveUpChoice`).
+    static func heard(_ update: TreeUpdate, before: Node, after: Node) -> Bool {
+        guard case .setProperties(let element, let properties) = update, case .object(let changed) = properties,
+            changed.members.contains(where: { ["label", "value", "traits", "adjustable"].contains($0.key) })
+        else { return false }
+        guard let old = before.descendant(element), let new = after.descendant(element) else { return true }
+        return !gaveUpChoice(from: old, to: new)
+    }
+
+    /// A tab no longer selected, a radio button no longer checked, and nothing else it says
+    /// changed. One tab of a tab list and one button of a radio group is always the chosen one, so
+    /// this is the choice moving to a sibling (Right in a tab list, Down in a radio group), whose
+    /// focus speech comes next and says "selected": speaking the old one first ("General, tab,
+    /// 1 of 2") is a stale focus read out. Orca likewise keeps quiet about a selection that
+    /// follows the focus.
+    static func gaveUpChoice(from old: Node, to new: Node) -> Bool {
+        guard old.label == new.label else { return false }
+        if old.traits.contains(.tab), old.traits.contains(.selected), !new.traits.contains(.selected) {
+            return old.value == new.value
+        }
+        if old.traits.contains(.radioButton), old.value == ATSPIMapping.checkedValue, new.value != ATSPIMapping.checkedValue {
+            return old.traits == new.traits
+        }
+        return false
     }
 
     static func actions(in snapshot: AccessibleSnapshot) -> [String: [String]] {

@@ -35,7 +35,11 @@ extension SSIPClientTests {
             }
             let narratorWords = summary["narrator_words"]?.numberValue ?? .infinity
             let orcaWords = summary["orca_words"]?.numberValue ?? 0
-            #expect(narratorWords <= orcaWords, "Narrator said \(narratorWords) words, Orca \(orcaWords)")
+            // What each said at each key, so that a failure says where the words came from.
+            let said = steps.map { step in
+                "\(step["n"] ?? nil) \(step["key"] ?? nil): Orca \(step["orca"]?["texts"] ?? nil), Narrator \(step["narrator"]?["texts"] ?? nil)"
+            }
+            #expect(narratorWords <= orcaWords, "Narrator said \(narratorWords) words, Orca \(orcaWords):\n\(said.joined(separator: "\n"))")
         }
     }
 }
