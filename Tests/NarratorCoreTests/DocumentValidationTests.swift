@@ -33,6 +33,18 @@ import Testing
         #expect(found == ["root.children[2].frame: expected 4 numbers, got 3"])
     }
 
+    @Test func aSelectionIsTwoWholeNumbersNotNegative() {
+        #expect(problems(document(#"{"id": "a", "value": "Ada", "selectedTextRange": [0, 3]}"#)) == [])
+        #expect(problems(document(#"{"id": "a", "value": "Ada", "selectedTextRange": [0]}"#)) == ["root.children[0].selectedTextRange: expected 2 numbers, got 1"])
+        #expect(problems(document(#"{"id": "a", "value": "Ada", "selectedTextRange": [-1, 2]}"#)) == [
+            "root.children[0].selectedTextRange: expected a location and a length in characters (whole numbers, not negative), got [-1, 2]",
+        ])
+        #expect(problems(document(#"{"id": "a", "value": "Ada", "selectedTextRange": [0.5, 2]}"#)).count == 1)
+        #expect(problems(document(#"{"id": "a", "value": "Ada", "selectedTextRange": "all"}"#)) == [
+            "root.children[0].selectedTextRange: expected [location, length]: 2 numbers, got a string",
+        ])
+    }
+
     @Test func unknownKeySuggestsNearest() {
         let found = problems(document(#"{"id": "a", "lable": "A"}"#))
         #expect(found == [#"root.children[0].lable: unknown key; did you mean "label"?"#])

@@ -54,6 +54,27 @@ import Testing
         #expect(try say(#"{"id": "a", "label": "Nombre", "traits": ["textField"]}"#, extra: #""language": "es","#) == "Nombre, campo de texto")
     }
 
+    @Test("a text field says what of its value is selected: all of it, or the selected words")
+    func selectedText() throws {
+        func field(_ value: String, _ range: String, extra: String = "") throws -> String {
+            try say(#"{"id": "a", "label": "Name", "value": "\#(value)", "traits": ["textField"], "selectedTextRange": \#(range)}"#, extra: extra)
+        }
+        #expect(try field("Ada", "[0, 3]") == "Name, Ada, selected, text field")
+        #expect(try field("Ada Lovelace", "[4, 8]") == "Name, Ada Lovelace, Lovelace selected, text field")
+        // Offsets count characters (code points): "é" is one.
+        #expect(try field("Café au lait", "[0, 4]") == "Name, Café au lait, Café selected, text field")
+        // Cut at the value's end (the value may be set shorter before the selection is); nothing
+        // selected, or only a blank, says nothing.
+        #expect(try field("Ada", "[1, 40]") == "Name, Ada, da selected, text field")
+        #expect(try field("Ada", "[0, 0]") == "Name, Ada, text field")
+        #expect(try field("Ada", "[9, 2]") == "Name, Ada, text field")
+        #expect(try field("Ada Lovelace", "[3, 1]") == "Name, Ada Lovelace, text field")
+        #expect(try field("Ada", "[0, 3]", extra: #""language": "de","#) == "Name, Ada, ausgewählt, Textfeld")
+        #expect(try field("Ada Lovelace", "[4, 8]", extra: #""language": "fr","#) == "Name, Ada Lovelace, Lovelace sélectionné, champ de texte")
+        // A check box's value is no text to select in.
+        #expect(try say(#"{"id": "a", "label": "Remember me", "value": "1", "traits": ["checkBox"], "selectedTextRange": [0, 1]}"#) == "Remember me, checked, check box")
+    }
+
     @Test func tabsInATabBarSayTheirPosition() throws {
         let t = try tree(
             #"{"id": "bar", "traits": ["tabBar"], "children": [{"id": "t1", "label": "Home", "traits": ["tab"]}, {"id": "t2", "label": "Search", "traits": ["tab", "selected"]}]}, {"id": "lone", "label": "Solo", "traits": ["tab"]}"#

@@ -102,6 +102,7 @@ extension DecodingContext {
         case .adjustable: node.adjustable = value.isNull ? nil : adjustable(value)
         case .representation: node.representation = value.isNull ? nil : representation(value)
         case .rotors: node.rotors = value.isNull ? [] : rotors(value)
+        case .selectedTextRange: node.selectedTextRange = value.isNull ? nil : textRange(value)
         }
     }
 

@@ -113,6 +113,16 @@ extension DecodingContext {
         return Rect(x: n.0, y: n.1, width: n.2, height: n.3)
     }
 
+    /// `[location, length]`: two whole numbers, not negative.
+    mutating func textRange(_ value: JSONValue) -> TextRange? {
+        guard let n = numbers(value, count: 2, what: "[location, length]") else { return nil }
+        guard n.0 >= 0, n.1 >= 0, n.0 == n.0.rounded(), n.1 == n.1.rounded(), n.0 < 1e15, n.1 < 1e15 else {
+            problem("expected a location and a length in characters (whole numbers, not negative), got [\(JSONWriter.format(n.0)), \(JSONWriter.format(n.1))]")
+            return nil
+        }
+        return TextRange(location: Int(n.0), length: Int(n.1))
+    }
+
     mutating func point(_ value: JSONValue) -> Point? {
         guard let n = numbers(value, count: 2, what: "[x, y]") else { return nil }
         return Point(x: n.0, y: n.1)

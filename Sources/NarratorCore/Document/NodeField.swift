@@ -2,7 +2,7 @@
 /// meaning and its bit in the "seen" mask.
 public enum NodeField: String, CaseIterable, Sendable {
     case id, label, value, hint, traits, children, childBehavior, isElement, hidden, sortPriority, modal, frame
-    case activationPoint, actions, magicTap, escape, adjustable, representation, rotors
+    case activationPoint, actions, magicTap, escape, adjustable, representation, rotors, selectedTextRange
 
     /// The field a key names, or nil. Written out by length because the synthesised
     /// `init(rawValue:)` hashes the key into a cache, which cost more than all the comparisons.
@@ -40,6 +40,7 @@ public enum NodeField: String, CaseIterable, Sendable {
         case 13: field = key == "childBehavior" ? .childBehavior : nil
         case 14: field = key == "representation" ? .representation : nil
         case 15: field = key == "activationPoint" ? .activationPoint : nil
+        case 17: field = key == "selectedTextRange" ? .selectedTextRange : nil
         default: field = nil
         }
         guard let field else { return nil }
@@ -67,6 +68,7 @@ public enum NodeField: String, CaseIterable, Sendable {
         case .adjustable: 16
         case .representation: 17
         case .rotors: 18
+        case .selectedTextRange: 19
         }
     }
 }

@@ -55,6 +55,12 @@ public struct Node: Equatable, Sendable {
         get { rare?.properties.rotors ?? [] }
         set { rareProperties.rotors = newValue }
     }
+    /// The selected part of the value (a field whose text is selected as it takes the focus,
+    /// which typing replaces): said with the value, as "selected".
+    public var selectedTextRange: TextRange? {
+        get { rare?.properties.selectedTextRange }
+        set { rareProperties.selectedTextRange = newValue }
+    }
 
     public init(
         id: String, label: String? = nil, value: String? = nil, hint: String? = nil, traits: Traits = [],

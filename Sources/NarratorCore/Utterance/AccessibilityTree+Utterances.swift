@@ -48,6 +48,7 @@ extension AccessibilityTree {
             parts.append(contentsOf: labelParts)
         }
         if let value = spokenValue(slot, phrases: phrases) { parts.append(value) }
+        if let selection = selectionPhrase(node, phrases: phrases) { parts.append(selection) }
 
         if traits.contains(.header) { parts.append(phrases[.heading]) }
         if traits.contains(.link) { parts.append(phrases[.link]) }
@@ -86,6 +87,18 @@ extension AccessibilityTree {
         }
         if traits.contains(.notEnabled) { parts.append(phrases[.dimmed]) }
         return parts
+    }
+
+    /// What of the value is selected: "selected" for all of it (typing replaces it), else the
+    /// selected text and "selected"; nil when nothing (or only blanks) is, or the value is not
+    /// text (a check box's, a declarative range's).
+    func selectionPhrase(_ node: Node, phrases: PhraseTable) -> String? {
+        guard let range = node.selectedTextRange, let value = node.value, node.representation == nil, node.declarativeAdjustable == nil,
+            node.traits.intersection(.checkable).isEmpty, !node.traits.contains(.toggle),
+            let selected = range.selected(in: value).map(String.init), !selected.trimmingWhitespace.isEmpty
+        else { return nil }
+        if selected.unicodeScalars.count == value.unicodeScalars.count { return phrases[.selected] }
+        return phrases[.selectedText].replacingAll("{text}", with: selected.trimmingWhitespace)
     }
 
     /// The label, or for a `combine` element without one, its descendants' labels and values.

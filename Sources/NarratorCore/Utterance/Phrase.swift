@@ -12,6 +12,8 @@ public enum Phrase: String, CaseIterable, Sendable {
     case checked, notChecked, partiallyChecked
     /// States of something that opens and closes.
     case expanded, collapsed
+    /// "{text} selected": the selected part of a value, after it (all of it is just "selected").
+    case selectedText
     /// Follows the hint when an element has custom actions.
     case actionsAvailable
 }
