@@ -51,6 +51,7 @@ public struct ATSPIReader {
         snapshot.value = value(of: accessible)
         if snapshot.states.contains(.editable) || snapshot.role == .text || snapshot.role == .entry {
             snapshot.text = text(of: accessible)
+            snapshot.selection = selection(of: accessible)
             snapshot.placeholder = attribute("placeholder-text", of: accessible)
         }
         snapshot.labelledBy = labelledBy(accessible)
@@ -111,6 +112,16 @@ public struct ATSPIReader {
         let count = atspi_text_get_character_count(text, nil)
         guard count > 0 else { return nil }
         return string(atspi_text_get_text(text, 0, count, nil))
+    }
+
+    /// The text's first selection, if it has one.
+    func selection(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> TextRange? {
+        guard let text = atspi_accessible_get_text_iface(accessible) else { return nil }
+        defer { g_object_unref(text) }
+        guard let range = atspi_text_get_selection(text, 0, nil) else { return nil }
+        defer { g_free(range) }
+        let start = Int(range.pointee.start_offset), end = Int(range.pointee.end_offset)
+        return end > start && start >= 0 ? TextRange(location: start, length: end - start) : nil
     }
 
     /// One of the object's attributes ("placeholder-text"), if it has it.

@@ -66,7 +66,7 @@ final class BridgeLoop {
         "object:property-change:accessible-value", "object:property-change:accessible-description", "object:state-changed:checked",
         "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:showing",
         "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:defunct", "object:text-changed",
-        "object:active-descendant-changed", "window:create", "window:destroy", "window:activate",
+        "object:text-selection-changed", "object:active-descendant-changed", "window:create", "window:destroy", "window:activate",
     ]
     /// How long after an event the application it came from is read again (a burst is one read).
     static let batchMilliseconds: UInt32 = 25
@@ -406,7 +406,12 @@ final class BridgeLoop {
         if type == "object:state-changed:focused" {
             guard event.pointee.detail1 == 1 else { return }
             // What changed with the focus (a state, a new page) is read first, so the stop exists.
-            if current, let window = application.windowOf[path] {
+            if current, let window = application.windowOf[path], application.windows[window]?.object(at: path)?.states.contains(.editable) == true {
+                // A field is read before it is said: GTK selects its text as it takes the focus,
+                // after the focus event, and the focus says "selected" (typing replaces it).
+                applications[name]?.waiting.append(.focus(path: path))
+                readObject(path, in: name)
+            } else if current, let window = application.windowOf[path] {
                 carryOut(mirror.focusMoved(WindowID(application: name, path: window), path: path))
                 // A list that manages its rows takes the focus itself: its selected row is the one the user is on.
                 if application.windows[window]?.object(at: path)?.states.contains(.managesDescendants) == true { readSelectedRow(of: path, in: name) }
@@ -443,7 +448,7 @@ final class BridgeLoop {
     static let objectEvents = [
         "object:property-change:accessible-name", "object:property-change:accessible-value", "object:property-change:accessible-description",
         "object:state-changed:checked", "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:expanded",
-        "object:state-changed:indeterminate", "object:text-changed",
+        "object:state-changed:indeterminate", "object:text-changed", "object:text-selection-changed",
     ]
 
     /// The window became active: the mirror enters it on its focus, or waits a moment for the

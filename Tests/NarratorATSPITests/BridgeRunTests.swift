@@ -133,10 +133,11 @@ struct BridgeRunTests {
         try session.wait("the new state said") { try session.ctl("log", "--limit", "5").stdout.contains("not checked") }
         try session.xdotool("key", "Tab")
         try session.wait("focus on the entry") { try session.focus() == name }
-        // Each focus move was spoken: the log holds the utterances, as focus speech.
+        // Each focus move was spoken: the log holds the utterances, as focus speech. GTK selects
+        // the entry's text as it takes the focus (after its focus event), and the entry says so.
         try session.wait("the focus speech in the log") {
             let log = try session.ctl("log", "--limit", "20").stdout
-            return log.contains("Remember me, checked, check box") && log.contains("Name, Ada, text field")
+            return log.contains("Remember me, checked, check box") && log.contains("Name, Ada, selected, text field")
         }
         // Right in the tab list selects the next tab: said as the new focus, and the tab left
         // (no longer selected) is not said on the way out.
@@ -264,6 +265,10 @@ struct BridgeRunTests {
         let log = try session.ctl("log", "--limit", "10").stdout
         #expect(log.components(separatedBy: "Remember me, checked, check box").count == 2, "\(log)")
         #expect(log.components(separatedBy: "Name, Ada, text field").count == 2, "\(log) \(session.changes)")
+        // GTK selected the entry's text as it took the focus: the mirror has it, and does not say
+        // it again on its own.
+        try session.wait("the selection, mirrored") { try session.stops().contains("Name, Ada, selected, text field") }
+        #expect(try !session.ctl("log", "--limit", "10").stdout.contains("Name, Ada, selected"))
         // A stop the application cannot focus (the status label) moves only Narrator.
         try session.ctl("focus", Self.tree, try session.id(of: "Not saved"))
         #expect(try session.focus() == (try session.id(of: "Not saved")))

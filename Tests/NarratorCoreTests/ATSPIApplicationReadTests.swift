@@ -86,6 +86,11 @@ private struct Application {
             guard let s = find(path) else { return missing }
             return reply(.array(s.actions.map { .structure([.string($0), .string("does \($0)"), .string("")]) }))
         case .text(let path): return find(path).map { reply(.string($0.text ?? "")) } ?? missing
+        case .selection(let path):
+            // Two out arguments, the start and end offsets; no selection is an empty one at the caret.
+            guard let s = find(path) else { return missing }
+            let start = s.selection?.location ?? 2, end = s.selection.map { $0.location + $0.length } ?? 2
+            return .success(.structure([.integer(Int64(start)), .integer(Int64(end))]))
         case .attributes(let path):
             guard let s = find(path) else { return missing }
             var attributes: [DBusValue] = [.structure([.string("toolkit"), .string("gtk")])]
@@ -124,9 +129,14 @@ private let save = AccessibleSnapshot(
     path: "/a/2", role: .pushButton, name: "Save", description: "Saves the story", states: [.enabled, .sensitive, .showing, .visible, .focusable],
     extents: Rect(x: 10, y: 20, width: 80, height: 30), actions: ["click"])
 private let label = AccessibleSnapshot(path: "/a/3", role: .label, name: "Name", extents: Rect(x: 10, y: 60, width: 40, height: 20))
-private let entry = AccessibleSnapshot(
-    path: "/a/4", role: .text, states: [.enabled, .sensitive, .showing, .visible, .focusable, .editable, .singleLine],
-    extents: Rect(x: 60, y: 60, width: 200, height: 20), text: "Ada", labelledBy: ["/a/3"])
+private let entry: AccessibleSnapshot = {
+    var entry = AccessibleSnapshot(
+        path: "/a/4", role: .text, states: [.enabled, .sensitive, .showing, .visible, .focusable, .editable, .singleLine],
+        extents: Rect(x: 60, y: 60, width: 200, height: 20), text: "Ada", labelledBy: ["/a/3"])
+    // Its text selected, as GTK selects it on taking the focus.
+    entry.selection = TextRange(location: 0, length: 3)
+    return entry
+}()
 private let search = AccessibleSnapshot(
     path: "/a/8", role: .text, states: [.enabled, .sensitive, .showing, .visible, .focusable, .editable, .singleLine],
     extents: Rect(x: 60, y: 120, width: 200, height: 20), placeholder: "Search")

@@ -76,6 +76,21 @@ import Testing
         #expect(tree.utterance(atStop: 3).hint == nil, "the slider's description is its value")
     }
 
+    @Test("a field's selected text is said with it: typing replaces it")
+    func selectedText() {
+        func entry(_ text: String, _ selection: TextRange?, role: ATSPIRole = .text) -> AccessibleSnapshot {
+            var field = Self.object(6, role, states: Self.shown.union([.editable, .focusable, .singleLine]), text: text, labelledBy: [5])
+            field.selection = selection
+            return Self.object(1, .frame, "W", children: [Self.object(5, .label, "Name"), field])
+        }
+        func said(_ window: AccessibleSnapshot) -> [String] { utterances(ATSPIMapping.document(window: window, application: "a")) }
+        #expect(said(entry("Ada", TextRange(location: 0, length: 3))) == ["Name, Ada, selected, text field"])
+        #expect(said(entry("Ada Lovelace", TextRange(location: 4, length: 8))) == ["Name, Ada Lovelace, Lovelace selected, text field"])
+        #expect(said(entry("Ada", nil)) == ["Name, Ada, text field"])
+        // A password's text is not read, nor is what of it is selected.
+        #expect(said(entry("secret", TextRange(location: 0, length: 6), role: .passwordText)) == ["Name, text field"])
+    }
+
     @Test("frames are placed in the parent's space, and a hidden widget's extents give no frame")
     func frames() {
         let document = ATSPIMapping.document(window: Self.window, application: "fixture")

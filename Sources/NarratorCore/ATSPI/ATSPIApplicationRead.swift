@@ -42,6 +42,7 @@ public struct ATSPIApplicationRead: Sendable {
         var extents: Rect?
         var actions: [String] = []
         var text: String?
+        var selection: TextRange?
         var value: [ATSPIRequest.ValueField: Double] = [:]
         var labelledBy: [String] = []
         var placeholder: String?
@@ -105,10 +106,12 @@ public struct ATSPIApplicationRead: Sendable {
     public mutating func take(_ request: ATSPIRequest, _ reply: Result<DBusValue, DBusFailure>) -> [ATSPIRequest] {
         outstanding -= 1
         let value: DBusValue?
+        var arguments: DBusValue?
         switch reply {
         case .success(let reply):
-            // Every call here has one out argument; the reply is the tuple of them.
+            // The reply is the tuple of out arguments; every call but GetSelection has one.
             value = reply[0]
+            arguments = reply
         case .failure(.timedOut):
             if failure == nil { failure = .unresponsive }
             value = nil
@@ -166,6 +169,10 @@ public struct ATSPIApplicationRead: Sendable {
         case .text(let path):
             let text = value?.string ?? ""
             update(path) { $0.text = text.isEmpty ? nil : text }
+            return []
+        case .selection(let path):
+            let start = arguments?[0]?.int ?? 0, end = arguments?[1]?.int ?? 0
+            update(path) { $0.selection = end > start && start >= 0 ? TextRange(location: start, length: end - start) : nil }
             return []
         case .attributes(let path):
             let placeholder = (value?.items ?? []).first { $0[0]?.string == "placeholder-text" }?[1]?.string
@@ -277,7 +284,7 @@ public struct ATSPIApplicationRead: Sendable {
         if interfaces.contains("org.a11y.atspi.Action") { requests.append(.actions(path)) }
         if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }
         if interfaces.contains("org.a11y.atspi.Text"), states.contains(.editable) || node.role == .text || node.role == .entry {
-            requests += [.text(path), .attributes(path)]
+            requests += [.text(path), .selection(path), .attributes(path)]
         }
         return requests
     }
@@ -306,6 +313,7 @@ public struct ATSPIApplicationRead: Sendable {
                 current: current, minimum: node.value[.minimum] ?? 0, maximum: node.value[.maximum] ?? 0, increment: node.value[.increment] ?? 0)
         }
         snapshot.text = node.text
+        snapshot.selection = node.selection
         snapshot.labelledBy = node.labelledBy
         snapshot.placeholder = node.placeholder
         snapshot.children = (node.children ?? []).filter { nodes[$0] != nil }.map { self.snapshot($0) }

@@ -127,6 +127,8 @@ public enum ATSPIMapping {
         var node = Node(id: id(of: snapshot.path), traits: traits)
         node.label = label(of: snapshot, names: names)
         node.value = value(of: snapshot, traits: traits)
+        // A selection in a field's text ("Name, Ada, selected, text field": typing replaces it).
+        if node.value != nil, node.value == snapshot.text { node.selectedTextRange = snapshot.selection }
         if traits.contains(.adjustable), let value = snapshot.value {
             let step = value.increment > 0 ? value.increment : max((value.maximum - value.minimum) / 20, 1)
             node.adjustable = AdjustableValue(value: value.current, min: value.minimum, max: value.maximum, step: step)

@@ -16,6 +16,9 @@ public enum ATSPIRequest: Hashable, Sendable {
     case extents(String)
     case actions(String)
     case text(String)
+    /// The first selection of a text (its start and end offsets): GTK selects a field's text as it
+    /// takes the focus.
+    case selection(String)
     /// The object's attributes (`a{ss}`), for a text field's placeholder.
     case attributes(String)
     case value(String, ValueField)
@@ -31,7 +34,7 @@ public enum ATSPIRequest: Hashable, Sendable {
         switch self {
         case .items: return "/org/a11y/atspi/cache"
         case .name(let p), .description(let p), .role(let p), .states(let p), .interfaces(let p), .children(let p), .relations(let p),
-            .extents(let p), .actions(let p), .text(let p), .attributes(let p), .value(let p, _):
+            .extents(let p), .actions(let p), .text(let p), .selection(let p), .attributes(let p), .value(let p, _):
             return p
         }
     }
@@ -55,6 +58,7 @@ public enum ATSPIRequest: Hashable, Sendable {
         case .extents: return DBusCall(path: path, interface: "org.a11y.atspi.Component", method: "GetExtents", arguments: [.uint32(0)])
         case .actions: return DBusCall(path: path, interface: "org.a11y.atspi.Action", method: "GetActions")
         case .text: return DBusCall(path: path, interface: "org.a11y.atspi.Text", method: "GetText", arguments: [.int32(0), .int32(-1)])
+        case .selection: return DBusCall(path: path, interface: "org.a11y.atspi.Text", method: "GetSelection", arguments: [.int32(0)])
         case .attributes: return DBusCall(path: path, interface: accessible, method: "GetAttributes")
         case .value(_, let field): return property("org.a11y.atspi.Value", field.rawValue)
         }

@@ -18,6 +18,8 @@ public struct AccessibleSnapshot: Equatable, Sendable {
     public var value: ATSPIValue?
     /// An editable text's contents (the Text interface).
     public var text: String?
+    /// The selected part of `text`, in characters.
+    public var selection: TextRange?
     /// The paths of the objects that label this one (its `labelled-by` relation).
     public var labelledBy: [String]
     /// A text field's `placeholder-text` attribute ("Search"), its label when it has no other.

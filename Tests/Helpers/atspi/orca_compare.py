@@ -108,7 +108,7 @@ STEPS = [
     {"step": "Space checks it", "key": "space",
      "focus": "Remember me check box", "facts": {"name": "Remember me", "state": "checked"}, "optional": ["name"]},
     {"step": "Tab to the entry", "key": "Tab",
-     "focus": "Name entry", "facts": {"name": "Name", "role": "text", "value": "Ada"}},
+     "focus": "Name entry", "facts": {"name": "Name", "role": "text", "state": "selected", "value": "Ada"}},
     {"step": "Tab to the slider", "key": "Tab",
      "focus": "Volume slider", "facts": {"name": "Volume", "role": "slider", "value": "40"}},
     {"step": "Right moves it", "key": "Right",
