@@ -32,7 +32,7 @@ import Testing
             {"id": "s", "label": "Volume", "value": "3", "hint": "Swipe", "traits": ["adjustable"], "childBehavior": "combine",
              "isElement": true, "hidden": false, "sortPriority": 2, "modal": false, "frame": [1, 2.5, 3, 4e1],
              "activationPoint": [2, 3], "actions": ["Reset"], "magicTap": true, "escape": false,
-             "adjustable": {"value": 3, "min": 0, "max": 10, "step": 1}, "rotors": [], "selectedTextRange": [0, 1], "children": null}
+             "adjustable": {"value": 3, "min": 0, "max": 10, "step": 1}, "rotors": [], "selectedTextRange": [0, 1], "positionInSet": [2, 10], "children": null}
             """#
         let text = document(node + #", {"id": "e", "children": []}, {"id": "n", "label": "caf\u00e9 \u2603", "children": [{"id": "deep"}]}"#, extra: #""version": 1, "title": "T", "language": "en-GB","#)
         let viaTree = try throughValueTree(text)

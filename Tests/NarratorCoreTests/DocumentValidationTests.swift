@@ -45,6 +45,16 @@ import Testing
         ])
     }
 
+    @Test func aPositionIsAnIndexFromOneWithinItsCount() {
+        #expect(problems(document(#"{"id": "a", "positionInSet": [1, 1]}"#)) == [])
+        for bad in ["[0, 3]", "[4, 3]", "[1.5, 3]"] {
+            #expect(problems(document(#"{"id": "a", "positionInSet": \#(bad)}"#)) == [
+                "root.children[0].positionInSet: expected an index from 1 and a count at least as large (whole numbers), got \(bad)",
+            ])
+        }
+        #expect(problems(document(#"{"id": "a", "positionInSet": 2}"#)) == ["root.children[0].positionInSet: expected [index, count]: 2 numbers, got a number"])
+    }
+
     @Test func unknownKeySuggestsNearest() {
         let found = problems(document(#"{"id": "a", "lable": "A"}"#))
         #expect(found == [#"root.children[0].lable: unknown key; did you mean "label"?"#])

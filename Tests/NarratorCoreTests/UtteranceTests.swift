@@ -75,6 +75,16 @@ import Testing
         #expect(try say(#"{"id": "a", "label": "Remember me", "value": "1", "traits": ["checkBox"], "selectedTextRange": [0, 1]}"#) == "Remember me, checked, check box")
     }
 
+    @Test("an element given its place in a set says it after its role; a tab's given place wins over its count")
+    func positionInSet() throws {
+        #expect(try say(#"{"id": "a", "label": "Song 2", "traits": ["listItem", "selected"], "positionInSet": [2, 10000]}"#) == "selected, Song 2, list item, 2 of 10000")
+        #expect(try say(#"{"id": "a", "label": "Song 2", "positionInSet": [2, 10000]}"#) == "Song 2, 2 of 10000")
+        #expect(try say(#"{"id": "a", "label": "Lied 2", "traits": ["listItem"], "positionInSet": [2, 5]}"#, extra: #""language": "de","#) == "Lied 2, Listeneintrag, 2 von 5")
+        let t = try tree(#"{"id": "bar", "traits": ["tabBar"], "children": [{"id": "t1", "label": "Home", "traits": ["tab"], "positionInSet": [3, 7]}, {"id": "t2", "label": "Search", "traits": ["tab"]}]}"#)
+        #expect(t.utterance(atStop: 0).text == "Home, tab, 3 of 7")
+        #expect(t.utterance(atStop: 1).text == "Search, tab, 2 of 2")
+    }
+
     @Test func tabsInATabBarSayTheirPosition() throws {
         let t = try tree(
             #"{"id": "bar", "traits": ["tabBar"], "children": [{"id": "t1", "label": "Home", "traits": ["tab"]}, {"id": "t2", "label": "Search", "traits": ["tab", "selected"]}]}, {"id": "lone", "label": "Solo", "traits": ["tab"]}"#

@@ -103,6 +103,7 @@ extension DecodingContext {
         case .representation: node.representation = value.isNull ? nil : representation(value)
         case .rotors: node.rotors = value.isNull ? [] : rotors(value)
         case .selectedTextRange: node.selectedTextRange = value.isNull ? nil : textRange(value)
+        case .positionInSet: node.positionInSet = value.isNull ? nil : setPosition(value)
         }
     }
 

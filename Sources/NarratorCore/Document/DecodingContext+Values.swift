@@ -123,6 +123,16 @@ extension DecodingContext {
         return TextRange(location: Int(n.0), length: Int(n.1))
     }
 
+    /// `[index, count]`: whole numbers, the index from 1 and at most the count.
+    mutating func setPosition(_ value: JSONValue) -> SetPosition? {
+        guard let n = numbers(value, count: 2, what: "[index, count]") else { return nil }
+        guard n.0 >= 1, n.0 <= n.1, n.0 == n.0.rounded(), n.1 == n.1.rounded(), n.1 < 1e15 else {
+            problem("expected an index from 1 and a count at least as large (whole numbers), got [\(JSONWriter.format(n.0)), \(JSONWriter.format(n.1))]")
+            return nil
+        }
+        return SetPosition(index: Int(n.0), count: Int(n.1))
+    }
+
     mutating func point(_ value: JSONValue) -> Point? {
         guard let n = numbers(value, count: 2, what: "[x, y]") else { return nil }
         return Point(x: n.0, y: n.1)

@@ -2,7 +2,7 @@
 /// meaning and its bit in the "seen" mask.
 public enum NodeField: String, CaseIterable, Sendable {
     case id, label, value, hint, traits, children, childBehavior, isElement, hidden, sortPriority, modal, frame
-    case activationPoint, actions, magicTap, escape, adjustable, representation, rotors, selectedTextRange
+    case activationPoint, actions, magicTap, escape, adjustable, representation, rotors, selectedTextRange, positionInSet
 
     /// The field a key names, or nil. Written out by length because the synthesised
     /// `init(rawValue:)` hashes the key into a cache, which cost more than all the comparisons.
@@ -37,7 +37,12 @@ public enum NodeField: String, CaseIterable, Sendable {
         case 9: field = key == "isElement" ? .isElement : nil
         case 10: field = key == "adjustable" ? .adjustable : nil
         case 12: field = key == "sortPriority" ? .sortPriority : nil
-        case 13: field = key == "childBehavior" ? .childBehavior : nil
+        case 13:
+            switch key {
+            case "childBehavior": field = .childBehavior
+            case "positionInSet": field = .positionInSet
+            default: field = nil
+            }
         case 14: field = key == "representation" ? .representation : nil
         case 15: field = key == "activationPoint" ? .activationPoint : nil
         case 17: field = key == "selectedTextRange" ? .selectedTextRange : nil
@@ -69,6 +74,7 @@ public enum NodeField: String, CaseIterable, Sendable {
         case .representation: 17
         case .rotors: 18
         case .selectedTextRange: 19
+        case .positionInSet: 20
         }
     }
 }

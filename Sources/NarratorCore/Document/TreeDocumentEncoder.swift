@@ -26,6 +26,7 @@ public enum TreeDocumentEncoder {
         if node.modal { put("modal", true) }
         if let frame = node.frame { put("frame", json(frame)) }
         if let point = node.activationPoint { put("activationPoint", [.number(point.x), .number(point.y)]) }
+        if let position = node.positionInSet { put("positionInSet", [.number(Double(position.index)), .number(Double(position.count))]) }
         if let range = node.selectedTextRange { put("selectedTextRange", [.number(Double(range.location)), .number(Double(range.length))]) }
         if !node.actions.isEmpty { put("actions", .array(node.actions.map(JSONValue.string))) }
         if node.magicTap { put("magicTap", true) }

@@ -61,6 +61,11 @@ public struct Node: Equatable, Sendable {
         get { rare?.properties.selectedTextRange }
         set { rareProperties.selectedTextRange = newValue }
     }
+    /// Its place among its like ("2 of 10000"), where the tree does not hold them all to count.
+    public var positionInSet: SetPosition? {
+        get { rare?.properties.positionInSet }
+        set { rareProperties.positionInSet = newValue }
+    }
 
     public init(
         id: String, label: String? = nil, value: String? = nil, hint: String? = nil, traits: Traits = [],

@@ -1,5 +1,5 @@
 /// The properties few nodes set: an activation point, custom actions, a declarative value, a
-/// representation, rotors, a text selection. They take some 220 bytes inline; kept in a box that only the nodes
+/// representation, rotors, a text selection, a place in a set. They take some 220 bytes inline; kept in a box that only the nodes
 /// setting one of them allocate, every other node of a large tree pays 8 bytes for them.
 struct RareNodeProperties: Equatable, Sendable {
     var activationPoint: Point?
@@ -8,6 +8,7 @@ struct RareNodeProperties: Equatable, Sendable {
     var representation: Representation?
     var rotors: [CustomRotor] = []
     var selectedTextRange: TextRange?
+    var positionInSet: SetPosition?
 
     /// None of them set: the node stores no box.
     static let empty = RareNodeProperties()

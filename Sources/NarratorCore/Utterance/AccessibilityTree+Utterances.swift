@@ -68,12 +68,10 @@ extension AccessibilityTree {
         if traits.contains(.menuItem) { parts.append(phrases[.menuItem]) }
         if traits.contains(.menu) { parts.append(phrases[.menu]) }
         if traits.contains(.listItem) { parts.append(phrases[.listItem]) }
-        if traits.contains(.tab) {
-            parts.append(phrases[.tab])
-            if let (index, count) = tabPosition(slot) {
-                parts.append(
-                    phrases[.tabPosition].replacingAll("{index}", with: "\(index)").replacingAll("{count}", with: "\(count)"))
-            }
+        // Its place among its like: given (a lazily mirrored row), else a tab's in its tab bar.
+        if traits.contains(.tab) { parts.append(phrases[.tab]) }
+        if let (index, count) = node.positionInSet.map({ ($0.index, $0.count) }) ?? (traits.contains(.tab) ? tabPosition(slot) : nil) {
+            parts.append(phrases[.tabPosition].replacingAll("{index}", with: "\(index)").replacingAll("{count}", with: "\(count)"))
         }
         if traits.contains(.progressBar) { parts.append(phrases[.progressBar]) }
         if traits.contains(.image) { parts.append(phrases[.image]) }

@@ -2,7 +2,8 @@
 public enum Phrase: String, CaseIterable, Sendable {
     case selected, unlabelled, dimmed
     case heading, link, searchField, button, switchButton, tab, image, adjustable
-    /// "{index} of {count}", spoken after "tab" inside a tab bar.
+    /// "{index} of {count}", spoken after "tab" inside a tab bar, and after the role of an
+    /// element with a `positionInSet`.
     case tabPosition
     /// Spoken values of a toggle.
     case on, off
