@@ -301,17 +301,19 @@ final class BridgeLoop {
             read(name)
             return
         case .read(_, let objects):
-            if let object = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] {
-                let patched = snapshot.replacing(path, with: object)
-                application.windows[window] = patched
-                if application.reader != nil { application.freshObjects[path] = object }
-                // A row of a list that manages its descendants keeps what it now says across reads.
+            if var object = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] {
+                // A row of a list that manages its descendants keeps what it now says across
+                // reads, and its place in the list, which only its first read asked.
                 for (list, rows) in application.activeDescendants {
                     guard let index = rows.firstIndex(where: { $0.row.path == path }) else { continue }
+                    object.position = rows[index].row.position
                     var kept = object
                     kept.children = rows[index].row.children
                     application.activeDescendants[list]?[index].row = kept
                 }
+                let patched = snapshot.replacing(path, with: object)
+                application.windows[window] = patched
+                if application.reader != nil { application.freshObjects[path] = object }
                 applications[name] = application
                 carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched), application))
             } else {
@@ -332,7 +334,7 @@ final class BridgeLoop {
     /// A list that manages its descendants made `row` (at `index` in it) active: the row alone
     /// is read, joins the list's children in the mirror, and takes Narrator's focus.
     private func readActiveDescendant(_ row: String, at index: Int, of list: String, in name: String) {
-        _ = ApplicationReader(application: name, bus: bus, read: ATSPIApplicationRead(object: row)) { outcome in
+        _ = ApplicationReader(application: name, bus: bus, read: ATSPIApplicationRead(row: row, index: index, of: list)) { outcome in
             guard case .read(_, let objects) = outcome, let active = objects.first, var application = self.applications[name],
                 let window = application.windowOf[list], let snapshot = application.windows[window]
             else { return }

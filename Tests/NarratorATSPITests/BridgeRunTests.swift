@@ -220,20 +220,22 @@ struct BridgeRunTests {
         try session.wait("the list's tree") { try session.ctl("trees").stdout.contains(songs) }
         let window = try CompletedRun.run("/usr/bin/xdotool", ["search", "--name", "^Songs$"], environment: session.desktop.environment).lines.first ?? ""
         try session.xdotool("windowfocus", "--sync", window)
-        // The list takes the focus: its selected row is said, after the window's title.
-        try session.wait("the first row") { try session.ctl("log", "--limit", "6").stdout.contains("Songs, selected, Song 1") }
+        // The list takes the focus: its selected row is said, after the window's title, with its
+        // place among the list's rows (which the mirror does not hold to count).
+        try session.wait("the first row") { try session.ctl("log", "--limit", "6").stdout.contains("Songs, selected, Song 1, 1 of 10000") }
         try session.xdotool("key", "Down")
-        try session.wait("the second row") { try session.ctl("log", "--limit", "6").stdout.contains("selected, Song 2") }
+        try session.wait("the second row") { try session.ctl("log", "--limit", "6").stdout.contains("selected, Song 2, 2 of 10000") }
         try session.xdotool("key", "End")
-        try session.wait("the last row") { try session.ctl("log", "--limit", "6").stdout.contains("selected, Song 10000") }
+        try session.wait("the last row") { try session.ctl("log", "--limit", "6").stdout.contains("selected, Song 10000, 10000 of 10000") }
         // The mirror holds the rows visited, not ten thousand.
         let json = try session.ctl("--json", "trees").stdout
         let trees = (try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])?["trees"] as? [[String: Any]] ?? []
         let nodes = trees.first { $0["tree"] as? String == songs }?["nodes"] as? Int ?? -1
         #expect(nodes > 0 && nodes < 20, "\(json)")
-        // The rows left are no longer selected (GTK says so of each, and each is read again alone).
+        // The rows left are no longer selected (GTK says so of each, and each is read again alone,
+        // keeping its place).
         try session.wait("the rows left, deselected") {
-            try session.ctl("show", songs).lines.filter { $0.contains("Song") } == ["Song 1", "Song 2", "selected, Song 10000"]
+            try session.ctl("show", songs).lines.filter { $0.contains("Song") } == ["Song 1, 1 of 10000", "Song 2, 2 of 10000", "selected, Song 10000, 10000 of 10000"]
         }
     }
 

@@ -11,6 +11,8 @@ private struct Application {
     var cacheLeavesOut: Set<String> = []
     /// Objects the cache gives a wrong index in their parent (every one of them 0).
     var cacheMisnumbers: Set<String> = []
+    /// The column headers that come before the cells among a table's children.
+    var tableHeaders = 1
     /// Requests answered with no reply (the application hangs on them).
     var hangsOn: (ATSPIRequest) -> Bool = { _ in false }
     let bus = ":1.9"
@@ -96,6 +98,14 @@ private struct Application {
             var attributes: [DBusValue] = [.structure([.string("toolkit"), .string("gtk")])]
             if let placeholder = s.placeholder { attributes.append(.structure([.string("placeholder-text"), .string(placeholder)])) }
             return reply(.array(attributes))
+        case .rowAtIndex(let path, let index):
+            guard find(path)?.role == .table else { return missing }
+            return reply(.integer(Int64(index < tableHeaders ? -1 : index - tableHeaders)))
+        case .rowCount(let path):
+            guard let table = find(path), table.role == .table else { return missing }
+            return reply(.variant(.integer(Int64(table.children.count - tableHeaders))))
+        case .childCount(let path):
+            return find(path).map { reply(.variant(.integer(Int64($0.children.count)))) } ?? missing
         case .value(let path, let field):
             guard let v = find(path)?.value else { return missing }
             let n: Double
@@ -182,6 +192,41 @@ struct ATSPIApplicationReadTests {
         // Shown with the toolkit's "no extents" (x = y = INT32_MIN): none.
         guard case .read(_, let windows) = outcome else { Issue.record("\(outcome)"); return }
         #expect(windows[0].children[0].children[4].extents == nil)
+    }
+
+    @Test("a row read alone knows its place among the list's rows: the table's row, else its index among the children")
+    func aRowReadAloneKnowsItsPlace() {
+        func rowRead(_ app: Application, row: String, index: Int, list: String) -> AccessibleSnapshot? {
+            var read = ATSPIApplicationRead(row: row, index: index, of: list)
+            var wave = read.start()
+            var waves = 0
+            while !wave.isEmpty {
+                waves += 1
+                wave = wave.flatMap { read.take($0, app.answer($0)) }
+            }
+            // The place is asked with the row's own questions: no round trip more.
+            #expect(waves == 2)
+            guard case .read(_, let objects) = read.outcome else { return nil }
+            return objects.first
+        }
+        // GTK's tree view: a table whose first child is its column header.
+        let cells = (1...50).map { AccessibleSnapshot(path: "/c/\($0)", role: .tableCell, name: "Song \($0)") }
+        let header = AccessibleSnapshot(path: "/c/0", role: .tableColumnHeader, name: "Title")
+        let table = AccessibleSnapshot(path: "/t", role: .table, states: [.enabled, .showing, .managesDescendants], children: [header] + cells)
+        let gtk = Application(windows: [AccessibleSnapshot(path: "/w", role: .frame, name: "Songs", children: [table])])
+        #expect(rowRead(gtk, row: "/c/2", index: 2, list: "/t")?.position == SetPosition(index: 2, count: 50))
+        #expect(rowRead(gtk, row: "/c/50", index: 50, list: "/t")?.position == SetPosition(index: 50, count: 50))
+        #expect(rowRead(gtk, row: "/c/0", index: 0, list: "/t")?.position == nil)
+        // A list that is no table: its index among its children.
+        let items = (1...5).map { AccessibleSnapshot(path: "/i/\($0)", role: .listItem, name: "Item \($0)") }
+        let list = AccessibleSnapshot(path: "/l", role: .list, states: [.enabled, .showing, .managesDescendants], children: items)
+        let qt = Application(windows: [AccessibleSnapshot(path: "/w", role: .frame, name: "Items", children: [list])], offersCache: false)
+        let item = rowRead(qt, row: "/i/3", index: 2, list: "/l")
+        #expect(item?.name == "Item 3")
+        #expect(item?.position == SetPosition(index: 3, count: 5))
+        // The mirror says it.
+        let document = ATSPIMapping.document(window: AccessibleSnapshot(path: "/w", role: .frame, name: "Items", children: [item!]), application: "a")
+        #expect(AccessibilityTree(document: document).utterance(atStop: 0).text == "Item 3, list item, 3 of 5")
     }
 
     @Test func aListThatManagesItsDescendantsIsNotWalked() {

@@ -65,16 +65,30 @@ public struct ATSPIApplicationRead: Sendable {
     /// Only this object, without its children: the row a list that manages its descendants has
     /// just made active. Nil for a whole application.
     private let object: String?
+    /// For a row read alone: its list and its index there, and what the list said of its rows.
+    private let row: (list: String, index: Int)?
+    private var tableRow: Int?, rowCount: Int?, childCount: Int?
 
     public init(maximumDepth: Int = 64) {
         self.maximumDepth = maximumDepth
         object = nil
+        row = nil
     }
 
     /// A read of one object alone; its outcome holds it as the only "window".
     public init(object path: String) {
         maximumDepth = 0
         object = path
+        row = nil
+    }
+
+    /// A read of the row at `index` in `list` (a list that manages its descendants), with its
+    /// place among the list's rows ("2 of 10000"): the list's table row for the index and its
+    /// number of rows, or, where the list is no table, the index among its children.
+    public init(row path: String, index: Int, of list: String) {
+        maximumDepth = 0
+        object = path
+        row = (list, index)
     }
 
     /// The first requests: the cache, the application's name and its windows (or the object's
@@ -84,9 +98,21 @@ public struct ATSPIApplicationRead: Sendable {
             cached = false
             windows = [object]
             applicationName = ""
-            return walk([object], depth: 0, parent: "")
+            let position: [ATSPIRequest] = row.map { [.rowAtIndex($0.list, $0.index), .rowCount($0.list), .childCount($0.list)] } ?? []
+            return walk([object], depth: 0, parent: "") + ask(position)
         }
         return ask([.items, .name(Self.root), .children(Self.root)])
+    }
+
+    /// Where the row read alone stands: its table row of the table's rows (none for a column
+    /// header), else its index among the list's children.
+    private var position: SetPosition? {
+        guard let row else { return nil }
+        if let tableRow, let rowCount {
+            return tableRow >= 0 && tableRow < rowCount ? SetPosition(index: tableRow + 1, count: rowCount) : nil
+        }
+        if let childCount, row.index >= 0, row.index < childCount { return SetPosition(index: row.index + 1, count: childCount) }
+        return nil
     }
 
     /// Whether the tree came from the toolkit's cache rather than a walk.
@@ -98,7 +124,8 @@ public struct ATSPIApplicationRead: Sendable {
     /// What the read found; meaningful once ``isComplete``.
     public var outcome: Outcome {
         if let failure { return failure }
-        let windows = (windows ?? []).compactMap { nodes[$0] != nil ? snapshot($0) : nil }
+        var windows = (windows ?? []).compactMap { nodes[$0] != nil ? snapshot($0) : nil }
+        if row != nil, !windows.isEmpty { windows[0].position = position }
         return .read(name: applicationName ?? "", windows: windows)
     }
 
@@ -180,6 +207,15 @@ public struct ATSPIApplicationRead: Sendable {
             return []
         case .value(let path, let field):
             update(path) { $0.value[field] = value?.double ?? 0 }
+            return []
+        case .rowAtIndex:
+            tableRow = value?.int
+            return []
+        case .rowCount:
+            rowCount = value?.int
+            return []
+        case .childCount:
+            childCount = value?.int
             return []
         }
         return nodes[request.path]?.walked == true ? detailsOrChildren(request.path) : []

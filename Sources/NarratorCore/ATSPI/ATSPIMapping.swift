@@ -129,6 +129,7 @@ public enum ATSPIMapping {
         node.value = value(of: snapshot, traits: traits)
         // A selection in a field's text ("Name, Ada, selected, text field": typing replaces it).
         if node.value != nil, node.value == snapshot.text { node.selectedTextRange = snapshot.selection }
+        node.positionInSet = snapshot.position
         if traits.contains(.adjustable), let value = snapshot.value {
             let step = value.increment > 0 ? value.increment : max((value.maximum - value.minimum) / 20, 1)
             node.adjustable = AdjustableValue(value: value.current, min: value.minimum, max: value.maximum, step: step)

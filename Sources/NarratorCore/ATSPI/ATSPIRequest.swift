@@ -22,6 +22,12 @@ public enum ATSPIRequest: Hashable, Sendable {
     /// The object's attributes (`a{ss}`), for a text field's placeholder.
     case attributes(String)
     case value(String, ValueField)
+    /// A table's row for one of its children's index in it (`Table.GetRowAtIndex`; -1 for a
+    /// column header), its number of rows (`NRows`), and an object's number of children: where
+    /// a lazily read row stands in its list.
+    case rowAtIndex(String, Int)
+    case rowCount(String)
+    case childCount(String)
 
     /// The Value interface's properties, each its own `Get` (Qt 5 drops off the bus when asked
     /// `GetAll`).
@@ -34,7 +40,8 @@ public enum ATSPIRequest: Hashable, Sendable {
         switch self {
         case .items: return "/org/a11y/atspi/cache"
         case .name(let p), .description(let p), .role(let p), .states(let p), .interfaces(let p), .children(let p), .relations(let p),
-            .extents(let p), .actions(let p), .text(let p), .selection(let p), .attributes(let p), .value(let p, _):
+            .extents(let p), .actions(let p), .text(let p), .selection(let p), .attributes(let p), .value(let p, _),
+            .rowAtIndex(let p, _), .rowCount(let p), .childCount(let p):
             return p
         }
     }
@@ -61,6 +68,10 @@ public enum ATSPIRequest: Hashable, Sendable {
         case .selection: return DBusCall(path: path, interface: "org.a11y.atspi.Text", method: "GetSelection", arguments: [.int32(0)])
         case .attributes: return DBusCall(path: path, interface: accessible, method: "GetAttributes")
         case .value(_, let field): return property("org.a11y.atspi.Value", field.rawValue)
+        case .rowAtIndex(_, let index):
+            return DBusCall(path: path, interface: "org.a11y.atspi.Table", method: "GetRowAtIndex", arguments: [.int32(Int32(clamping: index))])
+        case .rowCount: return property("org.a11y.atspi.Table", "NRows")
+        case .childCount: return property(accessible, "ChildCount")
         }
     }
 }

@@ -20,6 +20,9 @@ public struct AccessibleSnapshot: Equatable, Sendable {
     public var text: String?
     /// The selected part of `text`, in characters.
     public var selection: TextRange?
+    /// Its place among its list's rows, for a row read alone (its list manages its descendants,
+    /// so the mirror holds only some of them).
+    public var position: SetPosition?
     /// The paths of the objects that label this one (its `labelled-by` relation).
     public var labelledBy: [String]
     /// A text field's `placeholder-text` attribute ("Search"), its label when it has no other.
