@@ -133,7 +133,7 @@ if len(sys.argv) > 1 and sys.argv[1] == "--listener":
 
 sys.path.insert(0, HERE)
 import orca_compare  # noqa: E402  (the desktop, narratord and its log; its helpers)
-from orca_compare import Compare, sweep  # noqa: E402
+from orca_compare import Compare  # noqa: E402
 from harness_common import tail, wait_for_socket  # noqa: E402
 from ssip_tap import Tap, speak_texts  # noqa: E402
 from orca_session import TOOLS, plain  # noqa: E402
@@ -685,24 +685,12 @@ def main():
                 with open(a.detail, "w") as f:
                     json.dump(c.presses, f, indent=1)
             if a.log_dir:
-                import shutil
-                os.makedirs(a.log_dir, exist_ok=True)
-                for n in os.listdir(c.scope.dir):
-                    if n.endswith((".err", ".out", ".log")):
-                        shutil.copy(c.scope.path(n), os.path.join(a.log_dir, n))
-                if getattr(c, "socket", None) and os.path.exists(c.socket):
-                    with open(os.path.join(a.log_dir, "narrator-log.json"), "w") as f:
-                        json.dump(c.narrator_rows(), f, indent=1)
+                c.save_logs(a.log_dir)
         except BaseException as e:
             error = error or "%s: %s" % (type(e).__name__, e)
             out = dict(out or {}, error=error)
         finally:
-            scope_dir = c.scope.dir
-            c.scope.keep = True
-            c.scope.close()
-            out["swept"] = sweep(scope_dir)
-            import shutil
-            shutil.rmtree(scope_dir, ignore_errors=True)
+            out["swept"] = c.end()
             print(json.dumps(out, sort_keys=True))
     enough = all((out.get(k) or {}).get("n", 0) >= a.presses / 2 for k in ("event_ms", "narrator_ms", "orca_ms"))
     return 0 if not error and enough else 1

@@ -68,6 +68,7 @@ import json
 import os
 import re
 import signal
+import shutil
 import subprocess
 import sys
 import time
@@ -186,6 +187,29 @@ class Compare(orca_session.Session):
         self.opts = args
         self.steps = []
         self.wall0 = time.time() - (time.monotonic() - self.t0)  # the wall clock at self.t0
+
+    def save_logs(self, log_dir, names=None):
+        """Copies this run's logs (`names`, else every .err, .out and .log file) and narratord's
+        log rows (narrator-log.json) to `log_dir`."""
+        os.makedirs(log_dir, exist_ok=True)
+        if names is None:
+            names = [n for n in os.listdir(self.scope.dir) if n.endswith((".err", ".out", ".log"))]
+        for n in names:
+            if os.path.exists(self.scope.path(n)):
+                shutil.copy(self.scope.path(n), os.path.join(log_dir, n))
+        if getattr(self, "socket", None) and os.path.exists(self.socket):
+            with open(os.path.join(log_dir, "narrator-log.json"), "w") as f:
+                json.dump(self.narrator_rows(), f, indent=1)
+
+    def end(self):
+        """Stops every process of the run, kills whatever still carries its environment and
+        removes its directory; returns the pids swept."""
+        scope_dir = self.scope.dir
+        self.scope.keep = True
+        self.scope.close()
+        swept = sweep(scope_dir)
+        shutil.rmtree(scope_dir, ignore_errors=True)
+        return swept
 
     def step(self, what, **extra):
         """A progress line ({"kind": "progress"}, so that "step" means a compared key) and a ###
@@ -713,23 +737,10 @@ def main():
                 else:
                     sys.stderr.write(md)
             if a.log_dir:
-                os.makedirs(a.log_dir, exist_ok=True)
-                import shutil
-                for n in ("orca.tap.log", "orca.err", "orca-debug.out", "narratord.err", "bridge.err",
-                          "fixture.out", "fixture.err", "xvfb.err", "dbus-daemon.err"):
-                    if os.path.exists(c.scope.path(n)):
-                        shutil.copy(c.scope.path(n), os.path.join(a.log_dir, n))
-                if getattr(c, "socket", None) and os.path.exists(c.socket):
-                    rows = c.narrator_rows()
-                    with open(os.path.join(a.log_dir, "narrator-log.json"), "w") as f:
-                        json.dump(rows, f, indent=1)
+                c.save_logs(a.log_dir, ["orca.tap.log", "orca.err", "orca-debug.out", "narratord.err", "bridge.err",
+                                        "fixture.out", "fixture.err", "xvfb.err", "dbus-daemon.err"])
         finally:
-            scope_dir = c.scope.dir
-            c.scope.keep = True
-            c.scope.close()
-            summary["swept"] = sweep(scope_dir)
-            import shutil
-            shutil.rmtree(scope_dir, ignore_errors=True)
+            summary["swept"] = c.end()
             put(summary)
             if out:
                 out.close()
