@@ -93,6 +93,32 @@ import Testing
         #expect(quiet.played.isEmpty)
     }
 
+    @Test("typing into the focused field says what was typed or deleted, not the whole text again")
+    func typingIsEchoedNotReread() throws {
+        var h = Harness()
+        let app = h.client()
+        try h.register(app, json: #"{"tree": "t", "root": {"id": "r", "children": [{"id": "name", "label": "Name", "value": "Ada", "traits": ["textField"], "selectedTextRange": [0, 3]}, {"id": "vol", "label": "Volume", "value": "3", "traits": ["adjustable"]}]}}"#)
+        h.request(app, .focus(tree: "t", element: "name"))
+        func typed(_ properties: JSONValue) -> [String] {
+            h.request(app, .update(tree: "t", update: .setProperties(element: "name", properties: properties), announce: true, notify: nil)).played
+        }
+        // The selection replaced by a key: the key.
+        #expect(typed(["value": "B", "selectedTextRange": .null]) == ["B"])
+        #expect(typed(["value": "Bo"]) == ["o"])
+        #expect(typed(["value": "Bo b"]) == ["b"])
+        #expect(typed(["value": "Bo "]) == ["b deleted"])
+        #expect(typed(["value": "Bo  "]) == ["space"])
+        // A paste in the middle: what was pasted.
+        #expect(typed(["value": "Bo and Al  "]) == ["and Al"])
+        // Emptied: what went.
+        #expect(typed(["value": .null]) == ["Bo and Al deleted"])
+        #expect(typed(["value": "Ada"]) == ["Ada"])
+        // The same value confirmed says nothing; a field not focused says nothing.
+        #expect(typed(["value": "Ada"]) == [])
+        h.request(app, .focus(tree: "t", element: "vol"))
+        #expect(typed(["value": "Adam"]) == [])
+    }
+
     @Test func removingTheFocusedElementMovesFocusToTheNearestAndSpeaksIt() throws {
         var h = Harness()
         let app = h.client()

@@ -6,7 +6,7 @@ extension PhraseData {
         "selected": "ausgewählt", "unlabelled": "ohne Beschriftung", "dimmed": "abgeblendet",
         "heading": "Überschrift", "link": "Link", "searchField": "Suchfeld", "button": "Taste",
         "switchButton": "Schalter", "tab": "Tab", "image": "Bild", "adjustable": "anpassbar",
-        "tabPosition": "{index} von {count}", "selectedText": "{text} ausgewählt", "on": "ein", "off": "aus",
+        "tabPosition": "{index} von {count}", "selectedText": "{text} ausgewählt", "space": "Leerzeichen", "deletedText": "{text} gelöscht", "on": "ein", "off": "aus",
         "actionsAvailable": "Aktionen verfügbar",
         "checkBox": "Kontrollkästchen", "radioButton": "Optionsfeld", "comboBox": "Kombinationsfeld", "textField": "Textfeld",
         "menu": "Menü", "menuItem": "Menüeintrag", "listItem": "Listeneintrag", "progressBar": "Fortschrittsbalken",

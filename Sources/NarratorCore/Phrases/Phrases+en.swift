@@ -6,7 +6,7 @@ extension PhraseData {
         "selected": "selected", "unlabelled": "unlabelled", "dimmed": "dimmed",
         "heading": "heading", "link": "link", "searchField": "search field", "button": "button",
         "switchButton": "switch button", "tab": "tab", "image": "image", "adjustable": "adjustable",
-        "tabPosition": "{index} of {count}", "selectedText": "{text} selected", "on": "on", "off": "off",
+        "tabPosition": "{index} of {count}", "selectedText": "{text} selected", "space": "space", "deletedText": "{text} deleted", "on": "on", "off": "off",
         "actionsAvailable": "actions available",
         "checkBox": "check box", "radioButton": "radio button", "comboBox": "combo box", "textField": "text field",
         "menu": "menu", "menuItem": "menu item", "listItem": "list item", "progressBar": "progress bar",

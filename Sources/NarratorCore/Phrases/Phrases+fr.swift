@@ -6,7 +6,7 @@ extension PhraseData {
         "selected": "sélectionné", "unlabelled": "sans libellé", "dimmed": "estompé",
         "heading": "en-tête", "link": "lien", "searchField": "champ de recherche", "button": "bouton",
         "switchButton": "interrupteur", "tab": "onglet", "image": "image", "adjustable": "réglable",
-        "tabPosition": "{index} sur {count}", "selectedText": "{text} sélectionné", "on": "activé", "off": "désactivé",
+        "tabPosition": "{index} sur {count}", "selectedText": "{text} sélectionné", "space": "espace", "deletedText": "{text} supprimé", "on": "activé", "off": "désactivé",
         "actionsAvailable": "actions disponibles",
         "checkBox": "case à cocher", "radioButton": "bouton radio", "comboBox": "liste déroulante", "textField": "champ de texte",
         "menu": "menu", "menuItem": "élément de menu", "listItem": "élément de liste", "progressBar": "barre de progression",

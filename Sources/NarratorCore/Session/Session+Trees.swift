@@ -57,6 +57,7 @@ extension Session {
         // What the focused element said before: an announced update that leaves it the same (the
         // owner confirming a value the daemon already spoke) says nothing again.
         let before = announce ? focusedSpeech(tree: tree, element: update.element) : nil
+        let typedBefore = announce ? focusedFieldText(tree: tree, element: update.element) : nil
         let repaired = try moving { (w) throws(NarratorError) in try w.update(tree: tree, update, path: [.key(payloadKey)]) }
         var report = UpdateReport(tree: tree, element: update.element)
         if let notify {
@@ -73,8 +74,12 @@ extension Session {
         } else if let repaired {
             report.focus = speakFocus(repaired)
         } else if announce, let text = focusedSpeech(tree: tree, element: update.element), text != before, let focus = workspace.focus {
-            say(text, .value, tree: tree, element: focus.element)
-            report.spokenValue = text
+            // A field the user types into says the keys' work, not the whole text again.
+            let typed = typedBefore.flatMap { old in
+                focusedFieldText(tree: tree, element: update.element).flatMap { TextEdit(from: old, to: $0).spoken(workspace.trees[tree]!.phrases) }
+            }
+            say(typed ?? text, .value, tree: tree, element: focus.element)
+            report.spokenValue = typed ?? text
         }
         return report
     }
@@ -86,6 +91,15 @@ extension Session {
             case .stop(let position) = compiled.lookup(element), compiled.stopID(at: position) == focus.element
         else { return nil }
         return compiled.spokenValue(atStop: position) ?? compiled.utterance(atStop: position).text
+    }
+
+    /// The text of `element` when it is the focused stop and a text or search field (an empty one
+    /// has ""); nil otherwise.
+    func focusedFieldText(tree: String, element: String) -> String? {
+        guard let focus = workspace.focus, focus.tree == tree, focus.element == element, let node = workspace.trees[tree]?.node(element),
+            node.representation == nil, !node.traits.intersection(Traits([.textField, .searchField])).isEmpty
+        else { return nil }
+        return node.value ?? ""
     }
 
     func treeSummaries() -> [TreeSummary] {

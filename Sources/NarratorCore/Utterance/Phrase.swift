@@ -15,6 +15,8 @@ public enum Phrase: String, CaseIterable, Sendable {
     case expanded, collapsed
     /// "{text} selected": the selected part of a value, after it (all of it is just "selected").
     case selectedText
+    /// A text field edited as the user types: a blank typed, and "{text} deleted".
+    case space, deletedText
     /// Follows the hint when an element has custom actions.
     case actionsAvailable
 }
