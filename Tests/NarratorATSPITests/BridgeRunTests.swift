@@ -150,6 +150,26 @@ struct BridgeRunTests {
         #expect(!log.contains { $0.hasSuffix("  General, tab, 1 of 2") }, "\(log)")
     }
 
+    @Test("typing into the entry says what each key typed or deleted, not the whole text again")
+    func typingIsEchoed() throws {
+        let session = try Session()
+        let window = try CompletedRun.run("/usr/bin/xdotool", ["search", "--name", "Narrator fixture"], environment: session.desktop.environment).lines.first ?? ""
+        try session.xdotool("windowfocus", "--sync", window)
+        try session.wait("focus on the Save button") { try session.focus() == (try session.id(of: "Save, button")) }
+        try session.xdotool("key", "Tab", "Tab")
+        try session.wait("the entry said, its text selected") { try session.ctl("log", "--limit", "5").stdout.contains("Name, Ada, selected, text field") }
+        // End leaves the text unselected (said by no one: a selection moving is not news).
+        try session.xdotool("key", "End")
+        try session.wait("the selection gone") { try session.stops().contains("Name, Ada, text field") }
+        try session.xdotool("type", "m")
+        try session.wait("the key said") { try session.ctl("log", "--limit", "3").lines.contains { $0.hasSuffix("  m") } }
+        try session.xdotool("key", "BackSpace")
+        try session.wait("the deletion said") { try session.ctl("log", "--limit", "3").stdout.contains("m deleted") }
+        try session.wait("the entry, as it was") { try session.stops().contains("Name, Ada, text field") }
+        let log = try session.ctl("log", "--limit", "6").lines
+        #expect(!log.contains { $0.hasSuffix("  Adam") || $0.hasSuffix("  Ada") }, "\(log)")
+    }
+
     @Test("activate clicks the real button and adjust moves the real slider; what changed comes back as updates")
     func actInTheApplication() throws {
         let session = try Session()
