@@ -38,6 +38,19 @@ import Testing
     }
 }
 
+/// Closes a listening socket and waits (at most 5 s) until nothing listens on `path`: a child
+/// that another test spawns at this instant holds a copy of every descriptor until its exec
+/// closes the close-on-exec ones, and the socket answers until then. (CI once saw a closed
+/// listener still alive.)
+func closeListener(_ fd: Int32, at path: String) throws {
+    try Syscall.close(fd)
+    let address = try UnixSocketAddress(path: path)
+    let deadline = ContinuousClock.now + .seconds(5)
+    while case .alive = probeSocketFile(path, address), ContinuousClock.now < deadline {
+        usleep(10_000)
+    }
+}
+
 @Suite struct SocketDirectoryAndBindingTests {
     @Test func createsThePrivateDirectory0700AndTheSocket0600() throws {
         let runtime = try TemporaryDirectory()
@@ -50,7 +63,7 @@ import Testing
         #expect(socketStatus.permissions == 0o600)
         // While it listens the file is live; once the loop closed it, a clean exit removes it.
         #expect(!listener.removeSocketFile())
-        try Syscall.close(listener.fd)
+        try closeListener(listener.fd, at: socketPath.path)
         #expect(listener.removeSocketFile())
         #expect(throws: Errno.self) { try Syscall.lstat(socketPath.path) }
     }
@@ -102,7 +115,7 @@ import Testing
         let dead = try Syscall.unixSocket(type: Syscall.stream)
         try Syscall.bind(dead, to: UnixSocketAddress(path: path))
         try Syscall.listen(dead, backlog: 1)
-        try Syscall.close(dead)
+        try closeListener(dead, at: path)
         #expect(throws: UnixClientError.connectionRefused(path)) { try UnixClient(connectingTo: path) }
 
         let listener = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
@@ -149,12 +162,12 @@ import Testing
         let directory = try TemporaryDirectory()
         let path = directory.file("n.sock")
         let old = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
-        try Syscall.close(old.fd)
+        try closeListener(old.fd, at: path)
         let new = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
         // The replacement is live (even if the file system reused the old inode number).
         #expect(!old.removeSocketFile())
         #expect(try Syscall.lstat(path).isSocket)
-        try Syscall.close(new.fd)
+        try closeListener(new.fd, at: path)
         #expect(new.removeSocketFile())
     }
 }
