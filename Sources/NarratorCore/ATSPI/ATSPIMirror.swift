@@ -87,10 +87,10 @@ public struct ATSPIMirror: Sendable {
                 windows[id] = known
             }
             // A new title (the window renamed) or a new root is a new document.
-            guard document.title == known.document.title, let updates = TreeDiff.updates(from: known.document.root, to: document.root) else {
+            guard document.title == known.document.title, let changes = TreeDiff.changes(from: known.document.root, to: document.root) else {
                 return [.register(document)] + announced
             }
-            return updates.map { .update(tree: known.tree, $0, announce: Self.heard($0, before: known.document.root, after: document.root)) } + announced
+            return changes.map { .update(tree: known.tree, $0.update, announce: Self.heard($0)) } + announced
         }
         let taken = Set(windows.values.map(\.tree))
         let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken)
@@ -233,11 +233,11 @@ public struct ATSPIMirror: Sendable {
     /// Whether an update changes what its element says (narratord speaks it only when the
     /// element is focused): a frame or a hint moving is not worth interrupting for, and neither is
     /// the focused element giving up the choice of a single-choice group (see `gaveUpChoice`).
-    static func heard(_ update: TreeUpdate, before: Node, after: Node) -> Bool {
-        guard case .setProperties(let element, let properties) = update, case .object(let changed) = properties,
+    static func heard(_ change: TreeDiff.Change) -> Bool {
+        guard case .setProperties(_, let properties) = change.update, case .object(let changed) = properties,
             changed.members.contains(where: { ["label", "value", "traits", "adjustable"].contains($0.key) })
         else { return false }
-        guard let old = before.descendant(element), let new = after.descendant(element) else { return true }
+        guard let old = change.before, let new = change.after else { return true }
         return !gaveUpChoice(from: old, to: new)
     }
 

@@ -3,18 +3,31 @@
 /// subtree) rather than the whole document: the daemon keeps the focus where it was, or repairs it
 /// to the nearest stop when the focused element went.
 public enum TreeDiff {
+    /// One update, with the element's two versions when it sets properties: what decides whether
+    /// the change is worth saying (a tab losing "selected" is not) without searching either tree.
+    public struct Change: Equatable, Sendable {
+        public var update: TreeUpdate
+        /// The element before and after, for a property change; nil for replaced children.
+        public var before: Node?, after: Node?
+    }
+
     /// The updates from `old` to `new`, which must have the same root id (nil otherwise: the tree
     /// is registered again). Properties of an element that changed are set (a cleared one is set
     /// to `null`); an element whose children are no longer the same ids, in the same order, gets
     /// its children replaced, and the ones that stayed are compared in turn.
     public static func updates(from old: Node, to new: Node) -> [TreeUpdate]? {
-        guard old.id == new.id else { return nil }
-        var updates: [TreeUpdate] = []
-        compare(old, new, into: &updates)
-        return updates
+        changes(from: old, to: new)?.map(\.update)
     }
 
-    static func compare(_ old: Node, _ new: Node, into updates: inout [TreeUpdate]) {
+    /// The same updates, each with the versions of its element.
+    public static func changes(from old: Node, to new: Node) -> [Change]? {
+        guard old.id == new.id else { return nil }
+        var changes: [Change] = []
+        compare(old, new, into: &changes)
+        return changes
+    }
+
+    static func compare(_ old: Node, _ new: Node, into changes: inout [Change]) {
         let before = properties(of: old), after = properties(of: new)
         if before != after {
             var changed = JSONObject()
@@ -24,14 +37,15 @@ public enum TreeDiff {
             for member in before.members where after[member.key] == nil {
                 changed.members.append(.init(key: member.key, value: .null))
             }
-            updates.append(.setProperties(element: new.id, properties: .object(changed)))
+            changes.append(Change(update: .setProperties(element: new.id, properties: .object(changed)), before: old, after: new))
         }
         guard old.children.map(\.id) == new.children.map(\.id) else {
-            updates.append(.replaceChildren(element: new.id, children: .array(new.children.map { TreeDocumentEncoder.json($0) })))
+            let children = JSONValue.array(new.children.map { TreeDocumentEncoder.json($0) })
+            changes.append(Change(update: .replaceChildren(element: new.id, children: children), before: nil, after: nil))
             return
         }
         for (before, after) in zip(old.children, new.children) {
-            compare(before, after, into: &updates)
+            compare(before, after, into: &changes)
         }
     }
 

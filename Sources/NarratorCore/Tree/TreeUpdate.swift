@@ -123,14 +123,4 @@ extension Node {
         for index in children.indices { count += children[index].subtreeCount }
         return count
     }
-
-    /// The node with `id` in this subtree, itself included: for comparing two versions of a
-    /// document element by element without compiling either.
-    public func descendant(_ id: String) -> Node? {
-        if self.id == id { return self }
-        for index in children.indices {
-            if let found = children[index].descendant(id) { return found }
-        }
-        return nil
-    }
 }
