@@ -115,22 +115,26 @@ extension DecodingContext {
 
     /// `[location, length]`: two whole numbers, not negative.
     mutating func textRange(_ value: JSONValue) -> TextRange? {
-        guard let n = numbers(value, count: 2, what: "[location, length]") else { return nil }
-        guard n.0 >= 0, n.1 >= 0, n.0 == n.0.rounded(), n.1 == n.1.rounded(), n.0 < 1e15, n.1 < 1e15 else {
-            problem("expected a location and a length in characters (whole numbers, not negative), got [\(JSONWriter.format(n.0)), \(JSONWriter.format(n.1))]")
-            return nil
-        }
-        return TextRange(location: Int(n.0), length: Int(n.1))
+        wholePair(value, what: "[location, length]", expected: "a location and a length in characters (whole numbers, not negative)") {
+            $0 >= 0 && $1 >= 0
+        }.map { TextRange(location: $0, length: $1) }
     }
 
     /// `[index, count]`: whole numbers, the index from 1 and at most the count.
     mutating func setPosition(_ value: JSONValue) -> SetPosition? {
-        guard let n = numbers(value, count: 2, what: "[index, count]") else { return nil }
-        guard n.0 >= 1, n.0 <= n.1, n.0 == n.0.rounded(), n.1 == n.1.rounded(), n.1 < 1e15 else {
-            problem("expected an index from 1 and a count at least as large (whole numbers), got [\(JSONWriter.format(n.0)), \(JSONWriter.format(n.1))]")
+        wholePair(value, what: "[index, count]", expected: "an index from 1 and a count at least as large (whole numbers)") {
+            $0 >= 1 && $0 <= $1
+        }.map { SetPosition(index: $0, count: $1) }
+    }
+
+    /// Two whole numbers that `valid` accepts, else a problem saying what was `expected`.
+    mutating func wholePair(_ value: JSONValue, what: String, expected: String, valid: (Int, Int) -> Bool) -> (Int, Int)? {
+        guard let n = numbers(value, count: 2, what: what) else { return nil }
+        guard n.0 == n.0.rounded(), n.1 == n.1.rounded(), abs(n.0) < 1e15, abs(n.1) < 1e15, valid(Int(n.0), Int(n.1)) else {
+            problem("expected \(expected), got [\(JSONWriter.format(n.0)), \(JSONWriter.format(n.1))]")
             return nil
         }
-        return SetPosition(index: Int(n.0), count: Int(n.1))
+        return (Int(n.0), Int(n.1))
     }
 
     mutating func point(_ value: JSONValue) -> Point? {

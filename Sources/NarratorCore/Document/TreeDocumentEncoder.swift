@@ -26,8 +26,9 @@ public enum TreeDocumentEncoder {
         if node.modal { put("modal", true) }
         if let frame = node.frame { put("frame", json(frame)) }
         if let point = node.activationPoint { put("activationPoint", [.number(point.x), .number(point.y)]) }
-        if let position = node.positionInSet { put("positionInSet", [.number(Double(position.index)), .number(Double(position.count))]) }
-        if let range = node.selectedTextRange { put("selectedTextRange", [.number(Double(range.location)), .number(Double(range.length))]) }
+        func pair(_ a: Int, _ b: Int) -> JSONValue { [.number(Double(a)), .number(Double(b))] }
+        if let position = node.positionInSet { put("positionInSet", pair(position.index, position.count)) }
+        if let range = node.selectedTextRange { put("selectedTextRange", pair(range.location, range.length)) }
         if !node.actions.isEmpty { put("actions", .array(node.actions.map(JSONValue.string))) }
         if node.magicTap { put("magicTap", true) }
         if node.escape { put("escape", true) }

@@ -1,6 +1,7 @@
 /// The properties few nodes set: an activation point, custom actions, a declarative value, a
-/// representation, rotors, a text selection, a place in a set. They take some 220 bytes inline; kept in a box that only the nodes
-/// setting one of them allocate, every other node of a large tree pays 8 bytes for them.
+/// representation, rotors, a text selection, a place in a set. They take well over 200 bytes
+/// inline; kept in a box that only the nodes setting one of them allocate, every other node of a
+/// large tree pays 8 bytes for them.
 struct RareNodeProperties: Equatable, Sendable {
     var activationPoint: Point?
     var actions: [String] = []
