@@ -408,15 +408,18 @@ final class BridgeLoop {
         if type == "object:state-changed:focused" {
             guard event.pointee.detail1 == 1 else { return }
             // What changed with the focus (a state, a new page) is read first, so the stop exists.
-            if current, let window = application.windowOf[path], application.windows[window]?.object(at: path)?.states.contains(.editable) == true {
-                // A field is read before it is said: GTK selects its text as it takes the focus,
-                // after the focus event, and the focus says "selected" (typing replaces it).
-                applications[name]?.waiting.append(.focus(path: path))
-                readObject(path, in: name)
-            } else if current, let window = application.windowOf[path] {
+            if current, let window = application.windowOf[path] {
+                let states = application.windows[window]?.object(at: path)?.states ?? []
+                if states.contains(.editable) {
+                    // A field is read before it is said: GTK selects its text as it takes the
+                    // focus, after the focus event, and the focus says "selected".
+                    applications[name]?.waiting.append(.focus(path: path))
+                    readObject(path, in: name)
+                    return
+                }
                 carryOut(mirror.focusMoved(WindowID(application: name, path: window), path: path))
                 // A list that manages its rows takes the focus itself: its selected row is the one the user is on.
-                if application.windows[window]?.object(at: path)?.states.contains(.managesDescendants) == true { readSelectedRow(of: path, in: name) }
+                if states.contains(.managesDescendants) { readSelectedRow(of: path, in: name) }
             } else {
                 applications[name]?.waiting.append(.focus(path: path))
                 read(name)
