@@ -41,6 +41,15 @@ public enum Schema {
         "CREATE INDEX utterances_outcome ON utterances(outcome, queued_at);",
         // 3: narratord inserts an announcement's row when it is queued and updates it with its outcome.
         "CREATE INDEX utterances_live_announcement ON utterances(announcement) WHERE experiment IS NULL;",
+        // 4: what a trace exported from the log needs to replay it as it ran: the connection a row
+        // came from (SSIP rate limits and in-flight judging are per connection) and the command that
+        // asked for it (SSIP SPEAK, CHAR, KEY, SOUND_ICON; CANCEL and STOP rows of kind `command`);
+        // and an experiment's record (version, policies, trace hashes, voice, results) as JSON.
+        """
+        ALTER TABLE utterances ADD COLUMN connection INTEGER;
+        ALTER TABLE utterances ADD COLUMN command TEXT;
+        ALTER TABLE experiments ADD COLUMN record TEXT;
+        """,
     ]
 
     public static var version: Int { migrations.count }
