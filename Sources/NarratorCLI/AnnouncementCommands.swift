@@ -18,17 +18,21 @@ public struct ReplayRequest: Equatable, Sendable {
     /// eSpeak NG's rate in words per minute for utterance lengths.
     public var rate: Int
     public var voice: String?
+    /// `--check`: replay under the policies the trace was logged with and compare each outcome.
+    public var check = false
 }
 
 /// `narratorctl log` and `stats`: where to read and which rows.
 public struct LogRequest: Equatable, Sendable {
-    public enum Format: Equatable, Sendable { case table, json, csv }
+    public enum Format: Equatable, Sendable { case table, json, csv, trace }
     /// `--db`; nil reads the running daemon's log, else the default file (see `LogCommand.locate`).
     public var database: String?
     /// `--socket`: the daemon asked where its log is when `database` is nil.
     public var socket: String?
     /// A duration back from now ("10m", "2h", "90s", "1d") or a local time ("2026-11-29T15:00", "2026-11-29").
     public var since: String?
+    /// The same forms as `since`: rows queued before it.
+    public var until: String?
     public var outcome: String?
     public var tree: String?
     public var experiment: String?
@@ -58,18 +62,27 @@ private func logRequest(_ parsed: ParsedArguments, command: String) throws(Usage
         guard let n = Int(text), n > 0 else { throw UsageError("--limit must be a whole number above 0, not \"\(text)\"", command: command) }
         limit = n
     }
-    if let since = parsed.value("--since"), LogTime.parse(since, now: 0) == nil {
-        throw UsageError("--since takes a duration such as 90s, 10m, 2h, 1d or a time such as 2026-11-29T15:00, not \"\(since)\"", command: command)
+    for option in ["--since", "--until"] {
+        if let time = parsed.value(option), LogTime.parse(time, now: 0) == nil {
+            throw UsageError("\(option) takes a duration such as 90s, 10m, 2h, 1d or a time such as 2026-11-29T15:00, not \"\(time)\"", command: command)
+        }
     }
-    if parsed.has("--csv") && parsed.has("--json") { throw UsageError("give --json or --csv, not both", command: command) }
+    let formats = ["--csv", "--json", "--trace"].filter(parsed.has)
+    if formats.count > 1 { throw UsageError("give one of --json, --csv and --trace, not \(formats.joined(separator: " and "))", command: command) }
+    if parsed.has("--trace") {
+        for option in ["--outcome", "--limit", "--experiment", "--policy"] where parsed.value(option) != nil {
+            throw UsageError("--trace exports every row in the time range, so \(option) does not go with it (a trace with rows left out replays differently)", command: command)
+        }
+    }
     return LogRequest(
-        database: parsed.value("--db"), socket: parsed.value("--socket"), since: parsed.value("--since"), outcome: parsed.value("--outcome"), tree: parsed.value("--tree"),
+        database: parsed.value("--db"), socket: parsed.value("--socket"), since: parsed.value("--since"), until: parsed.value("--until"), outcome: parsed.value("--outcome"), tree: parsed.value("--tree"),
         experiment: parsed.value("--experiment"), policy: parsed.value("--policy"), client: parsed.value("--client"), limit: limit,
-        format: parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : .table)
+        format: parsed.has("--csv") ? .csv : parsed.has("--json") ? .json : parsed.has("--trace") ? .trace : .table)
 }
 
 private let filterOptions: [OptionSpec] = [
     OptionSpec("--since", value: "DURATION|TIME", help: "rows queued in the last DURATION (90s, 10m, 2h, 1d) or since TIME (2026-11-29T15:00)"),
+    OptionSpec("--until", value: "DURATION|TIME", help: "rows queued before DURATION ago or before TIME"),
     OptionSpec("--tree", value: "TREE", help: "only this tree's rows"),
     OptionSpec("--client", value: "NAME", help: "only this client's rows: its name, or an SSIP client's application (orca for user:orca:default), any case"),
     OptionSpec("--experiment", value: "ID", help: "rows of a replay experiment instead of live ones"),
@@ -88,6 +101,7 @@ let announcementCommandSpecs: [CommandSpec] = [
             OptionSpec("--timeline", value: "FILE.svg", help: "draw every decision per policy as SVG (the output names the file)"),
             OptionSpec("--rate", value: "WPM", help: "speech rate for utterance lengths (default 175)"),
             OptionSpec("--voice", value: "NAME", help: "eSpeak NG voice for utterance lengths (default: en)"),
+            OptionSpec("--check", help: "replay a trace from log --trace under the policies it ran with; exit 1 unless every logged outcome comes back"),
         ],
         discussion: """
             Feeds the trace through the same announcement queue and speech scheduler as narratord, on a
@@ -97,6 +111,10 @@ let announcementCommandSpecs: [CommandSpec] = [
             JSON. Every decision is recorded under a new experiment id in the replay database
             ($XDG_STATE_HOME/narrator/replays.db unless --db says otherwise; the daemon's live log is
             never written), which "narratorctl log --experiment ID" and "stats --experiment ID" read.
+
+            An utterance of a trace exported with "narratorctl log --trace" lasts as long as it played
+            when it was logged. --check replays such a trace under the policies its rows name (built in,
+            or files given with --policy) and lists every event whose outcome differs from the logged one.
             """,
         connects: .never,
         build: { parsed throws(UsageError) in
@@ -106,11 +124,12 @@ let announcementCommandSpecs: [CommandSpec] = [
                 rate = n
             }
             let policies = parsed.values("--policy")
+            let check = parsed.has("--check")
             return .announcements(
                 .replay(
                     ReplayRequest(
-                        trace: parsed.positionals[0], policies: policies.isEmpty ? AnnouncementPolicy.builtIns.map(\.name) : policies,
-                        database: parsed.value("--db"), timeline: parsed.value("--timeline"), rate: rate, voice: parsed.value("--voice"))))
+                        trace: parsed.positionals[0], policies: policies.isEmpty && !check ? AnnouncementPolicy.builtIns.map(\.name) : policies,
+                        database: parsed.value("--db"), timeline: parsed.value("--timeline"), rate: rate, voice: parsed.value("--voice"), check: check)))
         }),
     CommandSpec(
         name: "log", summary: "list logged announcements and utterances with their outcome (reads the database)",
@@ -118,11 +137,19 @@ let announcementCommandSpecs: [CommandSpec] = [
             OptionSpec("--outcome", value: "OUTCOME", help: "only this outcome", choices: AnnouncementOutcome.allCases.map(\.rawValue)),
             OptionSpec("--limit", value: "N", help: "the N most recent rows"),
             OptionSpec("--csv", help: "print CSV"),
+            OptionSpec("--trace", help: "print the rows as a trace that replay takes (JSON lines; see docs/announcements.md)"),
         ],
         discussion: whichLog + """
 
             Columns: time queued, id, kind, priority, tree, client (an SSIP client's application, else
             the client's name), policy, outcome, wait (queued to started), text.
+
+            --trace writes every row in the time range (--since, --until, --tree, --client, --policy
+            choose it) as a replay trace: announcements, focus speech, hints, values, SSIP messages with
+            their priority, client and connection, and the SSIP CANCEL and STOP commands, each with how
+            long it played and the outcome logged. "narratorctl replay FILE --check" replays it under the
+            policies it ran with and compares every outcome with the logged one. What a trace cannot
+            carry is said on standard error and in its first ("meta") line.
             """,
         connects: .forTheLogPath,
         build: { parsed throws(UsageError) in .announcements(.log(try logRequest(parsed, command: "log"))) }),

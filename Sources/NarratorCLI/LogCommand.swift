@@ -62,9 +62,11 @@ enum LogCommand {
     }
 
     static func filter(_ request: LogRequest) -> LogFilter {
-        LogFilter(
-            since: request.since.flatMap { LogTime.parse($0, now: Date().timeIntervalSince1970) }, outcome: request.outcome,
-            tree: request.tree, experiment: request.experiment, policy: request.policy, client: request.client, limit: request.limit)
+        let now = Date().timeIntervalSince1970
+        return LogFilter(
+            since: request.since.flatMap { LogTime.parse($0, now: now) }, outcome: request.outcome,
+            tree: request.tree, experiment: request.experiment, policy: request.policy, client: request.client, limit: request.limit,
+            until: request.until.flatMap { LogTime.parse($0, now: now) }, commands: request.format == .trace)
     }
 
     static func log(_ request: LogRequest, environment: [String: String], console: Console) -> ExitStatus {
@@ -80,6 +82,12 @@ enum LogCommand {
         case .json: console.out(JSONValue.array(rows.map { json($0.id, $0.row) }).prettyText + "\n")
         case .csv: console.out(csv(rows))
         case .table: console.out(table(rows, experiment: request.experiment != nil))
+        case .trace:
+            let trace = LogTrace(rows: rows.map(\.row))
+            console.out(trace.text(source: "narratorctl log --trace"))
+            let start = rows.first.map { LogTime.format($0.row.queuedAt, experiment: false) } ?? "-"
+            console.err("narratorctl log: \(trace.events.count) events from \(rows.count) rows, from \(start)\n")
+            for (what, count) in trace.notCarried { console.err("narratorctl log: not carried by the trace: \(count) \(what)\n") }
         }
         return .success
     }

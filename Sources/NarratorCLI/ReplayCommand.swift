@@ -8,13 +8,14 @@ enum ReplayCommand {
         // Read as every file argument is: `-` for standard input, a byte-order mark dropped, and a
         // missing file named with why and the nearest file beside it.
         guard let bytes = InputFile.read(request.trace, for: "replay", console: console) else { return .refused }
-        let events: [TraceEvent]
+        let numbered: [(line: Int, event: TraceEvent)]
         do {
-            events = try AnnouncementTrace.parse(String(decoding: bytes, as: UTF8.self))
+            numbered = try AnnouncementTrace.parseNumbered(String(decoding: bytes, as: UTF8.self))
         } catch {
             console.err("narratorctl replay: \(request.trace): \(error)\n")
             return .refused
         }
+        let events = numbered.map(\.event)
         var policies: [AnnouncementPolicy] = []
         for name in request.policies {
             switch loadPolicy(name) {
@@ -25,14 +26,8 @@ enum ReplayCommand {
             }
         }
         let durations = SpeechDurations(cacheDirectory: LogTime.cacheDirectory(environment), voice: request.voice, rate: request.rate)
-        var texts = Set<String>()
-        for event in events {
-            switch event.kind {
-            case .announce(let text, _, _), .focus(let text): texts.insert(text)
-            }
-        }
         do {
-            try durations.prepare(texts)
+            try durations.prepare(Set(events.compactMap(\.text)))
         } catch {
             console.err("narratorctl replay: cannot measure utterance lengths with eSpeak NG: \(error)\n")
             return .refused
@@ -40,10 +35,31 @@ enum ReplayCommand {
         durations.save()
 
         var lanes: [AnnouncementTimeline.Lane] = []
-        for policy in policies {
-            var simulation = AnnouncementSimulation(policy: policy) { durations.duration($0) }
-            simulation.run(events)
-            lanes.append(AnnouncementTimeline.Lane(policy: policy.name, records: simulation.records, speech: simulation.speech))
+        var check: ReplayCheck?
+        if request.check {
+            // The trace's own policies: built-in names, or files given with --policy by their name.
+            let names = ReplayCheck.policies(of: events)
+            var known: [String: AnnouncementPolicy] = [:]
+            for policy in AnnouncementPolicy.builtIns + policies { known[policy.name] = policy }
+            for name in names.names where known[name] == nil {
+                console.err("narratorctl replay: \(request.trace) was logged under policy \"\(name)\", which is not built in: give its file with --policy FILE\n")
+                return .usage
+            }
+            do {
+                check = try ReplayCheck(numbered, policies: known) { durations.duration($0) }
+            } catch {
+                console.err("narratorctl replay: \(error)\n")
+                return .usage
+            }
+            policies = names.names.compactMap { known[$0] }
+            let simulation = check!.simulation
+            lanes.append(AnnouncementTimeline.Lane(policy: names.daemon, records: simulation.records, speech: simulation.speech))
+        } else {
+            for policy in policies {
+                var simulation = AnnouncementSimulation(policy: policy) { durations.duration($0) }
+                simulation.run(events)
+                lanes.append(AnnouncementTimeline.Lane(policy: policy.name, records: simulation.records, speech: simulation.speech))
+            }
         }
         let summaries = lanes.map { ReplaySummary(policy: $0.policy, records: $0.records, speech: $0.speech) }
 
@@ -84,17 +100,54 @@ enum ReplayCommand {
             }
         }
         if json {
-            let object: JSONValue = [
+            var object = JSONObject([
                 "experiment": .string(experiment), "database": .string(databasePath), "rows": .number(Double(written)),
                 "timeline": .optional(timeline), "policies": .array(summaries.map(\.json)),
-            ]
-            console.out(object.prettyText + "\n")
+            ])
+            if let check { object["check"] = checkJSON(check) }
+            console.out(JSONValue.object(object).prettyText + "\n")
         } else {
             console.out(ReplaySummary.table(summaries) + "\n")
+            if let check { console.out(checkText(check)) }
             if let timeline { console.out("timeline: \(timeline)\n") }
             if written > 0 { console.out("experiment \(experiment): \(written) rows in \(databasePath)\n") }
         }
+        if let check, !check.mismatches.isEmpty { return .refused }
         return status
+    }
+
+    /// What `--check` found: agreement, then each event replayed otherwise, by its line.
+    static func checkText(_ check: ReplayCheck) -> String {
+        var text = "check: \(check.compared - check.mismatches.count) of \(check.compared) logged outcomes replayed the same\n"
+        for mismatch in check.mismatches {
+            text += "  line \(mismatch.line): \(describe(mismatch.event)) logged \(mismatch.logged.rawValue), replayed \(mismatch.replayed?.rawValue ?? "no outcome")\n"
+        }
+        return text
+    }
+
+    static func checkJSON(_ check: ReplayCheck) -> JSONValue {
+        [
+            "compared": .number(Double(check.compared)), "matching": .number(Double(check.compared - check.mismatches.count)),
+            "mismatches": .array(
+                check.mismatches.map { mismatch in
+                    [
+                        "line": .number(Double(mismatch.line)), "event": .string(describe(mismatch.event)), "logged": .string(mismatch.logged.rawValue),
+                        "replayed": .optional(mismatch.replayed?.rawValue),
+                    ]
+                }),
+        ]
+    }
+
+    private static func describe(_ event: TraceEvent) -> String {
+        let what: String
+        switch event.kind {
+        case .announce: what = "announce"
+        case .focus: what = "focus"
+        case .speech(_, let kind): what = kind.name
+        case .ssip(_, let priority, _): what = "ssip \(priority.rawValue)"
+        case .ssipCancel, .ssipStop, .stop, .shutdown: what = "command"
+        }
+        return "\(what) \"\(event.text ?? "")\""
     }
 
     /// A built-in policy by name, or a policy file (named after the file unless it names itself).

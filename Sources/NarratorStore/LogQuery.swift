@@ -12,10 +12,15 @@ public struct LogFilter: Sendable, Hashable {
     /// "user:orca:default"), ignoring (ASCII) case.
     public var client: String?
     public var limit: Int?
+    /// Rows queued before this time.
+    public var until: Double?
+    /// Whether command rows (kind `command`: SSIP `CANCEL` and `STOP`, `stop`) are included;
+    /// they are not utterances, and only a trace needs them.
+    public var commands = false
 
     public init(
         since: Double? = nil, outcome: String? = nil, tree: String? = nil, experiment: String? = nil, policy: String? = nil, client: String? = nil,
-        limit: Int? = nil
+        limit: Int? = nil, until: Double? = nil, commands: Bool = false
     ) {
         self.since = since
         self.outcome = outcome
@@ -24,12 +29,14 @@ public struct LogFilter: Sendable, Hashable {
         self.policy = policy
         self.client = client
         self.limit = limit
+        self.until = until
+        self.commands = commands
     }
 
     var whereClause: (sql: String, arguments: [SQLValue]) {
         // Each filter is a fixed condition with bound values (one per "?"): nothing a user types becomes SQL.
         let filters: [(condition: String, value: SQLValue?)] = [
-            ("queued_at >= ?", since.map(SQLValue.real)), ("outcome = ?", outcome.map(SQLValue.text)), ("tree = ?", tree.map(SQLValue.text)),
+            ("queued_at >= ?", since.map(SQLValue.real)), ("queued_at < ?", until.map(SQLValue.real)), ("outcome = ?", outcome.map(SQLValue.text)), ("tree = ?", tree.map(SQLValue.text)),
             ("policy = ?", policy.map(SQLValue.text)), ("experiment = ?", experiment.map(SQLValue.text)),
             ("(client_name = ? COLLATE NOCASE OR \(UtteranceLog.ssipApplication) = ? COLLATE NOCASE)", client.map(SQLValue.text)),
         ]
@@ -41,6 +48,7 @@ public struct LogFilter: Sendable, Hashable {
             arguments += Array(repeating: value, count: condition.count { $0 == "?" })
         }
         if experiment == nil { conditions.append("experiment IS NULL") }
+        if !commands { conditions.append("kind != 'command'") }
         return ("WHERE " + conditions.joined(separator: " AND "), arguments)
     }
 }
@@ -90,7 +98,9 @@ extension UtteranceLog {
     public static func rows(_ filter: LogFilter, in database: Database) throws(DatabaseError) -> [(id: Int64, row: LogRow)] {
         let (clause, arguments) = filter.whereClause
         let limit = filter.limit.map { " LIMIT \($0)" } ?? ""
-        let sql = "SELECT * FROM (SELECT id, \(LogRow.columns) FROM utterances \(clause) ORDER BY queued_at DESC, id DESC\(limit)) ORDER BY queued_at, id"
+        // A file no daemon has opened since schema 4 has no connection or command yet.
+        let columns = try Schema.userVersion(database) >= 4 ? LogRow.columns : LogRow.columnsBeforeVersion4
+        let sql = "SELECT * FROM (SELECT id, \(columns) FROM utterances \(clause) ORDER BY queued_at DESC, id DESC\(limit)) ORDER BY queued_at, id"
         return try database.query(sql, arguments, row: LogRow.read)
     }
 

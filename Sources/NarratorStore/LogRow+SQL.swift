@@ -1,11 +1,15 @@
+import Foundation
 import NarratorCore
 
 /// How a row is written to and read from the `utterances` table.
 extension LogRow {
     static let columns =
-        "announcement, utterance, kind, text, priority, tree, element, dedup_key, policy, client_pid, client_uid, client_name, queued_at, started_at, ended_at, outcome, duplicate_of, interrupted_by, experiment"
+        "announcement, utterance, kind, text, priority, tree, element, dedup_key, policy, client_pid, client_uid, client_name, queued_at, started_at, ended_at, outcome, duplicate_of, interrupted_by, experiment, connection, command"
 
-    static let insertSQL = "INSERT INTO utterances (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+    /// The same columns from a file of schema 3 or older, read without migrating it.
+    static let columnsBeforeVersion4 = columns.replacingOccurrences(of: "connection, command", with: "NULL, NULL")
+
+    static let insertSQL = "INSERT INTO utterances (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 
     /// Fills in a live announcement's outcome, found by its announcement id and the instant it was
     /// queued: a daemon that started while the file was unreadable numbers from 1 again, and its
@@ -25,7 +29,7 @@ extension LogRow {
             .optional(announcement), .optional(utterance), .text(kind), .text(text), .optional(priority), .optional(tree),
             .optional(element), .optional(dedupKey), .optional(policy), .optional(clientPID), .optional(clientUID),
             .optional(clientName), .real(queuedAt), .optional(startedAt), .optional(endedAt), .text(outcome),
-            .optional(duplicateOf), .optional(interruptedBy), .optional(experiment),
+            .optional(duplicateOf), .optional(interruptedBy), .optional(experiment), .optional(connection), .optional(command),
         ]
     }
 
@@ -38,7 +42,8 @@ extension LogRow {
                 priority: s.string(5), tree: s.string(6), element: s.string(7), dedupKey: s.string(8), policy: s.string(9),
                 clientPID: s.optionalInt64(10), clientUID: s.optionalInt64(11), clientName: s.string(12), queuedAt: s.double(13),
                 startedAt: s.optionalDouble(14), endedAt: s.optionalDouble(15), outcome: s.string(16) ?? "",
-                duplicateOf: s.optionalInt64(17), interruptedBy: s.string(18), experiment: s.string(19))
+                duplicateOf: s.optionalInt64(17), interruptedBy: s.string(18), experiment: s.string(19),
+                connection: s.optionalInt64(20), command: s.string(21))
         )
     }
 }

@@ -1,10 +1,12 @@
-/// One policy's row in the replay comparison: what happened to the trace's announcements under it.
+/// One policy's row in the replay comparison: what happened to the trace's messages (its
+/// announcements and Speech Dispatcher clients' messages: what apps asked to be heard) under it.
 public struct ReplaySummary: Sendable, Hashable {
     public var policy: String
+    /// Announcements and SSIP messages.
     public var announcements: Int
-    /// How many announcements ended with each outcome (every outcome present, zeros included).
+    /// How many messages ended with each outcome (every outcome present, zeros included).
     public var counts: [AnnouncementOutcome: Int]
-    /// Queued to started, in seconds, of the announcements that started (nil when none did).
+    /// Queued to started, in seconds, of the messages that started (nil when none did).
     public var latencyP50: Double?
     public var latencyP95: Double?
     public var latencyP99: Double?
@@ -15,11 +17,14 @@ public struct ReplaySummary: Sendable, Hashable {
 
     public init(policy: String, records: [AnnouncementRecord], speech: [SpeechRecord]) {
         self.policy = policy
-        announcements = records.count
+        let messages = speech.filter { if case .ssip = $0.kind { true } else { false } }
+        announcements = records.count + messages.count
         var counts = Dictionary(uniqueKeysWithValues: AnnouncementOutcome.allCases.map { ($0, 0) })
         for record in records { counts[record.outcome, default: 0] += 1 }
+        for message in messages { counts[message.outcome, default: 0] += 1 }
         self.counts = counts
-        let latencies = records.compactMap { record in record.startedAt.map { ($0 - record.queuedAt).asSeconds } }.sorted()
+        let latencies = (records.compactMap { record in record.startedAt.map { ($0 - record.queuedAt).asSeconds } }
+            + messages.compactMap { message in message.startedAt.map { ($0 - message.queuedAt).asSeconds } }).sorted()
         func percentile(_ p: Double) -> Double? {
             latencies.isEmpty ? nil : latencies[min(latencies.count - 1, Int((p * Double(latencies.count - 1)).rounded()))]
         }

@@ -5,7 +5,8 @@
 public struct LogRow: Sendable, Hashable {
     public var announcement: Int64?
     public var utterance: Int64?
-    /// "announcement", "focus", "hint", "value" or "speak".
+    /// "announcement", "focus", "hint", "value", "speak", "ssip", or "command" (an SSIP `CANCEL`
+    /// or `STOP`, or `stop`: what silenced speech, so that a trace of the log can replay it).
     public var kind: String
     public var text: String
     public var priority: String?
@@ -23,12 +24,17 @@ public struct LogRow: Sendable, Hashable {
     public var duplicateOf: Int64?
     public var interruptedBy: String?
     public var experiment: String?
+    /// The connection it came on (the daemon's number for it).
+    public var connection: Int64?
+    /// The command that asked for it: SSIP's `SPEAK`, `CHAR`, `KEY` or `SOUND_ICON`; for a
+    /// command row, the command (`CANCEL self`, `STOP all`, `stop`).
+    public var command: String?
 
     public init(
         announcement: Int64? = nil, utterance: Int64? = nil, kind: String, text: String, priority: String? = nil, tree: String? = nil,
         element: String? = nil, dedupKey: String? = nil, policy: String? = nil, clientPID: Int64? = nil, clientUID: Int64? = nil,
         clientName: String? = nil, queuedAt: Double, startedAt: Double? = nil, endedAt: Double? = nil, outcome: String,
-        duplicateOf: Int64? = nil, interruptedBy: String? = nil, experiment: String? = nil
+        duplicateOf: Int64? = nil, interruptedBy: String? = nil, experiment: String? = nil, connection: Int64? = nil, command: String? = nil
     ) {
         self.announcement = announcement
         self.utterance = utterance
@@ -49,6 +55,8 @@ public struct LogRow: Sendable, Hashable {
         self.duplicateOf = duplicateOf
         self.interruptedBy = interruptedBy
         self.experiment = experiment
+        self.connection = connection
+        self.command = command
     }
 
     /// An announcement's life as a row; `seconds` turns the queue's instants into the row's clock.
@@ -61,10 +69,17 @@ public struct LogRow: Sendable, Hashable {
             duplicateOf: record.duplicateOf.map { Int64($0.rawValue) }, experiment: experiment)
     }
 
-    /// Another utterance's life as a row.
+    /// Another utterance's life as a row (an SSIP message's kind is `ssip`, with its priority).
     public init(_ record: SpeechRecord, policy: String? = nil, experiment: String? = nil, seconds: (MonotonicInstant) -> Double) {
+        var kind = record.kind.name
+        var priority: String?
+        if case .ssip(let ssipPriority) = record.kind {
+            kind = "ssip"
+            priority = ssipPriority.rawValue
+        }
         self.init(
-            utterance: Int64(record.utterance.rawValue), kind: record.kind.name, text: record.text, tree: record.tree,
+            utterance: record.utterance.rawValue == 0 ? nil : Int64(record.utterance.rawValue), kind: kind, text: record.text, priority: priority,
+            tree: record.tree,
             element: record.element, policy: policy, queuedAt: seconds(record.queuedAt), startedAt: record.startedAt.map(seconds),
             endedAt: seconds(record.endedAt), outcome: record.outcome.rawValue, interruptedBy: record.interruptedBy?.name,
             experiment: experiment)

@@ -34,6 +34,8 @@ struct SSIPMessage: Sendable {
     /// What deduplication compares (``Announcement/normalizedKey(_:)`` of the words spoken),
     /// taken once when the message arrives; a message resumed after a pause keeps it.
     var key: String
+    /// The command that sent it: only a `SPEAK` is judged by the gate.
+    var command: SSIPSpeechCommand
     var ssml: Bool
     /// The client's settings when it sent the message: they stay with the message.
     var settings: SSIPSettings

@@ -68,6 +68,7 @@ extension Session {
             let utterance = say(text, .speak, tree: nil, element: nil, language: language ?? focusedLanguage)
             return .spoke(text: text, utterance: utterance)
         case .stop:
+            logCommand("stop", from: client)
             follow(plan.stop(at: now))
             return .stopped
         case .status:

@@ -36,7 +36,7 @@ extension Session {
                 } else if text.isEmpty {
                     sendSSIP(client, .reply(.messageCanceled))
                 } else {
-                    queueSSIP(text, ssml: state.settings.ssmlMode, spelled: state.settings.spelling, judged: true, from: client)
+                    queueSSIP(text, ssml: state.settings.ssmlMode, spelled: state.settings.spelling, command: .speak, from: client)
                 }
             case .tooLong:
                 state.reader = nil
@@ -107,11 +107,11 @@ extension Session {
             ssipClients[client]?.reader = SSIPMessageReader(limit: configuration.limits.ssipMessageBytes)
             sendSSIP(client, .reply(.receivingData))
         case .char(let character):
-            queueSSIP(SSIPWords.character(character), ssml: false, spelled: false, judged: false, from: client)
+            queueSSIP(SSIPWords.character(character), ssml: false, spelled: false, command: .char, from: client)
         case .key(let key):
-            queueSSIP(SSIPWords.key(key), ssml: false, spelled: false, judged: false, from: client)
+            queueSSIP(SSIPWords.key(key), ssml: false, spelled: false, command: .key, from: client)
         case .soundIcon(let icon):
-            queueSSIP(SSIPWords.soundIcon(icon), ssml: false, spelled: false, judged: false, from: client)
+            queueSSIP(SSIPWords.soundIcon(icon), ssml: false, spelled: false, command: .soundIcon, from: client)
         case .set(let target, let setting):
             let targets = ssipTargets(target, from: client)
             guard !targets.isEmpty else {
@@ -125,6 +125,7 @@ extension Session {
         case .clientID:
             sendSSIP(client, .reply(.clientID(client.rawValue)))
         case .cancel(let target):
+            logCommand("CANCEL \(target.ssip.lowercased())", from: client)
             for id in ssipTargets(target, from: client) { ssipClients[id]?.sinceCancel = 0 }
             if case .all = target {
                 // Every SSIP message, also of clients that already left (spd-say -C silences an earlier spd-say).
@@ -133,6 +134,7 @@ extension Session {
             for id in ssipTargets(target, from: client) { cancelSSIP(of: id) }
             sendSSIP(client, .reply(.canceled))
         case .stop(let target):
+            logCommand("STOP \(target.ssip.lowercased())", from: client)
             for id in ssipTargets(target, from: client) { ssipClients[id]?.sinceCancel = 0 }
             if case .all = target {
                 follow(plan.stopPlaying(at: now) { Self.isSSIP($0) })
@@ -196,7 +198,7 @@ extension Session {
 
     /// Acknowledges a message (`225`) and hands it to speech, unless the client is paused
     /// (held) or the gate deduplicates or throttles it (logged, and `703` if asked for).
-    private mutating func queueSSIP(_ text: String, ssml: Bool, spelled: Bool, judged: Bool, from client: ClientID) {
+    private mutating func queueSSIP(_ text: String, ssml: Bool, spelled: Bool, command: SSIPSpeechCommand, from client: ClientID) {
         guard let state = ssipClients[client] else { return }
         let settings = state.settings
         let id = nextSSIPMessage
@@ -204,13 +206,13 @@ extension Session {
         let words = spelled && !ssml ? SSIPWords.spelled(text) : text
         let message = SSIPMessage(
             id: id, client: client, clientName: settings.clientName, priority: settings.priority, inBlock: state.inBlock, text: words,
-            sent: text, key: Announcement.normalizedKey(words), ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
+            sent: text, key: Announcement.normalizedKey(words), command: command, ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
         sendSSIP(client, .reply(.messageQueued(id: id)))
         if state.paused {
             ssipClients[client]?.held.append(message)
             return
         }
-        if judged && configuration.policy.name != AnnouncementPolicy.none.name {
+        if command.isJudged && configuration.policy.name != AnnouncementPolicy.none.name {
             let inFlight = ssipMessages.values.filter { $0.client == client }.map { $0.key }
             let sinceCancel = state.sinceCancel
             ssipClients[client]?.sinceCancel += 1
@@ -326,6 +328,8 @@ extension Session {
         row.clientPID = message.credentials.map { Int64($0.pid) }
         row.clientUID = message.credentials.map { Int64($0.uid) }
         row.dedupKey = message.key
+        row.connection = Int64(message.client.rawValue)
+        row.command = message.command.rawValue
     }
 
     /// What is left to say of a message cut by a pause: after its last index mark the listener

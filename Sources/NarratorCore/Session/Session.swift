@@ -192,7 +192,8 @@ public struct Session: Sendable {
         guard !isShutDown else { return }
         // Every announcement and utterance still open gets its final outcome (`cancelled`) now,
         // so the log holds no open row; replies that wait for a commit are answered as their rows
-        // commit, before the daemon closes the connections.
+        // commit, before the daemon closes the connections. Its row tells a trace of the log why.
+        logCommand("shutdown", from: nil)
         follow(plan.shutDown(at: now))
         isShutDown = true
         armTimer()

@@ -121,6 +121,9 @@ public struct SpeechPlan: Sendable {
     /// The request of an utterance still in flight (queued or playing).
     public func request(_ id: UtteranceID) -> UtteranceRequest? { entries[id]?.request }
 
+    /// The announcement an utterance in flight speaks, if it speaks one.
+    public func announcement(of id: UtteranceID) -> AnnouncementID? { entries[id]?.announcement }
+
     /// New hint settings (switching hints off drops a pending hint).
     public mutating func configure(_ configuration: SpeechSchedulerConfiguration, at now: MonotonicInstant) -> PlanStep {
         var step = PlanStep()
