@@ -110,7 +110,7 @@ enum Completion {
         case ("update", "--focus"): return .elements(.positional(0))
         case ("replay", "--voice"): return .voices(extra: [])
         case (_, "--language"): return .languages
-        case ("update", "--set"), ("update", "--children"), ("announce", "--key"), ("replay", "--rate"), (_, "--since"),
+        case ("update", "--set"), ("update", "--children"), ("announce", "--key"), ("replay", "--rate"), (_, "--since"), (_, "--until"),
             (_, "--limit"), (_, "--experiment"), (_, "--client"):
             return .text
         default: return nil

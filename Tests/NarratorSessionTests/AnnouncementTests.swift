@@ -19,7 +19,7 @@ import Testing
         #expect(effects.replies(to: app).isEmpty)
         let row = LogRow(
             announcement: 1, kind: "announcement", text: "3 new messages", priority: "default", dedupKey: "3 new messages", policy: "default",
-            clientPID: 77, clientUID: Int64(Harness.daemonUID), clientName: "mail", queuedAt: 1_700_000_005, outcome: "speaking")
+            clientPID: 77, clientUID: Int64(Harness.daemonUID), clientName: "mail", queuedAt: 1_700_000_005, outcome: "speaking", connection: Int64(app.rawValue))
         #expect(effects.contains(.appendLog(row, Ticket(1))))
         let committed = h.feed(.logWritten(Ticket(1), .success(())))
         #expect(

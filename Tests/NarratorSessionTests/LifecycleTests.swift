@@ -33,7 +33,7 @@ import Testing
         let stop = h.feed(.shutdown)
         #expect(stop.stopped == [UtteranceID(1)])
         #expect(Set(stop.updatedRows.map { "\($0.text): \($0.outcome)" }) == ["Playing: cancelled", "Waiting: cancelled"])
-        #expect(stop.appendedRows.map { "\($0.kind) \($0.text): \($0.outcome)" } == ["focus Now Playing, Play, button: cancelled", "hint actions available: cancelled"])
+        #expect(stop.appendedRows.map { "\($0.kind) \($0.text): \($0.outcome)" } == ["command shutdown: done", "focus Now Playing, Play, button: cancelled", "hint actions available: cancelled"])
         #expect(stop.last == .shutDown)
         // The replies that waited for their rows are still sent as the rows commit.
         let answers = h.commitLog()

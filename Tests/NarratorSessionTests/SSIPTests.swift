@@ -280,6 +280,25 @@ extension Array where Element == SessionEffect {
         #expect(h.ssip(stranger, "SPEAK", "hello", ".").isEmpty)
     }
 
+    /// What a trace of the log needs to replay SSIP traffic: each message's connection and
+    /// command, and a row for each cancel, stop and `stop` (no reply waits for it).
+    @Test func rowsSayWhichConnectionAndCommandAskedAndCancelsHaveRowsOfTheirOwn() {
+        var h = Harness(policy: .none)
+        let orca = h.ssipClient(pid: 444)
+        h.ssip(orca, "SET SELF CLIENT_NAME user:orca:default")
+        let cancelled = h.speak(orca, "Inbox, list") + h.ssip(orca, "CHAR x") + h.ssip(orca, "CANCEL SELF")
+        // The character (a text, as the message was) cut the message; the cancel cut the character.
+        #expect(cancelled.appendedRows.map { "\($0.kind) \($0.text) \($0.command ?? "-"): \($0.outcome)" } == [
+            "ssip Inbox, list SPEAK: interrupted", "command CANCEL self CANCEL self: done", "ssip x CHAR: cancelled",
+        ])
+        #expect(cancelled.appendedRows.allSatisfy { $0.connection == Int64(orca.rawValue) && $0.clientName == "user:orca:default" })
+        #expect(h.ssip(orca, "STOP ALL").appendedRows.map(\.text) == ["STOP all"])
+        let app = h.client(pid: 90)
+        let stop = h.request(app, .stop)
+        #expect(stop.appendedRows.map { "\($0.kind) \($0.text): \($0.outcome)" } == ["command stop: done"])
+        #expect(stop.appendedRows.first?.connection == Int64(app.rawValue))
+    }
+
     @Test func cancelAllSilencesAClientThatAlreadyLeft() {
         var h = Harness(policy: .none)
         let first = h.ssipClient()
@@ -289,6 +308,8 @@ extension Array where Element == SessionEffect {
         let cancelled = h.ssip(second, "CANCEL ALL")
         #expect(cancelled.stopped.count == 1)
         #expect(cancelled.wire(to: second) == "213 OK CANCELED\r\n")
-        #expect(cancelled.appendedRows.map(\.outcome) == ["cancelled"])
+        // The cancel's own row first (what a trace of the log replays), then the life it ended.
+        #expect(cancelled.appendedRows.map { "\($0.kind) \($0.text): \($0.outcome)" } == ["command CANCEL all: done", "ssip a long announcement from an earlier spd-say: cancelled"])
+        #expect(cancelled.appendedRows.first?.connection == Int64(second.rawValue) && cancelled.appendedRows.first?.clientPID == 301)
     }
 }

@@ -18,7 +18,16 @@ public struct ReplayCheck {
         public var daemon: String
         public var trees: [String: String]
 
-        public var names: [String] { [daemon] + trees.values.sorted().filter { $0 != daemon } }
+        public init(daemon: String, trees: [String: String]) {
+            self.daemon = daemon
+            self.trees = trees
+        }
+
+        /// Every name, the daemon's first, each once.
+        public var names: [String] {
+            var seen: Set<String> = [daemon]
+            return [daemon] + trees.values.sorted().filter { seen.insert($0).inserted }
+        }
     }
 
     public private(set) var simulation: AnnouncementSimulation

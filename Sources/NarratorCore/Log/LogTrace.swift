@@ -52,7 +52,9 @@ public struct LogTrace: Sendable {
         switch row.kind {
         case "announcement":
             let priority = row.priority.flatMap(AnnouncementPriority.init(rawValue:)) ?? .default
-            kind = .announce(text: row.text, priority: priority, key: row.dedupKey)
+            // The key an app gave; a text's own key is implied.
+            let key = row.dedupKey == Announcement.normalizedKey(row.text) ? nil : row.dedupKey
+            kind = .announce(text: row.text, priority: priority, key: key)
         case "focus":
             kind = .focus(text: row.text)
         case "hint", "value", "speak":
