@@ -70,8 +70,9 @@ import Testing
         let first = try earlier.client()
         for n in 1...3 { #expect(try first.request(["cmd": "announce", "text": .string("earlier \(n)"), "priority": "low"])["logged"] == true) }
         #expect(earlier.stop() == 0)
-        let before = try sqlite(database, "SELECT announcement, outcome FROM utterances ORDER BY id")
+        let before = try sqlite(database, "SELECT announcement, outcome FROM utterances WHERE kind = 'announcement' ORDER BY id")
         #expect(before.count == 3)
+        #expect(try sqlite(database, "SELECT text FROM utterances WHERE kind = 'command'") == ["shutdown"])
 
         let bind = try DaemonHarness.run("/bin/mount", ["--bind", directory, directory])
         try #require(bind.status == 0, "bind mount failed: \(bind.stderr)")
