@@ -113,6 +113,10 @@ enum ReplayCommand {
             if written > 0 { console.out("experiment \(experiment): \(written) rows in \(databasePath)\n") }
         }
         if let check, !check.mismatches.isEmpty { return .refused }
+        if let check, check.compared == 0 {
+            console.err("narratorctl replay: nothing to check: \(request.trace) holds no logged outcomes (a trace from \"narratorctl log --trace\" does)\n")
+            return .refused
+        }
         return status
     }
 

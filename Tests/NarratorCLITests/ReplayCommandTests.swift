@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCore
 import FoundationXML
 import Testing
 
@@ -115,7 +116,50 @@ private final class LaneCollector: NSObject, XMLParserDelegate {
         #expect(lines.count == 3)  // header + strict + chatty
     }
 
+    /// `--check` on a trace whose logged outcomes the replay does not give back: exit 1, each
+    /// line named; a policy it names that is not built in must be given as a file.
+    @Test func checkListsWhatReplayedOtherwise() throws {
+        let trace = directory + "/logged.jsonl", db = directory + "/replays.db"
+        let lines = [
+            #"{"kind": "meta", "source": "hand-made"}"#,
+            #"{"at": 0, "kind": "announce", "text": "Saved", "priority": "default", "duration": 0.5, "outcome": "spoken", "policy": "default"}"#,
+            #"{"at": 0.1, "kind": "announce", "text": "saved", "priority": "default", "outcome": "spoken", "policy": "default"}"#,
+            #"{"at": 2, "kind": "ssip", "text": "Inbox", "priority": "text", "client": "user:orca:default", "connection": 3, "duration": 0.4, "outcome": "spoken", "policy": "default"}"#,
+        ]
+        try lines.joined(separator: "\n").write(toFile: trace, atomically: true, encoding: .utf8)
+        let check = try Binaries.run("narratorctl", ["replay", trace, "--check", "--db", db])
+        #expect(check.status == 1, "\(check.stdout)\(check.stderr)")
+        #expect(check.stdout.contains("check: 2 of 3 logged outcomes replayed the same"), "\(check.stdout)")
+        #expect(check.stdout.contains(#"line 3: announce "saved" logged spoken, replayed deduplicated"#), "\(check.stdout)")
+        let json = try JSONParser().parse(try Binaries.run("narratorctl", ["replay", trace, "--check", "--db", db, "--json"]).stdout)
+        #expect(json["check"]?["matching"] == 2 && json["check"]?["mismatches"]?.arrayValue?.first?["line"] == 3)
+
+        try lines.map { $0.replacingOccurrences(of: #""policy": "default""#, with: #""policy": "chatty""#) }.joined(separator: "\n")
+            .write(toFile: trace, atomically: true, encoding: .utf8)
+        let unnamed = try Binaries.run("narratorctl", ["replay", trace, "--check", "--db", db])
+        #expect(unnamed.status == 2)
+        #expect(unnamed.stderr.contains(#"was logged under policy "chatty", which is not built in: give its file with --policy FILE"#), "\(unnamed.stderr)")
+        let policy = directory + "/chatty.json"
+        try Data(#"{"base": "default", "dedup": false}"#.utf8).write(to: URL(fileURLWithPath: policy))
+        let given = try Binaries.run("narratorctl", ["replay", trace, "--check", "--policy", policy, "--db", db])
+        // Without dedup the repeat is spoken, as logged: every outcome agrees.
+        #expect(given.status == 0, "\(given.stdout)\(given.stderr)")
+        #expect(given.stdout.contains("check: 3 of 3 logged outcomes replayed the same"))
+
+        let handWritten = try Binaries.run("narratorctl", ["replay", "examples/traces/slider-drag.jsonl", "--check", "--db", db])
+        #expect(handWritten.status == 1)
+        #expect(handWritten.stderr.contains("nothing to check"), "\(handWritten.stderr)")
+    }
+
     @Test func mistakesAreExplained() throws {
+        let both = try Binaries.run("narratorctl", ["log", "--trace", "--json", "--db", directory + "/x.db"])
+        #expect(both.status == 2)
+        #expect(both.stderr.contains("give one of --json, --csv and --trace, not --json and --trace"), "\(both.stderr)")
+        let limited = try Binaries.run("narratorctl", ["log", "--trace", "--limit", "5", "--db", directory + "/x.db"])
+        #expect(limited.status == 2)
+        #expect(limited.stderr.contains("--limit does not go with it"), "\(limited.stderr)")
+        let until = try Binaries.run("narratorctl", ["log", "--until", "soon"])
+        #expect(until.status == 2 && until.stderr.contains("--until takes a duration"))
         let badPolicy = try Binaries.run("narratorctl", ["replay", "examples/traces/chat-burst.jsonl", "--policy", "strickt"])
         #expect(badPolicy.status == 2)
         #expect(badPolicy.stderr.contains("did you mean \"strict\""))
