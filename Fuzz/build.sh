@@ -58,3 +58,4 @@ fuzzer TreeDocumentFuzzer NarratorCore
 fuzzer RequestFuzzer NarratorCore
 fuzzer SSIPFuzzer NarratorCore
 fuzzer ArgumentsFuzzer NarratorCLI NarratorCommandLine NarratorCore
+fuzzer TraceFuzzer NarratorCore
