@@ -91,20 +91,21 @@ public struct ExperimentRecord: Sendable, Equatable {
             late: try number("late"), results: results)
     }
 
-    /// Where `results` differ from the recorded ones, one line per figure (empty: reproduced).
-    /// Figures are compared to a billionth, relative, so that only a real change shows.
-    public func differences(from results: ExperimentResults) -> [String] {
+    /// Where `results` differ from the recorded ones, one entry per figure (empty: reproduced):
+    /// the cell (`policy × trace`) and what differs. Figures are compared to a billionth,
+    /// relative, so that only a real change shows.
+    public func differences(from results: ExperimentResults) -> [(cell: String, detail: String)] {
         let recorded = self.results["cells"]?.arrayValue ?? []
         var now: [(policy: String, trace: String, metrics: ExperimentMetrics)] = []
         for (p, policy) in results.policies.enumerated() {
             for (t, cell) in results.metrics[p].enumerated() { now.append((policy.name, traces.indices.contains(t) ? traces[t].path : results.traces[t], cell)) }
         }
-        guard recorded.count == now.count else { return ["\(recorded.count) cells recorded, \(now.count) now"] }
-        var lines: [String] = []
+        guard recorded.count == now.count else { return [("grid", "\(recorded.count) cells recorded, \(now.count) now")] }
+        var lines: [(cell: String, detail: String)] = []
         for (cell, fresh) in zip(recorded, now) {
             let where_ = "\(fresh.policy) × \(Self.shortName(fresh.trace))"
             guard cell["policy"]?.stringValue == fresh.policy, cell["trace"]?.stringValue == fresh.trace else {
-                lines.append("\(where_): recorded as \(cell["policy"]?.stringValue ?? "?") × \(cell["trace"]?.stringValue ?? "?")")
+                lines.append((where_, "recorded as \(cell["policy"]?.stringValue ?? "?") × \(cell["trace"]?.stringValue ?? "?")"))
                 continue
             }
             for figure in fresh.metrics.figures {
@@ -118,7 +119,7 @@ public struct ExperimentRecord: Sendable, Equatable {
                 }
                 if !same {
                     let text = { (value: Double?) in value.map(JSONWriter.format) ?? "none" }
-                    lines.append("\(where_): \(figure.name) recorded \(old == nil ? "missing" : text(oldValue)), now \(text(figure.value))")
+                    lines.append((where_, "\(figure.name) recorded \(old == nil ? "missing" : text(oldValue)), now \(text(figure.value))"))
                 }
             }
         }
