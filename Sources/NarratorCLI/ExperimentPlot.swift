@@ -19,7 +19,9 @@ struct ExperimentPlot {
         let totals = results.totals
         let plotted = totals.indices.filter { totals[$0].p95 != nil }
         let xs = plotted.map { Double(totals[$0].unheard) }, ys = plotted.compactMap { totals[$0].p95 }
-        let xAxis = Self.ticks(xs.min() ?? 0, xs.max() ?? 1, whole: true), yAxis = Self.ticks(0, ys.max() ?? 1, whole: false)
+        // A little room around the data, so no point sits on an axis.
+        let xLow = xs.min() ?? 0, xHigh = xs.max() ?? 1, xPad = max(0.5, (xHigh - xLow) * 0.05)
+        let xAxis = Self.ticks(max(0, xLow - xPad), xHigh + xPad, whole: true), yAxis = Self.ticks(0, (ys.max() ?? 1) * 1.05, whole: false)
         let area = Self.plot
         func px(_ x: Double) -> Double { area.x + (x - xAxis.low) / (xAxis.high - xAxis.low) * area.width }
         func py(_ y: Double) -> Double { area.y + area.height - (y - yAxis.low) / (yAxis.high - yAxis.low) * area.height }
@@ -51,16 +53,19 @@ struct ExperimentPlot {
         canvas.text("latency p95, s (queued to started)", at: yLabel, attributes: ["class": "axis-label", "font-size": "12", "text-anchor": "middle", "fill": Self.inkColour])
         canvas.close("g")
 
-        // Other policies first, so the front is drawn over them.
+        // Other policies first, so the front is drawn over them; several at one place say how many.
+        var stacked: [String: (point: Point, count: Int)] = [:]
         for index in plotted where !results.front.contains(index) {
+            let key = "\(totals[index].unheard)|\(totals[index].p95!)"
             let point = Point(x: px(Double(totals[index].unheard)), y: py(totals[index].p95!))
+            stacked[key] = (point, (stacked[key]?.count ?? 0) + 1)
             canvas.open("g", attributes: ["class": "policy", "data-policy": results.policies[index].name])
             canvas.title(tooltip(index))
             canvas.circle(point, radius: 4, attributes: ["fill": Self.otherColour, "fill-opacity": "0.75", "stroke": "#ffffff", "stroke-width": "0.8"])
             canvas.close("g")
         }
         // The front, by unheard messages: joined, each distinct point numbered once.
-        let front = results.front.sorted { (totals[$0].unheard, totals[$0].p95!) < (totals[$1].unheard, totals[$1].p95!) }
+        let front = results.frontByUnheard
         let frontPoints = front.map { Point(x: px(Double(totals[$0].unheard)), y: py(totals[$0].p95!)) }
         if frontPoints.count > 1 {
             canvas.polyline(frontPoints, attributes: ["class": "front-line", "fill": "none", "stroke": Self.frontColour, "stroke-width": "1.5"])
@@ -79,6 +84,12 @@ struct ExperimentPlot {
             canvas.circle(frontPoints[offset], radius: 5.5, attributes: ["fill": Self.frontColour, "stroke": "#ffffff", "stroke-width": "1"])
             canvas.close("g")
         }
+        for (_, stack) in stacked.sorted(by: { ($0.value.point.x, $0.value.point.y) < ($1.value.point.x, $1.value.point.y) }) where stack.count > 1 {
+            let label = "×\(stack.count)"
+            let box = Self.place(label, near: stack.point, avoiding: taken, within: area, size: 10)
+            taken.append(box)
+            canvas.text(label, at: Point(x: box.x + 2, y: box.y + box.height - 3), attributes: ["class": "stack-count", "font-size": "10", "fill": Self.faintColour])
+        }
         for group in groups {
             let label = Self.numbers(group.numbers)
             let box = Self.place(label, near: group.point, avoiding: taken, within: area)
@@ -89,12 +100,12 @@ struct ExperimentPlot {
         // The panel: legend, then the front's policies by number.
         var y = Self.plot.y + 4
         canvas.circle(Point(x: Self.panelX + 6, y: y), radius: 5.5, attributes: ["fill": Self.frontColour])
-        canvas.text("Pareto front: no other policy has both lower p95", at: Point(x: Self.panelX + 18, y: y + 4), attributes: ["font-size": "11", "fill": Self.inkColour])
+        canvas.text("Pareto front: no other policy has both a lower", at: Point(x: Self.panelX + 18, y: y + 4), attributes: ["font-size": "11", "fill": Self.inkColour])
         y += 15
-        canvas.text("latency and fewer unheard messages (joined, numbered)", at: Point(x: Self.panelX + 18, y: y + 4), attributes: ["font-size": "11", "fill": Self.inkColour])
+        canvas.text("p95 latency and fewer unheard messages", at: Point(x: Self.panelX + 18, y: y + 4), attributes: ["font-size": "11", "fill": Self.inkColour])
         y += 20
         canvas.circle(Point(x: Self.panelX + 6, y: y), radius: 4, attributes: ["fill": Self.otherColour])
-        canvas.text("another policy (\(plotted.count - front.count) of them)", at: Point(x: Self.panelX + 18, y: y + 4), attributes: ["font-size": "11", "fill": Self.inkColour])
+        canvas.text("another policy (\(plotted.count - front.count); ×N: N at one place)", at: Point(x: Self.panelX + 18, y: y + 4), attributes: ["font-size": "11", "fill": Self.inkColour])
         y += 30
         canvas.text("the front, fewest unheard first", at: Point(x: Self.panelX, y: y), attributes: ["font-size": "12", "font-weight": "bold", "fill": Self.inkColour])
         y += 18
@@ -133,8 +144,8 @@ struct ExperimentPlot {
 
     /// A label's box beside `point`: the first of eight places around it that overlaps no box
     /// already taken and stays in the plot, else the first place.
-    static func place(_ label: String, near point: Point, avoiding taken: [Rect], within area: Rect) -> Rect {
-        let width = 7.0 * Double(label.count) + 4, height = 15.0
+    static func place(_ label: String, near point: Point, avoiding taken: [Rect], within area: Rect, size: Double = 11) -> Rect {
+        let width = size * 0.62 * Double(label.count) + 4, height = size + 4
         let offsets: [(Double, Double)] = [(7, -17), (7, 2), (-width - 7, -17), (-width - 7, 2), (-width / 2, -22), (-width / 2, 7), (12, -8), (-width - 12, -8)]
         let boxes = offsets.map { Rect(x: point.x + $0.0, y: point.y + $0.1, width: width, height: height) }
         func overlaps(_ a: Rect, _ b: Rect) -> Bool { a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height }

@@ -12,6 +12,11 @@ public struct ExperimentResults: Sendable {
     public var front: [Int]
     public var late: Double
 
+    /// The front from the fewest unheard messages to the most (as the plot numbers it).
+    public var frontByUnheard: [Int] {
+        front.sorted { (totals[$0].unheard, totals[$0].p95 ?? 0, $0) < (totals[$1].unheard, totals[$1].p95 ?? 0, $1) }
+    }
+
     public init(policies: [AnnouncementPolicy], traces: [String], metrics: [[ExperimentMetrics]], late: Double) {
         self.policies = policies
         self.traces = traces
@@ -44,9 +49,9 @@ public struct ExperimentResults: Sendable {
         let lost: [AnnouncementOutcome] = [.interrupted, .deduplicated, .throttled, .expired, .dropped, .cancelled]
         let lostRows = totals.map { total in lost.map { String(total.outcomes[$0] ?? 0) } }
         out += "messages lost by outcome, all traces\n" + render(headings: lost.map(\.rawValue), rows: lostRows) + "\n"
-        out += "Pareto front (* above): lowest p95 latency for the fewest unheard messages, all traces\n"
+        out += "Pareto front (* above; no other policy has both a lower p95 latency and fewer unheard messages, all traces):\n"
         if front.isEmpty { out += "  (no policy started a message)\n" }
-        for index in front {
+        for index in frontByUnheard {
             out += "  \(policies[index].name): p95 \(seconds(totals[index].p95)) s, \(totals[index].unheard) unheard\n"
         }
         return out
@@ -85,7 +90,7 @@ public struct ExperimentResults: Sendable {
     }
 
     public var frontJSON: JSONValue {
-        .array(front.map { index in
+        .array(frontByUnheard.map { index in
             ["policy": .string(policies[index].name), "p95": .optional(totals[index].p95), "unheard": .number(Double(totals[index].unheard))]
         })
     }
