@@ -89,7 +89,11 @@ let package = Package(
         .executableTarget(name: "narrator-atspi", dependencies: ["NarratorATSPI"], swiftSettings: strict),
         .executableTarget(
             name: "narrator-bench",
-            dependencies: ["NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI", "NarratorDesktopHarness", "CAtspi"],
+            dependencies: [
+                "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI", "NarratorDesktopHarness", "CAtspi",
+                // The experiment sweep's parallel runner, measured as narratorctl runs it.
+                "NarratorCLI",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),

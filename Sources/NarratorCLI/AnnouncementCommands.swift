@@ -4,6 +4,7 @@ import NarratorCore
 /// The offline commands about announcements: replay traces, read the log, summarize it.
 public enum AnnouncementCommand: Equatable, Sendable {
     case replay(ReplayRequest)
+    case experiment(ExperimentRequest)
     case log(LogRequest)
     case stats(LogRequest)
 }

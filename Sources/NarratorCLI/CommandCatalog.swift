@@ -71,7 +71,7 @@ struct CommandSpec: Sendable {
 }
 
 /// All commands, in the order `narratorctl help` lists them.
-let commandCatalog: [CommandSpec] = offlineCommands + daemonCommands + announcementCommandSpecs
+let commandCatalog: [CommandSpec] = offlineCommands + daemonCommands + announcementCommandSpecs + [experimentCommandSpec]
 
 let offlineCommands: [CommandSpec] = [
     CommandSpec(

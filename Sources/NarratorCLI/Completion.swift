@@ -88,7 +88,8 @@ enum Completion {
         case (_, "TREE"): .trees(orFiles: .none)
         case ("focus", "ELEMENT"): .stops(.positional(0))
         case (_, "ELEMENT"): .elements(.positional(0))
-        case ("replay", "TRACE"): .files(.jsonl)
+        case ("replay", "TRACE"), ("experiment", "TRACE"): .files(.jsonl)
+        case ("experiment", "SPEC.json"): .files(.json)
         case ("help", "COMMAND"): .commands
         case ("rotor", "NAME"): .rotors
         case ("action", "NAME"): .actions
@@ -102,15 +103,15 @@ enum Completion {
     static func source(command: String?, option: OptionSpec) -> Source? {
         if let choices = option.choices { return .words(choices) }
         switch (command, option.name) {
-        case (_, "--socket"), (_, "--db"), (_, "--svg"), (_, "--timeline"): return .files(.any)
+        case (_, "--socket"), (_, "--db"), (_, "--svg"), (_, "--timeline"), (_, "--plot"), (_, "--csv"): return .files(.any)
         case ("replay", "--policy"): return .policies(files: true)
         case (_, "--policy"): return .policies(files: false)
         case (_, "--tree"): return .trees(orFiles: .none)
         case ("announce", "--element"): return .elements(.option("--tree"))
         case ("update", "--focus"): return .elements(.positional(0))
-        case ("replay", "--voice"): return .voices(extra: [])
+        case ("replay", "--voice"), ("experiment", "--voice"): return .voices(extra: [])
         case (_, "--language"): return .languages
-        case ("update", "--set"), ("update", "--children"), ("announce", "--key"), ("replay", "--rate"), (_, "--since"), (_, "--until"),
+        case ("update", "--set"), ("update", "--children"), ("announce", "--key"), ("replay", "--rate"), ("experiment", "--rate"), (_, "--late"), (_, "--rerun"), (_, "--since"), (_, "--until"),
             (_, "--limit"), (_, "--experiment"), (_, "--client"):
             return .text
         default: return nil

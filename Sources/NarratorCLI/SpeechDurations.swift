@@ -56,3 +56,10 @@ final class SpeechDurations {
         try? Data(JSONValue.object(object).compactText.utf8).write(to: URL(fileURLWithPath: cachePath))
     }
 }
+
+extension SpeechDurations {
+    /// The prepared lengths of `texts` as an immutable value, for replays that run in parallel.
+    func lengths(_ texts: Set<String>) -> SpeechLengths {
+        SpeechLengths(Dictionary(uniqueKeysWithValues: texts.map { ($0, duration($0)) }))
+    }
+}

@@ -37,6 +37,9 @@ enum AnnouncementBenchmark {
             BenchResult(
                 name: "decide p99 (busy log)", value: busy * 1e6, unit: "µs", baseline: idle * 1e6, baselineName: "decide p99, idle log",
                 note: "enqueue + row hand-off while another thread floods the writer"))
+
+        // An experiment's sweep on every core, beside the same cells on one thread.
+        results += SweepBenchmark.run(rounds: 5)
         return results
     }
 
