@@ -28,7 +28,8 @@ final class SpeechDurations {
         case .standard: voiceName = "default"
         case .withVariant: voiceName = "\(voice)"
         }
-        return "\(voiceName)|\(rate)|\(text)"
+        // An SSML message is timed as SSML (its markup unsaid); its key says so.
+        return "\(voiceName)|\(rate)|\(SSMLText.isSSML(text) ? "ssml|" : "")\(text)"
     }
 
     /// Synthesizes every text not in the cache yet (one engine, started only if needed).
@@ -37,7 +38,7 @@ final class SpeechDurations {
         guard !missing.isEmpty else { return }
         let engine = try EspeakEngine()
         for text in missing {
-            let samples = try engine.synthesize(text, voice: voice, parameters: VoiceParameters(rate: rate))
+            let samples = try engine.synthesize(text, ssml: SSMLText.isSSML(text), voice: voice, parameters: VoiceParameters(rate: rate))
             seconds[key(text)] = Double(samples.count) / Double(engine.sampleRate)
             changed = true
         }

@@ -67,7 +67,7 @@ public struct ExperimentMetrics: Sendable, Equatable {
         }
         func heard(_ life: Life) -> Double {
             guard let started = life.startedAt else { return 0 }
-            let words = Double(life.text.split(whereSeparator: \.isWhitespace).count)
+            let words = Double(SSMLText.plain(life.text).split(whereSeparator: \.isWhitespace).count)
             guard life.outcome == .interrupted else { return life.outcome == .spoken ? words : 0 }
             let full = length(life.text).asSeconds
             guard full > 0 else { return 0 }
