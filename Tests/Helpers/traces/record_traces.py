@@ -25,9 +25,9 @@ came. Traces:
   orca-gtk-fixture      Orca reading Tests/Helpers/atspi/fixture.py: Tab through its controls,
                         Space on the check box, typing into the entry (key echo), Say All
                         (KP_Add), arrow keys on the slider and the tab list
-  orca-web-page         Orca reading live_page.html in Firefox ESR: Tab through the links and
-                        controls, H for headings, Space on "Join chat", then the page's polite live
-                        regions (a chat burst and an upload's progress) run
+  orca-web-page         Orca reading live_page.html in Firefox ESR: Tab through the links, H for
+                        headings, X and Space on the check box, B and Space on "Join chat", then
+                        the page's polite live regions (a chat burst, an upload's progress) run
   chat-burst-recorded   Orca reading chat_window.py: incoming chat lines as notifications
   progress-recorded     Orca reading progress_window.py: a progress bar advancing every 200 ms
 
@@ -79,6 +79,7 @@ FIREFOX_PREFS = {
     "extensions.autoDisableScopes": 15,
     "browser.newtabpage.enabled": False,
     "accessibility.force_disabled": 0,
+    "accessibility.tabfocus": 7,
     "dom.disable_beforeunload": True,
 }
 
@@ -214,17 +215,25 @@ class Recorder(orca_compare.Compare):
         # Orca may read the page on load (its Say All on load): wait for that to finish.
         time.sleep(2.0)
         self.settle(quiet=1.0, timeout=60)
-        for k in ("Tab", "Tab", "Tab", "Tab"):  # Schedule, People, Notify me, Join chat
+        for k in ("Tab", "Tab", "Tab"):  # through the links (Firefox's Tab order)
             self.key(k)
-        self.key("shift+Tab", what="shift+Tab (back to the check box)")
-        self.key("space", what="space (checks Notify me)")
         self.key("ctrl+Home", what="ctrl+Home (top of the page)")
         for _ in range(4):
             self.key("h", what="h (next heading)")
-        self.key("Tab", what="Tab (to the next control)")
-        self.key("Tab", what="Tab (Join chat)")
+        # Orca's structural navigation to the form: x the next check box, b the next button.
+        self.key("x", what="x (next check box: Notify me)")
+        self.key("space", what="space (checks Notify me)")
+        self.key("b", what="b (next button: Join chat)")
+        start = len(self.texts())
         self.key("space", settle=False, what="space (Join chat: the live regions start)")
-        time.sleep(16.0)  # the chat burst (6.2 s) and the upload's progress (8 s to 13 s)
+        # The chat's last line and the upload's end, as Orca sent them.
+        if not self.wait_for(lambda xs: any("perfect" in x for x in xs), 30, since=start):
+            raise RuntimeError("Orca spoke no live-region update within 30 s of Join chat; it said: %s"
+                               % [x for (_, _, x) in self.texts()[start:]])
+        self.note("Orca spoke the chat's last line")
+        self.wait_for(lambda xs: any("complete" in x for x in xs), 30, since=start)
+        self.note("the upload's progress ended")
+        time.sleep(1.0)
         self.settle(quiet=1.5, timeout=90)
 
     def program_env_for_web(self):
@@ -301,9 +310,9 @@ HEADERS = {
     ],
     "orca-web-page": [
         "Orca 43 reading a local web page (Tests/Helpers/traces/live_page.html) in Firefox ESR through",
-        "narratord's SSIP server: the page load, Tab through the links and the form, H for headings, then",
-        "Space on \"Join chat\", which starts two polite live regions: a chat burst (eight lines in 2 s,",
-        "three more by 6.2 s) and an upload's progress every 500 ms.",
+        "narratord's SSIP server: the page load, Tab through the links, H for headings, X to the check box",
+        "and Space, B to the \"Join chat\" button and Space, which starts two polite live regions: a chat",
+        "burst (eight lines in 2 s, three more by 6.2 s), then an upload's progress every 500 ms.",
     ],
     "chat-burst-recorded": [
         "Orca 43 reading a GTK chat window (Tests/Helpers/traces/chat_window.py) through narratord's SSIP",
