@@ -34,8 +34,13 @@ DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3
 # desktop; speech-dispatcher and its eSpeak NG module only as the reference the harness is proven against.
 SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca $(DESKTOP_TEST_PACKAGES)
 SSIP_SUITES := SSIPClientTests
+# Recording the shipped traces (make traces): Orca on the headless desktop reading GTK windows and a
+# web page in Firefox ESR through narratord's SSIP server. Not part of make test.
+TRACE_PACKAGES := orca firefox-esr $(DESKTOP_TEST_PACKAGES)
+TRACES_OUT ?= examples/traces
+TRACES_ONLY ?= orca-gtk-fixture,orca-web-page,chat-burst-recorded,progress-recorded
 
-.PHONY: all deps test-deps build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke
+.PHONY: all deps test-deps build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
 
 all: build
 
@@ -46,6 +51,7 @@ help:
 	@echo "make test-ssip-reference  the same tests against the real speech-dispatcher"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
 	@echo "make load    load-test a release narratord for LOAD_SECONDS (default 30); fails if a check fails"
+	@echo "make traces  re-record the shipped traces from Orca, GTK and Firefox (debug build; TRACES_ONLY=NAME,...)"
 	@echo "make fuzz    build the libFuzzer fuzzers and run each for FUZZ_SECONDS (default $(FUZZ_SECONDS))"
 	@echo "make fuzz-smoke  run each fuzzer briefly from the committed corpus (what CI runs)"
 	@echo "make deps    install the Debian packages needed to build"
@@ -90,6 +96,14 @@ test: test-deps
 test-ssip: test-deps
 	$(SWIFT) build $(SWIFTFLAGS)
 	$(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
+
+# The binaries are copied first, so a build during the recording cannot replace them mid-run.
+traces: deps
+	$(call ensure_packages,$(TRACE_PACKAGES))
+	$(SWIFT) build -c debug $(SWIFTFLAGS)
+	rm -rf .build/traces-bin && mkdir -p .build/traces-bin
+	cp .build/debug/narratord .build/debug/narratorctl .build/traces-bin/
+	/usr/bin/python3 Tests/Helpers/traces/record_traces.py --bin .build/traces-bin --out $(TRACES_OUT) --only $(TRACES_ONLY)
 
 test-ssip-reference: test-deps
 	$(SWIFT) build $(SWIFTFLAGS)
