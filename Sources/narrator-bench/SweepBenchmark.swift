@@ -2,7 +2,7 @@ import Foundation
 import NarratorCLI
 import NarratorCore
 
-/// `narratorctl experiment`'s sweep: the shipped traces under a 3×3×3 grid of policies, the cells
+/// `narratorctl experiment`'s sweep: every shipped trace under a 3×3×3 grid of policies, the cells
 /// in parallel on every core (``ExperimentRunner``), beside the same cells replayed one policy at a
 /// time on one thread as `replay` does. Utterance lengths are synthetic (0.35 s plus 0.3 s a
 /// word, about eSpeak NG at 175 wpm), so eSpeak NG is not in the loop.
@@ -13,7 +13,10 @@ enum SweepBenchmark {
         var parts = #filePath.split(separator: "/", omittingEmptySubsequences: false)
         parts.removeLast(3)
         let directory = parts.joined(separator: "/") + "/examples/traces"
-        let names = ["chat-burst", "download-progress", "slider-drag", "live-region-duplicates"]
+        // Every shipped trace: the hand-written ones and those recorded from Orca and other programs.
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+            .filter { $0.hasSuffix(".jsonl") }.map { String($0.dropLast(".jsonl".count)) }.sorted()
+        guard !names.isEmpty else { return [.skipped("sweep throughput", reason: "no traces in \(directory) (run from the repository's build)")] }
         var traces: [[TraceEvent]] = []
         for name in names {
             guard let data = FileManager.default.contents(atPath: "\(directory)/\(name).jsonl"),
@@ -26,7 +29,7 @@ enum SweepBenchmark {
         let lengths = SpeechLengths(Dictionary(uniqueKeysWithValues: texts.map { text in
             (text, Duration.milliseconds(350 + 300 * Int64(text.split(separator: " ").count)))
         }))
-        let announcements = Double(policies.count * traces.map { $0.filter(isAnnouncement).count }.reduce(0, +))
+        let announcements = Double(policies.count * traces.map { $0.filter(\.isMessage).count }.reduce(0, +))
 
         func rate(_ replay: () -> [ExperimentCell]) -> Double {
             var rates: [Double] = []
@@ -48,13 +51,8 @@ enum SweepBenchmark {
         precondition(a == b, "parallel and sequential sweeps must give the same figures")
         return [
             BenchResult(
-                name: "sweep throughput", value: parallel, unit: "ann/s", baseline: sequential, baselineName: "same cells, one thread",
+                name: "sweep throughput", value: parallel, unit: "msg/s", baseline: sequential, baselineName: "same cells, one thread",
                 note: "\(policies.count) policies × \(traces.count) shipped traces = \(policies.count * traces.count) cells on \(ProcessInfo.processInfo.activeProcessorCount) cores, median of \(rounds) sweeps; synthetic lengths")
         ]
-    }
-
-    private static func isAnnouncement(_ event: TraceEvent) -> Bool {
-        if case .announce = event.kind { return true }
-        return false
     }
 }
