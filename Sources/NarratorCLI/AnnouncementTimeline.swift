@@ -15,12 +15,44 @@ struct AnnouncementTimeline {
         var policy: String
         var records: [AnnouncementRecord]
         var speech: [SpeechRecord]
+        /// What apps asked to be heard, drawn on the message rows: the announcements, and each SSIP
+        /// message as a record of its own (numbered past any announcement; its priority in `ssip`).
+        let messages: [AnnouncementRecord]
+        let ssip: [AnnouncementID: SSIPPriority]
+        /// The user's own speech (focus, hints, values, speak), drawn on the focus row.
+        let own: [SpeechRecord]
 
         init(policy: String, records: [AnnouncementRecord], speech: [SpeechRecord]) {
             self.policy = policy
             self.records = records
             self.speech = speech
+            var messages = records, ssip: [AnnouncementID: SSIPPriority] = [:], own: [SpeechRecord] = []
+            for record in speech {
+                guard case .ssip(let priority) = record.kind else {
+                    own.append(record)
+                    continue
+                }
+                let id = AnnouncementID(Self.firstSSIP + UInt64(ssip.count))
+                ssip[id] = priority
+                messages.append(
+                    AnnouncementRecord(
+                        announcement: Announcement(id: id, text: SSMLText.plain(record.text).trimmingCharacters(in: .whitespacesAndNewlines), priority: .default), policy: policy,
+                        outcome: record.outcome, queuedAt: record.queuedAt, startedAt: record.startedAt, endedAt: record.endedAt, duplicateOf: nil))
+            }
+            self.messages = messages
+            self.ssip = ssip
+            self.own = own
         }
+
+        static let firstSSIP: UInt64 = 1 << 40
+
+        /// How a message is named in titles: `#12` for an announcement, `SSIP text` for a client's message.
+        func name(of record: AnnouncementRecord) -> String {
+            ssip[record.announcement.id].map { "SSIP \($0.rawValue)" } ?? "#\(record.announcement.id.rawValue)"
+        }
+
+        /// "announcements", or "messages" where Speech Dispatcher clients spoke too.
+        var messageWord: String { ssip.isEmpty ? "announcements" : "messages" }
     }
 
     var lanes: [Lane]
@@ -112,7 +144,7 @@ struct AnnouncementTimeline {
 
     /// The outcome rows a lane needs: those its never-spoken announcements had.
     static func markRows(of lane: Lane) -> [AnnouncementOutcome] {
-        let present = Set(lane.records.map(\.outcome))
+        let present = Set(lane.messages.map(\.outcome))
         return unspokenOutcomes.filter(present.contains)
     }
 
@@ -124,12 +156,12 @@ struct AnnouncementTimeline {
     private func draw(_ lane: Lane, at top: Double, x: (MonotonicInstant) -> Double, into canvas: inout SVGCanvas) -> Double {
         canvas.open("g", attributes: ["class": "lane", "data-policy": lane.policy])
         let counts = AnnouncementOutcome.allCases.compactMap { outcome -> String? in
-            let n = lane.records.filter { $0.outcome == outcome }.count
+            let n = lane.messages.filter { $0.outcome == outcome }.count
             return n == 0 ? nil : "\(n) \(outcome.rawValue)"
         }
-        let summary = counts.isEmpty ? "no announcements" : counts.joined(separator: " · ")
+        let summary = counts.isEmpty ? "no \(lane.messageWord)" : counts.joined(separator: " · ")
         canvas.open("g", attributes: ["class": "lane-header"])
-        canvas.title("policy \(lane.policy): \(lane.records.count) announcements, \(summary)")
+        canvas.title("policy \(lane.policy): \(lane.messages.count) \(lane.messageWord), \(summary)")
         canvas.text(lane.policy, at: Point(x: 8, y: top + 13), attributes: ["font-size": "12", "font-weight": "bold"])
         canvas.text(summary, at: Point(x: Self.left, y: top + 13), attributes: ["font-size": "10", "fill": "#57606a"])
         canvas.close("g")
@@ -141,9 +173,9 @@ struct AnnouncementTimeline {
                 attributes: ["font-size": "9", "fill": "#57606a", "text-anchor": "end"])
         }
 
-        // Focus speech (and any other speech that is not an announcement).
+        // Focus speech (and the rest of the user's own speech).
         rowLabel("focus speech", height: Self.focusRow)
-        let spokenSpeech = lane.speech.filter { $0.startedAt != nil }.sorted { $0.startedAt! < $1.startedAt! }
+        let spokenSpeech = lane.own.filter { $0.startedAt != nil }.sorted { $0.startedAt! < $1.startedAt! }
         let focusBars = Self.barExtents(spokenSpeech.map { (x($0.startedAt!), x($0.endedAt)) })
         for (record, extent) in zip(spokenSpeech, focusBars) {
             bar(
@@ -152,36 +184,36 @@ struct AnnouncementTimeline {
         }
         rowTop += Self.focusRow
 
-        // Announcements while they were spoken.
-        rowLabel("announcements", height: Self.speechRow)
-        let spoken = lane.records.filter { $0.startedAt != nil }.sorted { $0.startedAt! < $1.startedAt! }
+        // Announcements (and SSIP messages) while they were spoken.
+        rowLabel(lane.messageWord, height: Self.speechRow)
+        let spoken = lane.messages.filter { $0.startedAt != nil }.sorted { $0.startedAt! < $1.startedAt! }
         let speechBars = Self.barExtents(spoken.map { (x($0.startedAt!), x($0.endedAt)) })
         for (record, extent) in zip(spoken, speechBars) {
             bar(
                 extent, y: rowTop + 3, height: Self.speechRow - 6, colour: Self.styles[record.outcome]!.colour,
-                classes: "speech \(record.outcome.rawValue)", cut: record.outcome == .interrupted, title: announcementTitle(record), into: &canvas)
+                classes: "speech \(record.outcome.rawValue)", cut: record.outcome == .interrupted, title: announcementTitle(record, in: lane), into: &canvas)
         }
         rowTop += Self.speechRow
 
         // When each was queued.
         var rightmost = 0.0
         rowLabel("queued", height: Self.markRow)
-        let queued = lane.records.sorted { $0.queuedAt < $1.queuedAt }
+        let queued = lane.messages.sorted { $0.queuedAt < $1.queuedAt }
         rightmost = max(
             rightmost,
             marks(
-                queued.map { x($0.queuedAt) }, records: queued, centre: rowTop + Self.markRow / 2, classes: "queued",
+                queued.map { x($0.queuedAt) }, records: queued, in: lane, centre: rowTop + Self.markRow / 2, classes: "queued",
                 style: Style(colour: Self.queuedColour, shape: .tick), into: &canvas))
         rowTop += Self.markRow
 
         // Never spoken: one row per outcome.
         for outcome in Self.markRows(of: lane) {
             rowLabel(outcome.rawValue, height: Self.markRow)
-            let records = lane.records.filter { $0.outcome == outcome }.sorted { $0.endedAt < $1.endedAt }
+            let records = lane.messages.filter { $0.outcome == outcome }.sorted { $0.endedAt < $1.endedAt }
             rightmost = max(
                 rightmost,
                 marks(
-                    records.map { x($0.endedAt) }, records: records, centre: rowTop + Self.markRow / 2, classes: "unspoken \(outcome.rawValue)",
+                    records.map { x($0.endedAt) }, records: records, in: lane, centre: rowTop + Self.markRow / 2, classes: "unspoken \(outcome.rawValue)",
                     style: Self.styles[outcome]!, waitFrom: records.map { x($0.queuedAt) }, into: &canvas))
             rowTop += Self.markRow
         }
@@ -243,7 +275,7 @@ struct AnnouncementTimeline {
     /// `waitFrom` gives each mark's queued x, drawn as a thin line when it waited visibly before
     /// its outcome. Returns the rightmost x drawn.
     private func marks(
-        _ xs: [Double], records: [AnnouncementRecord], centre: Double, classes: String, style: Style, waitFrom: [Double]? = nil,
+        _ xs: [Double], records: [AnnouncementRecord], in lane: Lane, centre: Double, classes: String, style: Style, waitFrom: [Double]? = nil,
         into canvas: inout SVGCanvas
     ) -> Double {
         var rightmost = 0.0
@@ -253,7 +285,7 @@ struct AnnouncementTimeline {
             if group.count == 1 {
                 let index = group.lowerBound
                 canvas.open("g", attributes: ["class": classes])
-                canvas.title(classes == "queued" ? queuedTitle(members[0]) : announcementTitle(members[0]))
+                canvas.title(classes == "queued" ? queuedTitle(members[0], in: lane) : announcementTitle(members[0], in: lane))
                 if let from = waitFrom?[index], xs[index] - from > 2 * Self.markRadius {
                     canvas.polyline(
                         [Point(x: from, y: centre), Point(x: xs[index] - Self.markRadius, y: centre)],
@@ -265,7 +297,7 @@ struct AnnouncementTimeline {
             } else {
                 let first = xs[group.lowerBound], last = xs[group.upperBound - 1]
                 canvas.open("g", attributes: ["class": classes + " cluster", "data-count": String(group.count)])
-                canvas.title(clusterTitle(members, what: classes == "queued" ? "queued" : members[0].outcome.rawValue))
+                canvas.title(clusterTitle(members, in: lane, what: classes == "queued" ? "queued" : members[0].outcome.rawValue))
                 // A band over the marks it stands for; ticks are thin, so theirs is too.
                 let pad = style.shape == .tick ? 1.5 : Self.markRadius
                 let band = Rect(x: first - pad, y: centre - Self.markRadius, width: last - first + 2 * pad, height: 2 * Self.markRadius)
@@ -370,28 +402,28 @@ struct AnnouncementTimeline {
 
     private func quoted(_ text: String) -> String { "“\(text)”" }
 
-    private func announcementTitle(_ record: AnnouncementRecord) -> String {
+    private func announcementTitle(_ record: AnnouncementRecord, in lane: Lane) -> String {
         let announcement = record.announcement
         var outcome = record.outcome.rawValue
         if let other = record.duplicateOf {
             outcome += record.outcome == .deduplicated ? " (repeat of #\(other.rawValue))" : " (replaced by #\(other.rawValue))"
         }
-        var lines = ["#\(announcement.id.rawValue) \(quoted(announcement.text)): \(outcome)"]
+        var lines = ["\(lane.name(of: record)) \(quoted(announcement.text)): \(outcome)"]
         if let started = record.startedAt {
             let wait = String(format: "%.2f s", (started - record.queuedAt).asSeconds)
             lines.append("queued \(time(record.queuedAt)), started \(time(started)) (waited \(wait)), ended \(time(record.endedAt))")
         } else {
             lines.append("queued \(time(record.queuedAt)), \(record.outcome.rawValue) at \(time(record.endedAt))")
         }
-        var about = ["priority \(announcement.priority.rawValue)"]
+        var about = ["priority \(lane.ssip[announcement.id]?.rawValue ?? announcement.priority.rawValue)"]
         if let tree = announcement.tree { about.append("tree \(tree)") }
         if let element = announcement.element { about.append("element \(element)") }
         lines.append(about.joined(separator: ", "))
         return lines.joined(separator: "\n")
     }
 
-    private func queuedTitle(_ record: AnnouncementRecord) -> String {
-        "#\(record.announcement.id.rawValue) \(quoted(record.announcement.text)) queued at \(time(record.queuedAt)): \(record.outcome.rawValue)"
+    private func queuedTitle(_ record: AnnouncementRecord, in lane: Lane) -> String {
+        "\(lane.name(of: record)) \(quoted(record.announcement.text)) queued at \(time(record.queuedAt)): \(record.outcome.rawValue)"
     }
 
     private func speechTitle(_ record: SpeechRecord) -> String {
@@ -401,13 +433,13 @@ struct AnnouncementTimeline {
     }
 
     /// A band's title: how many, when, and each member (the first 20).
-    private func clusterTitle(_ records: [AnnouncementRecord], what: String) -> String {
+    private func clusterTitle(_ records: [AnnouncementRecord], in lane: Lane, what: String) -> String {
         let shown = 20
         let atQueue = what == "queued"
         let instants = records.map { atQueue ? $0.queuedAt : $0.endedAt }
         var lines = ["\(records.count) \(what), \(time(instants.min()!)) to \(time(instants.max()!))"]
         for (record, instant) in zip(records, instants).prefix(shown) {
-            lines.append("#\(record.announcement.id.rawValue) \(quoted(record.announcement.text)) at \(time(instant))" + (atQueue ? ": \(record.outcome.rawValue)" : ""))
+            lines.append("\(lane.name(of: record)) \(quoted(record.announcement.text)) at \(time(instant))" + (atQueue ? ": \(record.outcome.rawValue)" : ""))
         }
         if records.count > shown { lines.append("… and \(records.count - shown) more") }
         return lines.joined(separator: "\n")

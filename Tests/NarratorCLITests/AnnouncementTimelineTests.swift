@@ -151,6 +151,30 @@ private func draw(_ records: [AnnouncementRecord], speech: [SpeechRecord] = []) 
         #expect(legend == expected)
     }
 
+    /// Speech Dispatcher clients' messages are drawn as messages, beside announcements: bars
+    /// and marks on the message rows, titled by their SSIP priority and their words, not markup.
+    @Test func ssipMessagesAreDrawnAsMessages() throws {
+        func message(_ id: UInt64, _ text: String, _ outcome: AnnouncementOutcome, queued: Double, started: Double?, ended: Double) -> SpeechRecord {
+            SpeechRecord(
+                utterance: UtteranceID(id), kind: .ssip(.message), text: text, tree: nil, element: nil, queuedAt: at(queued),
+                startedAt: started.map(at), endedAt: at(ended), outcome: outcome, interruptedBy: nil)
+        }
+        let picture = try draw(
+            [record(1, "Saved", .spoken, queued: 0, started: 0, ended: 1)],
+            speech: [
+                focus(1, "Inbox, list", started: 1, ended: 2),
+                message(2, #"<speak><mark name="0:3"/>Ana: hello</speak>"#, .spoken, queued: 2, started: 2, ended: 3),
+                message(0, "Ben: hi", .throttled, queued: 2.5, started: nil, ended: 2.5),
+            ])
+        let lane = try #require(picture.lanes.first?.element)
+        #expect(Picture.count(Picture.groups(lane, "queued")) == 3)
+        #expect(Picture.groups(lane, "speech spoken").compactMap(Picture.title).contains { $0.hasPrefix("SSIP message “Ana: hello”: spoken") })
+        #expect(Picture.groups(lane, "unspoken throttled").compactMap(Picture.title).first?.hasPrefix("SSIP message “Ben: hi”") == true)
+        #expect(Picture.groups(lane, "focus").count == 1)
+        let header = Picture.groups(lane, "lane-header").compactMap(Picture.title).first ?? ""
+        #expect(header.hasPrefix("policy test: 3 messages"), "\(header)")
+    }
+
     @Test func everyBarAndMarkHasATitleWithTextOutcomeAndTimes() throws {
         let records = [
             record(1, "Saved", .spoken, queued: 0.25, started: 0.5, ended: 1.25),

@@ -27,7 +27,7 @@ import NarratorCommandLine
     // Item 2: for every command, --json and --socket before it parse as they do after it.
     @Test func globalOptionsMeanTheSameBeforeAndAfterEveryCommand() throws {
         let examples: [String: [String]] = [
-            "show": ["f.json"], "audit": ["f.json"], "help": [], "version": [], "replay": ["t.jsonl"], "log": [], "stats": [],
+            "show": ["f.json"], "audit": ["f.json"], "help": [], "version": [], "replay": ["t.jsonl"], "experiment": ["s.json"], "log": [], "stats": [],
             "register": ["f.json"], "update": ["t", "e", "--remove"], "unregister": ["t"], "export": ["t"], "focus": ["t"], "touch": ["1", "2"],
             "adjust": ["up"], "action": ["a"], "announce": ["hi"], "speak": ["hi"], "set": ["rate", "200"], "get": ["rate"],
             "completion": ["bash"],

@@ -171,7 +171,7 @@ import Testing
         let completed = try Self.complete(lines.map { ["narratorctl"] + $0 }, withPackage: withPackage, directory: DaemonHarness.repository)
         #expect(completed.stderr == "", "\(completed.stderr)")
         #expect(completed["register", "examples/pl"] == ["examples/player.json"])
-        #expect(completed["replay", "examples/traces/ch"] == ["examples/traces/chat-burst.jsonl"])
+        #expect(Set(completed["replay", "examples/traces/ch"]) == ["examples/traces/chat-burst.jsonl", "examples/traces/chat-burst-recorded.jsonl"])
         // A trace is JSON lines: tree documents are not offered.
         #expect(completed["replay", "examples/"].contains("examples/traces"))
         #expect(!completed["replay", "examples/"].contains("examples/player.json"))
