@@ -145,10 +145,11 @@ let announcementCommandSpecs: [CommandSpec] = [
             Columns: time queued, id, kind, priority, tree, client (an SSIP client's application, else
             the client's name), policy, outcome, wait (queued to started), text.
 
-            --trace writes every row in the time range (--since, --until, --tree, --client, --policy
-            choose it) as a replay trace: announcements, focus speech, hints, values, SSIP messages with
-            their priority, client and connection, and the SSIP CANCEL and STOP commands, each with how
-            long it played and the outcome logged. "narratorctl replay FILE --check" replays it under the
+            --trace writes every row in the time range (--since, --until) as a replay trace:
+            announcements, focus speech, hints, values, SSIP messages with their priority, client and
+            connection, and the SSIP CANCEL and STOP commands, each with how long it played and the
+            outcome logged. --tree and --client keep one tree's or one client's rows (SSIP messages and
+            their cancels have no tree; other speech they shared the voice with is then left out). "narratorctl replay FILE --check" replays it under the
             policies it ran with and compares every outcome with the logged one. What a trace cannot
             carry is said on standard error and in its first ("meta") line.
             """,
