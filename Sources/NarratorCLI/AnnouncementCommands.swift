@@ -149,9 +149,10 @@ let announcementCommandSpecs: [CommandSpec] = [
             announcements, focus speech, hints, values, SSIP messages with their priority, client and
             connection, and the SSIP CANCEL and STOP commands, each with how long it played and the
             outcome logged. --tree and --client keep one tree's or one client's rows (SSIP messages and
-            their cancels have no tree; other speech they shared the voice with is then left out). "narratorctl replay FILE --check" replays it under the
-            policies it ran with and compares every outcome with the logged one. What a trace cannot
-            carry is said on standard error and in its first ("meta") line.
+            their cancels have no tree; other speech they shared the voice with is then left out).
+            "narratorctl replay FILE --check" replays it under the policies it ran with and compares
+            every outcome with the logged one. What a trace cannot carry is said on standard error and
+            in its first ("meta") line.
             """,
         connects: .forTheLogPath,
         build: { parsed throws(UsageError) in .announcements(.log(try logRequest(parsed, command: "log"))) }),
