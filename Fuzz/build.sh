@@ -42,7 +42,7 @@ library NarratorCommandLine NarratorCore "${command_line[@]}"
 
 # Only the argument grammar of NarratorCLI: the commands' specs and parsers, none of the files
 # that run a command (those pull in sockets, SQLite and eSpeak NG, which parsing never uses).
-cli_files=(AnnouncementCommands AuditCommandSpec Command CommandCatalog DaemonCommands GlobalOption
+cli_files=(AnnouncementCommands AuditCommandSpec Command CommandCatalog DaemonCommands ExperimentCommandSpec GlobalOption
            InvocationParser LogTime Suggestion+CLI)
 cli_sources=(); for f in "${cli_files[@]}"; do cli_sources+=("Sources/NarratorCLI/$f.swift"); done
 library NarratorCLI NarratorCore,NarratorCommandLine "${cli_sources[@]}"
