@@ -95,6 +95,26 @@ private final class PlotCollector: NSObject, XMLParserDelegate {
         #expect(tables(rerun.stdout) == tables(out))
     }
 
+    /// The sweep over every shipped trace, the four recorded from Orca and other programs among
+    /// them (traces on the command line replace the spec's): a column per trace, 27 × 8 cells,
+    /// the front marked, the plot drawn.
+    @Test func sweepOverEveryShippedTrace() throws {
+        let names = try FileManager.default.contentsOfDirectory(atPath: "examples/traces").filter { $0.hasSuffix(".jsonl") }.sorted()
+        try #require(names.count >= 8, "\(names)")
+        let svg = directory + "/all.svg"
+        let result = try Binaries.run(
+            "narratorctl", ["experiment", "examples/experiments/bucket-sweep.json"] + names.map { "examples/traces/" + $0 } + ["--db", directory + "/all.db", "--plot", svg])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("bucket-sweep: 27 policies × \(names.count) traces"), "\(result.stdout.prefix(200))")
+        let header = try #require(result.lines.first { $0.hasPrefix("  POLICY") })
+        for name in ["ORCA-GTK-FIXTURE", "ORCA-WEB-PAGE", "CHAT-BURST-RECORDED", "PROGRESS-RECORDED", "SLIDER-DRAG"] {
+            #expect(header.contains(name), "\(header)")
+        }
+        #expect(result.stdout.contains("experiment-") && result.stdout.contains(": \(27 * names.count) cells, "))
+        #expect(result.lines.contains { $0.hasPrefix("* burst=") })
+        #expect(FileManager.default.fileExists(atPath: svg))
+    }
+
     @Test func jsonHoldsTheRecordCellsAndFront() throws {
         let db = directory + "/replays.db"
         let result = try Binaries.run("narratorctl", ["experiment", "examples/experiments/bucket-sweep.json", "examples/traces/slider-drag.jsonl", "--db", db, "--late", "0.5", "--json"])
