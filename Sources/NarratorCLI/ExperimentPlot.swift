@@ -14,6 +14,24 @@ struct ExperimentPlot {
     static let panelX = 640.0
     static let frontColour = "#0969da", otherColour = "#8c959f", inkColour = "#24292f", faintColour = "#57606a"
 
+    /// What the plot shows and over which traces, in at most two lines that fit the picture's
+    /// width (about 150 characters of the subtitle's size each); traces past them are counted.
+    static func subtitle(traces: [String], width: Int = 150) -> [String] {
+        var lines = ["p95 latency against unheard messages per policy, all \(traces.count) traces: "]
+        for (index, name) in traces.enumerated() {
+            let piece = name + (index < traces.count - 1 ? ", " : "")
+            if lines[lines.count - 1].count + piece.count > width {
+                guard lines.count < 2 else {
+                    lines[1] += "and \(traces.count - index) more"
+                    return lines
+                }
+                lines.append("")
+            }
+            lines[lines.count - 1] += piece
+        }
+        return lines
+    }
+
     var svg: String {
         var canvas = SVGCanvas()
         let totals = results.totals
@@ -27,9 +45,9 @@ struct ExperimentPlot {
         func py(_ y: Double) -> Double { area.y + area.height - (y - yAxis.low) / (yAxis.high - yAxis.low) * area.height }
 
         canvas.text(title, at: Point(x: 16, y: 26), attributes: ["class": "title", "font-size": "16", "font-weight": "bold", "fill": Self.inkColour])
-        canvas.text(
-            "p95 latency against unheard messages per policy, all \(results.traces.count) traces (\(results.traces.joined(separator: ", ")))",
-            at: Point(x: 16, y: 46), attributes: ["class": "subtitle", "font-size": "11", "fill": Self.faintColour])
+        for (index, line) in Self.subtitle(traces: results.traces).enumerated() {
+            canvas.text(line, at: Point(x: 16, y: 46 + 13 * Double(index)), attributes: ["class": "subtitle", "font-size": "11", "fill": Self.faintColour])
+        }
 
         // Grid, ticks and their labels.
         canvas.rect(area, attributes: ["fill": "#ffffff", "stroke": "#d0d7de"])

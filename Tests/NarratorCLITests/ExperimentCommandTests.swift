@@ -2,6 +2,7 @@ import Foundation
 import FoundationXML
 import NarratorTestSupport
 import Testing
+@testable import NarratorCLI
 
 /// Counts the plot's groups by class (`front`, `policy`).
 private final class PlotCollector: NSObject, XMLParserDelegate {
@@ -211,5 +212,17 @@ private final class PlotCollector: NSObject, XMLParserDelegate {
         #expect(width == 980 && height >= 600)
         // A blank picture of that size compresses to a few kilobytes; text, ticks and points do not.
         #expect(bytes.count > 20_000)
+    }
+}
+
+/// The plot's subtitle names the traces in at most two lines that fit the picture.
+@Suite struct ExperimentPlotSubtitleTests {
+    @Test func longListsWrapThenAreCounted() {
+        let few = ExperimentPlot.subtitle(traces: ["chat", "slider"])
+        #expect(few == ["p95 latency against unheard messages per policy, all 2 traces: chat, slider"])
+        let many = (1...40).map { "trace-number-\($0)" }
+        let lines = ExperimentPlot.subtitle(traces: many)
+        #expect(lines.count == 2 && lines.allSatisfy { $0.count <= 150 + 20 })
+        #expect(lines[1].hasSuffix("more") && lines[0].contains("all 40 traces: trace-number-1, "))
     }
 }
