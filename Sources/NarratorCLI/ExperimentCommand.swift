@@ -1,10 +1,14 @@
 import Foundation
 import NarratorCore
+import NarratorSpeech
 import NarratorStore
 
 /// `narratorctl experiment`: a grid of policies swept from a spec, replayed over traces on every
 /// core, compared per figure, logged under one experiment id with a record that `--rerun` checks.
 enum ExperimentCommand {
+    /// What times the utterances, as the record names it.
+    static var synthesizer: String { "eSpeak NG \(EspeakEngine.version)" }
+
     /// A trace as read: where, its bytes' SHA-256, its events.
     struct LoadedTrace {
         var path: String
@@ -88,8 +92,8 @@ enum ExperimentCommand {
         let createdAt = Date().timeIntervalSince1970
         let record = ExperimentRecord(
             experiment: experiment, createdAt: createdAt, spec: specJSON, specFile: specURL.path, policies: policies,
-            traces: traces.map { ExperimentRecord.Trace(path: $0.path, sha256: $0.sha256, events: $0.events.count) }, voice: voice, rate: rate,
-            late: late, results: ["cells": results.cellsJSON(tracePaths: tracePaths), "front": results.frontJSON])
+            traces: traces.map { ExperimentRecord.Trace(path: $0.path, sha256: $0.sha256, events: $0.events.count) }, voice: voice,
+            synthesizer: Self.synthesizer, rate: rate, late: late, results: ["cells": results.cellsJSON(tracePaths: tracePaths), "front": results.frontJSON])
 
         var status = ExitStatus.success
         let databasePath = request.database ?? LogTime.defaultReplayDatabase(environment)
@@ -170,7 +174,11 @@ enum ExperimentCommand {
         let differing = Set(differences.map(\.cell))
         let verdict = differences.isEmpty
             ? "reproduced: all \(cells.count) cells match" : "not reproduced: \(differing.count) of \(cells.count) cells differ"
-        let versionNote = record.version == NarratorVersion.daemon ? nil : "recorded with Narrator \(record.version), rerun with \(NarratorVersion.daemon)"
+        var notes: [String] = []
+        if record.version != NarratorVersion.daemon { notes.append("recorded with Narrator \(record.version), rerun with \(NarratorVersion.daemon)") }
+        if let recorded = record.synthesizer, recorded != Self.synthesizer {
+            notes.append("timed by \(recorded) when recorded, by \(Self.synthesizer) now: lengths may differ")
+        }
         if json {
             let object: JSONValue = [
                 "experiment": .string(id), "database": .string(databasePath), "reproduced": .bool(differences.isEmpty),
@@ -184,7 +192,7 @@ enum ExperimentCommand {
             console.out(results.tables + "\n")
             if let plot = files.plot { console.out("plot: \(plot)\n") }
             if let csv = files.csv { console.out("csv: \(csv)\n") }
-            if let versionNote { console.out(versionNote + "\n") }
+            for note in notes { console.out(note + "\n") }
             for difference in differences.prefix(20) { console.out("  \(difference.cell): \(difference.detail)\n") }
             if differences.count > 20 { console.out("  ... and \(differences.count - 20) more\n") }
             console.out(verdict + "\n")

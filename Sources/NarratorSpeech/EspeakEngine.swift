@@ -11,6 +11,9 @@ import Synchronization
 /// (so playback starts while the rest is being synthesized), and the callback's return value
 /// stops synthesis between chunks when the job is cancelled.
 public final class EspeakEngine: Sendable {
+    /// The library's version ("1.51"), for records that must say which synthesizer timed them.
+    public static var version: String { espeak_Info(nil).map { String(cString: $0) } ?? "unknown" }
+
     /// Whether some engine owns the library in this process.
     private static let claimed = Mutex(false)
 

@@ -124,6 +124,7 @@ private final class PlotCollector: NSObject, XMLParserDelegate {
         let id = try #require(object["experiment"] as? String)
         let record = try #require(object["record"] as? [String: Any])
         #expect(record["narrator"] as? String == "0.1.0")
+        #expect((record["synthesizer"] as? String)?.hasPrefix("eSpeak NG 1.") == true, "\(record)")
         #expect(record["late"] as? Double == 0.5)
         #expect((record["policies"] as? [Any])?.count == 27)
         let traces = try #require(record["traces"] as? [[String: Any]])

@@ -24,6 +24,8 @@ public struct ExperimentRecord: Sendable, Equatable {
     public var policies: [AnnouncementPolicy]
     public var traces: [Trace]
     public var voice: String?
+    /// The synthesizer that timed every utterance ("eSpeak NG 1.51"; nil in older records).
+    public var synthesizer: String?
     public var rate: Int
     public var late: Double
     /// `{"cells": [{policy, trace, metrics}], "front": [{policy, p95, unheard}]}`.
@@ -31,7 +33,7 @@ public struct ExperimentRecord: Sendable, Equatable {
 
     public init(
         version: String = NarratorVersion.daemon, experiment: String, createdAt: Double, spec: JSONValue, specFile: String,
-        policies: [AnnouncementPolicy], traces: [Trace], voice: String?, rate: Int, late: Double, results: JSONValue
+        policies: [AnnouncementPolicy], traces: [Trace], voice: String?, synthesizer: String? = nil, rate: Int, late: Double, results: JSONValue
     ) {
         self.version = version
         self.experiment = experiment
@@ -41,6 +43,7 @@ public struct ExperimentRecord: Sendable, Equatable {
         self.policies = policies
         self.traces = traces
         self.voice = voice
+        self.synthesizer = synthesizer
         self.rate = rate
         self.late = late
         self.results = results
@@ -51,7 +54,7 @@ public struct ExperimentRecord: Sendable, Equatable {
             "narrator": .string(version), "experiment": .string(experiment), "createdAt": .number(createdAt), "spec": spec,
             "specFile": .string(specFile), "policies": .array(policies.map(\.json)),
             "traces": .array(traces.map { ["path": .string($0.path), "sha256": .string($0.sha256), "events": .number(Double($0.events))] }),
-            "voice": .optional(voice), "rate": .number(Double(rate)), "late": .number(late), "results": results,
+            "voice": .optional(voice), "synthesizer": .optional(synthesizer), "rate": .number(Double(rate)), "late": .number(late), "results": results,
         ]
     }
 
@@ -87,7 +90,8 @@ public struct ExperimentRecord: Sendable, Equatable {
         guard let results = object["results"], results["cells"]?.arrayValue != nil else { throw fail(".results.cells", "expected an array") }
         return ExperimentRecord(
             version: try string("narrator"), experiment: try string("experiment"), createdAt: try number("createdAt"), spec: object["spec"] ?? .null,
-            specFile: try string("specFile"), policies: policies, traces: traces, voice: object["voice"]?.stringValue, rate: Int(try number("rate")),
+            specFile: try string("specFile"), policies: policies, traces: traces, voice: object["voice"]?.stringValue,
+            synthesizer: object["synthesizer"]?.stringValue, rate: Int(try number("rate")),
             late: try number("late"), results: results)
     }
 
