@@ -153,6 +153,18 @@ import Testing
         #expect(try AnnouncementTrace.parse(text) == trace.events)
     }
 
+    /// Among rows of one instant, the focus and its hint swap into utterance order around an
+    /// announcement that keeps its place.
+    @Test func oneInstantKeepsAnnouncementsInPlaceAndSpeechInUtteranceOrder() {
+        let rows = [
+            LogRow(utterance: 2, kind: "hint", text: "h", tree: "t", queuedAt: 5, outcome: "spoken"),
+            LogRow(announcement: 1, kind: "announcement", text: "a", priority: "default", queuedAt: 5, outcome: "spoken"),
+            LogRow(utterance: 1, kind: "focus", text: "f", tree: "t", queuedAt: 5, outcome: "spoken"),
+            LogRow(utterance: 0, kind: "focus", text: "earlier", tree: "t", queuedAt: 4, outcome: "spoken"),
+        ]
+        #expect(LogTrace(rows: rows).events.compactMap(\.text) == ["earlier", "f", "a", "h"])
+    }
+
     @Test func checkFindsThePoliciesTheRowsName() throws {
         let events = [
             TraceEvent(at: .zero, kind: .announce(text: "a", priority: .default, key: nil), tree: "chat", logged: .spoken, policy: "chatty"),

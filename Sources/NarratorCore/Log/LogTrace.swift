@@ -12,16 +12,28 @@ public struct LogTrace: Sendable {
 
     /// - Parameter rows: log rows (command rows included), in any order.
     public init(rows: [LogRow]) {
-        let ordered = rows.enumerated().sorted { a, b in
-            if a.element.queuedAt != b.element.queuedAt { return a.element.queuedAt < b.element.queuedAt }
-            // Speech said in one instant (a focus and its hint) keeps the order it was asked for.
-            if let x = a.element.utterance, let y = b.element.utterance, a.element.announcement == nil, b.element.announcement == nil { return x < y }
-            return a.offset < b.offset
-        }.map(\.element)
+        let ordered = Self.askedOrder(rows)
         origin = ordered.first?.queuedAt ?? 0
         for row in ordered {
             if let event = event(row) { events.append(event) }
         }
+    }
+
+    /// Rows in the order they were asked for: by the time they were queued, ties in the order
+    /// given; among the rows of one instant, speech that is not an announcement (a focus and its
+    /// hint, said together but logged as each ended) takes its places in utterance order.
+    static func askedOrder(_ rows: [LogRow]) -> [LogRow] {
+        var ordered = rows.enumerated().sorted { ($0.element.queuedAt, $0.offset) < ($1.element.queuedAt, $1.offset) }.map(\.element)
+        var start = 0
+        while start < ordered.count {
+            var end = start + 1
+            while end < ordered.count, ordered[end].queuedAt == ordered[start].queuedAt { end += 1 }
+            let places = (start..<end).filter { ordered[$0].announcement == nil && ordered[$0].utterance != nil }
+            let speech = places.map { ordered[$0] }.sorted { $0.utterance! < $1.utterance! }
+            for (place, row) in zip(places, speech) { ordered[place] = row }
+            start = end
+        }
+        return ordered
     }
 
     /// The trace as JSON lines: a `meta` line (where it came from, what was left out), then one line per event.
