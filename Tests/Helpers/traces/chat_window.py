@@ -12,10 +12,7 @@ Prints {"ready": true} once shown, {"line": N, "text": ...} per incoming line, {
 after the last; exits after --lifetime seconds or on SIGTERM.
 """
 
-import argparse
-import json
-import signal
-import sys
+from gtk_window import options, run, say
 
 LINES = [
     (0.0, "Ana: are you coming tonight?"),
@@ -33,10 +30,7 @@ LINES = [
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--lifetime", type=float, default=120)
-    p.add_argument("--start", type=float, default=3.0)
-    a = p.parse_args()
+    a = options(__doc__.splitlines()[0])
 
     import gi
     gi.require_version("Gtk", "3.0")
@@ -54,9 +48,6 @@ def main():
     compose.get_accessible().set_name("Message")
     box.add(compose)
 
-    def say(**obj):
-        print(json.dumps(obj), flush=True)
-
     def arrive(i):
         text = LINES[i][1]
         label = Gtk.Label(label=text, xalign=0)
@@ -73,14 +64,7 @@ def main():
             GLib.timeout_add(int(at * 1000), arrive, i)
         return False
 
-    win.connect("destroy", Gtk.main_quit)
-    win.show_all()
-    compose.grab_focus()
-    GLib.idle_add(lambda: say(ready=True) and False)
-    GLib.timeout_add(int(a.start * 1000), start)
-    GLib.timeout_add(int(a.lifetime * 1000), Gtk.main_quit)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    Gtk.main()
+    run(win, compose, start, a)
 
 
 if __name__ == "__main__":

@@ -11,18 +11,11 @@ progressBarVerbosity). Prints {"ready": true}, {"percent": N} every 10 percent, 
 exits after --lifetime seconds or on SIGTERM.
 """
 
-import argparse
-import json
-import signal
-import sys
+from gtk_window import options, run, say
 
 
 def main():
-    p = argparse.ArgumentParser()
-    p.add_argument("--lifetime", type=float, default=120)
-    p.add_argument("--start", type=float, default=3.0)
-    p.add_argument("--step-ms", type=int, default=200)
-    a = p.parse_args()
+    a = options(__doc__.splitlines()[0], [("--step-ms", int, 200)])
 
     import gi
     gi.require_version("Gtk", "3.0")
@@ -38,9 +31,6 @@ def main():
     box.add(bar)
     cancel = Gtk.Button(label="Cancel")
     box.add(cancel)
-
-    def say(**obj):
-        print(json.dumps(obj), flush=True)
 
     state = {"percent": 0}
 
@@ -59,14 +49,7 @@ def main():
         GLib.timeout_add(a.step_ms, advance)
         return False
 
-    win.connect("destroy", Gtk.main_quit)
-    win.show_all()
-    cancel.grab_focus()
-    GLib.idle_add(lambda: say(ready=True) and False)
-    GLib.timeout_add(int(a.start * 1000), start)
-    GLib.timeout_add(int(a.lifetime * 1000), Gtk.main_quit)
-    signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
-    Gtk.main()
+    run(win, cancel, start, a)
 
 
 if __name__ == "__main__":
