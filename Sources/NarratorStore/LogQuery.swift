@@ -120,9 +120,7 @@ extension UtteranceLog {
             "SELECT COUNT(*), COALESCE(SUM(ended_at - started_at), 0), COALESCE(SUM(outcome = 'interrupted'), 0) FROM utterances \(clause)",
             arguments
         ) { ($0.int64(0), $0.double(1), $0.int64(2)) }[0]
-        func percentile(_ p: Double) -> Double? {
-            latencies.isEmpty ? nil : latencies[min(latencies.count - 1, Int((p * Double(latencies.count - 1)).rounded()))]
-        }
+        func percentile(_ p: Double) -> Double? { NearestRank.percentile(latencies, p) }
         return LogStatistics(
             total: Int(totals.0), byOutcome: try counts("outcome"), byTree: try counts("tree"),
             byPriority: try counts("CASE WHEN kind = 'announcement' THEN priority WHEN kind = 'ssip' THEN 'ssip-' || COALESCE(priority, '-') ELSE kind END"),

@@ -25,9 +25,7 @@ public struct ReplaySummary: Sendable, Hashable {
         self.counts = counts
         let latencies = (records.compactMap { record in record.startedAt.map { ($0 - record.queuedAt).asSeconds } }
             + messages.compactMap { message in message.startedAt.map { ($0 - message.queuedAt).asSeconds } }).sorted()
-        func percentile(_ p: Double) -> Double? {
-            latencies.isEmpty ? nil : latencies[min(latencies.count - 1, Int((p * Double(latencies.count - 1)).rounded()))]
-        }
+        func percentile(_ p: Double) -> Double? { NearestRank.percentile(latencies, p) }
         latencyP50 = percentile(0.5)
         latencyP95 = percentile(0.95)
         latencyP99 = percentile(0.99)

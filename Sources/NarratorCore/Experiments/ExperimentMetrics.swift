@@ -32,14 +32,9 @@ public struct ExperimentMetrics: Sendable, Equatable {
     /// counts: a wider dedup window is not free). The Pareto front's x.
     public var unheard: Int { messages - outcomes[.spoken, default: 0] - outcomes[.interrupted, default: 0] }
 
-    public var p50: Double? { Self.percentile(latencies, 0.50) }
-    public var p95: Double? { Self.percentile(latencies, 0.95) }
-    public var p99: Double? { Self.percentile(latencies, 0.99) }
-
-    /// The nearest-rank percentile `replay` and `stats` use: the value at rank p·(n−1), rounded.
-    public static func percentile(_ sorted: [Double], _ p: Double) -> Double? {
-        sorted.isEmpty ? nil : sorted[min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
-    }
+    public var p50: Double? { NearestRank.percentile(latencies, 0.50) }
+    public var p95: Double? { NearestRank.percentile(latencies, 0.95) }
+    public var p99: Double? { NearestRank.percentile(latencies, 0.99) }
 
     /// The figures of one cell: the simulation's announcement `records` and other `speech`, with
     /// `length` giving each text's full length (to tell how much of a cut one was heard).
