@@ -22,11 +22,9 @@ public struct AnnouncementSimulation {
     private var eventOfAnnouncement: [AnnouncementID: Int] = [:]
     private var eventOfUtterance: [UtteranceID: Int] = [:]
     private var lengthOfEvent: [Int: Duration] = [:]
-    /// What the SSIP gate knows, as the session keeps it: the messages in flight per connection
-    /// and how many each connection sent since its last cancel.
+    /// The SSIP gate, and the messages in flight per connection that it judges pile-ups by.
     private var gate = SSIPGate()
     private var ssipInFlight: [UtteranceID: (connection: ClientID, key: String, clientName: String)] = [:]
-    private var sinceCancel: [ClientID: Int] = [:]
     /// The trees given policies of their own, for a plan started afresh after a shutdown.
     private var treePolicies: [String: AnnouncementPolicy] = [:]
 
@@ -74,10 +72,10 @@ public struct AnnouncementSimulation {
         case .ssip(let text, let priority, let command):
             ssip(text, priority, judged: command.isJudged, from: connection, named: event.client ?? "", index: index)
         case .ssipCancel(let all):
-            cancelled(all ? nil : connection)
+            gate.cancelled(all ? nil : connection)
             follow(plan.cancel(.cancelled, at: now) { request in Self.isSSIP(request) && (all || request.client == connection) })
         case .ssipStop(let all):
-            cancelled(all ? nil : connection)
+            gate.cancelled(all ? nil : connection)
             follow(plan.stopPlaying(at: now) { request in Self.isSSIP(request) && (all || request.client == connection) })
         case .stop:
             follow(plan.stop(at: now))
@@ -137,17 +135,14 @@ public struct AnnouncementSimulation {
     }
 
     /// An SSIP message, judged by the gate as the session judges it (only `SPEAK`s, only under
-    /// a policy other than `none`, with the connection's messages in flight and its count since
-    /// its last cancel).
+    /// a policy other than `none`, with the connection's messages in flight).
     private mutating func ssip(_ text: String, _ priority: SSIPPriority, judged: Bool, from connection: ClientID, named clientName: String, index: Int?) {
         let key = Announcement.normalizedKey(text)
         let policy = plan.queue.policy(for: nil)
         if judged && policy.name != AnnouncementPolicy.none.name {
             let inFlight = ssipInFlight.values.filter { $0.connection == connection }.map(\.key)
-            let count = sinceCancel[connection, default: 0]
-            sinceCancel[connection] = count + 1
             if let outcome = gate.judge(
-                key: key, priority: priority, clientName: clientName, inFlight: inFlight, sinceCancel: count, policy: policy, at: now)
+                key: key, priority: priority, clientName: clientName, connection: connection, inFlight: inFlight, policy: policy, at: now)
             {
                 speech.append(
                     SpeechRecord(
@@ -163,15 +158,6 @@ public struct AnnouncementSimulation {
         follow(step)
     }
 
-    /// A `CANCEL` or `STOP` of one connection (nil: `all`): its next two messages are spared the rate limit.
-    private mutating func cancelled(_ connection: ClientID?) {
-        if let connection {
-            sinceCancel[connection] = 0
-        } else {
-            for known in sinceCancel.keys { sinceCancel[known] = 0 }
-        }
-    }
-
     /// What a daemon started anew knows: nothing in flight, a fresh gate, the same policies.
     private mutating func restart() {
         var fresh = SpeechPlan(policy: plan.queue.policy(for: nil))
@@ -179,7 +165,6 @@ public struct AnnouncementSimulation {
         plan = fresh
         gate = SSIPGate()
         ssipInFlight = [:]
-        sinceCancel = [:]
     }
 
     private static func isSSIP(_ request: UtteranceRequest) -> Bool {

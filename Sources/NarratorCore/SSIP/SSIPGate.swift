@@ -11,6 +11,9 @@
 /// messages are never judged, and progress reports are coalesced by the scheduler instead.
 public struct SSIPGate: Sendable {
     private var buckets: [String: TokenBucket] = [:]
+    /// Messages each connection sent since its last `CANCEL` or `STOP` (or since it connected;
+    /// none counted is zero): the first two after one are what a screen reader says for a key.
+    private var sinceCancel: [ClientID: Int] = [:]
     /// When each (client name, text key) was last queued or ended.
     private var recent: [DedupIdentity: MonotonicInstant] = [:]
     /// The size of `recent` at which it is next pruned: twice what the last pruning kept, so
@@ -28,12 +31,14 @@ public struct SSIPGate: Sendable {
     ///
     /// - Parameters:
     ///   - key: the message's ``Announcement/normalizedKey(_:)``.
-    ///   - inFlight: the keys of the client's messages still playing or waiting (empty: not judged).
-    ///   - sinceCancel: how many messages the client sent since its last `CANCEL` or `STOP`.
+    ///   - connection: the connection that sent it (counted towards its messages since a cancel).
+    ///   - inFlight: the keys of the connection's messages still playing or waiting (empty: not judged).
     public mutating func judge(
-        key: String, priority: SSIPPriority, clientName: String, inFlight: [String], sinceCancel: Int = Int.max, policy: AnnouncementPolicy,
+        key: String, priority: SSIPPriority, clientName: String, connection: ClientID, inFlight: [String], policy: AnnouncementPolicy,
         at now: MonotonicInstant
     ) -> AnnouncementOutcome? {
+        let sinceCancel = self.sinceCancel[connection, default: 0]
+        self.sinceCancel[connection] = sinceCancel + 1
         let identity = DedupIdentity(tree: clientName, key: key)
         defer { forget(before: now, window: policy.dedupWindow) }
         guard !inFlight.isEmpty, priority != .important, priority != .progress else {
@@ -52,6 +57,16 @@ public struct SSIPGate: Sendable {
         }
         recent[identity] = now
         return nil
+    }
+
+    /// A connection's `CANCEL` or `STOP` (nil: every connection's): its next two messages are spared the rate limit.
+    public mutating func cancelled(_ connection: ClientID?) {
+        if let connection { sinceCancel[connection] = nil } else { sinceCancel.removeAll() }
+    }
+
+    /// A connection is gone: nothing more is counted for it.
+    public mutating func disconnected(_ connection: ClientID) {
+        sinceCancel[connection] = nil
     }
 
     /// A message (by its key) ended: repeats within the dedup window count from now.

@@ -12,9 +12,6 @@ struct SSIPClient: Sendable {
     var paused = false
     /// Messages held while paused (and the one cut by the pause), spoken in order on `RESUME`.
     var held: [SSIPMessage] = []
-    /// Messages sent since its last `CANCEL` or `STOP` (or since it connected): the first two
-    /// after one are what a screen reader says for a key (its echo, then the new focus).
-    var sinceCancel = 0
 }
 
 /// One SSIP message, from its `225` reply to its final event: what it says, in whose voice,

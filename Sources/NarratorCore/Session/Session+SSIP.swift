@@ -72,6 +72,7 @@ extension Session {
     /// what it held paused is cancelled, since no one is left to resume it.
     mutating func disconnectSSIP(_ client: ClientID) {
         guard let state = ssipClients.removeValue(forKey: client) else { return }
+        ssipGate.disconnected(client)
         for message in state.held {
             logSSIP(message, outcome: .cancelled, startedAt: nil, interruptedBy: "disconnect")
         }
@@ -126,7 +127,7 @@ extension Session {
             sendSSIP(client, .reply(.clientID(client.rawValue)))
         case .cancel(let target):
             logCommand("CANCEL \(target.ssip.lowercased())", from: client)
-            for id in ssipTargets(target, from: client) { ssipClients[id]?.sinceCancel = 0 }
+            for id in ssipTargets(target, from: client) { ssipGate.cancelled(id) }
             if case .all = target {
                 // Every SSIP message, also of clients that already left (spd-say -C silences an earlier spd-say).
                 follow(plan.cancel(.cancelled, at: now) { Self.isSSIP($0) })
@@ -135,7 +136,7 @@ extension Session {
             sendSSIP(client, .reply(.canceled))
         case .stop(let target):
             logCommand("STOP \(target.ssip.lowercased())", from: client)
-            for id in ssipTargets(target, from: client) { ssipClients[id]?.sinceCancel = 0 }
+            for id in ssipTargets(target, from: client) { ssipGate.cancelled(id) }
             if case .all = target {
                 follow(plan.stopPlaying(at: now) { Self.isSSIP($0) })
             } else {
@@ -214,10 +215,8 @@ extension Session {
         }
         if command.isJudged && configuration.policy.name != AnnouncementPolicy.none.name {
             let inFlight = ssipMessages.values.filter { $0.client == client }.map { $0.key }
-            let sinceCancel = state.sinceCancel
-            ssipClients[client]?.sinceCancel += 1
             if let outcome = ssipGate.judge(
-                key: message.key, priority: message.priority, clientName: message.clientName, inFlight: inFlight, sinceCancel: sinceCancel,
+                key: message.key, priority: message.priority, clientName: message.clientName, connection: client, inFlight: inFlight,
                 policy: configuration.policy, at: now)
             {
                 ssipEvent(.cancel, .canceled(message: id, client: client.rawValue), for: message)
