@@ -97,6 +97,9 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        // The AT-SPI bridge's core in-process, on a virtual clock and a virtual desktop: reads,
+        // the mirror, and every scenario of the bridge with its exact effects.
+        .testTarget(name: "NarratorBridgeTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         // The daemon's session in-process, on a virtual clock: every scenario with its exact effects.
         .testTarget(name: "NarratorSessionTests", dependencies: ["NarratorCore", "NarratorTestSupport"], swiftSettings: strict),
         // Parser unit tests, and end-to-end tests that run the built binaries.

@@ -39,18 +39,12 @@ public final class ATSPIBus {
 
     /// Calls `body` on this thread when the bus goes away (the launcher stopped or crashed).
     func whenClosed(_ body: @escaping () -> Void) {
-        let box = Unmanaged.passRetained(Closed(body)).toOpaque()
+        let box = Trampoline { _ in body(); return true }
         typealias Handler = @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Void
-        let handler: Handler = { _, _, _, box in
-            guard let box else { return }
-            Unmanaged<Closed>.fromOpaque(box).takeUnretainedValue().body()
-        }
-        _ = g_signal_connect_data(UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(handler, to: GCallback.self), box, nil, G_CONNECT_DEFAULT)
-    }
-
-    private final class Closed {
-        let body: () -> Void
-        init(_ body: @escaping () -> Void) { self.body = body }
+        let handler: Handler = { _, _, _, context in _ = Trampoline.call(context) }
+        _ = g_signal_connect_data(
+            UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(handler, to: GCallback.self), box.retained,
+            { context, _ in Trampoline.release(context) }, G_CONNECT_DEFAULT)
     }
 
     private static func addressFromSessionBus() throws(ConnectError) -> String {
@@ -72,24 +66,26 @@ public final class ATSPIBus {
     }
 
     /// Sends `call` to the application `bus` and hands its reply (the tuple of out arguments) to
-    /// `completion` on this thread once it comes, or the failure once the timeout passes.
-    public func send(_ call: DBusCall, to bus: String, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void) {
-        let box = Unmanaged.passRetained(Completion(completion)).toOpaque()
+    /// `completion` on this thread once it comes, or the failure once `timeout` (by default the
+    /// bus's own) passes.
+    public func send(
+        _ call: DBusCall, to bus: String, timeout: Duration? = nil, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void
+    ) {
+        let connection = connection
+        let box = Trampoline { result in
+            var error: UnsafeMutablePointer<GError>?
+            if let reply = g_dbus_connection_call_finish(connection, OpaquePointer(result), &error) {
+                defer { g_variant_unref(reply) }
+                completion(.success(DBusValue.decode(reply)))
+            } else {
+                completion(.failure(ATSPIBus.failure(error)))
+            }
+            return false
+        }
+        let milliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000) }
         g_dbus_connection_call(
             connection, bus, call.path, call.interface, call.method, Self.parameters(call.arguments), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-            timeoutMilliseconds, nil,
-            { source, result, box in
-                guard let box else { return }
-                let completion = Unmanaged<Completion>.fromOpaque(box).takeRetainedValue()
-                var error: UnsafeMutablePointer<GError>?
-                let reply = g_dbus_connection_call_finish(OpaquePointer(source), result, &error)
-                if let reply {
-                    defer { g_variant_unref(reply) }
-                    completion.body(.success(DBusValue.decode(reply)))
-                } else {
-                    completion.body(.failure(ATSPIBus.failure(error)))
-                }
-            }, box)
+            milliseconds ?? timeoutMilliseconds, nil, { _, result, context in Trampoline.once(context, UnsafeMutableRawPointer(result)) }, box.retained)
     }
 
     /// `call`, waiting for its reply: for the benchmark's one-property baseline, never the bridge.
@@ -101,11 +97,6 @@ public final class ATSPIBus {
         else { return .failure(Self.failure(error)) }
         defer { g_variant_unref(reply) }
         return .success(DBusValue.decode(reply))
-    }
-
-    private final class Completion {
-        let body: (Result<DBusValue, DBusFailure>) -> Void
-        init(_ body: @escaping (Result<DBusValue, DBusFailure>) -> Void) { self.body = body }
     }
 
     /// The arguments as a (floating) tuple, or nil for none.

@@ -39,8 +39,8 @@ public enum BridgeMain {
                 errors("narrator-atspi: \(error)")
                 return 3
             }
-            let loop = BridgeLoop(daemon: link, bus: bus, socket: socket.path, environment: environment, log: errors)
-            loop.run()
+            let shell = BridgeShell(daemon: link, bus: bus, socket: socket.path, environment: environment, log: errors)
+            shell.run()
             return 0
         case .dump(let application, let walk):
             guard ATSPIReader.connect() else {

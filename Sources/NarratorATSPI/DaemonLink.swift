@@ -2,15 +2,13 @@ import Glibc
 import NarratorCore
 import NarratorSystem
 
-/// The bridge's connection to narratord: requests out as JSON lines, and the lines that come back
-/// (replies, and the events narratord sends a tree's owner) read without blocking when the main
-/// loop says the socket is readable.
+/// The bridge's connection to narratord, as bytes: requests out as JSON lines, and the lines that
+/// come back read without blocking when the main loop says the socket is readable. What the lines
+/// mean (replies decoded as answers to the requests they answer, owner events) is the core's
+/// (``ATSPIBridge``), with the protocol's own types.
 final class DaemonLink {
     let client: UnixClient
     private var buffer: [UInt8] = []
-    private var nextID = 1
-    /// Requests in flight by id, with what they were for (a failed update is sent again whole).
-    private(set) var inFlight: [Int: String] = [:]
 
     init(socket: String) throws(UnixClientError) {
         client = try UnixClient(connectingTo: socket)
@@ -18,16 +16,13 @@ final class DaemonLink {
 
     var fd: Int32 { client.fd }
 
-    /// Sends `command`, remembering `purpose` until its reply comes.
-    func send(_ command: RequestCommand, purpose: String) throws(UnixClientError) {
-        let id = nextID
-        nextID += 1
-        inFlight[id] = purpose
-        try client.send(line: Request(id: .number(Double(id)), command: command).line)
+    func send(_ request: Request) throws(UnixClientError) {
+        try client.send(line: request.line)
     }
 
-    /// What arrived since the last call, line by line; nil when narratord closed the connection.
-    func receive() -> [JSONValue]? {
+    /// The lines that arrived since the last call, without their newlines; nil once narratord
+    /// closed the connection (or it broke).
+    func receive() -> [String]? {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
             let count = chunk.withUnsafeMutableBytes { Glibc.recv(client.fd, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
@@ -40,17 +35,11 @@ final class DaemonLink {
             if errno == EAGAIN || errno == EWOULDBLOCK { break }
             return nil
         }
-        var lines: [JSONValue] = []
+        var lines: [String] = []
         while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: buffer[..<newline], as: UTF8.self)
+            lines.append(String(decoding: buffer[..<newline], as: UTF8.self))
             buffer.removeSubrange(...newline)
-            if let value = try? JSONParser().parse(line) { lines.append(value) }
         }
         return lines
-    }
-
-    /// A reply's purpose, and the request forgotten.
-    func finish(_ id: Int) -> String? {
-        inFlight.removeValue(forKey: id)
     }
 }

@@ -185,30 +185,3 @@ import Testing
         #expect(opened.last == .announce(tree: "zenity: Warning", element: "8", text: "Warning, Disk almost full"), "\(opened)")
     }
 }
-
-@Suite struct TreeDiffTests {
-    @Test("what changed between two versions of a tree, and only that")
-    func updates() throws {
-        let old = try decode(document(#"{"id": "a", "label": "Play", "traits": ["button"]}, {"id": "b", "label": "Volume", "value": "3"}"#)).root
-        let new = try decode(document(#"{"id": "a", "label": "Pause", "traits": ["button"], "hint": "Stops"}, {"id": "b", "label": "Volume"}"#)).root
-        #expect(TreeDiff.updates(from: old, to: old) == [])
-        #expect(TreeDiff.updates(from: old, to: new) == [
-            .setProperties(element: "a", properties: .object(JSONObject(["label": "Pause", "hint": "Stops"]))),
-            .setProperties(element: "b", properties: .object(JSONObject(["value": .null]))),
-        ])
-        let reordered = try decode(document(#"{"id": "b", "label": "Volume", "value": "3"}, {"id": "a", "label": "Play", "traits": ["button"]}"#)).root
-        guard case .replaceChildren("root", _)? = TreeDiff.updates(from: old, to: reordered)?.first else { Issue.record("reordering replaces the children"); return }
-        #expect(TreeDiff.updates(from: old, to: Node(id: "other")) == nil)
-    }
-
-    @Test("the updates, applied by the daemon's own code, give the new tree")
-    func updatesApplied() throws {
-        let old = try decode(document(#"{"id": "a", "label": "Play", "traits": ["button"]}, {"id": "c", "children": [{"id": "d", "label": "One"}]}"#))
-        let new = try decode(document(#"{"id": "a", "label": "Pause", "traits": ["toggle"]}, {"id": "c", "children": [{"id": "e", "label": "Two"}, {"id": "d", "label": "One"}]}"#))
-        var tree = AccessibilityTree(document: old)
-        for update in try #require(TreeDiff.updates(from: old.root, to: new.root)) { try tree.apply(update) }
-        let expected = AccessibilityTree(document: new)
-        #expect((0..<tree.stops.count).map { tree.utterance(atStop: $0).text } == (0..<expected.stops.count).map { expected.utterance(atStop: $0).text })
-    }
-
-}

@@ -1,128 +1,9 @@
 import Testing
 @testable import NarratorCore
 
-/// An application as AT-SPI2 describes it, answering the bridge's requests the way GTK (with its
-/// cache) or Qt 5 (without) does; built from the snapshot the read is expected to give back.
-private struct Application {
-    var name = "fixture"
-    var windows: [AccessibleSnapshot]
-    var offersCache = true
-    /// Objects the cache does not hold (GTK caches an object once it has been asked about).
-    var cacheLeavesOut: Set<String> = []
-    /// Objects the cache gives a wrong index in their parent (every one of them 0).
-    var cacheMisnumbers: Set<String> = []
-    /// The column headers that come before the cells among a table's children.
-    var tableHeaders = 1
-    /// Requests answered with no reply (the application hangs on them).
-    var hangsOn: (ATSPIRequest) -> Bool = { _ in false }
-    let bus = ":1.9"
-
-    var all: [AccessibleSnapshot] {
-        func flat(_ s: AccessibleSnapshot) -> [AccessibleSnapshot] { [s] + s.children.flatMap(flat) }
-        return windows.flatMap(flat)
-    }
-
-    func find(_ path: String) -> AccessibleSnapshot? { all.first { $0.path == path } }
-
-    func parent(of path: String) -> (path: String, index: Int) {
-        if let index = windows.firstIndex(where: { $0.path == path }) { return (ATSPIApplicationRead.root, index) }
-        for node in all {
-            if let index = node.children.firstIndex(where: { $0.path == path }) { return (node.path, index) }
-        }
-        return (ATSPIApplicationRead.root, 0)
-    }
-
-    func interfaces(_ s: AccessibleSnapshot) -> [String] {
-        var list = ["org.a11y.atspi.Accessible", "org.a11y.atspi.Component"]
-        if !s.actions.isEmpty { list.append("org.a11y.atspi.Action") }
-        if s.value != nil { list.append("org.a11y.atspi.Value") }
-        if s.text != nil || s.states.contains(.editable) { list.append("org.a11y.atspi.Text") }
-        return list
-    }
-
-    func ref(_ path: String) -> DBusValue { .structure([.string(bus), .string(path)]) }
-
-    func states(_ s: ATSPIStates) -> DBusValue {
-        .array([.unsigned(s.rawValue & 0xFFFF_FFFF), .unsigned(s.rawValue >> 32)])
-    }
-
-    /// The reply tuple, or a failure.
-    func answer(_ request: ATSPIRequest) -> Result<DBusValue, DBusFailure> {
-        if hangsOn(request) { return .failure(.timedOut) }
-        func reply(_ v: DBusValue) -> Result<DBusValue, DBusFailure> { .success(.structure([v])) }
-        let missing = Result<DBusValue, DBusFailure>.failure(.error(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no"))
-        switch request {
-        case .items:
-            guard offersCache else { return reply(.array([])) }
-            return reply(.array(all.filter { !cacheLeavesOut.contains($0.path) }.map { s in
-                var (parent, index) = parent(of: s.path)
-                if cacheMisnumbers.contains(s.path) { index = 0 }
-                return .structure([
-                    ref(s.path), ref(ATSPIApplicationRead.root), ref(parent), .integer(Int64(index)), .integer(Int64(s.children.count)),
-                    .array(interfaces(s).map(DBusValue.string)), .string(s.name), .unsigned(UInt64(s.role.code)), .string(s.description),
-                    states(s.states),
-                ])
-            }))
-        case .name(let path):
-            if path == ATSPIApplicationRead.root { return reply(.variant(.string(name))) }
-            return find(path).map { reply(.variant(.string($0.name))) } ?? missing
-        case .children(let path):
-            let children = path == ATSPIApplicationRead.root ? windows : find(path)?.children ?? []
-            return reply(.array(children.map { ref($0.path) }))
-        case .role(let path): return find(path).map { reply(.unsigned(UInt64($0.role.code))) } ?? missing
-        case .description(let path): return find(path).map { reply(.variant(.string($0.description))) } ?? missing
-        case .states(let path): return find(path).map { reply(states($0.states)) } ?? missing
-        case .interfaces(let path): return find(path).map { reply(.array(interfaces($0).map(DBusValue.string))) } ?? missing
-        case .relations(let path):
-            guard let s = find(path) else { return missing }
-            let labelFor = all.filter { $0.labelledBy.contains(path) }.map { ref($0.path) }
-            var relations: [DBusValue] = []
-            if !labelFor.isEmpty { relations.append(.structure([.unsigned(1), .array(labelFor)])) }
-            if !s.labelledBy.isEmpty { relations.append(.structure([.unsigned(2), .array(s.labelledBy.map(ref))])) }
-            return reply(.array(relations))
-        case .extents(let path):
-            guard let s = find(path) else { return missing }
-            let r = s.extents ?? Rect(x: Double(Int32.min), y: Double(Int32.min), width: 0, height: 0)
-            return reply(.structure([r.x, r.y, r.width, r.height].map { .integer(Int64($0)) }))
-        case .actions(let path):
-            guard let s = find(path) else { return missing }
-            return reply(.array(s.actions.map { .structure([.string($0), .string("does \($0)"), .string("")]) }))
-        case .text(let path): return find(path).map { reply(.string($0.text ?? "")) } ?? missing
-        case .selection(let path):
-            // Two out arguments, the start and end offsets; no selection is an empty one at the caret.
-            guard let s = find(path) else { return missing }
-            let start = s.selection?.location ?? 2, end = s.selection.map { $0.location + $0.length } ?? 2
-            return .success(.structure([.integer(Int64(start)), .integer(Int64(end))]))
-        case .attributes(let path):
-            guard let s = find(path) else { return missing }
-            var attributes: [DBusValue] = [.structure([.string("toolkit"), .string("gtk")])]
-            if let placeholder = s.placeholder { attributes.append(.structure([.string("placeholder-text"), .string(placeholder)])) }
-            return reply(.array(attributes))
-        case .rowAtIndex(let path, let index):
-            guard find(path)?.role == .table else { return missing }
-            return reply(.integer(Int64(index < tableHeaders ? -1 : index - tableHeaders)))
-        case .rowCount(let path):
-            guard let table = find(path), table.role == .table else { return missing }
-            return reply(.variant(.integer(Int64(table.children.count - tableHeaders))))
-        case .childCount(let path):
-            return find(path).map { reply(.variant(.integer(Int64($0.children.count)))) } ?? missing
-        case .value(let path, let field):
-            guard let v = find(path)?.value else { return missing }
-            let n: Double
-            switch field {
-            case .current: n = v.current
-            case .minimum: n = v.minimum
-            case .maximum: n = v.maximum
-            case .increment: n = v.increment
-            }
-            return reply(.variant(.double(n)))
-        }
-    }
-}
-
 /// Runs a read against `app`, answering each wave of requests together as a bus would; returns
 /// the outcome and how many waves (round trips) it took.
-private func read(_ app: Application) -> (ATSPIApplicationRead.Outcome, waves: Int, requests: Int) {
+private func read(_ app: FakeApplication) -> (ATSPIApplicationRead.Outcome, waves: Int, requests: Int) {
     var read = ATSPIApplicationRead()
     var wave = read.start()
     var waves = 0, requests = 0
@@ -162,14 +43,14 @@ private let window = AccessibleSnapshot(
 @Suite("Reading an application over AT-SPI2")
 struct ATSPIApplicationReadTests {
     @Test func fromTheCacheEveryFactInTwoRoundTrips() {
-        let (outcome, waves, _) = read(Application(windows: [window]))
+        let (outcome, waves, _) = read(FakeApplication(windows: [window]))
         #expect(outcome == .read(name: "fixture", windows: [window]))
         // The cache, name and windows; then every object's details at once.
         #expect(waves == 2)
     }
 
     @Test func withoutACacheTheWalkGivesTheSameTree() {
-        let (outcome, waves, _) = read(Application(windows: [window], offersCache: false))
+        let (outcome, waves, _) = read(FakeApplication(windows: [window], offersCache: false))
         #expect(outcome == .read(name: "fixture", windows: [window]))
         // Two round trips a level (what an object is, then its details and children), three levels.
         #expect(waves <= 2 * 3 + 2)
@@ -178,16 +59,16 @@ struct ATSPIApplicationReadTests {
     @Test func everyWindowInTheApplicationsOrder() {
         let dialog = AccessibleSnapshot(path: "/b/1", role: .dialog, name: "Question", extents: Rect(x: 5, y: 5, width: 10, height: 10))
         for cache in [true, false] {
-            let (outcome, _, _) = read(Application(windows: [window, dialog], offersCache: cache))
+            let (outcome, _, _) = read(FakeApplication(windows: [window, dialog], offersCache: cache))
             #expect(outcome == .read(name: "fixture", windows: [window, dialog]))
         }
     }
 
     @Test func aHiddenObjectsExtentsAreNotAskedFor() {
-        let (_, _, requestsHidden) = read(Application(windows: [window]))
+        let (_, _, requestsHidden) = read(FakeApplication(windows: [window]))
         var other = window
         other.children[0].children[4] = AccessibleSnapshot(path: "/a/6", role: .pushButton, name: "Later", states: [.enabled, .sensitive, .showing], actions: ["click"])
-        let (outcome, _, requestsShown) = read(Application(windows: [other]))
+        let (outcome, _, requestsShown) = read(FakeApplication(windows: [other]))
         #expect(requestsShown == requestsHidden + 1)
         // Shown with the toolkit's "no extents" (x = y = INT32_MIN): none.
         guard case .read(_, let windows) = outcome else { Issue.record("\(outcome)"); return }
@@ -196,7 +77,7 @@ struct ATSPIApplicationReadTests {
 
     @Test("a row read alone knows its place among the list's rows: the table's row, else its index among the children")
     func aRowReadAloneKnowsItsPlace() {
-        func rowRead(_ app: Application, row: String, index: Int, list: String) -> AccessibleSnapshot? {
+        func rowRead(_ app: FakeApplication, row: String, index: Int, list: String) -> AccessibleSnapshot? {
             var read = ATSPIApplicationRead(row: row, index: index, of: list)
             var wave = read.start()
             var waves = 0
@@ -213,14 +94,14 @@ struct ATSPIApplicationReadTests {
         let cells = (1...50).map { AccessibleSnapshot(path: "/c/\($0)", role: .tableCell, name: "Song \($0)") }
         let header = AccessibleSnapshot(path: "/c/0", role: .tableColumnHeader, name: "Title")
         let table = AccessibleSnapshot(path: "/t", role: .table, states: [.enabled, .showing, .managesDescendants], children: [header] + cells)
-        let gtk = Application(windows: [AccessibleSnapshot(path: "/w", role: .frame, name: "Songs", children: [table])])
+        let gtk = FakeApplication(windows: [AccessibleSnapshot(path: "/w", role: .frame, name: "Songs", children: [table])])
         #expect(rowRead(gtk, row: "/c/2", index: 2, list: "/t")?.position == SetPosition(index: 2, count: 50))
         #expect(rowRead(gtk, row: "/c/50", index: 50, list: "/t")?.position == SetPosition(index: 50, count: 50))
         #expect(rowRead(gtk, row: "/c/0", index: 0, list: "/t")?.position == nil)
         // A list that is no table: its index among its children.
         let items = (1...5).map { AccessibleSnapshot(path: "/i/\($0)", role: .listItem, name: "Item \($0)") }
         let list = AccessibleSnapshot(path: "/l", role: .list, states: [.enabled, .showing, .managesDescendants], children: items)
-        let qt = Application(windows: [AccessibleSnapshot(path: "/w", role: .frame, name: "Items", children: [list])], offersCache: false)
+        let qt = FakeApplication(windows: [AccessibleSnapshot(path: "/w", role: .frame, name: "Items", children: [list])], offersCache: false)
         let item = rowRead(qt, row: "/i/3", index: 2, list: "/l")
         #expect(item?.name == "Item 3")
         #expect(item?.position == SetPosition(index: 3, count: 5))
@@ -236,7 +117,7 @@ struct ATSPIApplicationReadTests {
         list.children = []
         let unwalked = AccessibleSnapshot(path: "/w", role: .frame, name: "Player", children: [list])
         for cache in [true, false] {
-            let (outcome, _, requests) = read(Application(windows: [app], offersCache: cache))
+            let (outcome, _, requests) = read(FakeApplication(windows: [app], offersCache: cache))
             #expect(outcome == .read(name: "fixture", windows: [unwalked]))
             #expect(requests < 30)
         }
@@ -244,7 +125,7 @@ struct ATSPIApplicationReadTests {
 
     @Test func aHungApplicationIsUnresponsiveNotHalfRead() {
         for cache in [true, false] {
-            var app = Application(windows: [window], offersCache: cache)
+            var app = FakeApplication(windows: [window], offersCache: cache)
             app.hangsOn = { if case .actions = $0 { return true } else { return false } }
             #expect(read(app).0 == .unresponsive)
         }
@@ -263,7 +144,7 @@ struct ATSPIApplicationReadTests {
     @Test func anObjectLackingAnInterfaceLacksOnlyThatFact() {
         var read = ATSPIApplicationRead()
         var wave = read.start()
-        let app = Application(windows: [window])
+        let app = FakeApplication(windows: [window])
         while !wave.isEmpty {
             wave = wave.flatMap { request -> [ATSPIRequest] in
                 if case .actions("/a/2") = request { return read.take(request, .failure(.error(name: "org.freedesktop.DBus.Error.UnknownObject", message: "gone"))) }
@@ -305,7 +186,7 @@ struct ATSPIApplicationReadTests {
     @Test func whatTheCacheLeavesOutOrMisnumbersIsAskedForAndWalked() {
         // The Save button missing from the cache, and the label said to be at index 0 like the
         // panel's first child: the panel is asked for its children, in order, and Save walked.
-        var app = Application(windows: [window])
+        var app = FakeApplication(windows: [window])
         app.cacheLeavesOut = ["/a/2"]
         app.cacheMisnumbers = ["/a/3"]
         #expect(read(app).0 == .read(name: "fixture", windows: [window]))

@@ -1,0 +1,133 @@
+import CAtspi
+import Glibc
+import NarratorCore
+import NarratorSystem
+
+/// `narrator-atspi run`'s shell around ``ATSPIBridge``: on one thread running GLib's main loop
+/// (libatspi's events, the replies of the bridge's own D-Bus connection, narratord's socket and
+/// the timers all arrive there), it turns each callback into a ``BridgeInput`` and carries out
+/// the ``BridgeEffect``s the core returns. It decides nothing, and nothing here waits: every
+/// question to an application is an asynchronous call with a bound, so a hung application is a
+/// question whose answer is `.timedOut`, and holds up no other.
+final class BridgeShell {
+    private var bridge: ATSPIBridge
+    private var bus: ATSPIBus
+    /// The connection to narratord; nil while it is away.
+    private var daemon: DaemonLink?
+    private let environment: [String: String]
+    private let log: (String) -> Void
+    /// Inputs waiting to be handled: an effect's outcome that is known at once (a connection
+    /// made) is handled after the effects of the input before it, in order.
+    private var inbox: [BridgeInput] = []
+    private var handling = false
+    private var listener: UnsafeMutablePointer<AtspiEventListener>?
+
+    init(daemon: DaemonLink, bus: ATSPIBus, socket: String, environment: [String: String], log: @escaping (String) -> Void) {
+        self.daemon = daemon
+        self.bus = bus
+        self.environment = environment
+        self.log = log
+        bridge = ATSPIBridge(configuration: ATSPIBridge.Configuration(socket: socket))
+    }
+
+    deinit {
+        if let listener { g_object_unref(listener) }
+    }
+
+    /// Subscribes to the desktop's events and runs until the process is stopped.
+    func run() {
+        let box = Trampoline { [unowned self] event in
+            guard let event = event?.assumingMemoryBound(to: AtspiEvent.self) else { return true }
+            if let decoded = Self.decode(event) { feed(.event(decoded)) }
+            g_boxed_free(atspi_event_get_type(), event)
+            return true
+        }
+        listener = atspi_event_listener_new({ event, context in _ = Trampoline.call(context, UnsafeMutableRawPointer(event)) }, box.retained, Trampoline.release)
+        for type in ATSPIEvent.subscribed { atspi_event_listener_register(listener, type, nil) }
+        if let daemon { watch(daemon) }
+        bus.whenClosed { [unowned self] in feed(.busClosed) }
+        feed(.started)
+        atspi_event_main()
+    }
+
+    /// The event's facts, copied out of libatspi's structures (no call is made to get them).
+    private static func decode(_ event: UnsafeMutablePointer<AtspiEvent>) -> ATSPIEvent? {
+        guard let type = event.pointee.type.map({ String(cString: $0) }), let source = event.pointee.source,
+            let name = narrator_atspi_bus_name(source).map({ String(cString: $0) }),
+            let path = narrator_atspi_path(source).map({ String(cString: $0) })
+        else { return nil }
+        let object = narrator_atspi_event_object(event).flatMap { narrator_atspi_path($0) }.map { String(cString: $0) }
+        return ATSPIEvent(type, application: name, path: path, detail1: Int(event.pointee.detail1), object: object)
+    }
+
+    private func feed(_ input: BridgeInput) {
+        inbox.append(input)
+        guard !handling else { return }
+        handling = true
+        defer { handling = false }
+        while !inbox.isEmpty {
+            let next = inbox.removeFirst()
+            for effect in bridge.handle(next, at: MonotonicClock.now()) { carryOut(effect) }
+        }
+    }
+
+    private func carryOut(_ effect: BridgeEffect) {
+        switch effect {
+        case .ask(let question, let application, let call, let timeout):
+            bus.send(call, to: application, timeout: timeout) { [unowned self] reply in feed(.answered(question, reply)) }
+        case .request(let request):
+            guard let daemon else { return }
+            do {
+                try daemon.send(request)
+            } catch {
+                log("narrator-atspi: could not tell narratord: \(error)")
+            }
+        case .connectToDaemon:
+            do {
+                let link = try DaemonLink(socket: bridge.configuration.socket)
+                daemon = link
+                watch(link)
+                feed(.daemonConnected)
+            } catch {
+                feed(.daemonUnreachable("\(error)"))
+            }
+        case .setTimer(let timer, let deadline):
+            let now = MonotonicClock.now()
+            let milliseconds = deadline > now ? UInt32(clamping: (deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000) : 0
+            Trampoline.after(milliseconds: milliseconds) { [unowned self] in feed(.timerFired(timer)) }
+        case .lookForNewBus:
+            guard let next = try? ATSPIBus(environment: environment) else {
+                feed(.newBus(found: false))
+                return
+            }
+            next.send(ATSPIRequest.children(ATSPIApplicationRead.root).call, to: ATSPIBridge.registry) { [unowned self] reply in
+                // The new connection lives until its answer is in.
+                withExtendedLifetime(next) {}
+                feed(.newBus(found: (try? reply.get()) != nil))
+            }
+        case .restart:
+            // narratord forgets this connection's trees now, before the new process registers its own.
+            daemon?.client.close()
+            let failure = Syscall.replaceProcess(with: "/proc/self/exe", arguments: CommandLine.arguments)
+            log("narrator-atspi: cannot start again (\(failure)); exiting so that systemd starts it")
+            exit(4)
+        case .journal(let line):
+            log(line)
+        }
+    }
+
+    /// Feeds narratord's lines as they arrive; once it is gone, says so and stops watching.
+    private func watch(_ link: DaemonLink) {
+        Trampoline.whenReadable(link.fd) { [unowned self] in
+            guard daemon === link else { return false }
+            guard let lines = link.receive() else {
+                daemon = nil
+                link.client.close()
+                feed(.daemonClosed)
+                return false
+            }
+            for line in lines { feed(.daemonLine(line)) }
+            return true
+        }
+    }
+}

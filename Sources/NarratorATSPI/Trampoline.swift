@@ -1,0 +1,48 @@
+import CAtspi
+
+/// The one way a GLib or libatspi C callback reaches Swift: a closure boxed behind the
+/// callback's `gpointer`. The box is retained while GLib holds it and released by GLib's destroy
+/// notify (``release``), or by ``once(_:_:)`` for a callback that runs exactly once. The closure
+/// takes the callback's one pointer argument (an event, an async result), or nil.
+final class Trampoline {
+    typealias Body = (UnsafeMutableRawPointer?) -> Bool
+    private let body: Body
+
+    /// `body` returns whether GLib should keep the source (a timer or watch) alive.
+    init(_ body: @escaping Body) {
+        self.body = body
+    }
+
+    /// The box as a `gpointer`, retained until ``release`` runs.
+    var retained: UnsafeMutableRawPointer { Unmanaged.passRetained(self).toOpaque() }
+
+    /// Calls the closure behind `context`, leaving the box where it is.
+    static func call(_ context: UnsafeMutableRawPointer?, _ argument: UnsafeMutableRawPointer? = nil) -> Bool {
+        guard let context else { return false }
+        return Unmanaged<Trampoline>.fromOpaque(context).takeUnretainedValue().body(argument)
+    }
+
+    /// Calls the closure behind `context` and releases the box: for a callback GLib runs once.
+    static func once(_ context: UnsafeMutableRawPointer?, _ argument: UnsafeMutableRawPointer?) {
+        guard let context else { return }
+        _ = Unmanaged<Trampoline>.fromOpaque(context).takeRetainedValue().body(argument)
+    }
+
+    /// GLib's destroy notify for a box it held.
+    static let release: GDestroyNotify = { context in
+        guard let context else { return }
+        Unmanaged<Trampoline>.fromOpaque(context).release()
+    }
+
+    /// Runs `body` once on the main loop after `milliseconds`.
+    static func after(milliseconds: UInt32, _ body: @escaping () -> Void) {
+        let box = Trampoline { _ in body(); return false }
+        _ = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { Trampoline.call($0) ? 1 : 0 }, box.retained, release)
+    }
+
+    /// Runs `body` each time `fd` is readable, until it returns false.
+    static func whenReadable(_ fd: Int32, _ body: @escaping () -> Bool) {
+        let box = Trampoline { _ in body() }
+        _ = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, G_IO_IN, { _, _, context in Trampoline.call(context) ? 1 : 0 }, box.retained, release)
+    }
+}

@@ -1,0 +1,79 @@
+/// narratord's side: its replies and owner events, decoded with the protocol's own types, and
+/// the connection going and coming back.
+extension ATSPIBridge {
+    mutating func takeDaemonLine(_ line: String) {
+        let json: JSONValue
+        do {
+            json = try JSONParser().parse(line)
+        } catch {
+            journal("narratord sent a line that is not JSON (\(error)): \(Self.excerpt(line))")
+            return
+        }
+        if json["event"] != nil {
+            takeDaemonEvent(json, line)
+            return
+        }
+        guard let number = json["id"]?.numberValue, let purpose = inFlight.removeValue(forKey: Int(number)) else {
+            journal("narratord sent a reply to no request of the bridge: \(Self.excerpt(line))")
+            return
+        }
+        let reply: Reply
+        do {
+            reply = try Reply(json: json, answering: purpose.command)
+        } catch {
+            journal("cannot read narratord's reply to \(purpose) (\(error.message)): \(Self.excerpt(line))")
+            return
+        }
+        guard case .failure(let error) = reply.outcome else { return }
+        journal("\(purpose) was refused: \(error.message)")
+        // An update the tree could not take (an id that moved): the window is sent whole again.
+        if case .update(let tree) = purpose, let window = mirror.trees.first(where: { $0.value == tree })?.key {
+            carryOut(mirror.resend(window))
+        }
+    }
+
+    private mutating func takeDaemonEvent(_ json: JSONValue, _ line: String) {
+        let event: Event
+        do {
+            event = try Event(json: json)
+        } catch {
+            journal("cannot read narratord's event (\(error.message)): \(Self.excerpt(line))")
+            return
+        }
+        switch event {
+        case .action(let action):
+            carryOut(mirror.ownerAction(tree: action.tree, element: action.element, action: action.action))
+        case .value(let change):
+            carryOut(mirror.ownerValue(tree: change.tree, element: change.element, value: change.value))
+        case .focus(let focus):
+            carryOut(mirror.ownerFocus(tree: focus.tree, element: focus.element))
+        case .speech:
+            // The bridge subscribes to no speech; a stray notice changes nothing.
+            return
+        }
+    }
+
+    /// narratord went away: requests in flight are forgotten (their trees go with the
+    /// connection), and it is looked for every second.
+    mutating func daemonClosed() {
+        guard daemonConnected else { return }
+        daemonConnected = false
+        inFlight = [:]
+        journal("narratord closed the connection; trying \(configuration.socket) again every second")
+        setTimer(.reconnect, after: configuration.reconnectDelay)
+    }
+
+    /// Back: hello again, and every window registered whole (nothing the mirror knows was lost).
+    mutating func daemonBack() {
+        guard !daemonConnected else { return }
+        daemonConnected = true
+        send(.hello, .hello(client: "narrator-atspi"))
+        journal("narratord is back at \(configuration.socket); registering \(mirror.trees.count) window(s) again")
+        carryOut(mirror.resendAll())
+    }
+
+    /// The start of a long line, for the journal.
+    static func excerpt(_ line: String) -> String {
+        line.count > 200 ? String(line.prefix(200)) + "…" : line
+    }
+}

@@ -1,0 +1,57 @@
+/// The desktop's events: what each means for the application it came from.
+extension ATSPIBridge {
+    mutating func take(_ event: ATSPIEvent) {
+        let name = event.application
+        let path = event.path
+        // The registry reports applications coming and going as the desktop's children. Its
+        // events arrive under its unique name, which no application has: a change in the children
+        // of a root no known application owns is the desktop's (asking the object's role to tell
+        // would be a call that can wait).
+        if name == Self.registry || (event.type.hasPrefix("object:children-changed") && path == ATSPIApplicationRead.root && applications[name] == nil) {
+            rescan()
+            return
+        }
+        if applications[name] == nil {
+            // An application not seen yet (it started since the last scan): read at once.
+            applications[name] = BridgeApplication()
+            read(name)
+        }
+        guard let application = applications[name] else { return }
+        let current = application.isCurrent
+        switch event.kind {
+        case .focus(let gained):
+            guard gained else { return }
+            // What changed with the focus (a state, a new page) is read first, so the stop exists.
+            if current, let window = application.windowOf[path] {
+                let states = application.windows[window]?.object(at: path)?.states ?? []
+                if states.contains(.editable) {
+                    // A field is read before it is said: GTK selects its text as it takes the
+                    // focus, after the focus event, and the focus says "selected".
+                    applications[name]?.waiting.append(.focus(path: path))
+                    readObject(path, in: name)
+                    return
+                }
+                carryOut(mirror.focusMoved(WindowID(application: name, path: window), path: path))
+                // A list that manages its rows takes the focus itself: its selected row is the one the user is on.
+                if states.contains(.managesDescendants) { readSelectedRow(of: path, in: name) }
+            } else {
+                applications[name]?.waiting.append(.focus(path: path))
+                read(name)
+            }
+        case .activeDescendant:
+            if let row = event.object { readActiveDescendant(row, at: event.detail1, of: path, in: name) }
+        case .windowActivated:
+            if current, application.windows[path] != nil {
+                activated(WindowID(application: name, path: path))
+            } else {
+                applications[name]?.waiting.append(.activate(window: path))
+                read(name)
+            }
+        case .objectChanged where application.windowOf[path] != nil && application.wholeRead == nil:
+            readObject(path, in: name)
+        case .objectChanged, .structure:
+            applications[name]?.pending = true
+            armBatch()
+        }
+    }
+}

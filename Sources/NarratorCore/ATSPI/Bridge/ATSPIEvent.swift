@@ -1,0 +1,66 @@
+/// One AT-SPI2 event as the bridge's core takes it: plain values the shell copies out of
+/// libatspi's `AtspiEvent` (no call made to get them, so decoding an event never waits on the
+/// application that sent it).
+public struct ATSPIEvent: Equatable, Sendable, CustomStringConvertible {
+    /// The event's type as AT-SPI2 names it: `object:state-changed:focused`, `window:activate`.
+    public var type: String
+    /// The D-Bus name of the application that sent it (":1.42").
+    public var application: String
+    /// The object it is about.
+    public var path: String
+    /// `detail1`: 1 when a state was set, 0 when cleared; an active descendant's index.
+    public var detail1: Int
+    /// The object the event carries, where it carries one (the row an active descendant change names).
+    public var object: String?
+
+    public init(_ type: String, application: String, path: String, detail1: Int = 0, object: String? = nil) {
+        self.type = type
+        self.application = application
+        self.path = path
+        self.detail1 = detail1
+        self.object = object
+    }
+
+    public var description: String { "\(type)(\(detail1)) on \(application)\(path)" }
+
+    /// What the bridge does with events of its type.
+    enum Kind: Equatable {
+        /// The application's focus moved here (`state-changed:focused` set) or left (cleared).
+        case focus(gained: Bool)
+        /// A list that manages its descendants made another of its rows active.
+        case activeDescendant
+        case windowActivated
+        /// One object's own facts changed (a state, its name, value, description or text): that
+        /// object alone is read again, at once.
+        case objectChanged
+        /// The tree's shape changed (children, a window created or destroyed, `showing`): the
+        /// whole application is read again after the batch delay.
+        case structure
+    }
+
+    var kind: Kind {
+        switch type {
+        case "object:state-changed:focused": return .focus(gained: detail1 == 1)
+        case "object:active-descendant-changed": return .activeDescendant
+        case "window:activate": return .windowActivated
+        default:
+            return Self.objectEvents.contains(where: { type.hasPrefix($0) }) ? .objectChanged : .structure
+        }
+    }
+
+    /// Event types that change only their object's own facts.
+    static let objectEvents = [
+        "object:property-change:accessible-name", "object:property-change:accessible-value", "object:property-change:accessible-description",
+        "object:state-changed:checked", "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:expanded",
+        "object:state-changed:indeterminate", "object:text-changed", "object:text-selection-changed",
+    ]
+
+    /// Every event type the bridge subscribes to.
+    public static let subscribed = [
+        "object:state-changed:focused", "object:children-changed", "object:property-change:accessible-name",
+        "object:property-change:accessible-value", "object:property-change:accessible-description", "object:state-changed:checked",
+        "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:showing",
+        "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:defunct", "object:text-changed",
+        "object:text-selection-changed", "object:active-descendant-changed", "window:create", "window:destroy", "window:activate",
+    ]
+}

@@ -1,0 +1,23 @@
+/// Everything that can happen to the bridge, as a value: what the shell turns each libatspi,
+/// GDBus and socket callback into before ``ATSPIBridge/handle(_:at:)`` decides what it means.
+public enum BridgeInput: Equatable, Sendable {
+    /// The shell is subscribed to the desktop's events and connected to narratord: say hello and
+    /// list the desktop's applications.
+    case started
+    case event(ATSPIEvent)
+    /// The reply to a question the bridge asked (or why none came: `.timedOut` once the
+    /// question's bound passed, `.gone` when the application left the bus).
+    case answered(BridgeQuestion, Result<DBusValue, DBusFailure>)
+    /// One line narratord sent (a reply or an owner event), without its newline.
+    case daemonLine(String)
+    /// narratord closed the connection (it stopped or restarted).
+    case daemonClosed
+    /// The outcome of ``BridgeEffect/connectToDaemon``.
+    case daemonConnected
+    case daemonUnreachable(String)
+    case timerFired(BridgeTimer)
+    /// The accessibility bus went away (its launcher stopped or crashed).
+    case busClosed
+    /// The outcome of ``BridgeEffect/lookForNewBus``: a new bus whose registry answers, or not yet.
+    case newBus(found: Bool)
+}

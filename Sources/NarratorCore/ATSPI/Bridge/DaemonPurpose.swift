@@ -1,0 +1,32 @@
+/// What a request the bridge sent narratord was for, kept until its reply: the reply is decoded
+/// as an answer to that command, and a refused update is recovered by registering its window again.
+enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
+    case hello
+    case register(tree: String)
+    case update(tree: String)
+    case unregister(tree: String)
+    case focus(tree: String, element: String?)
+    case announce(tree: String)
+
+    var command: CommandName {
+        switch self {
+        case .hello: .hello
+        case .register: .register
+        case .update: .update
+        case .unregister: .unregister
+        case .focus: .focus
+        case .announce: .announce
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .hello: "hello"
+        case .register(let tree): "register \(tree)"
+        case .update(let tree): "update \(tree)"
+        case .unregister(let tree): "unregister \(tree)"
+        case .focus(let tree, let element): "focus \(tree) \(element ?? "(the tree)")"
+        case .announce(let tree): "announce in \(tree)"
+        }
+    }
+}

@@ -1,0 +1,168 @@
+@testable import NarratorCore
+
+/// One ``ATSPIBridge`` on a virtual desktop and a virtual clock: the shell's part played by a
+/// test. Applications answer each question the way a bus does, a round trip after it is asked;
+/// a hung one answers nothing until its question's bound passes; timers fire as the clock moves.
+/// What the bridge sent narratord, wrote in the journal and called in applications is collected
+/// for the test to assert exactly.
+struct BridgeHarness {
+    static let socket = "/run/user/1000/narrator/narratord.sock"
+    var bridge = ATSPIBridge(configuration: ATSPIBridge.Configuration(socket: socket))
+    var now = MonotonicInstant(nanoseconds: 1_000_000_000)
+    /// The desktop's applications by bus name; change one between inputs as the application would.
+    var desktop: [String: FakeApplication] = [:]
+    /// Applications that answer nothing (stopped, or hung in a handler).
+    var hung: Set<String> = []
+    /// Whether narratord takes a new connection, and whether a new accessibility bus answers.
+    var daemonListening = true
+    var newBusAnswers = true
+    /// What an application answers to an action (`DoAction`, `GrabFocus`, setting a value).
+    var actionAnswer: Result<DBusValue, DBusFailure> = .success(.structure([.bool(true)]))
+
+    /// Requests to narratord, journal lines, and calls into applications other than reads, in order.
+    var requests: [RequestCommand] = []
+    var journal: [String] = []
+    var calls: [(application: String, call: DBusCall)] = []
+    /// Every question asked, reads included.
+    var asked: [(application: String, question: BridgeQuestion)] = []
+    var connects = 0
+    var restarts = 0
+    /// The ids of the requests sent, in order, to answer them.
+    var requestIDs: [Int] = []
+    /// Questions a hung application has not answered, with the time their bound passes.
+    private(set) var unanswered: [(question: BridgeQuestion, application: String, deadline: MonotonicInstant)] = []
+    private(set) var timers: [(timer: BridgeTimer, at: MonotonicInstant)] = []
+
+    /// A harness whose desktop holds `applications` (each under its own bus name).
+    init(_ applications: FakeApplication...) {
+        for application in applications { desktop[application.bus] = application }
+    }
+
+    /// The bridge starts: says hello, lists the desktop and reads every application there.
+    mutating func start() {
+        feed(.started)
+    }
+
+    /// Feeds `input` and everything that follows from it with no time passing: each wave of
+    /// questions is answered once the effects before it are carried out, as replies come back.
+    mutating func feed(_ input: BridgeInput) {
+        var queue = [input]
+        while !queue.isEmpty {
+            let next = queue.removeFirst()
+            for effect in bridge.handle(next, at: now) { queue += carryOut(effect) }
+        }
+    }
+
+    /// An event from `application` about `path`.
+    mutating func event(_ type: String, _ application: String, _ path: String, detail1: Int = 0, object: String? = nil) {
+        feed(.event(ATSPIEvent(type, application: application, path: path, detail1: detail1, object: object)))
+    }
+
+    /// The application's focus moves to `path`.
+    mutating func focus(_ application: String, _ path: String) {
+        event("object:state-changed:focused", application, path, detail1: 1)
+    }
+
+    /// Moves the clock on by `duration`, firing each timer and giving up each question as it falls due.
+    mutating func advance(by duration: Duration) {
+        let target = now + duration
+        while true {
+            let timer = timers.indices.filter { timers[$0].at <= target }.min { timers[$0].at < timers[$1].at }
+            let question = unanswered.indices.filter { unanswered[$0].deadline <= target }.min { unanswered[$0].deadline < unanswered[$1].deadline }
+            if let t = timer, question.map({ timers[t].at <= unanswered[$0].deadline }) ?? true {
+                let due = timers.remove(at: t)
+                now = max(now, due.at)
+                feed(.timerFired(due.timer))
+            } else if let q = question {
+                let due = unanswered.remove(at: q)
+                now = max(now, due.deadline)
+                feed(.answered(due.question, .failure(.timedOut)))
+            } else {
+                break
+            }
+        }
+        now = target
+    }
+
+    /// The application answers again: what it was asked and has not yet given up on is answered now.
+    mutating func resume(_ application: String) {
+        hung.remove(application)
+        let waiting = unanswered.filter { $0.application == application }
+        unanswered.removeAll { $0.application == application }
+        for question in waiting { feed(.answered(question.question, answer(question.question, from: application))) }
+    }
+
+    /// What went to narratord since the last call, taken.
+    mutating func sent() -> [RequestCommand] {
+        defer { requests = [] }
+        return requests
+    }
+
+    /// Journal lines since the last call, taken.
+    mutating func said() -> [String] {
+        defer { journal = [] }
+        return journal
+    }
+
+    /// A reply line to the `index`th request sent so far (0-based), refusing it with `code`.
+    func refusal(of index: Int, _ code: ErrorCode, _ message: String) -> String {
+        Reply(id: .number(Double(requestIDs[index])), .failure(ReplyError(code, message))).json.compactText
+    }
+
+    private mutating func carryOut(_ effect: BridgeEffect) -> [BridgeInput] {
+        switch effect {
+        case .ask(let question, let application, let call, let timeout):
+            asked.append((application, question))
+            if case .act = question { calls.append((application, call)) }
+            if hung.contains(application) {
+                unanswered.append((question, application, now + timeout))
+                return []
+            }
+            return [.answered(question, answer(question, from: application))]
+        case .request(let request):
+            requests.append(request.command)
+            if case .number(let id)? = request.id { requestIDs.append(Int(id)) }
+            return []
+        case .connectToDaemon:
+            connects += 1
+            return [daemonListening ? .daemonConnected : .daemonUnreachable("connection refused")]
+        case .setTimer(let timer, let deadline):
+            timers.append((timer, deadline))
+            return []
+        case .lookForNewBus:
+            return [.newBus(found: newBusAnswers)]
+        case .restart:
+            restarts += 1
+            return []
+        case .journal(let line):
+            journal.append(line)
+            return []
+        }
+    }
+
+    private func answer(_ question: BridgeQuestion, from application: String) -> Result<DBusValue, DBusFailure> {
+        switch question {
+        case .desktop:
+            return .success(.structure([.array(desktop.keys.sorted().map { .structure([.string($0), .string(ATSPIApplicationRead.root)]) })]))
+        case .read(_, let request):
+            return desktop[application]?.answer(request) ?? .failure(.gone)
+        case .selectedRow(_, let list):
+            guard let app = desktop[application] else { return .failure(.gone) }
+            let row = app.find(list)?.children.first { $0.states.contains(.selected) }?.path ?? "/org/a11y/atspi/null"
+            return .success(.structure([.structure([.string(application), .string(row)])]))
+        case .rowIndex(_, let row, let list):
+            guard let app = desktop[application] else { return .failure(.gone) }
+            return .success(.structure([.integer(Int64(app.find(list)?.children.firstIndex { $0.path == row } ?? -1))]))
+        case .act:
+            return desktop[application] == nil ? .failure(.gone) : actionAnswer
+        }
+    }
+}
+
+extension RequestCommand {
+    /// The tree a `register` names, read back from its document.
+    var registeredTree: String? {
+        guard case .register(let document, _, _) = self, case .object(let object)? = try? JSONParser().parse(document.bytes) else { return nil }
+        return object["tree"]?.stringValue
+    }
+}

@@ -1,0 +1,121 @@
+@testable import NarratorCore
+
+/// An application as AT-SPI2 describes it, answering the bridge's requests the way GTK (with its
+/// cache) or Qt 5 (without) does; built from the snapshot the read is expected to give back.
+struct FakeApplication: Sendable {
+    var name = "fixture"
+    var windows: [AccessibleSnapshot]
+    var offersCache = true
+    /// Objects the cache does not hold (GTK caches an object once it has been asked about).
+    var cacheLeavesOut: Set<String> = []
+    /// Objects the cache gives a wrong index in their parent (every one of them 0).
+    var cacheMisnumbers: Set<String> = []
+    /// The column headers that come before the cells among a table's children.
+    var tableHeaders = 1
+    /// Requests answered with no reply (the application hangs on them).
+    var hangsOn: @Sendable (ATSPIRequest) -> Bool = { _ in false }
+    var bus = ":1.9"
+
+    var all: [AccessibleSnapshot] {
+        func flat(_ s: AccessibleSnapshot) -> [AccessibleSnapshot] { [s] + s.children.flatMap(flat) }
+        return windows.flatMap(flat)
+    }
+
+    func find(_ path: String) -> AccessibleSnapshot? { all.first { $0.path == path } }
+
+    func parent(of path: String) -> (path: String, index: Int) {
+        if let index = windows.firstIndex(where: { $0.path == path }) { return (ATSPIApplicationRead.root, index) }
+        for node in all {
+            if let index = node.children.firstIndex(where: { $0.path == path }) { return (node.path, index) }
+        }
+        return (ATSPIApplicationRead.root, 0)
+    }
+
+    func interfaces(_ s: AccessibleSnapshot) -> [String] {
+        var list = ["org.a11y.atspi.Accessible", "org.a11y.atspi.Component"]
+        if !s.actions.isEmpty { list.append("org.a11y.atspi.Action") }
+        if s.value != nil { list.append("org.a11y.atspi.Value") }
+        if s.text != nil || s.states.contains(.editable) { list.append("org.a11y.atspi.Text") }
+        return list
+    }
+
+    func ref(_ path: String) -> DBusValue { .structure([.string(bus), .string(path)]) }
+
+    func states(_ s: ATSPIStates) -> DBusValue {
+        .array([.unsigned(s.rawValue & 0xFFFF_FFFF), .unsigned(s.rawValue >> 32)])
+    }
+
+    /// The reply tuple, or a failure.
+    func answer(_ request: ATSPIRequest) -> Result<DBusValue, DBusFailure> {
+        if hangsOn(request) { return .failure(.timedOut) }
+        func reply(_ v: DBusValue) -> Result<DBusValue, DBusFailure> { .success(.structure([v])) }
+        let missing = Result<DBusValue, DBusFailure>.failure(.error(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no"))
+        switch request {
+        case .items:
+            guard offersCache else { return reply(.array([])) }
+            return reply(.array(all.filter { !cacheLeavesOut.contains($0.path) }.map { s in
+                var (parent, index) = parent(of: s.path)
+                if cacheMisnumbers.contains(s.path) { index = 0 }
+                return .structure([
+                    ref(s.path), ref(ATSPIApplicationRead.root), ref(parent), .integer(Int64(index)), .integer(Int64(s.children.count)),
+                    .array(interfaces(s).map(DBusValue.string)), .string(s.name), .unsigned(UInt64(s.role.code)), .string(s.description),
+                    states(s.states),
+                ])
+            }))
+        case .name(let path):
+            if path == ATSPIApplicationRead.root { return reply(.variant(.string(name))) }
+            return find(path).map { reply(.variant(.string($0.name))) } ?? missing
+        case .children(let path):
+            let children = path == ATSPIApplicationRead.root ? windows : find(path)?.children ?? []
+            return reply(.array(children.map { ref($0.path) }))
+        case .role(let path): return find(path).map { reply(.unsigned(UInt64($0.role.code))) } ?? missing
+        case .description(let path): return find(path).map { reply(.variant(.string($0.description))) } ?? missing
+        case .states(let path): return find(path).map { reply(states($0.states)) } ?? missing
+        case .interfaces(let path): return find(path).map { reply(.array(interfaces($0).map(DBusValue.string))) } ?? missing
+        case .relations(let path):
+            guard let s = find(path) else { return missing }
+            let labelFor = all.filter { $0.labelledBy.contains(path) }.map { ref($0.path) }
+            var relations: [DBusValue] = []
+            if !labelFor.isEmpty { relations.append(.structure([.unsigned(1), .array(labelFor)])) }
+            if !s.labelledBy.isEmpty { relations.append(.structure([.unsigned(2), .array(s.labelledBy.map(ref))])) }
+            return reply(.array(relations))
+        case .extents(let path):
+            guard let s = find(path) else { return missing }
+            let r = s.extents ?? Rect(x: Double(Int32.min), y: Double(Int32.min), width: 0, height: 0)
+            return reply(.structure([r.x, r.y, r.width, r.height].map { .integer(Int64($0)) }))
+        case .actions(let path):
+            guard let s = find(path) else { return missing }
+            return reply(.array(s.actions.map { .structure([.string($0), .string("does \($0)"), .string("")]) }))
+        case .text(let path): return find(path).map { reply(.string($0.text ?? "")) } ?? missing
+        case .selection(let path):
+            // Two out arguments, the start and end offsets; no selection is an empty one at the caret.
+            guard let s = find(path) else { return missing }
+            let start = s.selection?.location ?? 2, end = s.selection.map { $0.location + $0.length } ?? 2
+            return .success(.structure([.integer(Int64(start)), .integer(Int64(end))]))
+        case .attributes(let path):
+            guard let s = find(path) else { return missing }
+            var attributes: [DBusValue] = [.structure([.string("toolkit"), .string("gtk")])]
+            if let placeholder = s.placeholder { attributes.append(.structure([.string("placeholder-text"), .string(placeholder)])) }
+            return reply(.array(attributes))
+        case .rowAtIndex(let path, let index):
+            guard find(path)?.role == .table else { return missing }
+            return reply(.integer(Int64(index < tableHeaders ? -1 : index - tableHeaders)))
+        case .rowCount(let path):
+            guard let table = find(path), table.role == .table else { return missing }
+            return reply(.variant(.integer(Int64(table.children.count - tableHeaders))))
+        case .childCount(let path):
+            return find(path).map { reply(.variant(.integer(Int64($0.children.count)))) } ?? missing
+        case .value(let path, let field):
+            guard let v = find(path)?.value else { return missing }
+            let n: Double
+            switch field {
+            case .current: n = v.current
+            case .minimum: n = v.minimum
+            case .maximum: n = v.maximum
+            case .increment: n = v.increment
+            }
+            return reply(.variant(.double(n)))
+        }
+    }
+}
+
