@@ -82,9 +82,15 @@ struct BridgeRunTests {
 
         /// Narrator's focus, from `status`.
         func focus() throws -> String? {
+            try focusAt()?.element
+        }
+
+        /// Narrator's focus with its tree, from `status`.
+        func focusAt() throws -> (tree: String, element: String)? {
             let json = try ctl("--json", "status").stdout
             let status = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-            return (status?["focus"] as? [String: Any])?["element"] as? String
+            guard let focus = status?["focus"] as? [String: Any], let tree = focus["tree"] as? String, let element = focus["element"] as? String else { return nil }
+            return (tree, element)
         }
 
         func xdotool(_ arguments: String...) throws {
@@ -230,6 +236,35 @@ struct BridgeRunTests {
         try session.wait("the fixture to wake") { session.changes.contains(#"{"awake": true}"#) }
         try session.wait("the status label's update") { try session.stops().last == "Saved" }
         try session.wait("the bridge to say so") { session.desktop.log("bridge").contains("answers again") }
+        _ = try dialog.kill()
+    }
+
+    @Test("an application stopped with SIGSTOP holds up no other: another window's focus is said while it is stopped, and the stopped one is given up after its 2 s bound and read again once it continues")
+    func aStoppedApplicationHoldsUpNoOne() throws {
+        let session = try Session()
+        let dialog = try session.desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
+        try session.wait("the dialog's tree") { try session.ctl("trees").stdout.contains("zenity: Question") }
+        let question = try CompletedRun.run("/usr/bin/xdotool", ["search", "--name", "^Question$"], environment: session.desktop.environment).lines.first ?? ""
+        try session.xdotool("windowfocus", "--sync", question)
+        try session.wait("Narrator's focus in the dialog") { try session.focusAt()?.tree == "zenity: Question" }
+        let before = try #require(try session.focusAt())
+
+        // The fixture stops; Narrator's focus moving into it asks it to grab the focus, a question it cannot answer.
+        try session.fixture.send(SIGSTOP)
+        try session.ctl("focus", Self.tree, try session.id(of: "Save, button"))
+        // Tab in the dialog is followed at once: nothing waits for the stopped fixture's bound.
+        try session.xdotool("key", "Tab")
+        try session.wait("the dialog's next control said") {
+            guard let now = try session.focusAt() else { return false }
+            return now.tree == "zenity: Question" && now.element != before.element
+        }
+        #expect(!session.desktop.log("bridge").contains("could not grab the focus"), "the dialog's focus waited for the stopped fixture: \(session.desktop.log("bridge"))")
+        try session.wait("the bridge to give up on the stopped fixture") { session.desktop.log("bridge").contains("did not answer within 2000 ms") }
+        #expect(session.desktop.log("bridge").contains("could not grab the focus for /org/a11y/atspi/accessible/"))
+
+        try session.fixture.send(SIGCONT)
+        try session.wait("the fixture read again once it continues") { session.desktop.log("bridge").contains("answers again") }
+        #expect(try session.ctl("trees").stdout.contains(Self.tree))
         _ = try dialog.kill()
     }
 

@@ -93,3 +93,24 @@ import Testing
         #expect(h.said() == ["narrator-atspi: :1.9 refused to perform click on \(Self.path(3))"])
     }
 }
+
+extension BridgeFaultTests {
+    @Test("an action the application does not answer in time is said, and the application read to find out whether it hangs")
+    func anUnansweredActionHasTheApplicationRead() {
+        var h = BridgeHarness(Self.fixture)
+        h.start()
+        _ = h.sent()
+        h.hung = [":1.9"]
+        h.feed(.daemonLine(#"{"event":"action","tree":"\#(Self.tree)","element":"3","action":"activate"}"#))
+        #expect(!h.bridge.isReading(":1.9"))
+        h.advance(by: .seconds(2))
+        #expect(h.said() == ["narrator-atspi: could not perform click on \(Self.path(3)) in :1.9: no reply in time"])
+        #expect(h.bridge.isReading(":1.9"))
+        h.advance(by: .seconds(2))
+        #expect(h.said() == ["narrator-atspi: fixture (:1.9) did not answer within 2000 ms; its windows stay as last read, and it is tried again every 5 s"])
+        h.resume(":1.9")
+        h.advance(by: .seconds(5))
+        #expect(h.said() == ["narrator-atspi: fixture (:1.9) answers again"])
+        #expect(h.sent() == [], "nothing changed in it meanwhile")
+    }
+}

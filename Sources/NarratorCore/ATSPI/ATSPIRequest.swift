@@ -102,11 +102,21 @@ public enum DBusArgument: Hashable, Sendable {
 }
 
 /// Why a call brought no answer.
-public enum DBusFailure: Error, Equatable, Sendable {
+public enum DBusFailure: Error, Equatable, Sendable, CustomStringConvertible {
     /// No reply within the timeout: the application is hung (or very slow).
     case timedOut
     /// The application is no longer on the bus.
     case gone
     /// An error reply (an interface the object lacks, an object that went away).
     case error(name: String, message: String)
+}
+
+extension DBusFailure {
+    public var description: String {
+        switch self {
+        case .timedOut: "no reply in time"
+        case .gone: "it is no longer on the bus"
+        case .error(let name, let message): name.isEmpty ? message : "\(name): \(message)"
+        }
+    }
 }

@@ -9,8 +9,11 @@ extension ATSPIBridge {
     mutating func answered(_ question: BridgeQuestion, _ reply: Result<DBusValue, DBusFailure>) {
         switch question {
         case .desktop:
-            guard case .success(let value) = reply else {
-                journal("the registry did not list the desktop's applications: \(reply)")
+            let value: DBusValue
+            switch reply {
+            case .success(let answer): value = answer
+            case .failure(let failure):
+                journal("the registry did not list the desktop's applications: \(failure)")
                 return
             }
             let present = Set((value[0]?.items ?? []).compactMap { $0[0]?.string })
@@ -43,6 +46,9 @@ extension ATSPIBridge {
                 if value[0]?.unwrapped == .bool(false) { journal("\(window.application) refused to \(what)") }
             case .failure(let failure):
                 journal("could not \(what) in \(window.application): \(failure)")
+                // No answer in time: the application may be hung. Reading it finds out, and
+                // brings the rules for a hung one (said once, tried again until it answers).
+                if failure == .timedOut { read(window.application) }
             }
         }
     }
