@@ -6,9 +6,12 @@ import NarratorSystem
 /// `narrator-atspi run`'s shell around ``ATSPIBridge``: on one thread running GLib's main loop
 /// (libatspi's events, the replies of the bridge's own D-Bus connection, narratord's socket and
 /// the timers all arrive there), it turns each callback into a ``BridgeInput`` and carries out
-/// the ``BridgeEffect``s the core returns. It decides nothing, and nothing here waits: every
-/// question to an application is an asynchronous call with a bound, so a hung application is a
-/// question whose answer is `.timedOut`, and holds up no other.
+/// the ``BridgeEffect``s the core returns. It decides nothing, and nothing here waits on an
+/// application or on narratord: every question to an application is an asynchronous call with a
+/// bound, so a hung application is a question whose answer is `.timedOut`, and holds up no other;
+/// requests to narratord are written as its socket takes them. (Looking for a new accessibility
+/// bus, once the old one went away with every application on it, asks the session bus for its
+/// address synchronously: there is no one else to serve then.)
 final class BridgeShell {
     private var bridge: ATSPIBridge
     private var bus: ATSPIBus
@@ -20,6 +23,8 @@ final class BridgeShell {
     /// made) is handled after the effects of the input before it, in order.
     private var inbox: [BridgeInput] = []
     private var handling = false
+    /// A watch waits for narratord's socket to take the rest of the requests.
+    private var flushing = false
     private var listener: UnsafeMutablePointer<AtspiEventListener>?
 
     init(daemon: DaemonLink, bus: ATSPIBus, socket: String, environment: [String: String], log: @escaping (String) -> Void) {
@@ -77,11 +82,7 @@ final class BridgeShell {
             bus.send(call, to: application, timeout: timeout) { [unowned self] reply in feed(.answered(question, reply)) }
         case .request(let request):
             guard let daemon else { return }
-            do {
-                try daemon.send(request)
-            } catch {
-                log("narrator-atspi: could not tell narratord: \(error)")
-            }
+            sent(daemon.send(request), on: daemon)
         case .connectToDaemon:
             do {
                 let link = try DaemonLink(socket: bridge.configuration.socket)
@@ -116,14 +117,43 @@ final class BridgeShell {
         }
     }
 
+    /// Writes the rest once the socket takes it; a broken connection is narratord gone.
+    private func sent(_ outcome: DaemonLink.Sent, on link: DaemonLink) {
+        switch outcome {
+        case .written:
+            return
+        case .waiting:
+            guard !flushing else { return }
+            flushing = true
+            Trampoline.whenWritable(link.fd) { [unowned self] in
+                guard daemon === link else { return false }
+                let outcome = link.flush()
+                if case .waiting = outcome { return true }
+                flushing = false
+                sent(outcome, on: link)
+                return false
+            }
+        case .broken(let reason):
+            log("narrator-atspi: could not tell narratord: \(reason)")
+            drop(link)
+        }
+    }
+
+    /// narratord is gone: the connection is closed and the core told.
+    private func drop(_ link: DaemonLink) {
+        guard daemon === link else { return }
+        daemon = nil
+        flushing = false
+        link.client.close()
+        feed(.daemonClosed)
+    }
+
     /// Feeds narratord's lines as they arrive; once it is gone, says so and stops watching.
     private func watch(_ link: DaemonLink) {
         Trampoline.whenReadable(link.fd) { [unowned self] in
             guard daemon === link else { return false }
             guard let lines = link.receive() else {
-                daemon = nil
-                link.client.close()
-                feed(.daemonClosed)
+                drop(link)
                 return false
             }
             for line in lines { feed(.daemonLine(line)) }

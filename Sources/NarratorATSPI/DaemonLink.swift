@@ -16,8 +16,51 @@ final class DaemonLink {
 
     var fd: Int32 { client.fd }
 
-    func send(_ request: Request) throws(UnixClientError) {
-        try client.send(line: request.line)
+    /// Bytes narratord's socket has not taken yet, written as it takes them: a big register
+    /// never blocks the bridge's loop on a narratord that reads slowly, or not at all.
+    private var output: [UInt8] = []
+    private var written = 0
+    /// More than this waiting means narratord stopped reading: the connection is given up (and
+    /// every window registered again once it is back).
+    static let outputLimit = 64 << 20
+
+    /// What became of a request.
+    enum Sent {
+        /// Written whole.
+        case written
+        /// Part waits for the socket to take it: ``flush()`` when it is writable.
+        case waiting
+        /// The connection is broken, or narratord has not read for too long.
+        case broken(String)
+    }
+
+    /// Queues `request` as a line and writes what the socket takes now, without waiting.
+    func send(_ request: Request) -> Sent {
+        output += Array(request.line.utf8)
+        output.append(UInt8(ascii: "\n"))
+        guard output.count - written <= Self.outputLimit else {
+            return .broken("narratord has not read \((output.count - written) >> 20) MiB of requests")
+        }
+        return flush()
+    }
+
+    /// Writes what waits, as far as the socket takes it.
+    func flush() -> Sent {
+        while written < output.count {
+            let result = output.withUnsafeBytes { raw in
+                Result { () throws(Errno) -> Int in try Syscall.send(client.fd, UnsafeRawBufferPointer(rebasing: raw[written...]), nonBlocking: true) }
+            }
+            switch result {
+            case .success(let count): written += count
+            case .failure(let error) where error.isWouldBlock:
+                return .waiting
+            case .failure(let error):
+                return .broken("\(error)")
+            }
+        }
+        output.removeAll(keepingCapacity: true)
+        written = 0
+        return .written
     }
 
     /// The lines that arrived since the last call, without their newlines; nil once narratord

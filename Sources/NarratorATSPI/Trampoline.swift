@@ -45,4 +45,10 @@ final class Trampoline {
         let box = Trampoline { _ in body() }
         _ = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, G_IO_IN, { _, _, context in Trampoline.call(context) ? 1 : 0 }, box.retained, release)
     }
+
+    /// Runs `body` each time `fd` can be written to, until it returns false.
+    static func whenWritable(_ fd: Int32, _ body: @escaping () -> Bool) {
+        let box = Trampoline { _ in body() }
+        _ = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, G_IO_OUT, { _, _, context in Trampoline.call(context) ? 1 : 0 }, box.retained, release)
+    }
 }
