@@ -10,8 +10,13 @@ final class DaemonLink {
     let client: UnixClient
     private var buffer: [UInt8] = []
 
-    init(socket: String) throws(UnixClientError) {
+    /// More than `outputLimit` bytes waiting means narratord stopped reading: the connection is
+    /// given up (and every window registered again once it is back).
+    let outputLimit: Int
+
+    init(socket: String, outputLimit: Int = 64 << 20) throws(UnixClientError) {
         client = try UnixClient(connectingTo: socket)
+        self.outputLimit = outputLimit
     }
 
     var fd: Int32 { client.fd }
@@ -20,9 +25,6 @@ final class DaemonLink {
     /// never blocks the bridge's loop on a narratord that reads slowly, or not at all.
     private var output: [UInt8] = []
     private var written = 0
-    /// More than this waiting means narratord stopped reading: the connection is given up (and
-    /// every window registered again once it is back).
-    static let outputLimit = 64 << 20
 
     /// What became of a request.
     enum Sent {
@@ -38,7 +40,7 @@ final class DaemonLink {
     func send(_ request: Request) -> Sent {
         output += Array(request.line.utf8)
         output.append(UInt8(ascii: "\n"))
-        guard output.count - written <= Self.outputLimit else {
+        guard output.count - written <= outputLimit else {
             return .broken("narratord has not read \((output.count - written) >> 20) MiB of requests")
         }
         return flush()
