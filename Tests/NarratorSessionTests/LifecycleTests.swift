@@ -76,6 +76,27 @@ import Testing
                     owners: [StatusReport.Owner(name: nil, pid: 5, trees: ["player"])]))
     }
 
+    @Test func statusNamesEachOwnerWithItsOwnTreesAsTheyChangeHands() throws {
+        var h = Harness()
+        let bridge = h.client(pid: 7)
+        h.request(bridge, .hello(client: "narrator-atspi"))
+        let app = h.client(pid: 5)
+        try h.register(bridge, json: #"{"tree": "zenity", "root": {"id": "r", "label": "Z"}}"#)
+        try h.register(app, example: "player.json")
+        try h.register(bridge, json: #"{"tree": "gedit", "root": {"id": "r", "label": "G"}}"#)
+        let status = try #require(h.request(app, .status).body(to: app)?.status)
+        #expect(
+            status.owners == [
+                StatusReport.Owner(name: nil, pid: 5, trees: ["player"]), StatusReport.Owner(name: "narrator-atspi", pid: 7, trees: ["gedit", "zenity"]),
+            ])
+        // The bridge lets one go, and its other tree passes to the app when the bridge leaves.
+        h.request(bridge, .unregister(tree: "gedit"))
+        h.feed(.disconnected(bridge))
+        try h.register(app, json: #"{"tree": "zenity", "root": {"id": "r", "label": "Z again"}}"#)
+        let after = try #require(h.request(app, .status).body(to: app)?.status)
+        #expect(after.owners == [StatusReport.Owner(name: nil, pid: 5, trees: ["player", "zenity"])])
+    }
+
     @Test func aLogOpenedLateNumbersAnnouncementsAfterItsRows() {
         var h = Harness()
         let app = h.client()

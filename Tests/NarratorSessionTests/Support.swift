@@ -216,3 +216,14 @@ func play(_ id: UInt64, _ kind: SpeechKind, _ text: String, language: String? = 
             utterance: UtteranceRequest(id: UtteranceID(id), kind: kind, text: text, language: language),
             voice: voice ?? (language.map(VoiceChoice.language) ?? .standard), parameters: standardParameters))
 }
+
+/// One shape of reply body each, nil for any other, so that a test can `#require` the shape it
+/// expects and fail, not pass silently, when the reply has another.
+extension ReplyBody {
+    var status: StatusReport? { if case .status(let report) = self { report } else { nil } }
+    var focus: FocusReport? { if case .focus(let report) = self { report } else { nil } }
+    var rotors: [RotorSummary]? { if case .rotors(let rotors) = self { rotors } else { nil } }
+    var announced: AnnounceReport? { if case .announced(let report) = self { report } else { nil } }
+    var updated: UpdateReport? { if case .updated(let report) = self { report } else { nil } }
+    var stops: [StopSummary]? { if case .stops(_, let stops) = self { stops } else { nil } }
+}

@@ -26,7 +26,8 @@ public struct Session: Sendable {
     var clients: [ClientID: ClientRecord] = [:]
     /// The connected clients that receive speech events (narratorctl monitor), in order.
     var subscribers: [ClientID] = []
-    /// The connection that registered each tree, while it is connected.
+    /// The connection that registered each tree, while it is connected: the one record of who
+    /// owns what (a connection's own trees are read from it, ``trees(ownedBy:)``).
     var owners: [String: ClientID] = [:]
     /// Trees removed when their owner disconnects.
     var ephemeral: Set<String> = []
