@@ -37,9 +37,9 @@ public struct Session: Sendable {
     var awaitingCommit: [Ticket: (client: ClientID, id: JSONValue?, report: AnnounceReport)] = [:]
     /// `set` requests (or the daemon's own changes) waiting for the settings file to be written.
     var awaitingSave: [Ticket: (client: ClientID?, id: JSONValue?, key: String, settings: SpeechSettings)] = [:]
-    /// Speech Dispatcher (SSIP) connections, and their messages in flight by utterance.
+    /// Speech Dispatcher (SSIP) connections; their messages in flight live with their
+    /// utterances in the plan.
     var ssipClients: [ClientID: SSIPClient] = [:]
-    var ssipMessages: [UtteranceID: SSIPMessage] = [:]
     var nextSSIPMessage: UInt64 = 1
     var ssipGate = SSIPGate()
     private var nextTicket: UInt64 = 1
