@@ -18,6 +18,9 @@ final class SessionDriver: ConnectionHandler {
     private let decoder: RequestDecoder
     private var configuration: ConfigurationReload
     private var logger: Logger
+    /// The loop's handle on the session's one timer, for `cancel`: the session owns the timer
+    /// (when it is due, whether it is set) and says `setTimer` or `cancelTimer`. The handle is
+    /// not cleared when the timer fires, since cancelling a timer that fired does nothing.
     private var timer: TimerID?
     /// Inputs produced while carrying out effects (a settings file written), fed next.
     private var feedback: [SessionInput] = []
@@ -78,9 +81,7 @@ final class SessionDriver: ConnectionHandler {
         case .speech(.reachedMark(let utterance, let mark)): feed(.speechReachedMark(utterance, mark), loop)
         case .logWritten(let ticket, let result): feed(.logWritten(ticket, result), loop)
         case .logHealth(let health): feed(.logHealth(health), loop)
-        case .timerFired:
-            timer = nil
-            feed(.timerFired, loop)
+        case .timerFired: feed(.timerFired, loop)
         }
     }
 

@@ -90,6 +90,8 @@ import Testing
         h.request(user, .focus(tree: "player", element: "play"))
         h.finishSpeaking()
         #expect(h.timer != nil)
+        // The session owns the timer: a request that leaves its deadline as it was says nothing of it.
+        #expect(!h.request(user, .status).contains { if case .setTimer = $0 { true } else { $0 == .cancelTimer } })
         let move = h.request(user, .move(.next, tree: nil))
         #expect(move.played == ["Next track, button"])
         #expect(move.contains(.cancelTimer))

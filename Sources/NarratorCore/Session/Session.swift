@@ -44,7 +44,10 @@ public struct Session: Sendable {
     var ssipGate = SSIPGate()
     private var nextTicket: UInt64 = 1
     var nextAnnouncement: UInt64 = 1
-    /// The instant of the timer last set, so that an unchanged deadline is not set again.
+    /// When the one timer is due, if it is set: the session owns the timer. It decides the
+    /// deadline (the plan's next one) and says so only when it changes (`setTimer`, `cancelTimer`),
+    /// and learns it fired from `timerFired`; its shell keeps nothing of it but the handle its
+    /// loop needs to cancel it.
     private var timer: MonotonicInstant?
     /// Set by `shutdown`: every outcome is final, and speech reports that come later change nothing.
     private(set) var isShutDown = false
