@@ -15,13 +15,14 @@ import Testing
         #expect(
             up == [
                 .stopSpeech(UtteranceID(1)),
-                play(2, .value, "4", language: "en"),
                 .appendLog(
                     LogRow(
                         utterance: 1, kind: "focus", text: "Now Playing, rating, 3, adjustable", tree: "player", element: "rating", queuedAt: 1_700_000_005,
                         startedAt: 1_700_000_005, endedAt: 1_700_000_005, outcome: "interrupted", interruptedBy: "value"), nil),
                 .send(app, .event(.value(ValueChange(tree: "player", element: "rating", value: 4, spoken: "4")))),
                 .send(user, .reply(Reply(id: 3, .success(.adjusted(AdjustReport(utterance: "4", focus: rating, value: 4, boundary: false)))))),
+                // Handed to the player as the batch (this one request) ends.
+                play(2, .value, "4", language: "en"),
             ])
         h.request(user, .adjust(.up))
         let top = h.request(user, .adjust(.up))

@@ -25,7 +25,6 @@ import Testing
         let spoken = "Now Playing, rating, 3, adjustable"
         #expect(
             focus == [
-                play(1, .focus, spoken, language: "en"),
                 // The tree's owner hears where a user moved the focus (a mirror moves its application's).
                 .send(app, .event(.focus(Focus(tree: "player", element: "rating")))),
                 .send(
@@ -34,6 +33,8 @@ import Testing
                         Reply(
                             id: 2,
                             .success(.focus(FocusReport(utterance: spoken, hint: nil, focus: Focus(tree: "player", element: "rating"), boundary: false)))))),
+                // The speech goes to the player as the batch ends, after the replies are queued.
+                play(1, .focus, spoken, language: "en"),
             ])
         // Within the tree, the title is not said again; the move interrupts what plays.
         let next = h.request(user, .move(.next, tree: nil))

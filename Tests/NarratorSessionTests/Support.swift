@@ -31,9 +31,33 @@ struct Harness {
             log: LogHealth(path: "/tmp/narrator.db", isOpen: true))
     }
 
-    /// Feeds one input now and returns its effects.
+    /// Feeds one input now and returns its effects. Outside ``batch(_:)`` the input is a batch of
+    /// its own, as everything is in an idle daemon: its effects end with those of `batchEnded`.
     @discardableResult
     mutating func feed(_ input: SessionInput) -> [SessionEffect] {
+        var effects = handle(input)
+        if !inBatch { effects += handle(.batchEnded) }
+        return effects
+    }
+
+    /// Feeds what `inputs` feeds as one batch, as a busy daemon's loop does with what was ready
+    /// when it woke, then `batchEnded`; returns every effect of the batch.
+    @discardableResult
+    mutating func batch(_ inputs: (inout Harness) throws -> Void) rethrows -> [SessionEffect] {
+        precondition(!inBatch, "batches do not nest")
+        let start = history.count
+        inBatch = true
+        defer { inBatch = false }
+        try inputs(&self)
+        inBatch = false
+        handle(.batchEnded)
+        return Array(history[start...])
+    }
+
+    private var inBatch = false
+
+    @discardableResult
+    private mutating func handle(_ input: SessionInput) -> [SessionEffect] {
         if case .timerFired = input { timer = nil }
         let effects = session.handle(input, at: now)
         history += effects
@@ -183,6 +207,11 @@ extension Array where Element == SessionEffect {
     /// The events sent to `client`.
     func events(to client: ClientID) -> [Event] {
         compactMap { if case .send(client, .event(let event)) = $0 { event } else { nil } }
+    }
+
+    /// The play effects, in order.
+    var plays: [SessionEffect] {
+        filter { if case .play = $0 { true } else { false } }
     }
 
     /// What was asked to play, in order (texts).

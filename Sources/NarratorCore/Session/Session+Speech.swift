@@ -16,14 +16,22 @@ extension Session {
         workspace.focus.flatMap { workspace.trees[$0.tree]?.language }
     }
 
-    /// Turns a plan step into effects: speech commands first (so audio starts soonest), events
-    /// to subscribers, and a log row for each life that ended. `appended` is an announcement whose
-    /// row is being appended with its outcome already, so it gets no update.
+    /// Turns a plan step into effects: speech commands first, events to subscribers, and a log
+    /// row for each life that ended. What starts waits for the batch's end (``unplayed``); a stop
+    /// of what has not been handed out yet takes it back instead. `appended` is an announcement
+    /// whose row is being appended with its outcome already, so it gets no update.
     mutating func follow(_ step: PlanStep, appended: AnnouncementID? = nil) {
         for command in step.commands {
             switch command {
-            case .play(let request): effects.append(.play(playRequest(for: request, ssip: step.ssipMessage(request.id, in: plan))))
-            case .stop(let id): effects.append(.stopSpeech(id))
+            case .play(let request):
+                // In the voice and prosody of the moment it starts, as the plan's events say it did.
+                unplayed.append(playRequest(for: request, ssip: step.ssipMessage(request.id, in: plan)))
+            case .stop(let id):
+                if let index = unplayed.firstIndex(where: { $0.utterance.id == id }) {
+                    unplayed.remove(at: index)
+                } else {
+                    effects.append(.stopSpeech(id))
+                }
             }
         }
         if !step.notices.isEmpty {

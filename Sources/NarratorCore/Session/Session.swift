@@ -51,6 +51,10 @@ public struct Session: Sendable {
     private var timer: MonotonicInstant?
     /// Set by `shutdown`: every outcome is final, and speech reports that come later change nothing.
     private(set) var isShutDown = false
+    /// The speech started by the current batch of inputs and not stopped by it, in order: handed
+    /// out as `play` effects when the batch ends, so that an utterance the same batch also stopped
+    /// (a burst of SSIP texts, each cutting the last) is never given to the player at all.
+    var unplayed: [PlayRequest] = []
     /// The effects of the input being handled, in order.
     var effects: [SessionEffect] = []
     /// The instant of the input being handled.
@@ -147,6 +151,9 @@ public struct Session: Sendable {
             changeOwnSetting(key, to: value)
         case .shutdown:
             shutDown()
+        case .batchEnded:
+            for request in unplayed { effects.append(.play(request)) }
+            unplayed.removeAll(keepingCapacity: true)
         }
         armTimer()
         defer { effects.removeAll(keepingCapacity: true) }
@@ -199,6 +206,8 @@ public struct Session: Sendable {
         // commit, before the daemon closes the connections. Its row tells a trace of the log why.
         logCommand("shutdown", from: nil)
         follow(plan.shutDown(at: now))
+        // Nothing starts once every outcome is final (what the batch started, the plan just stopped).
+        unplayed.removeAll()
         isShutDown = true
         armTimer()
         effects.append(.shutDown)
