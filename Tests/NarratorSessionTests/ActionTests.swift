@@ -28,7 +28,7 @@ import Testing
         let top = h.request(user, .adjust(.up))
         #expect(top.body(to: user) == .adjusted(AdjustReport(utterance: "5", focus: rating, value: 5, boundary: true)))
         // The tree keeps the new value: showing it reads 5.
-        guard case .stops(_, let stops)? = h.request(user, .show(tree: "player")).body(to: user) else { return }
+        let stops = try #require(h.request(user, .show(tree: "player")).body(to: user)?.stops)
         #expect(stops.first { $0.id == "rating" }?.utterance.text == "rating, 5, adjustable")
     }
 
@@ -126,7 +126,7 @@ import Testing
         try h.register(app, example: "player.json")
         h.request(app, .focus(tree: "player", element: "play"))
         let removed = h.request(app, .update(tree: "player", update: .remove(element: "play"), announce: false, notify: nil))
-        guard case .updated(let report)? = removed.body(to: app) else { return }
+        let report = try #require(removed.body(to: app)?.updated)
         #expect(report.focus?.focus == Focus(tree: "player", element: "next"))
         #expect(removed.played == ["Next track, button"])
     }

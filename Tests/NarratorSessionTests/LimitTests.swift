@@ -97,7 +97,7 @@ import Testing
         var h = Harness()
         let app = h.client()
         let effects = try h.register(app, json: #"{"tree": "t", "root": {"id": "r", "children": [{"id": "a", "lable": "Play"}, {"id": "a"}]}}"#)
-        guard let error = effects.error(to: app) else { return }
+        let error = try #require(effects.error(to: app))
         #expect(error.code == .invalidDocument)
         #expect(error.problems.map(\.path) == ["root.children[0].lable", "root.children[1].id"])
         #expect(error.message.hasPrefix("the tree document is invalid (2 problem(s)): root.children[0].lable: unknown key; did you mean \"label\"?"))

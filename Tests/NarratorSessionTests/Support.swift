@@ -214,6 +214,16 @@ extension Array where Element == SessionEffect {
         filter { if case .play = $0 { true } else { false } }
     }
 
+    /// What the play effects ask for, in order.
+    var playRequests: [PlayRequest] {
+        compactMap { if case .play(let request) = $0 { request } else { nil } }
+    }
+
+    /// The settings each settings write asks for, in order.
+    var savedSettings: [SpeechSettings] {
+        compactMap { if case .saveSettings(let settings, _) = $0 { settings } else { nil } }
+    }
+
     /// What was asked to play, in order (texts).
     var played: [String] {
         compactMap { if case .play(let request) = $0 { request.utterance.text } else { nil } }

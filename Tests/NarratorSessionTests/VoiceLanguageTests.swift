@@ -18,7 +18,7 @@ import Testing
         // ...but the English tree is read in English: the German voice does not speak it.
         let focus = h.request(user, .focus(tree: "player", element: "rating"))
         #expect(focus.plays == [play(2, .focus, "Now Playing, rating, 3, adjustable", language: "en")])
-        guard case .status(let status)? = h.request(user, .status).body(to: user) else { return }
+        let status = try #require(h.request(user, .status).body(to: user)?.status)
         #expect(status.voice == "de")
     }
 
