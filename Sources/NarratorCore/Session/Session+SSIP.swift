@@ -80,8 +80,7 @@ extension Session {
 
     /// The listener started hearing an utterance: `701 BEGIN`.
     mutating func ssipBegan(_ utterance: UtteranceID) {
-        guard var message = plan.ssipMessage(utterance), !message.began else { return }
-        message.began = true
+        guard let message = plan.ssipMessage(utterance), !message.began else { return }
         plan.updateSSIPMessage(utterance) { $0.began = true }
         if message.resumed { ssipEvent(.resume, .resumed(message: message.id, client: message.client.rawValue), for: message) }
         ssipEvent(.begin, .begin(message: message.id, client: message.client.rawValue), for: message)
@@ -89,8 +88,7 @@ extension Session {
 
     /// The audio reached an index mark: `700 INDEX MARK`.
     mutating func ssipReachedMark(_ utterance: UtteranceID, _ mark: String) {
-        guard var message = plan.ssipMessage(utterance) else { return }
-        message.lastMark = mark
+        guard let message = plan.ssipMessage(utterance) else { return }
         plan.updateSSIPMessage(utterance) { $0.lastMark = mark }
         ssipEvent(.indexMarks, .indexMark(message: message.id, client: message.client.rawValue, mark: mark), for: message)
     }

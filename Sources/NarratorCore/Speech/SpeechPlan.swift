@@ -16,8 +16,8 @@ public struct SpeechPlan: Sendable {
         var announcement: AnnouncementID?
         var queuedAt: MonotonicInstant
         var startedAt: MonotonicInstant?
-        /// The SSIP message it speaks, when an SSIP client sent it: what the client was told and
-        /// what of it the listener has heard live here with the utterance, not in a table beside it.
+        /// The SSIP message it speaks, when an SSIP client sent it. What the client was told and
+        /// what of it the listener has heard live here, with the utterance, not in a table beside it.
         var ssip: SSIPMessage?
     }
 
@@ -148,8 +148,9 @@ public struct SpeechPlan: Sendable {
     /// Changes what is known of the SSIP message an utterance in flight speaks (the listener
     /// heard its start or a mark, its client paused it); nothing when it speaks none.
     mutating func updateSSIPMessage(_ id: UtteranceID, _ change: (inout SSIPMessage) -> Void) {
-        guard entries[id]?.ssip != nil else { return }
-        change(&entries[id]!.ssip!)
+        guard var message = entries[id]?.ssip else { return }
+        change(&message)
+        entries[id]?.ssip = message
     }
 
     /// New hint settings (switching hints off drops a pending hint).
