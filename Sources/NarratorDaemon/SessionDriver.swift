@@ -18,13 +18,12 @@ final class SessionDriver: ConnectionHandler {
     private let decoder: RequestDecoder
     private var configuration: ConfigurationReload
     private var logger: Logger
+    /// The loop's handle on the session's one timer, for `cancel`: the session owns the timer
+    /// (when it is due, whether it is set) and says `setTimer` or `cancelTimer`. The handle is
+    /// not cleared when the timer fires, since cancelling a timer that fired does nothing.
     private var timer: TimerID?
     /// Inputs produced while carrying out effects (a settings file written), fed next.
     private var feedback: [SessionInput] = []
-    /// Speech the session started during the current batch of inputs, handed to the player when
-    /// the batch ends (``batchEnded(loop:)``), so that an utterance the same batch also stopped
-    /// (a flood of SSIP texts, each cutting the last) is never synthesized at all.
-    private var pendingPlays = PendingPlays()
 
     init(
         session: Session, player: SpeechPlayer, log: LogWriter, settingsFile: SpeechSettingsStore, decoder: RequestDecoder,
@@ -78,9 +77,7 @@ final class SessionDriver: ConnectionHandler {
         case .speech(.reachedMark(let utterance, let mark)): feed(.speechReachedMark(utterance, mark), loop)
         case .logWritten(let ticket, let result): feed(.logWritten(ticket, result), loop)
         case .logHealth(let health): feed(.logHealth(health), loop)
-        case .timerFired:
-            timer = nil
-            feed(.timerFired, loop)
+        case .timerFired: feed(.timerFired, loop)
         }
     }
 
@@ -96,7 +93,8 @@ final class SessionDriver: ConnectionHandler {
     }
 
     func batchEnded(loop: LoopContext<DaemonMessage>) {
-        for request in pendingPlays.take() { player.play(request) }
+        // The session hands out the speech the batch started (less what it also stopped) now.
+        feed(.batchEnded, loop)
     }
 
     func log(_ event: LoopLogEvent) {
@@ -128,11 +126,9 @@ final class SessionDriver: ConnectionHandler {
         case .close(let client):
             loop.close(client)
         case .play(let request):
-            pendingPlays.add(request)
+            player.play(request)
         case .stopSpeech(let utterance):
-            // Stopped before it was handed over: the player never hears of it, as it would never
-            // report a stopped utterance either.
-            if !pendingPlays.remove(utterance) { player.stop(utterance) }
+            player.stop(utterance)
         case .appendLog(let row, let ticket):
             guard let ticket else {
                 log.append(row)
@@ -164,7 +160,6 @@ final class SessionDriver: ConnectionHandler {
             // Every final row is queued: once they are committed, the replies that waited for
             // them are posted to the loop ahead of the shutdown queued after them, so each
             // request read so far is answered before the connections close.
-            _ = pendingPlays.take()
             player.stopAll()
             log.flush()
             loop.eventLoop.shutdown()

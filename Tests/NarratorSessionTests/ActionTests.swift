@@ -15,19 +15,20 @@ import Testing
         #expect(
             up == [
                 .stopSpeech(UtteranceID(1)),
-                play(2, .value, "4", language: "en"),
                 .appendLog(
                     LogRow(
                         utterance: 1, kind: "focus", text: "Now Playing, rating, 3, adjustable", tree: "player", element: "rating", queuedAt: 1_700_000_005,
                         startedAt: 1_700_000_005, endedAt: 1_700_000_005, outcome: "interrupted", interruptedBy: "value"), nil),
                 .send(app, .event(.value(ValueChange(tree: "player", element: "rating", value: 4, spoken: "4")))),
                 .send(user, .reply(Reply(id: 3, .success(.adjusted(AdjustReport(utterance: "4", focus: rating, value: 4, boundary: false)))))),
+                // Handed to the player as the batch (this one request) ends.
+                play(2, .value, "4", language: "en"),
             ])
         h.request(user, .adjust(.up))
         let top = h.request(user, .adjust(.up))
         #expect(top.body(to: user) == .adjusted(AdjustReport(utterance: "5", focus: rating, value: 5, boundary: true)))
         // The tree keeps the new value: showing it reads 5.
-        guard case .stops(_, let stops)? = h.request(user, .show(tree: "player")).body(to: user) else { return }
+        let stops = try #require(h.request(user, .show(tree: "player")).body(to: user)?.stops)
         #expect(stops.first { $0.id == "rating" }?.utterance.text == "rating, 5, adjustable")
     }
 
@@ -125,7 +126,7 @@ import Testing
         try h.register(app, example: "player.json")
         h.request(app, .focus(tree: "player", element: "play"))
         let removed = h.request(app, .update(tree: "player", update: .remove(element: "play"), announce: false, notify: nil))
-        guard case .updated(let report)? = removed.body(to: app) else { return }
+        let report = try #require(removed.body(to: app)?.updated)
         #expect(report.focus?.focus == Focus(tree: "player", element: "next"))
         #expect(removed.played == ["Next track, button"])
     }

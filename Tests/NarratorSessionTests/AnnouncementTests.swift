@@ -38,7 +38,7 @@ import Testing
         // A row that could not be written is still answered, saying why.
         _ = announce(&h, app, "Sent")
         let problem = LogProblem(reason: "readonly", message: "attempt to write a readonly database")
-        guard case .announced(let report)? = h.feed(.logWritten(Ticket(2), .failure(problem))).body(to: app) else { return }
+        let report = try #require(h.feed(.logWritten(Ticket(2), .failure(problem))).body(to: app)?.announced)
         #expect(!report.logged && report.logProblem == problem && report.decision == "queued")
     }
 
@@ -98,7 +98,8 @@ import Testing
         let second = announce(&h, app, "Second")
         #expect(second.appendedRows.map(\.outcome) == ["throttled"])
         h.commitLog()
-        guard case .announced(let report)? = h.history.replies(to: app).last.flatMap({ try? $0.outcome.get() }) else { return }
+        let reply = try #require(h.history.replies(to: app).last)
+        let report = try #require(try reply.outcome.get().announced)
         #expect(report.decision == "throttled")
     }
 

@@ -25,7 +25,6 @@ import Testing
         let spoken = "Now Playing, rating, 3, adjustable"
         #expect(
             focus == [
-                play(1, .focus, spoken, language: "en"),
                 // The tree's owner hears where a user moved the focus (a mirror moves its application's).
                 .send(app, .event(.focus(Focus(tree: "player", element: "rating")))),
                 .send(
@@ -34,6 +33,8 @@ import Testing
                         Reply(
                             id: 2,
                             .success(.focus(FocusReport(utterance: spoken, hint: nil, focus: Focus(tree: "player", element: "rating"), boundary: false)))))),
+                // The speech goes to the player as the batch ends, after the replies are queued.
+                play(1, .focus, spoken, language: "en"),
             ])
         // Within the tree, the title is not said again; the move interrupts what plays.
         let next = h.request(user, .move(.next, tree: nil))
@@ -59,7 +60,7 @@ import Testing
         h.request(user, .move(.last, tree: "player"))
         let past = h.request(user, .move(.next, tree: nil))
         #expect(past.played.isEmpty && past.stopped.isEmpty)
-        guard case .focus(let report)? = past.body(to: user) else { return }
+        let report = try #require(past.body(to: user)?.focus)
         #expect(report.boundary && report.focus.element == "next")
         #expect(report.utterance == "Next track, button")
     }
@@ -70,7 +71,7 @@ import Testing
         try h.register(user, example: "player.json")
         let touch = h.request(user, .touch(x: 195, y: 610, tree: "player"))
         #expect(touch.played == ["Now Playing, Play, button"])
-        guard case .focus(let report)? = touch.body(to: user) else { return }
+        let report = try #require(touch.body(to: user)?.focus)
         #expect(report.hint == "actions available")
         // No timer while the focus utterance plays: the hint waits for its end, then 400 ms.
         #expect(h.timer == nil)
@@ -90,6 +91,8 @@ import Testing
         h.request(user, .focus(tree: "player", element: "play"))
         h.finishSpeaking()
         #expect(h.timer != nil)
+        // The session owns the timer: a request that leaves its deadline as it was says nothing of it.
+        #expect(!h.request(user, .status).contains { if case .setTimer = $0 { true } else { $0 == .cancelTimer } })
         let move = h.request(user, .move(.next, tree: nil))
         #expect(move.played == ["Next track, button"])
         #expect(move.contains(.cancelTimer))
@@ -155,13 +158,13 @@ import Testing
         let user = h.client()
         try h.register(user, example: "player.json")
         h.request(user, .focus(tree: "player", element: "play"))
-        guard case .rotors(let rotors)? = h.request(user, .rotors).body(to: user) else { return }
+        let rotors = try #require(h.request(user, .rotors).body(to: user)?.rotors)
         #expect(rotors.map(\.name) == ["headings", "actions"])
         let pick = h.request(user, .rotor(name: "actions", direction: .next))
         #expect(pick.body(to: user) == .selectedAction(action: "skip", focus: Focus(tree: "player", element: "play")))
         #expect(pick.played == ["skip"])
         let heading = h.request(user, .rotor(name: "headings", direction: .previous))
-        guard case .focus(let report)? = heading.body(to: user) else { return }
+        let report = try #require(heading.body(to: user)?.focus)
         #expect(report.focus.element == "title")
     }
 }

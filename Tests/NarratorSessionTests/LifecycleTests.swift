@@ -43,13 +43,13 @@ import Testing
         #expect(h.feed(.timerFired).isEmpty)
     }
 
-    @Test func theOutputsChangesAreJournaledAndShownInStatus() {
+    @Test func theOutputsChangesAreJournaledAndShownInStatus() throws {
         var h = Harness()
         let user = h.client()
         let stalled = OutputStatus(
             spec: .pulse, active: "null", fallback: true, detail: "the sound server stopped taking audio for 4.0 s (no answer to a write); speech goes to null until it answers", stalled: true)
         #expect(h.feed(.outputChanged(stalled)) == [.journal(.warning, "audio: the sound server stopped taking audio for 4.0 s (no answer to a write); speech goes to null until it answers")])
-        guard case .status(let status)? = h.request(user, .status).body(to: user) else { return }
+        let status = try #require(h.request(user, .status).body(to: user)?.status)
         #expect(status.audio == stalled)
         let back = OutputStatus(spec: .pulse, active: "pulse", fallback: false)
         #expect(h.feed(.outputChanged(back)) == [.journal(.notice, "audio: using pulse")])
@@ -63,7 +63,7 @@ import Testing
         h.request(app, .focus(tree: "player", element: "rating"))
         h.feed(.logHealth(LogHealth(path: "/tmp/narrator.db", isOpen: true, rowsWritten: 12, commitLatencyP50: 0.0004, commitLatencyP99: 0.002)))
         h.advance(by: .milliseconds(2500))
-        guard case .status(let status)? = h.request(app, .status).body(to: app) else { return }
+        let status = try #require(h.request(app, .status).body(to: app)?.status)
         #expect(
             status
                 == StatusReport(
@@ -76,6 +76,27 @@ import Testing
                     owners: [StatusReport.Owner(name: nil, pid: 5, trees: ["player"])]))
     }
 
+    @Test func statusNamesEachOwnerWithItsOwnTreesAsTheyChangeHands() throws {
+        var h = Harness()
+        let bridge = h.client(pid: 7)
+        h.request(bridge, .hello(client: "narrator-atspi"))
+        let app = h.client(pid: 5)
+        try h.register(bridge, json: #"{"tree": "zenity", "root": {"id": "r", "label": "Z"}}"#)
+        try h.register(app, example: "player.json")
+        try h.register(bridge, json: #"{"tree": "gedit", "root": {"id": "r", "label": "G"}}"#)
+        let status = try #require(h.request(app, .status).body(to: app)?.status)
+        #expect(
+            status.owners == [
+                StatusReport.Owner(name: nil, pid: 5, trees: ["player"]), StatusReport.Owner(name: "narrator-atspi", pid: 7, trees: ["gedit", "zenity"]),
+            ])
+        // The bridge lets one go, and its other tree passes to the app when the bridge leaves.
+        h.request(bridge, .unregister(tree: "gedit"))
+        h.feed(.disconnected(bridge))
+        try h.register(app, json: #"{"tree": "zenity", "root": {"id": "r", "label": "Z again"}}"#)
+        let after = try #require(h.request(app, .status).body(to: app)?.status)
+        #expect(after.owners == [StatusReport.Owner(name: nil, pid: 5, trees: ["player", "zenity"])])
+    }
+
     @Test func aLogOpenedLateNumbersAnnouncementsAfterItsRows() {
         var h = Harness()
         let app = h.client()
@@ -84,7 +105,7 @@ import Testing
         #expect(effects.appendedRows.first?.announcement == 42)
     }
 
-    @Test func aSettingTakesEffectOnceItIsSaved() {
+    @Test func aSettingTakesEffectOnceItIsSaved() throws {
         var h = Harness()
         let user = h.client()
         let set = h.request(user, .set(key: "rate", value: 260))
@@ -94,7 +115,7 @@ import Testing
         #expect(h.saveSettings() == [.send(user, .reply(Reply(id: 1, .success(.setting(key: "rate", value: "260")))))])
         // The next utterance is spoken at the new rate.
         let speak = h.request(user, .speak(text: "faster"))
-        guard case .play(let request)? = speak.first else { return }
+        let request = try #require(speak.playRequests.first)
         #expect(request.parameters.rate == 260)
         #expect(h.request(user, .get(key: "rate")).body(to: user) == .setting(key: "rate", value: "260"))
     }
@@ -108,7 +129,7 @@ import Testing
         #expect(h.session.settings.pitch == 50)
     }
 
-    @Test func badSettingsAreRefusedWithWhatIsAllowed() {
+    @Test func badSettingsAreRefusedWithWhatIsAllowed() throws {
         var h = Harness()
         let user = h.client()
         #expect(h.request(user, .set(key: "rate", value: 9000)).error(to: user) == ReplyError(.invalidSetting, "'9000' is not a valid rate: expected 80...450"))
@@ -118,7 +139,7 @@ import Testing
         // A voice may be named by its identifier too.
         h.request(user, .set(key: "voice", value: "gmw/de"))
         #expect(h.saveSettings().body(to: user) == .setting(key: "voice", value: "gmw/de"))
-        guard case .play(let request)? = h.request(user, .speak(text: "Hallo")).first else { return }
+        let request = try #require(h.request(user, .speak(text: "Hallo")).playRequests.first)
         #expect(request.voice == .named("gmw/de"))
     }
 
@@ -155,12 +176,12 @@ import Testing
         #expect(failed.updatedRows.map { "\($0.text): \($0.outcome)" } == ["First: cancelled"])
     }
 
-    @Test func twoSettingsBeingSavedAtOnceKeepBoth() {
+    @Test func twoSettingsBeingSavedAtOnceKeepBoth() throws {
         var h = Harness()
         let user = h.client()
         h.request(user, .set(key: "rate", value: 260))
         let second = h.request(user, .set(key: "pitch", value: 70))
-        guard case .saveSettings(let saved, _)? = second.first else { return }
+        let saved = try #require(second.savedSettings.first)
         #expect(saved.rate == 260 && saved.pitch == 70, "the second save carries the first change too")
         h.saveSettings()
         #expect(h.session.settings.rate == 260 && h.session.settings.pitch == 70)

@@ -32,6 +32,24 @@ import Testing
         #expect(again.body(to: app) == .registered(RegisterReport(tree: "a", stops: 1, nodes: 1, replaced: true)))
     }
 
+    @Test func aTreeUnregisteredOrLeftBehindNoLongerCountsAgainstMaxTrees() throws {
+        var limits = DaemonLimits()
+        limits.treesPerClient = 1
+        var h = Harness(limits: limits)
+        let app = h.client()
+        try h.register(app, json: #"{"tree": "a", "root": {"id": "r", "label": "A"}}"#)
+        #expect(h.request(app, .unregister(tree: "a")).body(to: app) == .unregistered(tree: "a"))
+        let b = try h.register(app, json: #"{"tree": "b", "root": {"id": "r", "label": "B"}}"#)
+        #expect(b.body(to: app) == .registered(RegisterReport(tree: "b", stops: 1, nodes: 1, replaced: false)))
+        // Another connection takes "b" over once its owner has left: it is the newcomer's one tree.
+        h.feed(.disconnected(app))
+        let other = h.client()
+        let taken = try h.register(other, json: #"{"tree": "b", "root": {"id": "r", "label": "B again"}}"#)
+        #expect(taken.body(to: other) == .registered(RegisterReport(tree: "b", stops: 1, nodes: 1, replaced: true)))
+        let third = try h.register(other, json: #"{"tree": "c", "root": {"id": "r", "label": "C"}}"#)
+        #expect(third.error(to: other)?.code == .limitExceeded)
+    }
+
     @Test func textsLongerThanMaxTextAreRefused() {
         var limits = DaemonLimits()
         limits.textLength = 5
@@ -79,7 +97,7 @@ import Testing
         var h = Harness()
         let app = h.client()
         let effects = try h.register(app, json: #"{"tree": "t", "root": {"id": "r", "children": [{"id": "a", "lable": "Play"}, {"id": "a"}]}}"#)
-        guard let error = effects.error(to: app) else { return }
+        let error = try #require(effects.error(to: app))
         #expect(error.code == .invalidDocument)
         #expect(error.problems.map(\.path) == ["root.children[0].lable", "root.children[1].id"])
         #expect(error.message.hasPrefix("the tree document is invalid (2 problem(s)): root.children[0].lable: unknown key; did you mean \"label\"?"))

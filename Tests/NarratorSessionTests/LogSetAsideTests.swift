@@ -17,7 +17,7 @@ import Testing
         var later = health
         later.rowsWritten = 3
         #expect(h.feed(.logHealth(later)).isEmpty)
-        guard case .status(let status)? = h.request(user, .status).body(to: user) else { return }
+        let status = try #require(h.request(user, .status).body(to: user)?.status)
         #expect(status.log.setAside == aside)
         // The status line carries it.
         let line = Reply(id: 1, .success(.status(status))).json.compactText

@@ -40,7 +40,7 @@ extension Array where Element == SessionEffect {
 /// Speech Dispatcher's protocol through the session: replies byte for byte as its clients read
 /// them, messages through the shared speech plan, events only to the connection that asked.
 @Suite struct SSIPTests {
-    @Test func aMessageIsQueuedSpokenAndItsEventsGoToItsClient() {
+    @Test func aMessageIsQueuedSpokenAndItsEventsGoToItsClient() throws {
         var h = Harness(policy: .none)
         let spd = h.ssipClient()
         #expect(h.ssip(spd, "SET SELF CLIENT_NAME \"root:spd-say:main\"").wire(to: spd) == "208 OK CLIENT NAME SET\r\n")
@@ -49,7 +49,7 @@ extension Array where Element == SessionEffect {
         let queued = h.ssip(spd, "Hello world", ".")
         #expect(queued.wire(to: spd) == "225-1\r\n225 OK MESSAGE QUEUED\r\n")
         #expect(queued.played == ["Hello world"])
-        guard let utterance = h.playingID else { return }
+        let utterance = try #require(h.playingID)
         // BEGIN when the listener starts hearing it, END when the audio ran out.
         #expect(h.feed(.speechBegan(utterance)).wire(to: spd) == "701-1\r\n701-\(spd.rawValue)\r\n701 BEGIN\r\n")
         h.advance(by: .milliseconds(800))
@@ -61,13 +61,13 @@ extension Array where Element == SessionEffect {
         #expect(row?.clientPID == 300)
     }
 
-    @Test func eventsGoOnlyToTheConnectionThatAskedForThem() {
+    @Test func eventsGoOnlyToTheConnectionThatAskedForThem() throws {
         var h = Harness(policy: .none)
         let quiet = h.ssipClient()
         let listener = h.ssipClient(pid: 301)
         h.ssip(listener, "SET SELF NOTIFICATION ALL on")
         h.speak(quiet, "from the quiet one")
-        guard let utterance = h.playingID else { return }
+        let utterance = try #require(h.playingID)
         let began = h.feed(.speechBegan(utterance))
         // Neither the sender (it did not ask) nor a stranger (not its message) hears of it.
         #expect(began.wire(to: quiet).isEmpty && began.wire(to: listener).isEmpty)
@@ -147,12 +147,12 @@ extension Array where Element == SessionEffect {
         #expect(cancelled.wire(to: a) == "703-1\r\n703-\(a.rawValue)\r\n703 CANCELED\r\n703-3\r\n703-\(a.rawValue)\r\n703 CANCELED\r\n213 OK CANCELED\r\n")
     }
 
-    @Test func pauseHoldsAndResumeSpeaksFromTheLastMarkHeard() {
+    @Test func pauseHoldsAndResumeSpeaksFromTheLastMarkHeard() throws {
         var h = Harness(policy: .none)
         let a = h.ssipClient()
         h.ssip(a, "SET SELF NOTIFICATION ALL on", "SET SELF SSML_MODE on", "SET SELF PRIORITY message")
         h.speak(a, "<speak><mark name=\"0:3\"/>One <mark name=\"4:7\"/>two <mark name=\"8:13\"/>three</speak>")
-        guard let first = h.playingID else { return }
+        let first = try #require(h.playingID)
         h.feed(.speechBegan(first))
         #expect(h.feed(.speechReachedMark(first, "4:7")).wire(to: a) == "700-1\r\n700-\(a.rawValue)\r\n700-4:7\r\n700 INDEX MARK\r\n")
         let paused = h.ssip(a, "PAUSE self")
@@ -162,7 +162,7 @@ extension Array where Element == SessionEffect {
         #expect(h.speak(a, "later").played.isEmpty)
         let resumed = h.ssip(a, "RESUME self")
         #expect(resumed.played == ["<speak><mark name=\"4:7\"/>two <mark name=\"8:13\"/>three</speak>"])
-        guard let again = h.playingID else { return }
+        let again = try #require(h.playingID)
         #expect(h.feed(.speechBegan(again)).wire(to: a) == "705-1\r\n705-\(a.rawValue)\r\n705 RESUMED\r\n701-1\r\n701-\(a.rawValue)\r\n701 BEGIN\r\n")
         #expect(h.finishSpeaking().played == ["later"])
     }
@@ -200,7 +200,7 @@ extension Array where Element == SessionEffect {
         #expect(h.speak(reader, "Line").played == ["Line"])
     }
 
-    @Test func settingsApplyToTheClientsOwnMessagesOnly() {
+    @Test func settingsApplyToTheClientsOwnMessagesOnly() throws {
         var h = Harness(policy: .none)
         let fast = h.ssipClient()
         let plain = h.ssipClient(pid: 301)
@@ -209,16 +209,10 @@ extension Array where Element == SessionEffect {
         #expect(h.ssip(plain, "GET RATE").wire(to: plain) == "251-0\r\n251 OK GET RETURNED\r\n")
         h.ssip(fast, "SET SELF PRIORITY message")
         h.ssip(plain, "SET SELF PRIORITY message")
-        guard case .play(let quick)? = h.speak(fast, "quick").first(where: { if case .play = $0 { true } else { false } }) else {
-            Issue.record("nothing played")
-            return
-        }
+        let quick = try #require(h.speak(fast, "quick").playRequests.first)
         #expect(quick.parameters.rate == 450)
         h.speak(plain, "plain")
-        guard case .play(let normal)? = h.finishSpeaking().first(where: { if case .play = $0 { true } else { false } }) else {
-            Issue.record("nothing played")
-            return
-        }
+        let normal = try #require(h.finishSpeaking().playRequests.first)
         #expect(normal.parameters.rate == standardParameters.rate)
         // SET on another client's id, and on one that does not exist.
         #expect(h.ssip(fast, "SET \(plain.rawValue) RATE -50").wire(to: fast) == "203 OK RATE SET\r\n")

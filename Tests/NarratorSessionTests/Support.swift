@@ -31,9 +31,33 @@ struct Harness {
             log: LogHealth(path: "/tmp/narrator.db", isOpen: true))
     }
 
-    /// Feeds one input now and returns its effects.
+    /// Feeds one input now and returns its effects. Outside ``batch(_:)`` the input is a batch of
+    /// its own, as everything is in an idle daemon: its effects end with those of `batchEnded`.
     @discardableResult
     mutating func feed(_ input: SessionInput) -> [SessionEffect] {
+        var effects = handle(input)
+        if !inBatch { effects += handle(.batchEnded) }
+        return effects
+    }
+
+    /// Feeds what `inputs` feeds as one batch, as a busy daemon's loop does with what was ready
+    /// when it woke, then `batchEnded`; returns every effect of the batch.
+    @discardableResult
+    mutating func batch(_ inputs: (inout Harness) throws -> Void) rethrows -> [SessionEffect] {
+        precondition(!inBatch, "batches do not nest")
+        let start = history.count
+        inBatch = true
+        defer { inBatch = false }
+        try inputs(&self)
+        inBatch = false
+        handle(.batchEnded)
+        return Array(history[start...])
+    }
+
+    private var inBatch = false
+
+    @discardableResult
+    private mutating func handle(_ input: SessionInput) -> [SessionEffect] {
         if case .timerFired = input { timer = nil }
         let effects = session.handle(input, at: now)
         history += effects
@@ -185,6 +209,21 @@ extension Array where Element == SessionEffect {
         compactMap { if case .send(client, .event(let event)) = $0 { event } else { nil } }
     }
 
+    /// The play effects, in order.
+    var plays: [SessionEffect] {
+        filter { if case .play = $0 { true } else { false } }
+    }
+
+    /// What the play effects ask for, in order.
+    var playRequests: [PlayRequest] {
+        compactMap { if case .play(let request) = $0 { request } else { nil } }
+    }
+
+    /// The settings each settings write asks for, in order.
+    var savedSettings: [SpeechSettings] {
+        compactMap { if case .saveSettings(let settings, _) = $0 { settings } else { nil } }
+    }
+
     /// What was asked to play, in order (texts).
     var played: [String] {
         compactMap { if case .play(let request) = $0 { request.utterance.text } else { nil } }
@@ -215,4 +254,15 @@ func play(_ id: UInt64, _ kind: SpeechKind, _ text: String, language: String? = 
         PlayRequest(
             utterance: UtteranceRequest(id: UtteranceID(id), kind: kind, text: text, language: language),
             voice: voice ?? (language.map(VoiceChoice.language) ?? .standard), parameters: standardParameters))
+}
+
+/// One shape of reply body each, nil for any other, so that a test can `#require` the shape it
+/// expects and fail, not pass silently, when the reply has another.
+extension ReplyBody {
+    var status: StatusReport? { if case .status(let report) = self { report } else { nil } }
+    var focus: FocusReport? { if case .focus(let report) = self { report } else { nil } }
+    var rotors: [RotorSummary]? { if case .rotors(let rotors) = self { rotors } else { nil } }
+    var announced: AnnounceReport? { if case .announced(let report) = self { report } else { nil } }
+    var updated: UpdateReport? { if case .updated(let report) = self { report } else { nil } }
+    var stops: [StopSummary]? { if case .stops(_, let stops) = self { stops } else { nil } }
 }

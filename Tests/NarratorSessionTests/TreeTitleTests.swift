@@ -19,7 +19,6 @@ import Testing
         let focus = h.request(user, .focus(tree: "library", element: nil))
         #expect(
             focus == [
-                play(1, .focus, "Library, heading", language: "en"),
                 .send(
                     user,
                     .reply(
@@ -28,6 +27,7 @@ import Testing
                             .success(
                                 .focus(
                                     FocusReport(utterance: "Library, heading", hint: nil, focus: Focus(tree: "library", element: "heading"), boundary: false)))))),
+                play(1, .focus, "Library, heading", language: "en"),
             ])
     }
 

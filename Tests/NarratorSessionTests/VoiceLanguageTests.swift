@@ -14,11 +14,11 @@ import Testing
         #expect(h.saveSettings() == [.send(user, .reply(Reply(id: 2, .success(.setting(key: "voice", value: "de")))))])
         #expect(h.request(user, .get(key: "voice")).body(to: user) == .setting(key: "voice", value: "de"))
         // Text with no language is read by the German voice the user chose, picked by its language...
-        #expect(h.request(user, .speak(text: "Guten Tag")).first == play(1, .speak, "Guten Tag", voice: .language("de")))
+        #expect(h.request(user, .speak(text: "Guten Tag")).plays == [play(1, .speak, "Guten Tag", voice: .language("de"))])
         // ...but the English tree is read in English: the German voice does not speak it.
         let focus = h.request(user, .focus(tree: "player", element: "rating"))
-        #expect(focus.first { if case .play = $0 { true } else { false } } == play(2, .focus, "Now Playing, rating, 3, adjustable", language: "en"))
-        guard case .status(let status)? = h.request(user, .status).body(to: user) else { return }
+        #expect(focus.plays == [play(2, .focus, "Now Playing, rating, 3, adjustable", language: "en")])
+        let status = try #require(h.request(user, .status).body(to: user)?.status)
         #expect(status.voice == "de")
     }
 
@@ -51,15 +51,15 @@ import Testing
         h.request(user, .set(key: "voice", value: "German"))
         h.saveSettings()
         // The chosen voice reads a tree in its language, a regional tag of it included.
-        #expect(h.request(user, .focus(tree: "einstellungen", element: nil)).first == play(1, .focus, "Ton, Taste", language: "de-AT", voice: .named("German")))
+        #expect(h.request(user, .focus(tree: "einstellungen", element: nil)).plays == [play(1, .focus, "Ton, Taste", language: "de-AT", voice: .named("German"))])
         // A regional tag of a listed language is that language's voice.
         h.request(user, .set(key: "voice", value: "de-AT"))
         h.saveSettings()
-        #expect(h.request(user, .speak(text: "Hallo")).first { if case .play = $0 { true } else { false } } == play(2, .speak, "Hallo", language: "de-AT", voice: .language("de-AT")))
+        #expect(h.request(user, .speak(text: "Hallo")).plays == [play(2, .speak, "Hallo", language: "de-AT", voice: .language("de-AT"))])
         // The English voice the user chose reads English, and keeps reading a British tree.
         h.request(user, .set(key: "voice", value: "English (Great Britain)"))
         h.saveSettings()
-        #expect(h.request(user, .focus(tree: "player", element: "rating")).first { if case .play = $0 { true } else { false } } == play(3, .focus, "Now Playing, rating, 3, adjustable", language: "en", voice: .named("English (Great Britain)")))
+        #expect(h.request(user, .focus(tree: "player", element: "rating")).plays == [play(3, .focus, "Now Playing, rating, 3, adjustable", language: "en", voice: .named("English (Great Britain)"))])
         let refused = h.request(user, .set(key: "voice", value: "xx"))
         #expect(refused.error(to: user)?.code == .invalidSetting)
         #expect(refused.error(to: user)?.message.hasPrefix("no installed voice is named 'xx', nor speaks a language of that code") == true)

@@ -4,8 +4,6 @@ struct ClientRecord: Sendable {
     let credentials: Credentials
     /// Given with `hello`, shown in `trees`, `status` and the log.
     var name: String?
-    /// Trees this connection registered.
-    var ownedTrees: Set<String> = []
 
     var label: String { "\(name ?? "client") (pid \(credentials.pid))" }
 }

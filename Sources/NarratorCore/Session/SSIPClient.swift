@@ -15,8 +15,9 @@ struct SSIPClient: Sendable {
 }
 
 /// One SSIP message, from its `225` reply to its final event: what it says, in whose voice,
-/// and what of it the listener has heard.
-struct SSIPMessage: Sendable {
+/// and what of it the listener has heard. While it is spoken it lives with its utterance in the
+/// speech plan (``SpeechPlan/ssipMessage(_:)``); while its client is paused, in ``SSIPClient/held``.
+struct SSIPMessage: Sendable, Equatable {
     /// The number the client was given (`225-<id>`) and its events carry.
     var id: UInt64
     var client: ClientID

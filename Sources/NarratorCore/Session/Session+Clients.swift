@@ -27,7 +27,7 @@ extension Session {
         subscribers.removeAll { $0 == client }
         disconnectSSIP(client)
         journal(.debug, "\(client) disconnected")
-        for tree in record.ownedTrees.sorted() where owners[tree] == client {
+        for tree in trees(ownedBy: client) {
             owners[tree] = nil
             if ephemeral.contains(tree) {
                 try? workspace.unregister(tree)

@@ -80,18 +80,16 @@ extension Session {
 
     /// The listener started hearing an utterance: `701 BEGIN`.
     mutating func ssipBegan(_ utterance: UtteranceID) {
-        guard var message = ssipMessages[utterance], !message.began else { return }
-        message.began = true
-        ssipMessages[utterance] = message
+        guard let message = plan.ssipMessage(utterance), !message.began else { return }
+        plan.updateSSIPMessage(utterance) { $0.began = true }
         if message.resumed { ssipEvent(.resume, .resumed(message: message.id, client: message.client.rawValue), for: message) }
         ssipEvent(.begin, .begin(message: message.id, client: message.client.rawValue), for: message)
     }
 
     /// The audio reached an index mark: `700 INDEX MARK`.
     mutating func ssipReachedMark(_ utterance: UtteranceID, _ mark: String) {
-        guard var message = ssipMessages[utterance] else { return }
-        message.lastMark = mark
-        ssipMessages[utterance] = message
+        guard let message = plan.ssipMessage(utterance) else { return }
+        plan.updateSSIPMessage(utterance) { $0.lastMark = mark }
         ssipEvent(.indexMarks, .indexMark(message: message.id, client: message.client.rawValue, mark: mark), for: message)
     }
 
@@ -214,7 +212,7 @@ extension Session {
             return
         }
         if command.isJudged && configuration.policy.name != AnnouncementPolicy.none.name {
-            let inFlight = ssipMessages.values.filter { $0.client == client }.map { $0.key }
+            let inFlight = plan.ssipMessages.filter { $0.message.client == client }.map(\.message.key)
             if let outcome = ssipGate.judge(
                 key: message.key, priority: message.priority, clientName: message.clientName, connection: client, inFlight: inFlight,
                 policy: configuration.policy, at: now)
@@ -232,9 +230,8 @@ extension Session {
         // Inside a block, texts, notifications and progress reports queue like messages, so the
         // block is heard whole; its rows keep the priority the client gave.
         let priority = message.inBlock && message.priority != .important ? SSIPPriority.message : message.priority
-        let (utterance, step) = plan.say(message.text, .ssip(priority), language: language, client: message.client, at: now)
-        // Known before its step is followed: the step may already play it, in this message's voice.
-        ssipMessages[utterance] = message
+        // The message goes with its utterance: the step may already play it, in this message's voice.
+        let (_, step) = plan.say(message, .ssip(priority), language: language, at: now)
         follow(step)
     }
 
@@ -254,8 +251,8 @@ extension Session {
     private mutating func pauseSSIP(_ client: ClientID) {
         guard ssipClients[client]?.paused == false else { return }
         ssipClients[client]?.paused = true
-        for (utterance, message) in ssipMessages where message.client == client {
-            ssipMessages[utterance]?.pausing = true
+        for (utterance, message) in plan.ssipMessages where message.client == client {
+            plan.updateSSIPMessage(utterance) { $0.pausing = true }
         }
         follow(plan.cancel(.paused, at: now) { $0.client == client && Self.isSSIP($0) })
     }
@@ -273,8 +270,8 @@ extension Session {
     /// What a plan step means to SSIP clients: each final event of one of their messages becomes
     /// `702 END`, `703 CANCELED` or (cut by its client's pause) `704 PAUSED`, sent only to the
     /// connection that sent it and only if it asked.
-    mutating func noticeSSIP(_ notice: SpeechNotice) {
-        guard var message = ssipMessages[notice.utterance] else { return }
+    mutating func noticeSSIP(_ notice: SpeechNotice, _ message: SSIPMessage) {
+        var message = message
         switch notice.phase {
         case .queued, .started:
             return
@@ -303,8 +300,7 @@ extension Session {
     }
 
     /// The log row of an SSIP message's life (kind `ssip`, with its client's name and priority).
-    func ssipRow(_ record: SpeechRecord) -> LogRow? {
-        guard let message = ssipMessages[record.utterance] else { return nil }
+    func ssipRow(_ record: SpeechRecord, _ message: SSIPMessage) -> LogRow {
         var row = LogRow(record, policy: configuration.policy.name, seconds: seconds)
         fill(&row, with: message)
         if message.pausing { row.interruptedBy = "pause" }

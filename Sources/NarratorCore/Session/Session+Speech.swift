@@ -16,37 +16,44 @@ extension Session {
         workspace.focus.flatMap { workspace.trees[$0.tree]?.language }
     }
 
-    /// Turns a plan step into effects: speech commands first (so audio starts soonest), events
-    /// to subscribers, and a log row for each life that ended. `appended` is an announcement whose
-    /// row is being appended with its outcome already, so it gets no update.
+    /// Turns a plan step into effects: speech commands first, events to subscribers, and a log
+    /// row for each life that ended. What starts waits for the batch's end (``unplayed``); a stop
+    /// of what has not been handed out yet takes it back instead. `appended` is an announcement
+    /// whose row is being appended with its outcome already, so it gets no update.
     mutating func follow(_ step: PlanStep, appended: AnnouncementID? = nil) {
         for command in step.commands {
             switch command {
-            case .play(let request): effects.append(.play(playRequest(for: request)))
-            case .stop(let id): effects.append(.stopSpeech(id))
+            case .play(let request):
+                // In the voice and prosody of the moment it starts, as the plan's events say it did.
+                unplayed.append(playRequest(for: request, ssip: step.ssipMessage(request.id, in: plan)))
+            case .stop(let id):
+                if let index = unplayed.firstIndex(where: { $0.utterance.id == id }) {
+                    unplayed.remove(at: index)
+                } else {
+                    effects.append(.stopSpeech(id))
+                }
             }
         }
         if !step.notices.isEmpty {
             let subscribers = self.subscribers
             for notice in step.notices {
                 for subscriber in subscribers { send(subscriber, .speech(notice)) }
-                if !ssipMessages.isEmpty { noticeSSIP(notice) }
+                if case .ssip = notice.kind, let message = step.ssipMessage(notice.utterance, in: plan) { noticeSSIP(notice, message) }
             }
         }
         for record in step.announcements where record.announcement.id != appended {
             effects.append(.updateLog(LogRow(record, seconds: seconds)))
         }
         for record in step.speech {
-            effects.append(.appendLog(ssipRow(record) ?? LogRow(record, seconds: seconds), nil))
-            ssipMessages[record.utterance] = nil
+            effects.append(.appendLog(step.endedSSIP[record.utterance].map { ssipRow(record, $0) } ?? LogRow(record, seconds: seconds), nil))
         }
     }
 
     /// What the speech layer is told for `request`: an SSIP message in its client's voice and
     /// prosody, anything else in the user's.
-    mutating func playRequest(for request: UtteranceRequest) -> PlayRequest {
+    mutating func playRequest(for request: UtteranceRequest, ssip message: SSIPMessage?) -> PlayRequest {
         let user = PlayRequest(utterance: request, voice: voice(for: request.language), parameters: settings.parameters)
-        guard let message = ssipMessages[request.id] else { return user }
+        guard let message else { return user }
         return message.settings.playRequest(on: user, voices: configuration.voices, variants: configuration.variants, ssml: message.ssml)
     }
 
@@ -121,5 +128,13 @@ extension Session {
                 journal(.error, "\(waiting.key): \(error)")
             }
         }
+    }
+}
+
+extension PlanStep {
+    /// The SSIP message `utterance` speaks: as its life ended in this step, or as it is in
+    /// `plan` while it goes on.
+    func ssipMessage(_ utterance: UtteranceID, in plan: SpeechPlan) -> SSIPMessage? {
+        endedSSIP[utterance] ?? plan.ssipMessage(utterance)
     }
 }

@@ -12,8 +12,14 @@ extension Session {
                 policy: queue.policy.name, waiting: queue.waiting.count,
                 treePolicies: queue.treePolicies.keys.sorted().map { ($0, queue.treePolicies[$0]!.name) }, deferred: queue.deferred.count),
             log: log,
-            owners: clients.values.filter { !$0.ownedTrees.isEmpty }.sorted { $0.credentials.pid < $1.credentials.pid }.map {
-                StatusReport.Owner(name: $0.name, pid: Int($0.credentials.pid), trees: $0.ownedTrees.sorted())
-            })
+            owners: ownerReports)
+    }
+
+    /// Each connection that owns trees, with them, by pid.
+    private var ownerReports: [StatusReport.Owner] {
+        Dictionary(grouping: owners.keys.sorted()) { owners[$0]! }
+            .compactMap { client, trees in clients[client].map { (record: $0, trees: trees) } }
+            .sorted { ($0.record.credentials.pid, $0.record.id) < ($1.record.credentials.pid, $1.record.id) }
+            .map { StatusReport.Owner(name: $0.record.name, pid: Int($0.record.credentials.pid), trees: $0.trees) }
     }
 }

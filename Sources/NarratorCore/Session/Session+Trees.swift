@@ -20,16 +20,14 @@ extension Session {
             throw ReplyError(
                 .treeOwned, "tree \"\(name)\" is registered by another connection, \(record.label); unregister it first or use another name")
         }
-        let owned = clients[client]?.ownedTrees ?? []
+        let owned = trees(ownedBy: client)
         if !owned.contains(name), owned.count >= configuration.limits.treesPerClient {
             throw ReplyError(
                 .limitExceeded, "this connection already owns \(owned.count) trees, the most allowed (--max-trees); unregister one first")
         }
         // The last use of the document: its nodes move into the compiled tree, not copied.
         let replaced = workspace.register(document)
-        if let previous = owners[name] { clients[previous]?.ownedTrees.remove(name) }
         owners[name] = client
-        clients[client]?.ownedTrees.insert(name)
         if isEphemeral { ephemeral.insert(name) } else { ephemeral.remove(name) }
         if focusEvents { focusEventTrees.insert(name) } else { focusEventTrees.remove(name) }
         let tree = workspace.trees[name]!
@@ -41,7 +39,7 @@ extension Session {
 
     mutating func unregister(_ tree: String) throws(ReplyError) {
         try moving { (w) throws(NarratorError) in try w.unregister(tree) }
-        if let owner = owners.removeValue(forKey: tree) { clients[owner]?.ownedTrees.remove(tree) }
+        owners[tree] = nil
         ephemeral.remove(tree)
         focusEventTrees.remove(tree)
         journal(.info, "unregistered tree \"\(tree)\"")
@@ -100,6 +98,11 @@ extension Session {
             node.representation == nil, !node.traits.intersection(Traits([.textField, .searchField])).isEmpty
         else { return nil }
         return node.value ?? ""
+    }
+
+    /// The trees `client` registered, by name.
+    func trees(ownedBy client: ClientID) -> [String] {
+        owners.compactMap { $0.value == client ? $0.key : nil }.sorted()
     }
 
     func treeSummaries() -> [TreeSummary] {

@@ -26,7 +26,8 @@ public struct Session: Sendable {
     var clients: [ClientID: ClientRecord] = [:]
     /// The connected clients that receive speech events (narratorctl monitor), in order.
     var subscribers: [ClientID] = []
-    /// The connection that registered each tree, while it is connected.
+    /// The connection that registered each tree, while it is connected: the one record of who
+    /// owns what (a connection's own trees are read from it, ``trees(ownedBy:)``).
     var owners: [String: ClientID] = [:]
     /// Trees removed when their owner disconnects.
     var ephemeral: Set<String> = []
@@ -36,17 +37,24 @@ public struct Session: Sendable {
     var awaitingCommit: [Ticket: (client: ClientID, id: JSONValue?, report: AnnounceReport)] = [:]
     /// `set` requests (or the daemon's own changes) waiting for the settings file to be written.
     var awaitingSave: [Ticket: (client: ClientID?, id: JSONValue?, key: String, settings: SpeechSettings)] = [:]
-    /// Speech Dispatcher (SSIP) connections, and their messages in flight by utterance.
+    /// Speech Dispatcher (SSIP) connections; their messages in flight live with their
+    /// utterances in the plan.
     var ssipClients: [ClientID: SSIPClient] = [:]
-    var ssipMessages: [UtteranceID: SSIPMessage] = [:]
     var nextSSIPMessage: UInt64 = 1
     var ssipGate = SSIPGate()
     private var nextTicket: UInt64 = 1
     var nextAnnouncement: UInt64 = 1
-    /// The instant of the timer last set, so that an unchanged deadline is not set again.
+    /// When the one timer is due, if it is set: the session owns the timer. It decides the
+    /// deadline (the plan's next one) and says so only when it changes (`setTimer`, `cancelTimer`),
+    /// and learns it fired from `timerFired`; its shell keeps nothing of it but the handle its
+    /// loop needs to cancel it.
     private var timer: MonotonicInstant?
     /// Set by `shutdown`: every outcome is final, and speech reports that come later change nothing.
     private(set) var isShutDown = false
+    /// The speech started by the current batch of inputs and not stopped by it, in order: handed
+    /// out as `play` effects when the batch ends, so that an utterance the same batch also stopped
+    /// (a burst of SSIP texts, each cutting the last) is never given to the player at all.
+    var unplayed: [PlayRequest] = []
     /// The effects of the input being handled, in order.
     var effects: [SessionEffect] = []
     /// The instant of the input being handled.
@@ -143,6 +151,9 @@ public struct Session: Sendable {
             changeOwnSetting(key, to: value)
         case .shutdown:
             shutDown()
+        case .batchEnded:
+            for request in unplayed { effects.append(.play(request)) }
+            unplayed.removeAll(keepingCapacity: true)
         }
         armTimer()
         defer { effects.removeAll(keepingCapacity: true) }
@@ -195,6 +206,8 @@ public struct Session: Sendable {
         // commit, before the daemon closes the connections. Its row tells a trace of the log why.
         logCommand("shutdown", from: nil)
         follow(plan.shutDown(at: now))
+        // Nothing starts once every outcome is final (what the batch started, the plan just stopped).
+        unplayed.removeAll()
         isShutDown = true
         armTimer()
         effects.append(.shutDown)

@@ -7,9 +7,10 @@ public enum SessionEffect: Sendable, Equatable {
     case sendSSIP(ClientID, SSIPOutput)
     /// Close a connection once what was sent to it has been written.
     case close(ClientID)
-    /// Start playing an utterance now (nothing else plays).
+    /// Start playing an utterance now (nothing else plays). Given when the batch of inputs that
+    /// started it ends (``SessionInput/batchEnded``), and only if the batch did not stop it too.
     case play(PlayRequest)
-    /// Silence an utterance at once.
+    /// Silence an utterance at once (one that was handed out with `play`).
     case stopSpeech(UtteranceID)
     /// Append a row to the log; with a ticket, its result comes back as ``SessionInput/logWritten(_:_:)``.
     case appendLog(LogRow, Ticket?)

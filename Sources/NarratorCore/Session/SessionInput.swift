@@ -33,6 +33,11 @@ public enum SessionInput: Sendable {
     case changeSetting(key: String, value: String)
     /// The daemon is asked to stop (SIGTERM, SIGINT).
     case shutdown
+    /// Everything that was ready when the daemon's loop last woke (lines from every connection,
+    /// posted messages, a due timer) has been fed: the speech the batch started is handed to the
+    /// player now (``SessionEffect/play(_:)``), less what the same batch stopped. When the daemon
+    /// is idle a batch is one input.
+    case batchEnded
 }
 
 /// Who is at the other end of a connection.

@@ -16,6 +16,9 @@ public struct SpeechPlan: Sendable {
         var announcement: AnnouncementID?
         var queuedAt: MonotonicInstant
         var startedAt: MonotonicInstant?
+        /// The SSIP message it speaks, when an SSIP client sent it. What the client was told and
+        /// what of it the listener has heard live here, with the utterance, not in a table beside it.
+        var ssip: SSIPMessage?
     }
 
     public private(set) var queue: AnnouncementQueue
@@ -48,9 +51,19 @@ public struct SpeechPlan: Sendable {
         _ text: String, _ kind: SpeechKind, tree: String? = nil, element: String? = nil, language: String? = nil, client: ClientID? = nil,
         at now: MonotonicInstant
     ) -> (UtteranceID, PlanStep) {
+        say(UtteranceRequest(id: UtteranceID(0), kind: kind, text: text, language: language, client: client), tree: tree, element: element, ssip: nil, at: now)
+    }
+
+    /// Asks for an SSIP message to be spoken (its text, by its client, as `kind`): the message
+    /// stays with its utterance (``ssipMessage(_:)``) until its life ends, when the step that ends
+    /// it hands it back (``PlanStep/endedSSIP``).
+    mutating func say(_ message: SSIPMessage, _ kind: SpeechKind, language: String?, at now: MonotonicInstant) -> (UtteranceID, PlanStep) {
+        say(UtteranceRequest(id: UtteranceID(0), kind: kind, text: message.text, language: language, client: message.client), tree: nil, element: nil, ssip: message, at: now)
+    }
+
+    private mutating func say(_ request: UtteranceRequest, tree: String?, element: String?, ssip: SSIPMessage?, at now: MonotonicInstant) -> (UtteranceID, PlanStep) {
         var step = PlanStep()
-        let request = UtteranceRequest(id: UtteranceID(0), kind: kind, text: text, language: language, client: client)
-        let id = newUtterance(request, tree: tree, element: element, announcement: nil, at: now)
+        let id = newUtterance(request, tree: tree, element: element, announcement: nil, ssip: ssip, at: now)
         follow(scheduler.submit(entries[id]!.request, at: now), at: now, into: &step)
         return (id, step)
     }
@@ -124,6 +137,22 @@ public struct SpeechPlan: Sendable {
     /// The announcement an utterance in flight speaks, if it speaks one.
     public func announcement(of id: UtteranceID) -> AnnouncementID? { entries[id]?.announcement }
 
+    /// The SSIP message an utterance in flight speaks, if an SSIP client sent it.
+    func ssipMessage(_ id: UtteranceID) -> SSIPMessage? { entries[id]?.ssip }
+
+    /// The SSIP messages in flight (queued or playing), by utterance.
+    var ssipMessages: [(utterance: UtteranceID, message: SSIPMessage)] {
+        entries.compactMap { id, entry in entry.ssip.map { (id, $0) } }
+    }
+
+    /// Changes what is known of the SSIP message an utterance in flight speaks (the listener
+    /// heard its start or a mark, its client paused it); nothing when it speaks none.
+    mutating func updateSSIPMessage(_ id: UtteranceID, _ change: (inout SSIPMessage) -> Void) {
+        guard var message = entries[id]?.ssip else { return }
+        change(&message)
+        entries[id]?.ssip = message
+    }
+
     /// New hint settings (switching hints off drops a pending hint).
     public mutating func configure(_ configuration: SpeechSchedulerConfiguration, at now: MonotonicInstant) -> PlanStep {
         var step = PlanStep()
@@ -160,13 +189,13 @@ public struct SpeechPlan: Sendable {
     }
 
     private mutating func newUtterance(
-        _ request: UtteranceRequest, tree: String?, element: String?, announcement: AnnouncementID?, at now: MonotonicInstant
+        _ request: UtteranceRequest, tree: String?, element: String?, announcement: AnnouncementID?, ssip: SSIPMessage? = nil, at now: MonotonicInstant
     ) -> UtteranceID {
         let id = UtteranceID(nextUtterance)
         nextUtterance += 1
         var request = request
         request.id = id
-        entries[id] = Entry(request: request, tree: tree, element: element, announcement: announcement, queuedAt: now)
+        entries[id] = Entry(request: request, tree: tree, element: element, announcement: announcement, queuedAt: now, ssip: ssip)
         return id
     }
 
@@ -218,6 +247,7 @@ public struct SpeechPlan: Sendable {
                     step.speech.append(record(event.utterance, entry, outcome: .cancelled, interruptedBy: nil, at: event.at))
                 }
             }
+            if let message = entry.ssip { step.endedSSIP[event.utterance] = message }
             entries[event.utterance] = nil
         }
     }
@@ -242,6 +272,9 @@ public struct PlanStep: Sendable, Equatable {
     public var announcements: [AnnouncementRecord] = []
     /// Other utterances whose life ended.
     public var speech: [SpeechRecord] = []
+    /// The SSIP messages of the utterances whose life ended, as they were at the end (their
+    /// final events and rows are worded from them).
+    var endedSSIP: [UtteranceID: SSIPMessage] = [:]
 
     public init() {}
 }
