@@ -16,12 +16,18 @@ struct FakeApplication: Sendable {
     var hangsOn: @Sendable (ATSPIRequest) -> Bool = { _ in false }
     var bus = ":1.9"
 
+    /// Every object, in reading order.
     var all: [AccessibleSnapshot] {
-        func flat(_ s: AccessibleSnapshot) -> [AccessibleSnapshot] { [s] + s.children.flatMap(flat) }
-        return windows.flatMap(flat)
+        var found: [AccessibleSnapshot] = []
+        func visit(_ node: AccessibleSnapshot) {
+            found.append(node)
+            node.children.forEach(visit)
+        }
+        windows.forEach(visit)
+        return found
     }
 
-    func find(_ path: String) -> AccessibleSnapshot? { all.first { $0.path == path } }
+    func find(_ path: String) -> AccessibleSnapshot? { windows.lazy.compactMap { $0.object(at: path) }.first }
 
     /// Each object's parent and its index there, found in one walk (a list of 10,000 rows is
     /// answered in linear time).
