@@ -94,4 +94,28 @@ import Testing
         h.feed(.daemonLine(Self.action("4", "activate")))
         #expect(h.said() == ["narrator-atspi: could not perform activate on \(F.path(4)) in :1.3: timedOut"])
     }
+
+    @Test("an action for an element no longer in the application's window is said in the journal, and nothing is called")
+    func anActionForAGoneElementIsJournalled() {
+        var h = BridgeHarness(Self.editor)
+        h.startMirrored()
+        // The application removed the tree item; narratord, not told yet, has it still.
+        h.desktop[":1.3"]?.change(F.path(1)) { $0.children.removeLast(2) }
+        h.event("object:children-changed:remove", ":1.3", F.path(1))
+        h.advance(by: .milliseconds(25))
+        _ = h.sent()
+        h.feed(.daemonLine(Self.action("4", "activate")))
+        h.feed(.daemonLine(Self.action("4", "expand or contract")))
+        h.feed(.daemonLine(#"{"event":"value","tree":"\#(Self.tree)","element":"5","value":41,"spoken":"41"}"#))
+        #expect(h.calls.isEmpty, "\(h.calls)")
+        #expect(h.said() == [
+            "narrator-atspi: cannot activate: \(F.path(4)) is no longer in :1.3\(F.path(1))",
+            "narrator-atspi: cannot expand or contract: \(F.path(4)) is no longer in :1.3\(F.path(1))",
+            "narrator-atspi: cannot set the value: \(F.path(5)) is no longer in :1.3\(F.path(1))",
+        ])
+        // A tree no longer mirrored (its window closed) is said too.
+        h.feed(.daemonLine(Self.action("2", "activate", tree: "editor: Closed")))
+        #expect(h.calls.isEmpty)
+        #expect(h.said() == ["narrator-atspi: cannot activate: editor: Closed is no longer mirrored"])
+    }
 }
