@@ -126,5 +126,10 @@ import Testing
         h.holds = { _, _ in false }
         h.release()
         #expect(h.sent() == [], "B's older name is not sent back")
+        // Laid over that read only: the next one finds what the application shows then.
+        h.desktop[":1.9"]?.change(F.path(3)) { $0.name = "Save a copy" }
+        h.event("object:children-changed:add", ":1.9", F.path(2))
+        h.advance(by: .milliseconds(25))
+        #expect(h.sent() == [.set(F.tree, "3", #"{"label":"Save a copy"}"#, announce: true)])
     }
 }

@@ -111,7 +111,7 @@ import Testing
             h.feed(.answered(question.question, F.fixture.answer(request)))
         }
         #expect(h.sent() == [])
-        #expect(h.reads().isEmpty, "nothing more is asked")
+        #expect(h.asked.isEmpty, "nothing more is asked of it")
         #expect(h.bridge.applicationNames == [":1.7"])
         #expect(h.said() == [])
     }

@@ -132,11 +132,17 @@ import Testing
         Self.activate(0, in: &h)
         Self.activate(1, in: &h)
         _ = h.sent()
+        _ = h.reads()
         player.change("/org/a11y/atspi/accessible/43") { $0.name = "Playing" }
         h.desktop[":1.5"] = player
         h.event("object:children-changed:add", ":1.5", "/org/a11y/atspi/accessible/40")
         h.advance(by: .milliseconds(25))
         #expect(h.sent() == [.set(Self.tree, "43", #"{"label":"Playing"}"#, announce: true)])
+        // And across the next read too.
+        h.event("object:children-changed:add", ":1.5", "/org/a11y/atspi/accessible/40")
+        h.advance(by: .milliseconds(25))
+        #expect(h.reads().map { $0.requests.first } == [.items, .items], "two whole reads")
+        #expect(h.sent() == [])
     }
 
     @Test("a row left, read again alone when GTK says it is no longer selected, keeps its place in the list")

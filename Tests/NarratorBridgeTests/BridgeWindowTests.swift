@@ -56,6 +56,23 @@ import Testing
         #expect(h.sent() == [.focus(tree: F.question, element: nil)])
     }
 
+    @Test("an activation during a read of its application waits for it, and enters on the focus that read found")
+    func activationDuringARead() {
+        var h = BridgeHarness(Self.dialog(focusedYes: false))
+        h.startMirrored()
+        h.holds = { _, question in if case .read(_, .items) = question { true } else { false } }
+        h.event("object:children-changed:add", ":1.7", F.path(6))
+        h.advance(by: .milliseconds(25))
+        h.desktop[":1.7"] = Self.dialog(focusedYes: true)
+        h.event("window:activate", ":1.7", F.path(8))
+        #expect(h.sent() == [])
+        h.holds = { _, _ in false }
+        h.release()
+        #expect(h.sent() == [.focus(tree: F.question, element: "9")])
+        h.advance(by: .milliseconds(200))
+        #expect(h.sent() == [])
+    }
+
     @Test("an activation for a window not read yet waits for the read, which registers it, then enters it")
     func activationOfAWindowNotReadYet() throws {
         var h = BridgeHarness(F.fixture)
@@ -119,6 +136,11 @@ import Testing
         #expect(h.sent() == [.unregister(tree: F.question)])
         #expect(h.bridge.applicationNames == [":1.9"])
         #expect(h.said() == [])
+        // Any event under the registry's own name is the desktop's, never an application's.
+        h.asked = []
+        h.event("object:state-changed:defunct", ATSPIBridge.registry, F.path(1), detail1: 1)
+        #expect(h.asked.map(\.question) == [.desktop])
+        #expect(h.sent() == [])
     }
 
     @Test("a new application on the desktop is read once the desktop's children change, or on its first event")
@@ -128,13 +150,22 @@ import Testing
         h.desktop[":1.7"] = F.dialog
         h.event("object:children-changed:add", ATSPIBridge.registry, ATSPIApplicationRead.root)
         #expect(h.sent() == [.register(ATSPIMirrorTests.question(), application: "zenity")])
-        // Another, started since, whose first event comes before any rescan: read at once, its focus followed.
+        // Another, started since, whose first event comes before any rescan: read at once, with no batch delay.
         var other = F.dialog
         other.bus = ":1.20"
         other.name = "other"
         h.desktop[":1.20"] = other
-        h.focus(":1.20", F.path(9))
-        #expect(h.sent() == [.register(ATSPIMirrorTests.question(), application: "other"), .focus(tree: "other: Question", element: "9")])
+        _ = h.reads()
+        h.event("object:property-change:accessible-name", ":1.20", F.path(3))
+        #expect(h.sent() == [.register(ATSPIMirrorTests.question(), application: "other")])
+        #expect(h.reads().map(\.application) == [":1.20"])
         #expect(h.bridge.applicationNames == [":1.20", ":1.7", ":1.9"])
+        // A third, whose first event is a focus: read, and its focus followed once the read found it.
+        var third = F.dialog
+        third.bus = ":1.21"
+        third.name = "third"
+        h.desktop[":1.21"] = third
+        h.focus(":1.21", F.path(9))
+        #expect(h.sent() == [.register(ATSPIMirrorTests.question(), application: "third"), .focus(tree: "third: Question", element: "9")])
     }
 }
