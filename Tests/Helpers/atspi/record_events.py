@@ -7,10 +7,11 @@ through it, for the bridge's replayed scenario (Tests/NarratorBridgeTests/Bridge
 To re-record: run it (it needs Xvfb, dbus-daemon, at-spi2-core, xdotool and python3-gi, as the
 desktop tests do), and paste what `--swift` prints over `GTKRecording.steps` in
 BridgeRecordedTests.swift; `--tree` prints the fixture's objects too (path, role, name, states),
-to check that `GTKRecording.fixture` still has GTK's paths and roles. The event types are the
-ones the bridge subscribes to (ATSPIEvent.subscribed); each event is recorded as the bridge's
-shell copies it: its type, detail1, its source's path, and the path of the object it carries
-(an active descendant's row), if any.
+to check that `BridgeRecordedTests.fixture` still has GTK's paths, roles and states (and if a
+step's events changed, its `script` entry: what GTK changes at that step, and what is sent).
+The event types are the ones the bridge subscribes to (ATSPIEvent.subscribed); each event is
+recorded as the bridge's shell copies it: its type, detail1, its source's path, and the path of
+the object it carries (an active descendant's row), if any.
 
 It starts a headless desktop of its own (Xvfb, a private session bus that activates nothing, the
 AT-SPI bus launcher and registry), the fixture, and a listener (this file run with --listen,
@@ -20,7 +21,6 @@ object per step: {"key": "Tab", "events": [[type, detail1, path, object], ...]}.
 """
 
 import argparse
-import faulthandler
 import json
 import os
 import queue
@@ -101,6 +101,13 @@ class Desktop:
     def __init__(self):
         self.dir = tempfile.mkdtemp(prefix="narrator-record-")
         self.children = []
+        try:
+            self.start()
+        except BaseException:
+            self.stop()
+            raise
+
+    def start(self):
         read, write = os.pipe()
         self.spawn(["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x800x24", "-nolisten", "tcp", "-noreset"], pass_fds=(write,))
         os.close(write)
@@ -136,9 +143,10 @@ class Desktop:
         self.spawn(["/usr/libexec/at-spi2-registryd"], env=self.env)
         time.sleep(0.3)
 
-    def spawn(self, argv, **kw):
+    def spawn(self, argv, name=None, **kw):
+        """Starts `argv` in a process group of its own, its stderr in NAME.err in the directory."""
         kw.setdefault("stdout", subprocess.DEVNULL)
-        kw.setdefault("stderr", open(os.path.join(self.dir, os.path.basename(argv[-1 if argv[0].endswith("python3") else 0]) + ".err"), "w"))
+        kw.setdefault("stderr", open(os.path.join(self.dir, (name or os.path.basename(argv[0])) + ".err"), "w"))
         child = subprocess.Popen(argv, start_new_session=True, **kw)
         self.children.append(child)
         return child
@@ -158,15 +166,17 @@ def record(want_tree):
     desktop = Desktop()
     try:
         lines = queue.Queue()
-        listener = desktop.spawn(["/usr/bin/python3", os.path.abspath(__file__), "--listen"], env=desktop.env,
+        listener = desktop.spawn(["/usr/bin/python3", os.path.abspath(__file__), "--listen"], name="listener", env=desktop.env,
                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         threading.Thread(target=lambda: [lines.put(json.loads(l)) for l in listener.stdout], daemon=True).start()
         if "listening" not in lines.get(timeout=20):
             raise RuntimeError("the listener did not start")
-        fixture = desktop.spawn(["/usr/bin/python3", os.path.join(HERE, "fixture.py"), "--lifetime", "60"], env=desktop.env, stdout=subprocess.PIPE, text=True)
+        fixture = desktop.spawn(["/usr/bin/python3", os.path.join(HERE, "fixture.py"), "--lifetime", "60"], name="fixture", env=desktop.env,
+                                stdout=subprocess.PIPE, text=True)
         # It prints a line per change ({"focus": "Save"} comes first), {"ready": true} once shown.
         if not any("ready" in line for line in fixture.stdout):
-            raise RuntimeError("the fixture did not start: " + open(os.path.join(desktop.dir, "60.err")).read()[-800:])
+            raise RuntimeError("the fixture did not start: " + open(os.path.join(desktop.dir, "fixture.err")).read()[-800:])
+        threading.Thread(target=fixture.stdout.read, daemon=True).start()  # its later lines, so that it never blocks on them
 
         def settle(quiet=0.6, limit=10):
             """The events until none came for `quiet` seconds."""
@@ -217,7 +227,6 @@ def swift(steps):
 
 
 def main():
-    faulthandler.dump_traceback_later(40, exit=True)
     p = argparse.ArgumentParser()
     p.add_argument("--listen", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--swift", action="store_true", help="print the steps as GTKRecording.steps")
