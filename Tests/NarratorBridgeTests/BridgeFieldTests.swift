@@ -19,7 +19,7 @@ import Testing
         #expect(!read.requests.isEmpty && read.requests.allSatisfy { $0.path == F.path(6) }, "\(read.requests)")
         #expect(read.requests.contains(.selection(F.path(6))))
         #expect(h.sent() == [.set(F.tree, "6", #"{"selectedTextRange":[0,3]}"#, announce: false), .focus(tree: F.tree, element: "6")])
-        // GTK's second focus event says nothing, and needs no read.
+        // GTK's second focus event has the field read again, and says nothing.
         h.focus(":1.9", F.path(6))
         #expect(h.reads().count == 1)
         #expect(h.sent() == [])
