@@ -1,3 +1,4 @@
+import Testing
 @testable import NarratorCore
 
 /// One ``ATSPIBridge`` on a virtual desktop and a virtual clock: the shell's part played by a
@@ -31,6 +32,11 @@ struct BridgeHarness {
     var requestIDs: [Int] = []
     /// Questions a hung application has not answered, with the time their bound passes.
     private(set) var unanswered: [(question: BridgeQuestion, application: String, deadline: MonotonicInstant)] = []
+    /// Which questions are held (a read kept in flight, its application slow but not hung: no
+    /// bound passes) until ``release(where:)`` answers them.
+    var holds: @Sendable (_ application: String, _ question: BridgeQuestion) -> Bool = { _, _ in false }
+    private(set) var held: [(question: BridgeQuestion, application: String)] = []
+    private var readsSeen: Set<ReadID> = []
     private(set) var timers: [(timer: BridgeTimer, at: MonotonicInstant)] = []
 
     /// A harness whose desktop holds `applications` (each under its own bus name).
@@ -41,6 +47,15 @@ struct BridgeHarness {
     /// The bridge starts: says hello, lists the desktop and reads every application there.
     mutating func start() {
         feed(.started)
+    }
+
+    /// Starts the bridge and takes what the start sent, said and asked: the scenario begins on a
+    /// desktop already mirrored.
+    mutating func startMirrored() {
+        start()
+        requests = []
+        journal = []
+        asked = []
     }
 
     /// Feeds `input` and everything that follows from it with no time passing: each wave of
@@ -92,6 +107,36 @@ struct BridgeHarness {
         for question in waiting { feed(.answered(question.question, answer(question.question, from: application))) }
     }
 
+    /// Answers the held questions that `matching` picks, in the order they were asked, from the
+    /// applications as they are now (what the answers lead to is asked as usual: held again if
+    /// ``holds`` still says so).
+    mutating func release(where matching: (BridgeQuestion) -> Bool = { _ in true }) {
+        let due = held.filter { matching($0.question) }
+        held.removeAll { matching($0.question) }
+        for question in due { feed(.answered(question.question, answer(question.question, from: question.application))) }
+    }
+
+    /// The reads begun since the last call, each with its application and the requests asked
+    /// so far, in order (a whole application's read starts with `.items`); the questions of reads
+    /// begun before are left out. Takes ``asked``.
+    mutating func reads() -> [(id: ReadID, application: String, requests: [ATSPIRequest])] {
+        var found: [(id: ReadID, application: String, requests: [ATSPIRequest])] = []
+        for (application, question) in asked {
+            guard case .read(let id, let request) = question, !readsSeen.contains(id) else { continue }
+            if let index = found.firstIndex(where: { $0.id == id }) {
+                found[index].requests.append(request)
+            } else {
+                found.append((id, application, [request]))
+            }
+        }
+        readsSeen.formUnion(found.map(\.id))
+        asked = []
+        return found
+    }
+
+    /// The timers set and not fired yet, soonest first.
+    var pendingTimers: [BridgeTimer] { timers.sorted { $0.at < $1.at }.map(\.timer) }
+
     /// What went to narratord since the last call, taken.
     mutating func sent() -> [RequestCommand] {
         defer { requests = [] }
@@ -116,6 +161,10 @@ struct BridgeHarness {
             if case .act = question { calls.append((application, call)) }
             if hung.contains(application) {
                 unanswered.append((question, application, now + timeout))
+                return []
+            }
+            if holds(application, question) {
+                held.append((question, application))
                 return []
             }
             return [.answered(question, answer(question, from: application))]
@@ -159,7 +208,45 @@ struct BridgeHarness {
     }
 }
 
+/// The requests a scenario expects, made from what the application shows (the mapping itself is
+/// tested in ATSPIMappingTests). They do not throw, so that a failed expectation prints both
+/// sides; a malformed expectation is an issue of the test (and `.stop`, which matches nothing).
 extension RequestCommand {
+    /// The register of `window` of the application `application`, as the bridge sends it.
+    static func register(_ window: AccessibleSnapshot, application: String, taken: Set<String> = []) -> RequestCommand {
+        let document = ATSPIMapping.document(window: window, application: application, taken: taken)
+        do {
+            return .register(document: try RawJSON(TreeDocumentEncoder.json(document).compactText), ephemeral: true, focusEvents: true)
+        } catch {
+            Issue.record("cannot encode \(document.name): \(error)")
+            return .stop
+        }
+    }
+
+    /// An update of `tree` setting `properties` (a JSON object's text) on `element`.
+    static func set(_ tree: String, _ element: String, _ properties: String, announce: Bool) -> RequestCommand {
+        do {
+            return .update(tree: tree, update: .setProperties(element: element, properties: try JSONParser().parse(properties)), announce: announce, notify: nil)
+        } catch {
+            Issue.record("not JSON: \(properties): \(error)")
+            return .stop
+        }
+    }
+
+    /// An update of `tree` replacing `element`'s children with what they are in `window` (of the
+    /// application `application`) as the mapping makes it.
+    static func children(_ tree: String, of element: String, in window: AccessibleSnapshot, application: String, announce: Bool = false) -> RequestCommand {
+        let root = ATSPIMapping.document(window: window, application: application).root
+        func find(_ node: Node) -> Node? { node.id == element ? node : node.children.lazy.compactMap(find).first }
+        guard let node = find(root) else {
+            Issue.record("no element \(element) in \(window.path)")
+            return .stop
+        }
+        return .update(
+            tree: tree, update: .replaceChildren(element: element, children: .array(node.children.map { TreeDocumentEncoder.json($0) })),
+            announce: announce, notify: nil)
+    }
+
     /// The tree a `register` names, read back from its document.
     var registeredTree: String? {
         guard case .register(let document, _, _) = self, case .object(let object)? = try? JSONParser().parse(document.bytes) else { return nil }

@@ -16,19 +16,34 @@ struct FakeApplication: Sendable {
     var hangsOn: @Sendable (ATSPIRequest) -> Bool = { _ in false }
     var bus = ":1.9"
 
+    /// Every object, in reading order.
     var all: [AccessibleSnapshot] {
-        func flat(_ s: AccessibleSnapshot) -> [AccessibleSnapshot] { [s] + s.children.flatMap(flat) }
-        return windows.flatMap(flat)
+        var found: [AccessibleSnapshot] = []
+        func visit(_ node: AccessibleSnapshot) {
+            found.append(node)
+            node.children.forEach(visit)
+        }
+        windows.forEach(visit)
+        return found
     }
 
-    func find(_ path: String) -> AccessibleSnapshot? { all.first { $0.path == path } }
+    func find(_ path: String) -> AccessibleSnapshot? { windows.lazy.compactMap { $0.object(at: path) }.first }
 
-    func parent(of path: String) -> (path: String, index: Int) {
-        if let index = windows.firstIndex(where: { $0.path == path }) { return (ATSPIApplicationRead.root, index) }
-        for node in all {
-            if let index = node.children.firstIndex(where: { $0.path == path }) { return (node.path, index) }
+    /// Each object's parent and its index there, found in one walk (a list of 10,000 rows is
+    /// answered in linear time).
+    func places() -> [String: (path: String, index: Int)] {
+        var places: [String: (path: String, index: Int)] = [:]
+        func visit(_ node: AccessibleSnapshot) {
+            for (index, child) in node.children.enumerated() {
+                places[child.path] = (node.path, index)
+                visit(child)
+            }
         }
-        return (ATSPIApplicationRead.root, 0)
+        for (index, window) in windows.enumerated() {
+            places[window.path] = (ATSPIApplicationRead.root, index)
+            visit(window)
+        }
+        return places
     }
 
     func interfaces(_ s: AccessibleSnapshot) -> [String] {
@@ -53,8 +68,9 @@ struct FakeApplication: Sendable {
         switch request {
         case .items:
             guard offersCache else { return reply(.array([])) }
+            let places = places()
             return reply(.array(all.filter { !cacheLeavesOut.contains($0.path) }.map { s in
-                var (parent, index) = parent(of: s.path)
+                var (parent, index) = places[s.path] ?? (ATSPIApplicationRead.root, 0)
                 if cacheMisnumbers.contains(s.path) { index = 0 }
                 return .structure([
                     ref(s.path), ref(ATSPIApplicationRead.root), ref(parent), .integer(Int64(index)), .integer(Int64(s.children.count)),

@@ -42,8 +42,10 @@ extension ATSPIBridge {
         }
         switch event {
         case .action(let action):
+            guard isThere(action.element, in: action.tree, toDo: action.action) else { return }
             carryOut(mirror.ownerAction(tree: action.tree, element: action.element, action: action.action))
         case .value(let change):
+            guard isThere(change.element, in: change.tree, toDo: "set the value") else { return }
             carryOut(mirror.ownerValue(tree: change.tree, element: change.element, value: change.value))
         case .focus(let focus):
             carryOut(mirror.ownerFocus(tree: focus.tree, element: focus.element))
@@ -51,6 +53,23 @@ extension ATSPIBridge {
             // The bridge subscribes to no speech; a stray notice changes nothing.
             return
         }
+    }
+
+    /// Whether `element` of `tree` is in its window as last read: narratord may act on one the
+    /// application has removed before the update saying so reached it. Not there, it is said in
+    /// the journal and nothing is called in the application (a grab or a value set on an object
+    /// that is gone, a named action dropped in silence).
+    private mutating func isThere(_ element: String, in tree: String, toDo what: String) -> Bool {
+        let path = ATSPIMapping.path(of: element)
+        guard let window = mirror.trees.first(where: { $0.value == tree })?.key else {
+            journal("cannot \(what): \(tree) is no longer mirrored")
+            return false
+        }
+        guard applications[window.application]?.windows[window.path]?.contains(path: path) == true else {
+            journal("cannot \(what): \(path) is no longer in \(window)")
+            return false
+        }
+        return true
     }
 
     /// narratord went away: requests in flight are forgotten (their trees go with the
