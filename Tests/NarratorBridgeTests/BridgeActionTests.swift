@@ -47,6 +47,20 @@ import Testing
         h.feed(.daemonLine(Self.action("3", "increment")))
         h.feed(.daemonLine(Self.action("3", "decrement")))
         #expect(h.calls.map(\.call) == [Self.doAction(3, 1), Self.doAction(3, 2)])
+        #expect(h.said() == [])
+    }
+
+    @Test("an action the element does not offer (increment on a button, a named action it lacks) calls nothing and is said in the journal")
+    func anActionTheElementLacksIsJournalled() {
+        var h = BridgeHarness(Self.editor)
+        h.startMirrored()
+        h.feed(.daemonLine(Self.action("2", "increment")))
+        h.feed(.daemonLine(Self.action("2", "Delete")))
+        #expect(h.calls.isEmpty)
+        #expect(h.said() == [
+            "narrator-atspi: cannot increment: \(F.path(2)) in \(Self.tree) offers no such action",
+            "narrator-atspi: cannot Delete: \(F.path(2)) in \(Self.tree) offers no such action",
+        ])
     }
 
     @Test("a declarative value changed in narratord sets the element's CurrentValue")
@@ -87,12 +101,12 @@ import Testing
         h.feed(.daemonLine(#"{"event":"value","tree":"\#(Self.tree)","element":"5","value":41,"spoken":"41"}"#))
         h.feed(.daemonLine(#"{"event":"focus","tree":"\#(Self.tree)","element":"3"}"#))
         #expect(h.said() == [
-            #"narrator-atspi: could not set \#(F.path(5))'s value to 41.0 in :1.3: error(name: "org.freedesktop.DBus.Error.UnknownObject", message: "gone")"#,
-            #"narrator-atspi: could not grab the focus for \#(F.path(3)) in :1.3: error(name: "org.freedesktop.DBus.Error.UnknownObject", message: "gone")"#,
+            "narrator-atspi: could not set \(F.path(5))'s value to 41.0 in :1.3: org.freedesktop.DBus.Error.UnknownObject: gone",
+            "narrator-atspi: could not grab the focus for \(F.path(3)) in :1.3: org.freedesktop.DBus.Error.UnknownObject: gone",
         ])
         h.actionAnswer = .failure(.timedOut)
         h.feed(.daemonLine(Self.action("4", "activate")))
-        #expect(h.said() == ["narrator-atspi: could not perform activate on \(F.path(4)) in :1.3: timedOut"])
+        #expect(h.said() == ["narrator-atspi: could not perform activate on \(F.path(4)) in :1.3: no reply in time"])
     }
 
     @Test("an action for an element no longer in the application's window is said in the journal, and nothing is called")

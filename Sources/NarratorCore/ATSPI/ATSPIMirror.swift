@@ -112,6 +112,12 @@ public struct ATSPIMirror: Sendable {
         windows.sorted { $0.value.tree < $1.value.tree }.map { .register($0.value.document) }
     }
 
+    /// Narrator's focus where the application's last was (narratord restarted and lost it).
+    public func focusAgain() -> [Effect] {
+        guard let last = lastFocus, let window = windows[last.window] else { return [] }
+        return [.focus(tree: window.tree, element: ATSPIMapping.id(of: last.path))]
+    }
+
     /// The window closed (or its object went defunct): its tree goes.
     public mutating func windowGone(_ id: WindowID) -> [Effect] {
         guard let window = windows.removeValue(forKey: id) else { return [] }

@@ -43,7 +43,9 @@ extension ATSPIBridge {
         switch event {
         case .action(let action):
             guard isThere(action.element, in: action.tree, toDo: action.action) else { return }
-            carryOut(mirror.ownerAction(tree: action.tree, element: action.element, action: action.action))
+            let decided = mirror.ownerAction(tree: action.tree, element: action.element, action: action.action)
+            if decided.isEmpty { journal("cannot \(action.action): \(ATSPIMapping.path(of: action.element)) in \(action.tree) offers no such action") }
+            carryOut(decided)
         case .value(let change):
             guard isThere(change.element, in: change.tree, toDo: "set the value") else { return }
             carryOut(mirror.ownerValue(tree: change.tree, element: change.element, value: change.value))
@@ -89,6 +91,8 @@ extension ATSPIBridge {
         send(.hello, .hello(client: "narrator-atspi"))
         journal("narratord is back at \(configuration.socket); registering \(mirror.trees.count) window(s) again")
         carryOut(mirror.resendAll())
+        // The new narratord has no focus: it goes where the application's is, as before.
+        carryOut(mirror.focusAgain())
     }
 
     /// The start of a long line, for the journal.

@@ -11,7 +11,8 @@ extension ATSPIBridge {
             rescan()
             return
         }
-        if applications[name] == nil {
+        let isNew = applications[name] == nil
+        if isNew {
             // An application not seen yet (it started since the last scan): read at once.
             applications[name] = BridgeApplication()
             read(name)
@@ -36,7 +37,8 @@ extension ATSPIBridge {
                 if states.contains(.managesDescendants) { readSelectedRow(of: path, in: name) }
             } else {
                 applications[name]?.waiting.append(.focus(path: path))
-                read(name)
+                // A read begun for this very event already sees the object; one begun before may not.
+                if !isNew { read(name) }
             }
         case .activeDescendant:
             if let row = event.object { readActiveDescendant(row, at: event.detail1, of: path, in: name) }
@@ -45,7 +47,7 @@ extension ATSPIBridge {
                 activated(WindowID(application: name, path: path))
             } else {
                 applications[name]?.waiting.append(.activate(window: path))
-                read(name)
+                if !isNew { read(name) }
             }
         case .objectChanged where application.windowOf[path] != nil && application.wholeRead == nil:
             readObject(path, in: name)
