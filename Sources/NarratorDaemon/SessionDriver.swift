@@ -41,11 +41,10 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Inputs from the loop
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<DaemonMessage>) -> Admission {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<DaemonMessage>) {
         // The session decides who is served; a refused client gets its reason and is closed.
         let credentials = Credentials(pid: Int(peer.pid), uid: UInt32(peer.uid))
         feed(loop.framing(of: client) == .crlf ? .ssipConnected(client, credentials) : .connected(client, credentials), loop)
-        return .accept
     }
 
     func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<DaemonMessage>) {
@@ -101,7 +100,7 @@ final class SessionDriver: ConnectionHandler {
 
     func log(_ event: LoopLogEvent) {
         switch event {
-        case .disconnected(_, _, .outputOverflow), .refused, .acceptFailed, .peerCredentialsUnavailable:
+        case .disconnected(_, _, .outputOverflow), .acceptFailed, .peerCredentialsUnavailable:
             logger.warning("\(event)")
         default:
             logger.debug("\(event)")

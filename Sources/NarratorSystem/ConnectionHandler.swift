@@ -1,13 +1,6 @@
 import Glibc
 import NarratorCore
 
-/// The daemon's answer to a new connection.
-public enum Admission: Hashable, Sendable {
-    case accept
-    /// Send `finalLine` (a newline is added), then close; the client gets no other events.
-    case refuse(finalLine: String)
-}
-
 /// What a client sent, one framed message at a time.
 public enum ClientInput: Hashable, Sendable {
     /// One line, without its newline.
@@ -76,8 +69,6 @@ public enum LoopSignal: Hashable, Sendable, CaseIterable, CustomStringConvertibl
 public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
     /// A client was disconnected for a reason other than closing its end normally.
     case disconnected(ClientID, peer: PeerCredentials, reason: DisconnectReason)
-    /// A connection was refused by the daemon's admission rule.
-    case refused(ClientID, peer: PeerCredentials)
     /// accept4 failed; on descriptor exhaustion accepting pauses briefly instead of spinning.
     case acceptFailed(Errno)
     /// SO_PEERCRED failed, so the connection was closed unidentified.
@@ -89,8 +80,6 @@ public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .disconnected(let client, let peer, let reason):
             return "\(client) (\(peer)) disconnected: \(reason)"
-        case .refused(let client, let peer):
-            return "\(client) (\(peer)) refused"
         case .acceptFailed(let error):
             return "accepting a connection failed: \(error)"
         case .peerCredentialsUnavailable(let error):
@@ -106,8 +95,9 @@ public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
 /// `Message` is what other threads post to it (`EventLoop.post`); `Never` when nothing is posted.
 public protocol ConnectionHandler<Message>: AnyObject {
     associatedtype Message: Sendable
-    /// A client connected; decide from its credentials whether to serve it.
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Message>) -> Admission
+    /// A client connected. A handler that will not serve it (its credentials say who it is) sends
+    /// it the reason and closes it: what is sent from here is written before the close.
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Message>)
     /// A client sent a line (or an over-long or invalid one).
     func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Message>)
     /// An accepted client's connection ended; `send` to it is ignored from now on.
@@ -116,7 +106,7 @@ public protocol ConnectionHandler<Message>: AnyObject {
     func signal(_ signal: LoopSignal, loop: LoopContext<Message>)
     /// A message another thread posted with `EventLoop.post`.
     func handle(_ message: Message, loop: LoopContext<Message>)
-    /// Something the daemon should log (overflow disconnects, refusals, accept failures).
+    /// Something the daemon should log (overflow disconnects, accept failures).
     func log(_ event: LoopLogEvent)
     /// Everything that was ready when the loop last woke (lines, posted messages, timers) has
     /// been handled, and the loop is about to write replies and wait again: work a handler

@@ -143,9 +143,9 @@ public final class LoopContext<Message: Sendable> {
         }
     }
 
-    /// The accepted clients that are still connected and not closing.
+    /// The clients that are still connected and not closing.
     public var connectedClients: [ClientID] {
-        clients.values.filter { $0.admitted && $0.closing == nil }.map(\.id).sorted()
+        clients.values.filter { $0.closing == nil }.map(\.id).sorted()
     }
 
     /// The credentials a connected client presented when it connected.
@@ -302,22 +302,9 @@ public final class LoopContext<Message: Sendable> {
             nextClient += 1
             let connection = Connection(
                 id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength, framing: eventLoop.framings[listener] ?? .newline)
-            // Registered before asking the handler, so a greeting sent from `accept` is kept.
+            // Registered before telling the handler, so a line sent from `accept` is kept.
             clients[id] = connection
-            switch handler.accept(id, peer: peer, loop: self) {
-            case .accept:
-                break
-            case .refuse(let finalLine):
-                connection.admitted = false
-                connection.output.removeAll()
-                connection.output.append(finalLine.utf8)
-                connection.output.append(CollectionOfOne(UInt8(ascii: "\n")))
-                dirty.insert(id)
-                closing.remove(id)
-                connection.closing = nil
-                markClosing(connection, .afterFlush(.closedByServer))
-                handler.log(.refused(id, peer: peer))
-            }
+            handler.accept(id, peer: peer, loop: self)
         }
     }
 
@@ -489,7 +476,6 @@ public final class LoopContext<Message: Sendable> {
         } else {
             try? Syscall.close(connection.fd)
         }
-        guard connection.admitted else { return }
         handler.disconnected(connection.id, reason: reason, loop: self)
         switch reason {
         case .peerClosed, .closedByServer, .shutdown:
@@ -518,7 +504,6 @@ private final class Connection {
     let id: ClientID
     let fd: Int32
     let peer: PeerCredentials
-    var admitted = true
     var framer: LineFramer
     var output = OutputBuffer()
     var reading = true

@@ -63,17 +63,17 @@ enum Observed: Sendable, Equatable {
 /// Who a `TestHandler` serves.
 enum AdmissionRule {
     case everyone
-    /// The daemon's rule: its own user and root; anyone else gets a final error line.
+    /// As the daemon's session does: its own user and root are served; anyone else is sent the
+    /// reason and closed from `accept`.
     case ownerOrRoot
 
-    func decide(_ peer: PeerCredentials) -> Admission {
+    /// The line that refuses `peer`, nil when it is served.
+    func refusal(_ peer: PeerCredentials) -> String? {
         switch self {
         case .everyone:
-            return .accept
+            return nil
         case .ownerOrRoot:
-            return peer.isSameUserOrRoot(as: getuid())
-                ? .accept
-                : .refuse(finalLine: #"{"error":"permission denied: uid \#(peer.uid) is not the daemon's user"}"#)
+            return peer.uid == getuid() || peer.uid == 0 ? nil : #"{"error":"permission denied: uid \#(peer.uid) is not the daemon's user"}"#
         }
     }
 }
@@ -107,10 +107,12 @@ final class TestHandler: ConnectionHandler {
         batchReaction(loop)
     }
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) -> Admission {
-        let decision = admission.decide(peer)
-        if decision == .accept { recorder.record(.accepted(client, peer)) }
-        return decision
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) {
+        recorder.record(.accepted(client, peer))
+        if let refusal = admission.refusal(peer) {
+            loop.send(refusal, to: client)
+            loop.close(client)
+        }
     }
 
     func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Never>) {

@@ -1,16 +1,13 @@
-import NarratorCore
 import Glibc
+import NarratorCore
+import NarratorSystem
 
-/// Echoes every line back to its sender: the raw Unix-socket round trip that benchmarks compare
-/// the daemon's own round trip against, built from the same loop the daemon uses.
-public final class EchoHandler: ConnectionHandler {
-    public init() {}
+/// Echoes every line back to its sender: the raw Unix-socket round trip that the round-trip
+/// benchmark compares the daemon's own round trip against, built from the same loop the daemon uses.
+final class EchoHandler: ConnectionHandler {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) {}
 
-    public func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) -> Admission {
-        .accept
-    }
-
-    public func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Never>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Never>) {
         switch input {
         case .line(let text): loop.send(text, to: client)
         case .lineTooLong(let limit): loop.send("line too long (limit \(limit) bytes)", to: client)
@@ -18,16 +15,16 @@ public final class EchoHandler: ConnectionHandler {
         }
     }
 
-    public func log(_ event: LoopLogEvent) {}
+    func log(_ event: LoopLogEvent) {}
 }
 
 /// An `EchoHandler` on its own loop thread, listening at `path`.
-public final class EchoServer: Sendable {
-    public let path: String
-    public let loop: EventLoop<Never>
+final class EchoServer: Sendable {
+    let path: String
+    let loop: EventLoop<Never>
     private let thread: JoinableThread
 
-    public init(path: String, configuration: EventLoopConfiguration = EventLoopConfiguration()) throws(SocketPathError) {
+    init(path: String, configuration: EventLoopConfiguration = EventLoopConfiguration()) throws(SocketPathError) {
         let listener = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
         do {
             loop = try EventLoop(listeners: [listener.fd], configuration: configuration)
@@ -42,7 +39,7 @@ public final class EchoServer: Sendable {
     }
 
     /// Shuts the loop down, waits for its thread and removes the socket file.
-    public func stop() {
+    func stop() {
         loop.shutdown()
         thread.join()
         try? Syscall.unlink(path)
