@@ -41,13 +41,13 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Inputs from the loop
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<DaemonMessage>) {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<DaemonMessage>) {
         // The session decides who is served; a refused client gets its reason and is closed.
         let credentials = Credentials(pid: Int(peer.pid), uid: UInt32(peer.uid))
         feed(loop.framing(of: client) == .crlf ? .ssipConnected(client, credentials) : .connected(client, credentials), loop)
     }
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<DaemonMessage>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<DaemonMessage>) {
         if loop.framing(of: client) == .crlf {
             // SSIP: the session parses its commands and keeps track of a SPEAK's data lines.
             switch input {
@@ -64,11 +64,11 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<DaemonMessage>) {
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<DaemonMessage>) {
         feed(.disconnected(client), loop)
     }
 
-    func handle(_ message: DaemonMessage, loop: LoopContext<DaemonMessage>) {
+    func handle(_ message: DaemonMessage, loop: PollLoop<DaemonMessage>) {
         switch message {
         case .speech(.ended(let utterance, let problem)): feed(.speechEnded(utterance, problem: problem), loop)
         case .speech(.outputChanged(let status)): feed(.outputChanged(status), loop)
@@ -83,7 +83,7 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func signal(_ signal: LoopSignal, loop: LoopContext<DaemonMessage>) {
+    func signal(_ signal: LoopSignal, loop: PollLoop<DaemonMessage>) {
         switch signal {
         case .terminate, .interrupt:
             logger.notice("received \(signal), stopping: finishing replies to \(loop.connectedClients.count) client(s)")
@@ -94,7 +94,7 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func batchEnded(loop: LoopContext<DaemonMessage>) {
+    func batchEnded(loop: PollLoop<DaemonMessage>) {
         for request in pendingPlays.take() { player.play(request) }
     }
 
@@ -109,7 +109,7 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Feeding the session and carrying out its effects
 
-    private func feed(_ input: consuming SessionInput, _ loop: LoopContext<DaemonMessage>) {
+    private func feed(_ input: consuming SessionInput, _ loop: PollLoop<DaemonMessage>) {
         let effects = session.handle(input, at: MonotonicClock.now())
         for effect in effects { carryOut(effect, loop) }
         while !feedback.isEmpty {
@@ -118,7 +118,7 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    private func carryOut(_ effect: SessionEffect, _ loop: LoopContext<DaemonMessage>) {
+    private func carryOut(_ effect: SessionEffect, _ loop: PollLoop<DaemonMessage>) {
         switch effect {
         case .send(let client, let message):
             loop.send(message.line, to: client)
@@ -137,9 +137,9 @@ final class SessionDriver: ConnectionHandler {
                 log.append(row)
                 return
             }
-            let eventLoop = loop.eventLoop
+            let inbox = loop.inbox
             log.append(row) { result in
-                eventLoop.post(.logWritten(ticket, result.map { _ in () }.mapError(\.problem)))
+                inbox.post(.logWritten(ticket, result.map { _ in () }.mapError(\.problem)))
             }
         case .updateLog(let row):
             log.update(row)
@@ -166,7 +166,7 @@ final class SessionDriver: ConnectionHandler {
             _ = pendingPlays.take()
             player.stopAll()
             log.flush()
-            loop.eventLoop.shutdown()
+            loop.inbox.shutdown()
         }
     }
 
@@ -174,7 +174,7 @@ final class SessionDriver: ConnectionHandler {
 
     /// Re-reads the configuration file: the log level and speech settings change now (every
     /// client stays connected); what needs a restart is named in the journal.
-    private func reload(_ loop: LoopContext<DaemonMessage>) {
+    private func reload(_ loop: PollLoop<DaemonMessage>) {
         switch configuration.reload() {
         case .failure(let error):
             logger.error("reload failed, keeping the current settings: \(error.message)")

@@ -5,9 +5,9 @@ import NarratorSystem
 /// Echoes every line back to its sender: the raw Unix-socket round trip that the round-trip
 /// benchmark compares the daemon's own round trip against, built from the same loop the daemon uses.
 final class EchoHandler: ConnectionHandler {
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) {}
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<Never>) {}
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Never>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<Never>) {
         switch input {
         case .line(let text): loop.send(text, to: client)
         case .lineTooLong(let limit): loop.send("line too long (limit \(limit) bytes)", to: client)
@@ -21,26 +21,26 @@ final class EchoHandler: ConnectionHandler {
 /// An `EchoHandler` on its own loop thread, listening at `path`.
 final class EchoServer: Sendable {
     let path: String
-    let loop: EventLoop<Never>
+    let inbox: LoopInbox<Never>
     private let thread: JoinableThread
 
-    init(path: String, configuration: EventLoopConfiguration = EventLoopConfiguration()) throws(SocketPathError) {
+    init(path: String) throws(SocketPathError) {
         let listener = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
         do {
-            loop = try EventLoop(listeners: [listener.fd], configuration: configuration)
+            inbox = try LoopInbox()
         } catch {
             try? Syscall.close(listener.fd)
             listener.removeSocketFile()
             throw .system(path, error)
         }
         self.path = path
-        let loop = self.loop
-        thread = JoinableThread { try? loop.run(EchoHandler()) }
+        let inbox = self.inbox
+        thread = JoinableThread { try? PollLoop.run(listeners: [listener.fd], inbox: inbox, handler: EchoHandler()) }
     }
 
     /// Shuts the loop down, waits for its thread and removes the socket file.
     func stop() {
-        loop.shutdown()
+        inbox.shutdown()
         thread.join()
         try? Syscall.unlink(path)
     }

@@ -80,11 +80,11 @@ enum AdmissionRule {
 
 /// A handler whose reaction to each line is supplied by the test; it records everything.
 final class TestHandler: ConnectionHandler {
-    typealias Reaction = (ClientInput, ClientID, LoopContext<Never>) -> Void
+    typealias Reaction = (ClientInput, ClientID, PollLoop<Never>) -> Void
     let recorder: Recorder<Observed>
     let admission: AdmissionRule
     let reaction: Reaction
-    let batchReaction: ((LoopContext<Never>) -> Void)?
+    let batchReaction: ((PollLoop<Never>) -> Void)?
 
     /// - Parameter batchEnded: also records `batchEnded` and runs this then.
     init(
@@ -93,7 +93,7 @@ final class TestHandler: ConnectionHandler {
         reaction: @escaping Reaction = { input, client, loop in
             if case .line(let text) = input { loop.send(text, to: client) }
         },
-        batchEnded: ((LoopContext<Never>) -> Void)? = nil
+        batchEnded: ((PollLoop<Never>) -> Void)? = nil
     ) {
         self.recorder = recorder
         self.admission = admission
@@ -101,13 +101,13 @@ final class TestHandler: ConnectionHandler {
         batchReaction = batchEnded
     }
 
-    func batchEnded(loop: LoopContext<Never>) {
+    func batchEnded(loop: PollLoop<Never>) {
         guard let batchReaction else { return }
         recorder.record(.batchEnded)
         batchReaction(loop)
     }
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<Never>) {
         recorder.record(.accepted(client, peer))
         if let refusal = admission.refusal(peer) {
             loop.send(refusal, to: client)
@@ -115,16 +115,16 @@ final class TestHandler: ConnectionHandler {
         }
     }
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Never>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<Never>) {
         recorder.record(.input(client, input))
         reaction(input, client, loop)
     }
 
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<Never>) {
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<Never>) {
         recorder.record(.disconnected(client, reason))
     }
 
-    func signal(_ signal: LoopSignal, loop: LoopContext<Never>) {
+    func signal(_ signal: LoopSignal, loop: PollLoop<Never>) {
         recorder.record(.signal(signal))
         if signal == .terminate { loop.shutdown() }
     }
@@ -138,23 +138,25 @@ final class TestHandler: ConnectionHandler {
 struct RunningServer: Sendable {
     let directory: TemporaryDirectory
     let path: String
-    let loop: EventLoop<Never>
+    let inbox: LoopInbox<Never>
     let thread: JoinableThread
     let recorder: Recorder<Observed>
 
     init(
-        configuration: EventLoopConfiguration = EventLoopConfiguration(),
+        configuration: PollLoopConfiguration = PollLoopConfiguration(),
         directoryMode: mode_t = 0o700,
         makeHandler: @escaping @Sendable (Recorder<Observed>) -> TestHandler = { TestHandler(recorder: $0) }
     ) throws {
         directory = try TemporaryDirectory(mode: directoryMode)
         path = directory.file("s.sock")
         let listener = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
-        let loop = try EventLoop<Never>(listeners: [listener.fd], configuration: configuration)
+        let inbox = try LoopInbox<Never>()
         let recorder = Recorder<Observed>()
-        self.loop = loop
+        self.inbox = inbox
         self.recorder = recorder
-        thread = JoinableThread { try? loop.run(makeHandler(recorder)) }
+        thread = JoinableThread {
+            try? PollLoop.run(listeners: [listener.fd], configuration: configuration, inbox: inbox, handler: makeHandler(recorder))
+        }
     }
 
     func connect() throws -> UnixClient {
@@ -163,7 +165,7 @@ struct RunningServer: Sendable {
 
     /// Graceful shutdown, then waits for the loop thread to end.
     func stop() {
-        loop.shutdown()
+        inbox.shutdown()
         thread.join()
     }
 }

@@ -1,5 +1,5 @@
-/// Limits and behaviour of an `EventLoop`.
-public struct EventLoopConfiguration: Hashable, Sendable {
+/// Limits and behaviour of a `PollLoop`.
+public struct PollLoopConfiguration: Hashable, Sendable {
     /// Longest accepted line in bytes, newline excluded; longer ones become `.lineTooLong`.
     public var maximumLineLength: Int
     /// Most bytes queued for one client before it is disconnected as too slow.
@@ -33,9 +33,9 @@ public struct EventLoopConfiguration: Hashable, Sendable {
     }
 }
 
-/// Why `EventLoop.run` could not run or stopped.
-public enum EventLoopError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// `run` was called a second time; a loop runs once.
+/// Why `PollLoop.run` could not run or stopped.
+public enum PollLoopError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The inbox was already used by a run; an inbox serves one.
     case alreadyStarted
     /// Another loop in this process already receives the signals (dispositions are process-wide).
     case signalsInUse
@@ -43,7 +43,7 @@ public enum EventLoopError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .alreadyStarted: return "this event loop has already been run"
+        case .alreadyStarted: return "this loop's inbox has already served a run"
         case .signalsInUse: return "another event loop in this process already handles signals"
         case .system(let error): return "event loop: \(error)"
         }
