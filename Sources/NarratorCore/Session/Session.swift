@@ -79,21 +79,9 @@ public struct Session: Sendable {
         case .connected(let client, let credentials):
             connect(client, credentials)
         case .request(let client, let decoded):
-            guard clients[client] != nil else { break }
-            guard !isShutDown else {
-                // Nothing new is taken once every outcome is final; the connection closes soon.
-                let id: JSONValue?
-                switch decoded {
-                case .success(let request): id = request.id
-                case .failure(let failure): id = failure.id
-                }
-                send(client, Reply(id: id, .failure(ReplyError(.shuttingDown, "narratord is stopping and takes no new requests"))))
-                break
-            }
-            switch consume decoded {
-            case .success(let request): respond(to: request, from: client)
-            case .failure(let failure): send(client, Reply(id: failure.id, .failure(ReplyError(failure.error))))
-            }
+            take(.decoded(decoded), from: client)
+        case .prepared(let client, let prepared):
+            take(prepared, from: client)
         case .ssipConnected(let client, let credentials):
             connectSSIP(client, credentials)
         case .ssipLine(let client, let line):
@@ -147,6 +135,17 @@ public struct Session: Sendable {
         armTimer()
         defer { effects.removeAll(keepingCapacity: true) }
         return effects
+    }
+
+    /// A request, unless its connection is gone or the daemon is stopping.
+    private mutating func take(_ request: consuming PreparedRequest, from client: ClientID) {
+        guard clients[client] != nil else { return }
+        guard !isShutDown else {
+            // Nothing new is taken once every outcome is final; the connection closes soon.
+            send(client, Reply(id: request.id, .failure(ReplyError(.shuttingDown, "narratord is stopping and takes no new requests"))))
+            return
+        }
+        respond(to: request, from: client)
     }
 
     // MARK: Effects
