@@ -118,7 +118,8 @@ public enum DaemonMain {
         do {
             let configuration = PollLoopConfiguration(
                 maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
-                signals: [.terminate, .interrupt, .hangup])
+                // Large lines are decoded off the loop, which gives their memory back there.
+                signals: [.terminate, .interrupt, .hangup], releaseMemoryAfterLineLength: .max)
             let framings = Dictionary(uniqueKeysWithValues: ssipListeners.map { ($0, Framing.crlf) })
             let loop = LoopStart(listeners: listeners + ssipListeners, framings: framings, configuration: configuration)
             return try serve(options, loop: loop, socketPath: socketPath, owned: owned, ssip: (ssipPath, ownedSSIP, !ssipListeners.isEmpty), audio: audio,
@@ -229,7 +230,7 @@ public enum DaemonMain {
         let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(
             session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),
-            configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger)
+            configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger, inbox: loop)
 
         let output = player.output.status
         // The output's state is said once here, then once per change (the session journals each).

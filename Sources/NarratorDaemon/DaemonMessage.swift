@@ -13,4 +13,6 @@ enum DaemonMessage: Sendable {
     case logHealth(LogHealth)
     /// The session's timer is due.
     case timerFired
+    /// A large request line, prepared off the loop (``RequestPreparation``).
+    case prepared(ClientID, PreparedRequest)
 }

@@ -25,11 +25,14 @@ final class SessionDriver: ConnectionHandler {
     /// the batch ends (``batchEnded(loop:)``), so that an utterance the same batch also stopped
     /// (a flood of SSIP texts, each cutting the last) is never synthesized at all.
     private var pendingPlays = PendingPlays()
+    /// Large lines decoded off the loop, and the inputs that wait behind them.
+    private let preparation: RequestPreparation
 
     init(
         session: Session, player: SpeechPlayer, log: LogWriter, settingsFile: SpeechSettingsStore, decoder: RequestDecoder,
-        configuration: ConfigurationReload, logger: Logger
+        configuration: ConfigurationReload, logger: Logger, inbox: LoopInbox<DaemonMessage>
     ) {
+        preparation = RequestPreparation(requests: decoder, documents: session.workspace.decoder, inbox: inbox)
         self.session = session
         self.player = player
         self.log = log
@@ -51,21 +54,30 @@ final class SessionDriver: ConnectionHandler {
         if loop.framing(of: client) == .crlf {
             // SSIP: the session parses its commands and keeps track of a SPEAK's data lines.
             switch input {
-            case .line(let line): feed(.ssipLine(client, line), loop)
+            case .line(let line):
+                feed(.ssipLine(client, line), loop)
+                if line.utf8.count >= 256 << 10 { preparation.releaseMemory() }
             case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
             case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
             }
             return
         }
+        // A large line is prepared off the loop; what the client sends after it waits behind it.
         switch input {
+        case .line(let line) where preparation.take(line, from: client): break
         case .line(let line): feed(.request(client, decoder.decode(line)), loop)
-        case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
-        case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
+        case .lineTooLong(let limit): feedInOrder(.rejectedLine(client, .tooLong(limit: limit)), from: client, loop)
+        case .invalidUTF8: feedInOrder(.rejectedLine(client, .invalidUTF8), from: client, loop)
         }
     }
 
     func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<DaemonMessage>) {
-        feed(.disconnected(client), loop)
+        feedInOrder(.disconnected(client), from: client, loop)
+    }
+
+    /// Feeds `input` now, unless it is to wait behind `client`'s line being prepared.
+    private func feedInOrder(_ input: SessionInput, from client: ClientID, _ loop: PollLoop<DaemonMessage>) {
+        if !preparation.hold(input, from: client) { feed(input, loop) }
     }
 
     func handle(_ message: DaemonMessage, loop: PollLoop<DaemonMessage>) {
@@ -80,6 +92,14 @@ final class SessionDriver: ConnectionHandler {
         case .timerFired:
             timer = nil
             feed(.timerFired, loop)
+        case .prepared(let client, let request):
+            feed(.prepared(client, request), loop)
+            for held in preparation.finished(client) {
+                switch held {
+                case .line(let line): feed(.request(client, decoder.decode(line)), loop)
+                case .input(let input): feed(input, loop)
+                }
+            }
         }
     }
 
@@ -166,7 +186,9 @@ final class SessionDriver: ConnectionHandler {
             _ = pendingPlays.take()
             player.stopAll()
             log.flush()
-            loop.inbox.shutdown()
+            // After the lines still being prepared: their requests are answered before the connections close.
+            let inbox = loop.inbox
+            preparation.stop { inbox.shutdown() }
         }
     }
 

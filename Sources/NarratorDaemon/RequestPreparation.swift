@@ -1,0 +1,113 @@
+import Dispatch
+import NarratorCore
+import NarratorSystem
+import Synchronization
+
+/// Large request lines prepared on a queue of their own (decoded, a `register`'s tree compiled:
+/// ``PreparedRequest``), so that nobody waits behind them on the loop: registering a
+/// 100,000-element tree takes a fifth of a second, which every other client, a screen reader's
+/// key echo among them, would otherwise wait through. A client's later input waits behind its own
+/// line until that comes back, so each client is answered in the order it sent its requests;
+/// other clients do not wait.
+///
+/// It lives on the loop thread, with the driver; only the pure preparing and the posting of its
+/// result run on the queue.
+final class RequestPreparation {
+    /// Lines at least this long (bytes) are prepared off the loop: decoding one takes about a
+    /// millisecond, against some 50 µs for handing it over and back.
+    static let threshold = 64 << 10
+
+    /// What a client sent behind a line being prepared, in order.
+    enum Held {
+        case line(String)
+        /// Anything else that must not overtake the line: a refused line, the connection gone.
+        case input(SessionInput)
+    }
+
+    private let queue = DispatchQueue(label: "narrator.prepare", qos: .userInitiated)
+    private let requests: RequestDecoder
+    private let documents: TreeDocumentDecoder
+    private let inbox: LoopInbox<DaemonMessage>
+    /// The clients with a line out being prepared, and what each sent after it.
+    private var held: [ClientID: [Held]] = [:]
+    /// Set at shutdown: lines are decoded on the loop from then on, so that nothing is handed out
+    /// after the last line the loop waits for.
+    private var stopping = false
+
+    /// - Parameter documents: the session's own (`Workspace.decoder`), so that the limits are the same.
+    init(requests: RequestDecoder, documents: TreeDocumentDecoder, inbox: LoopInbox<DaemonMessage>) {
+        self.requests = requests
+        self.documents = documents
+        self.inbox = inbox
+    }
+
+    /// Takes `line` when it is to wait or to be prepared off the loop (its result comes back as
+    /// `DaemonMessage.prepared`); false when the loop should decode it now.
+    func take(_ line: String, from client: ClientID) -> Bool {
+        if held[client] != nil {
+            held[client]!.append(.line(line))
+            return true
+        }
+        guard !stopping, line.utf8.count >= Self.threshold else { return false }
+        held[client] = []
+        prepare(line, from: client)
+        return true
+    }
+
+    /// Holds `input` behind `client`'s line being prepared; false when none is, and it can be fed now.
+    func hold(_ input: SessionInput, from client: ClientID) -> Bool {
+        guard held[client] != nil else { return false }
+        held[client]!.append(.input(input))
+        return true
+    }
+
+    /// `client`'s prepared line came back: what it sent after it, to be fed now in order, up to
+    /// its next large line, which goes to be prepared (the rest waits behind that).
+    func finished(_ client: ClientID) -> [Held] {
+        guard var waiting = held.removeValue(forKey: client) else { return [] }
+        for (index, next) in waiting.enumerated() {
+            guard case .line(let line) = next, !stopping, line.utf8.count >= Self.threshold else { continue }
+            held[client] = Array(waiting[(index + 1)...])
+            waiting.removeSubrange(index...)
+            prepare(line, from: client)
+            break
+        }
+        return waiting
+    }
+
+    /// At shutdown: runs `body` (from the queue) once every line handed out so far has come back
+    /// to the loop, and prepares no more.
+    func stop(then body: @escaping @Sendable () -> Void) {
+        stopping = true
+        queue.async(execute: body)
+    }
+
+    /// Gives freed heap memory back to the system off the loop (after a long SSIP line).
+    func releaseMemory() {
+        queue.async { Syscall.releaseFreedMemory() }
+    }
+
+    private func prepare(_ line: consuming String, from client: ClientID) {
+        let (requests, documents, inbox) = (requests, documents, inbox)
+        // Handed over in a parcel the job empties, so that the line is freed as soon as it is
+        // decoded rather than when the job ends.
+        let parcel = Parcel(line)
+        queue.async {
+            guard let line = parcel.take() else { return }
+            let prepared = PreparedRequest(line: line, requests: requests, documents: documents)
+            // The line's bytes and the document's transient values are freed by now, scattered
+            // through the heap: given back before the reply, so that it finds them gone.
+            Syscall.releaseFreedMemory()
+            inbox.post(.prepared(client, prepared))
+        }
+    }
+}
+
+/// A value handed to another thread and taken out there once.
+private final class Parcel<Value: Sendable>: Sendable {
+    private let value: Mutex<Value?>
+
+    init(_ value: consuming Value) { self.value = Mutex(value) }
+
+    func take() -> Value? { value.withLock { $0.take() } }
+}
