@@ -13,6 +13,8 @@ enum DaemonMessage: Sendable {
     case logHealth(LogHealth)
     /// The session's timer is due.
     case timerFired
+    /// The settings file was written (or could not be), off the loop.
+    case settingsSaved(Ticket, Result<Void, SpeechSettingsError>)
     /// A large request line, prepared off the loop (``RequestPreparation``).
     case prepared(ClientID, PreparedRequest)
 }

@@ -19,8 +19,9 @@ final class SessionDriver: ConnectionHandler {
     private var configuration: ConfigurationReload
     private var logger: Logger
     private var timer: TimerID?
-    /// Inputs produced while carrying out effects (a settings file written), fed next.
-    private var feedback: [SessionInput] = []
+    /// Writes the settings file off the loop: a stuck disk holds up no client (the session gives
+    /// up on a write after `Session.settingsWriteBound`).
+    private let settingsQueue = DispatchQueue(label: "narrator.settings")
     /// Speech the session started during the current batch of inputs, handed to the player when
     /// the batch ends (``batchEnded(loop:)``), so that an utterance the same batch also stopped
     /// (a flood of SSIP texts, each cutting the last) is never synthesized at all.
@@ -92,6 +93,7 @@ final class SessionDriver: ConnectionHandler {
         case .timerFired:
             timer = nil
             feed(.timerFired, loop)
+        case .settingsSaved(let ticket, let result): feed(.settingsSaved(ticket, result), loop)
         case .prepared(let client, let request):
             feed(.prepared(client, request), loop)
             for held in preparation.finished(client) {
@@ -132,10 +134,6 @@ final class SessionDriver: ConnectionHandler {
     private func feed(_ input: consuming SessionInput, _ loop: PollLoop<DaemonMessage>) {
         let effects = session.handle(input, at: MonotonicClock.now())
         for effect in effects { carryOut(effect, loop) }
-        while !feedback.isEmpty {
-            let next = feedback.removeFirst()
-            for effect in session.handle(next, at: MonotonicClock.now()) { carryOut(effect, loop) }
-        }
     }
 
     private func carryOut(_ effect: SessionEffect, _ loop: PollLoop<DaemonMessage>) {
@@ -164,12 +162,9 @@ final class SessionDriver: ConnectionHandler {
         case .updateLog(let row):
             log.update(row)
         case .saveSettings(let settings, let ticket):
-            // A few hundred bytes, written and renamed: the result is fed back before the next input.
-            do {
-                try settingsFile.save(settings)
-                feedback.append(.settingsSaved(ticket, .success(())))
-            } catch {
-                feedback.append(.settingsSaved(ticket, .failure(error)))
+            let (file, inbox) = (settingsFile, loop.inbox)
+            settingsQueue.async {
+                inbox.post(.settingsSaved(ticket, Result { () throws(SpeechSettingsError) in try file.save(settings) }))
             }
         case .setTimer(let deadline):
             if let timer { loop.cancel(timer) }
