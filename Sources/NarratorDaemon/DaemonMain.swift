@@ -175,7 +175,9 @@ public enum DaemonMain {
         try? notifier.stopping()
         if let owned { _ = owned.removeSocketFile() }
         if let owned = ssip.owned { _ = owned.removeSocketFile() }
-        log.close()
+        if !log.close(within: SessionDriver.logWaitBound) {
+            logger.error("the log's writer did not finish within \(SessionDriver.logWaitBound.components.seconds) s; stopping without it")
+        }
         logger.notice("stopped")
         return 0
     }

@@ -28,6 +28,9 @@ final class SessionDriver: ConnectionHandler {
     private var pendingPlays = PendingPlays()
     /// Large lines decoded off the loop, and the inputs that wait behind them.
     private let preparation: RequestPreparation
+    /// How long stopping waits for the log's last rows (and then for its thread): a disk that
+    /// does not answer must not keep the daemon from stopping.
+    static let logWaitBound: Duration = .seconds(5)
 
     init(
         session: Session, player: SpeechPlayer, log: LogWriter, settingsFile: SpeechSettingsStore, decoder: RequestDecoder,
@@ -180,7 +183,11 @@ final class SessionDriver: ConnectionHandler {
             // request read so far is answered before the connections close.
             _ = pendingPlays.take()
             player.stopAll()
-            log.flush()
+            let unwritten = log.flush(within: Self.logWaitBound)
+            if unwritten > 0 {
+                logger.error(
+                    "stopping without the log: \(unwritten) row(s) were still not written after \(Self.logWaitBound.components.seconds) s (its disk does not answer); the replies that waited for them are not sent")
+            }
             // After the lines still being prepared: their requests are answered before the connections close.
             let inbox = loop.inbox
             preparation.stop { inbox.shutdown() }
