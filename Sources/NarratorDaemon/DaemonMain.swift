@@ -119,7 +119,7 @@ public enum DaemonMain {
             let configuration = PollLoopConfiguration(
                 maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
                 // Large lines are decoded off the loop, which gives their memory back there.
-                signals: [.terminate, .interrupt, .hangup], releaseMemoryAfterLineLength: .max)
+                signals: [.terminate, .interrupt, .hangup], releaseMemoryAfterLineLength: .max, largeLineLength: RequestPreparation.threshold)
             let framings = Dictionary(uniqueKeysWithValues: ssipListeners.map { ($0, Framing.crlf) })
             let loop = LoopStart(listeners: listeners + ssipListeners, framings: framings, configuration: configuration)
             return try serve(options, loop: loop, socketPath: socketPath, owned: owned, ssip: (ssipPath, ownedSSIP, !ssipListeners.isEmpty), audio: audio,

@@ -61,6 +61,7 @@ final class SessionDriver: ConnectionHandler {
             case .line(let line):
                 feed(.ssipLine(client, line), loop)
                 if line.utf8.count >= 256 << 10 { preparation.releaseMemory() }
+            case .largeLine(let bytes): feed(.ssipLine(client, String(decoding: bytes, as: UTF8.self)), loop)
             case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
             case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
             }
@@ -68,7 +69,9 @@ final class SessionDriver: ConnectionHandler {
         }
         // A large line is prepared off the loop; what the client sends after it waits behind it.
         switch input {
-        case .line(let line) where preparation.take(line, from: client): break
+        case .largeLine(let bytes) where preparation.take(bytes, from: client): break
+        case .largeLine(let bytes): feed(RequestPreparation.input(decoding: bytes, from: client, decoder: decoder), loop)
+        case .line(let line) where preparation.hold(.line(line), from: client): break
         case .line(let line): feed(.request(client, decoder.decode(line)), loop)
         case .lineTooLong(let limit): feedInOrder(.rejectedLine(client, .tooLong(limit: limit)), from: client, loop)
         case .invalidUTF8: feedInOrder(.rejectedLine(client, .invalidUTF8), from: client, loop)
@@ -81,7 +84,7 @@ final class SessionDriver: ConnectionHandler {
 
     /// Feeds `input` now, unless it is to wait behind `client`'s line being prepared.
     private func feedInOrder(_ input: SessionInput, from client: ClientID, _ loop: PollLoop<DaemonMessage>) {
-        if !preparation.hold(input, from: client) { feed(input, loop) }
+        if !preparation.hold(.input(input), from: client) { feed(input, loop) }
     }
 
     func handle(_ message: DaemonMessage, loop: PollLoop<DaemonMessage>) {
@@ -97,11 +100,14 @@ final class SessionDriver: ConnectionHandler {
             timer = nil
             feed(.timerFired, loop)
         case .settingsSaved(let ticket, let result): feed(.settingsSaved(ticket, result), loop)
-        case .prepared(let client, let request):
-            feed(.prepared(client, request), loop)
+        case .prepared(let client, let input):
+            let replaced = preparation.replacedTree(by: input, in: session.workspace)
+            feed(input, loop)
+            preparation.release(replaced)
             for held in preparation.finished(client) {
                 switch held {
                 case .line(let line): feed(.request(client, decoder.decode(line)), loop)
+                case .largeLine(let line): feed(RequestPreparation.input(decoding: line, from: client, decoder: decoder), loop)
                 case .input(let input): feed(input, loop)
                 }
             }

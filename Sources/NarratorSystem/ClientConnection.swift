@@ -34,6 +34,8 @@ final class ClientConnection {
     let fd: Int32
     let peer: PeerCredentials
     private var framer: LineFramer
+    /// Lines at least this long are handed over unchecked (`ClientInput.largeLine`).
+    private let largeLineLength: Int
     private(set) var output = OutputBuffer()
     /// False once closing: what the client sends after that is not read.
     private(set) var reading = true
@@ -41,11 +43,12 @@ final class ClientConnection {
     private(set) var writeBlocked = false
     private(set) var closing: Closing?
 
-    init(id: ClientID, fd: Int32, peer: PeerCredentials, lineLimit: Int, framing: Framing) {
+    init(id: ClientID, fd: Int32, peer: PeerCredentials, lineLimit: Int, framing: Framing, largeLineLength: Int = .max) {
         self.id = id
         self.fd = fd
         self.peer = peer
         self.framer = LineFramer(limit: lineLimit, framing: framing)
+        self.largeLineLength = largeLineLength
     }
 
     var framing: Framing { framer.framing }
@@ -138,6 +141,8 @@ final class ClientConnection {
         case .line(let bytes) where framer.framing == .crlf:
             // SSIP clients send what their users typed: bytes that are not UTF-8 are replaced, not refused.
             return .line(String(decoding: bytes, as: UTF8.self))
+        case .line(let bytes) where bytes.count >= largeLineLength:
+            return .largeLine(bytes)
         case .line(let bytes):
             guard let text = String(validating: bytes, as: UTF8.self) else { return .invalidUTF8(byteCount: bytes.count) }
             return .line(text)

@@ -70,9 +70,17 @@ struct LineFramer {
                         frames.append(.line(Array(bytes[start..<(segmentEnd - cut)])))
                     } else {
                         pending.append(contentsOf: bytes[start..<segmentEnd])
-                        frames.append(.line(Array(pending.dropLast(cut))))
-                        // Keep a small buffer for the next line, but not the megabytes of a big tree.
-                        pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
+                        pending.removeLast(cut)
+                        if pending.capacity <= 64 * 1024 {
+                            // Keep a small buffer for the next line.
+                            frames.append(.line(pending))
+                            pending.removeAll(keepingCapacity: true)
+                        } else {
+                            // The megabytes of a big tree are handed over as they are, not copied.
+                            var line: [UInt8] = []
+                            swap(&line, &pending)
+                            frames.append(.line(line))
+                        }
                     }
                 } else {
                     pending.append(contentsOf: bytes[start..<segmentEnd])

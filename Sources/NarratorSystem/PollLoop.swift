@@ -353,7 +353,8 @@ public final class PollLoop<Message: Sendable> {
             let id = ClientID(rawValue: nextClient)
             nextClient += 1
             let connection = ClientConnection(
-                id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength, framing: framings[listener] ?? .newline)
+                id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength, framing: framings[listener] ?? .newline,
+                largeLineLength: configuration.largeLineLength)
             // Registered before telling the handler, so a line sent from `accept` is kept.
             clients[id] = connection
             handler.accept(id, peer: peer, loop: self)

@@ -14,6 +14,9 @@ public struct PollLoopConfiguration: Hashable, Sendable {
     /// system (`malloc_trim`: under 1 ms after a 1 MB line, 7 ms after a 10 MB one). Parsing a
     /// large request frees its JSON in small pieces, which would otherwise stay resident.
     public var releaseMemoryAfterLineLength: Int
+    /// LF-framed lines at least this long are handed to the handler as bytes (`ClientInput.largeLine`),
+    /// for it to check and decode off the loop; by default none is.
+    public var largeLineLength: Int
 
     public init(
         maximumLineLength: Int = 1 << 20,
@@ -21,7 +24,8 @@ public struct PollLoopConfiguration: Hashable, Sendable {
         readChunkSize: Int = 64 << 10,
         signals: Set<LoopSignal> = [],
         shutdownFlushTimeout: Duration = .seconds(2),
-        releaseMemoryAfterLineLength: Int = 256 << 10
+        releaseMemoryAfterLineLength: Int = 256 << 10,
+        largeLineLength: Int = .max
     ) {
         precondition(maximumLineLength > 0 && outputBufferLimit > 0 && readChunkSize > 0)
         self.maximumLineLength = maximumLineLength
@@ -30,6 +34,7 @@ public struct PollLoopConfiguration: Hashable, Sendable {
         self.signals = signals
         self.shutdownFlushTimeout = shutdownFlushTimeout
         self.releaseMemoryAfterLineLength = releaseMemoryAfterLineLength
+        self.largeLineLength = largeLineLength
     }
 }
 

@@ -29,10 +29,15 @@ import Testing
             #"{"id": 7, "cmd": "unregister", "tree": "big"}"#,
             #"{"id": 8, "cmd": "trees"}"#,
         ]
-        try client.connection.send(bytes: Array(lines.map { $0 + "\n" }.joined().utf8))
+        // And a large line that is not UTF-8, before the last.
+        var bytes = Array(lines.dropLast().map { $0 + "\n" }.joined().utf8)
+        bytes += Array(#"{"id": 9, "cmd": "speak", "text": ""#.utf8) + Array(repeating: UInt8(ascii: "a"), count: 100_000) + [0xFF]
+        bytes += Array(#""}"#.utf8) + [UInt8(ascii: "\n")] + Array((lines.last! + "\n").utf8)
+        try client.connection.send(bytes: bytes)
         var replies: [JSONValue] = []
-        for _ in lines { replies.append(try client.next(timeout: .seconds(120))) }
-        #expect(replies.map { $0["id"] } == [1, 2, 3, 4, .null, 5, 6, 7, 8])
+        for _ in 0...lines.count { replies.append(try client.next(timeout: .seconds(120))) }
+        #expect(replies.map { $0["id"] } == [1, 2, 3, 4, .null, 5, 6, 7, .null, 8])
+        #expect(replies[8]["error"]?["code"] == "invalid_utf8")
         #expect(replies[0]["ok"] == true && replies[0]["nodes"] == 20_000, "\(replies[0].compactText)")
         #expect(replies[1]["utterance"] == "Item 7, button", "\(replies[1].compactText)")
         #expect(replies[2]["ok"] == true && replies[3]["ok"] == true)
@@ -40,7 +45,7 @@ import Testing
         #expect(Self.treeNames(replies[5]) == ["big", "second", "small"])
         #expect(replies[6]["error"]?["code"] == "invalid_document", "\(replies[6].compactText)")
         #expect(replies[7]["ok"] == true)
-        #expect(Self.treeNames(replies[8]) == ["second", "small"])
+        #expect(Self.treeNames(replies[9]) == ["second", "small"])
     }
 
     @Test func otherClientsAreServedWhileALargeRegisterIsDecoded() throws {

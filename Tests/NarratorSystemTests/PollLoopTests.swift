@@ -129,6 +129,7 @@ import Testing
                 case .line(let text): loop.send("echo " + text, to: client)
                 case .lineTooLong(let limit): loop.send("error: line over \(limit) bytes", to: client)
                 case .invalidUTF8: loop.send("error: invalid UTF-8", to: client)
+                case .largeLine: loop.send("error: a large line", to: client)
                 }
             }
         }
@@ -150,6 +151,36 @@ import Testing
             return nil
         }
         #expect(inputs == [.line("before"), .lineTooLong(limit: 1024), .line("after"), .invalidUTF8(byteCount: 2), .line("still here")])
+    }
+
+    /// A handler that decodes large lines elsewhere gets their bytes as they came, unchecked, and
+    /// every shorter line as text.
+    @Test func largeLinesArriveAsTheirBytes() throws {
+        let server = try RunningServer(configuration: PollLoopConfiguration(largeLineLength: 100)) { recorder in
+            TestHandler(recorder: recorder) { input, client, loop in
+                switch input {
+                case .largeLine(let bytes): loop.send("large \(bytes.count)", to: client)
+                case .line(let text): loop.send("line \(text.utf8.count)", to: client)
+                case .lineTooLong, .invalidUTF8: loop.send("refused", to: client)
+                }
+            }
+        }
+        defer { server.stop() }
+        let client = try server.connect()
+        let large = Array(repeating: UInt8(ascii: "a"), count: 150)
+        // In pieces, so that the line is put together from several reads.
+        try client.send(bytes: Array(large[0..<90]))
+        try client.send(bytes: Array(large[90...]) + [UInt8(ascii: "\n")])
+        #expect(try client.line() == "large 150")
+        try client.send(bytes: [0xFF] + Array(repeating: UInt8(ascii: "b"), count: 120) + [UInt8(ascii: "\n")])
+        #expect(try client.line() == "large 121")
+        try client.send(line: String(repeating: "c", count: 99))
+        #expect(try client.line() == "line 99")
+        let inputs = server.recorder.all.compactMap { event -> ClientInput? in
+            if case .input(_, let input) = event { return input }
+            return nil
+        }
+        #expect(inputs.first == .largeLine(large))
     }
 
     @Test func executeAndTimersRunOnTheLoopThread() throws {
