@@ -21,12 +21,14 @@ final class RequestPreparation {
     /// What a client sent behind a line being prepared, in order.
     enum Held {
         case line(String)
-        case largeLine([UInt8])
+        case largeLine(LargeLine)
         /// Anything else that must not overtake the line: a refused line, the connection gone.
         case input(SessionInput)
     }
 
     private let queue = DispatchQueue(label: "narrator.prepare", qos: .userInitiated)
+    /// Counts what was handed to the queue, so that memory is given back once none came for a while.
+    private let handedOut = HandOuts()
     private let requests: RequestDecoder
     private let documents: TreeDocumentDecoder
     private let inbox: LoopInbox<DaemonMessage>
@@ -46,7 +48,7 @@ final class RequestPreparation {
     /// Prepares a large line off the loop (its result comes back as `DaemonMessage.prepared`),
     /// or holds it behind the client's line being prepared; false when stopping and nothing is
     /// held: the loop decodes it then (``input(decoding:from:decoder:)``).
-    func take(_ line: consuming [UInt8], from client: ClientID) -> Bool {
+    func take(_ line: consuming LargeLine, from client: ClientID) -> Bool {
         if held[client] != nil {
             held[client]!.append(.largeLine(line))
             return true
@@ -58,8 +60,8 @@ final class RequestPreparation {
     }
 
     /// A large line decoded on the calling thread: the same replies as prepared off it.
-    static func input(decoding line: [UInt8], from client: ClientID, decoder: RequestDecoder) -> SessionInput {
-        guard let text = String(validating: line, as: UTF8.self) else { return .rejectedLine(client, .invalidUTF8) }
+    static func input(decoding line: LargeLine, from client: ClientID, decoder: RequestDecoder) -> SessionInput {
+        guard let text = String(validating: line.joined(), as: UTF8.self) else { return .rejectedLine(client, .invalidUTF8) }
         return .request(client, decoder.decode(text))
     }
 
@@ -105,32 +107,44 @@ final class RequestPreparation {
         guard let tree else { return }
         let parcel = Parcel(tree)
         queue.async { _ = parcel.take() }
+        releaseMemoryWhenQuiet()
     }
 
-    /// Gives freed heap memory back to the system off the loop (after a long SSIP line).
-    func releaseMemory() {
-        queue.async { Syscall.releaseFreedMemory() }
+    /// How long the queue is to have had nothing to do before freed memory is given back.
+    static let quietBeforeRelease: Duration = .milliseconds(500)
+
+    /// Gives freed heap memory back to the system off the loop (after a large line, or a large
+    /// tree freed), once nothing else large has come for ``quietBeforeRelease``. Given back after
+    /// every line, its pages were faulted in again by the loop reading the next one: 65,000 page
+    /// faults a second on the loop thread while a client registered a 100k-element tree in a loop.
+    func releaseMemoryWhenQuiet() {
+        let (queue, handedOut) = (queue, handedOut)
+        queue.async {
+            let mine = handedOut.count.add(1, ordering: .relaxed).newValue
+            queue.async(after: Self.quietBeforeRelease) {
+                if handedOut.count.load(ordering: .relaxed) == mine { Syscall.releaseFreedMemory() }
+            }
+        }
     }
 
-    private func prepare(_ line: consuming [UInt8], from client: ClientID) {
+    private func prepare(_ line: consuming LargeLine, from client: ClientID) {
         let (requests, documents, inbox) = (requests, documents, inbox)
         // Handed over in a parcel the job empties, so that the line is freed as soon as it is
         // decoded rather than when the job ends.
         let parcel = Parcel(line)
         queue.async {
-            guard let bytes = parcel.take() else { return }
+            guard var bytes = parcel.take()?.joined() else { return }
             let input: SessionInput
             if let text = String(validating: bytes, as: UTF8.self) {
-                _ = consume bytes
+                bytes = []
                 input = .prepared(client, PreparedRequest(line: text, requests: requests, documents: documents))
             } else {
                 input = .rejectedLine(client, .invalidUTF8)
             }
-            // The line's bytes and the document's transient values are freed by now, scattered
-            // through the heap: given back before the reply, so that it finds them gone.
-            Syscall.releaseFreedMemory()
             inbox.post(.prepared(client, input))
         }
+        // The line's bytes and the document's transient values are freed by then, scattered through the heap.
+        releaseMemoryWhenQuiet()
     }
 }
 
@@ -141,4 +155,9 @@ private final class Parcel<Value: Sendable>: Sendable {
     init(_ value: consuming Value) { self.value = Mutex(value) }
 
     func take() -> Value? { value.withLock { $0.take() } }
+}
+
+/// A count shared with the queue's jobs.
+private final class HandOuts: Sendable {
+    let count = Atomic<UInt64>(0)
 }

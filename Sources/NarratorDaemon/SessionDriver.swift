@@ -60,8 +60,8 @@ final class SessionDriver: ConnectionHandler {
             switch input {
             case .line(let line):
                 feed(.ssipLine(client, line), loop)
-                if line.utf8.count >= 256 << 10 { preparation.releaseMemory() }
-            case .largeLine(let bytes): feed(.ssipLine(client, String(decoding: bytes, as: UTF8.self)), loop)
+                if line.utf8.count >= 256 << 10 { preparation.releaseMemoryWhenQuiet() }
+            case .largeLine(let line): feed(.ssipLine(client, String(decoding: line.joined(), as: UTF8.self)), loop)
             case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
             case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
             }
@@ -69,8 +69,8 @@ final class SessionDriver: ConnectionHandler {
         }
         // A large line is prepared off the loop; what the client sends after it waits behind it.
         switch input {
-        case .largeLine(let bytes) where preparation.take(bytes, from: client): break
-        case .largeLine(let bytes): feed(RequestPreparation.input(decoding: bytes, from: client, decoder: decoder), loop)
+        case .largeLine(let line) where preparation.take(line, from: client): break
+        case .largeLine(let line): feed(RequestPreparation.input(decoding: line, from: client, decoder: decoder), loop)
         case .line(let line) where preparation.hold(.line(line), from: client): break
         case .line(let line): feed(.request(client, decoder.decode(line)), loop)
         case .lineTooLong(let limit): feedInOrder(.rejectedLine(client, .tooLong(limit: limit)), from: client, loop)

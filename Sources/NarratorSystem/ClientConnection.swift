@@ -138,12 +138,23 @@ final class ClientConnection {
         switch frame {
         case .tooLong:
             return .lineTooLong(limit: framer.limit)
-        case .line(let bytes) where framer.framing == .crlf:
+        case .pieces(let pieces) where framer.framing == .newline && frame.lineLength >= largeLineLength:
+            return .largeLine(LargeLine(pieces: pieces))
+        case .pieces(let pieces):
+            return input(forLine: LargeLine(pieces: pieces).joined())
+        case .line(let bytes):
+            return input(forLine: bytes)
+        }
+    }
+
+    private func input(forLine bytes: [UInt8]) -> ClientInput {
+        switch framer.framing {
+        case .crlf:
             // SSIP clients send what their users typed: bytes that are not UTF-8 are replaced, not refused.
             return .line(String(decoding: bytes, as: UTF8.self))
-        case .line(let bytes) where bytes.count >= largeLineLength:
-            return .largeLine(bytes)
-        case .line(let bytes):
+        case .newline where bytes.count >= largeLineLength:
+            return .largeLine(LargeLine(pieces: [bytes]))
+        case .newline:
             guard let text = String(validating: bytes, as: UTF8.self) else { return .invalidUTF8(byteCount: bytes.count) }
             return .line(text)
         }

@@ -8,7 +8,7 @@ public enum ClientInput: Hashable, Sendable {
     /// A line at least `PollLoopConfiguration.largeLineLength` long, without its newline, as bytes
     /// not yet checked to be UTF-8: checking (and whatever is done with it) is left to a thread
     /// other than the loop's.
-    case largeLine([UInt8])
+    case largeLine(LargeLine)
     /// A line longer than the configured limit; its bytes were discarded up to the next newline
     /// and the connection keeps working.
     case lineTooLong(limit: Int)

@@ -12,7 +12,7 @@ final class EchoHandler: ConnectionHandler {
         case .line(let text): loop.send(text, to: client)
         case .lineTooLong(let limit): loop.send("line too long (limit \(limit) bytes)", to: client)
         case .invalidUTF8: loop.send("invalid UTF-8", to: client)
-        case .largeLine(let bytes): loop.send(String(decoding: bytes, as: UTF8.self), to: client)
+        case .largeLine(let line): loop.send(String(decoding: line.joined(), as: UTF8.self), to: client)
         }
     }
 
