@@ -116,15 +116,12 @@ public enum DaemonMain {
             if ownedSSIP!.replacedStaleSocket { logger.notice("replaced a stale SSIP socket left by a speech server that is gone") }
         }
         do {
-            // The loop owns the listening sockets from here on and closes them if start-up fails.
-            let configuration = EventLoopConfiguration(
+            let configuration = PollLoopConfiguration(
                 maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
-                signals: [.terminate, .interrupt, .hangup])
-            let loop: EventLoop<DaemonMessage>
+                // Large lines are decoded off the loop, which gives their memory back there.
+                signals: [.terminate, .interrupt, .hangup], releaseMemoryAfterLineLength: .max, largeLineLength: RequestPreparation.threshold)
             let framings = Dictionary(uniqueKeysWithValues: ssipListeners.map { ($0, Framing.crlf) })
-            do { loop = try EventLoop(listeners: listeners + ssipListeners, framings: framings, configuration: configuration) } catch {
-                throw StartError(description: "cannot start the event loop: \(error)")
-            }
+            let loop = LoopStart(listeners: listeners + ssipListeners, framings: framings, configuration: configuration)
             return try serve(options, loop: loop, socketPath: socketPath, owned: owned, ssip: (ssipPath, ownedSSIP, !ssipListeners.isEmpty), audio: audio,
                              arguments: arguments, environment: environment, notifier: notifier, logger: logger)
         } catch {
@@ -143,11 +140,55 @@ public enum DaemonMain {
         _ = listener.removeSocketFile()
     }
 
+    /// What the poll loop is started with once the rest of the daemon is up.
+    struct LoopStart {
+        var listeners: [Int32]
+        var framings: [Int32: Framing]
+        var configuration: PollLoopConfiguration
+    }
+
+    /// Starts speech, the log and the session, then runs the loop on this thread until it stops.
+    /// The loop takes the listening sockets when it starts; until then they are closed here if
+    /// start-up fails.
     static func serve(
-        _ options: DaemonOptions, loop: EventLoop<DaemonMessage>, socketPath: String?, owned: ListeningSocket?,
+        _ options: DaemonOptions, loop start: LoopStart, socketPath: String?, owned: ListeningSocket?,
         ssip: (path: String?, owned: ListeningSocket?, serving: Bool), audio: AudioSpec,
         arguments: [String], environment: [String: String], notifier: SystemdNotifier, logger: Logger
     ) throws -> Int32 {
+        let inbox: LoopInbox<DaemonMessage>
+        let driver: SessionDriver
+        let log: LogWriter
+        do {
+            do { inbox = try LoopInbox() } catch { throw StartError(description: "cannot start the event loop: \(error)") }
+            (driver, log) = try startSession(
+                options, inbox: inbox, socketPath: socketPath, ssip: ssip, audio: audio, arguments: arguments, environment: environment, logger: logger)
+        } catch {
+            for fd in start.listeners { try? Syscall.close(fd) }
+            throw error
+        }
+        try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
+        do {
+            try PollLoop.run(listeners: start.listeners, framings: start.framings, configuration: start.configuration, inbox: inbox, handler: driver)
+        } catch {
+            throw StartError(description: "event loop failed: \(error)")
+        }
+        try? notifier.stopping()
+        if let owned { _ = owned.removeSocketFile() }
+        if let owned = ssip.owned { _ = owned.removeSocketFile() }
+        if !log.close(within: SessionDriver.logWaitBound) {
+            logger.error("the log's writer did not finish within \(SessionDriver.logWaitBound.components.seconds) s; stopping without it")
+        }
+        logger.notice("stopped")
+        return 0
+    }
+
+    /// Speech, the settings, the log and the session, with what the speech player and the log
+    /// writer report posted to `loop`; says on the journal how the daemon starts.
+    static func startSession(
+        _ options: DaemonOptions, inbox loop: LoopInbox<DaemonMessage>, socketPath: String?,
+        ssip: (path: String?, owned: ListeningSocket?, serving: Bool), audio: AudioSpec,
+        arguments: [String], environment: [String: String], logger: Logger
+    ) throws -> (SessionDriver, LogWriter) {
         let startedAt = MonotonicClock.now()
         // Speech: the engine and the audio output; what they report is posted to the loop.
         do {
@@ -191,7 +232,7 @@ public enum DaemonMain {
         let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(
             session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),
-            configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger)
+            configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger, inbox: loop)
 
         let output = player.output.status
         // The output's state is said once here, then once per change (the session journals each).
@@ -200,14 +241,7 @@ public enum DaemonMain {
         let startLine =
             "narratord \(NarratorVersion.daemon) listening on \(socketPath ?? "systemd's socket")\(ssipLine); audio: \(output.active)\(output.fallback ? " (fallback: \(output.detail ?? "sound server unreachable"))" : ""); voice: \(settings.voice ?? configuration.standardVoice)"
         if output.fallback && audio == .pulse { logger.warning(startLine) } else { logger.notice(startLine) }
-        try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
-        do { try loop.run(driver) } catch { throw StartError(description: "event loop failed: \(error)") }
-        try? notifier.stopping()
-        if let owned { _ = owned.removeSocketFile() }
-        if let owned = ssip.owned { _ = owned.removeSocketFile() }
-        log.close()
-        logger.notice("stopped")
-        return 0
+        return (driver, log)
     }
 
     /// The saved speech settings with `--voice` and `--rate` applied (and saved, as `set` would).

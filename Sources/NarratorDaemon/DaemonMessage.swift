@@ -13,4 +13,9 @@ enum DaemonMessage: Sendable {
     case logHealth(LogHealth)
     /// The session's timer is due.
     case timerFired
+    /// The settings file was written (or could not be), off the loop.
+    case settingsSaved(Ticket, Result<Void, SpeechSettingsError>)
+    /// A large request line from a client, prepared off the loop (``RequestPreparation``): the
+    /// request, or the line refused as not UTF-8.
+    case prepared(ClientID, SessionInput)
 }

@@ -22,13 +22,20 @@ final class SessionDriver: ConnectionHandler {
     /// (when it is due, whether it is set) and says `setTimer` or `cancelTimer`. The handle is
     /// not cleared when the timer fires, since cancelling a timer that fired does nothing.
     private var timer: TimerID?
-    /// Inputs produced while carrying out effects (a settings file written), fed next.
-    private var feedback: [SessionInput] = []
+    /// Writes the settings file off the loop: a stuck disk holds up no client (the session gives
+    /// up on a write after `Session.settingsWriteBound`).
+    private let settingsQueue = DispatchQueue(label: "narrator.settings")
+    /// Large lines decoded off the loop, and the inputs that wait behind them.
+    private let preparation: RequestPreparation
+    /// How long stopping waits for the log's last rows (and then for its thread): a disk that
+    /// does not answer must not keep the daemon from stopping.
+    static let logWaitBound: Duration = .seconds(5)
 
     init(
         session: Session, player: SpeechPlayer, log: LogWriter, settingsFile: SpeechSettingsStore, decoder: RequestDecoder,
-        configuration: ConfigurationReload, logger: Logger
+        configuration: ConfigurationReload, logger: Logger, inbox: LoopInbox<DaemonMessage>
     ) {
+        preparation = RequestPreparation(requests: decoder, documents: session.workspace.decoder, inbox: inbox)
         self.session = session
         self.player = player
         self.log = log
@@ -40,35 +47,46 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Inputs from the loop
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<DaemonMessage>) -> Admission {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<DaemonMessage>) {
         // The session decides who is served; a refused client gets its reason and is closed.
         let credentials = Credentials(pid: Int(peer.pid), uid: UInt32(peer.uid))
         feed(loop.framing(of: client) == .crlf ? .ssipConnected(client, credentials) : .connected(client, credentials), loop)
-        return .accept
     }
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<DaemonMessage>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<DaemonMessage>) {
         if loop.framing(of: client) == .crlf {
             // SSIP: the session parses its commands and keeps track of a SPEAK's data lines.
             switch input {
-            case .line(let line): feed(.ssipLine(client, line), loop)
+            case .line(let line):
+                feed(.ssipLine(client, line), loop)
+                if line.utf8.count >= 256 << 10 { preparation.releaseMemoryWhenQuiet() }
+            case .largeLine(let line): feed(.ssipLine(client, String(decoding: line.joined(), as: UTF8.self)), loop)
             case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
             case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
             }
             return
         }
+        // A large line is prepared off the loop; what the client sends after it waits behind it.
         switch input {
+        case .largeLine(let line) where preparation.take(line, from: client): break
+        case .largeLine(let line): feed(RequestPreparation.input(decoding: line, from: client, decoder: decoder), loop)
+        case .line(let line) where preparation.hold(.line(line), from: client): break
         case .line(let line): feed(.request(client, decoder.decode(line)), loop)
-        case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
-        case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
+        case .lineTooLong(let limit): feedInOrder(.rejectedLine(client, .tooLong(limit: limit)), from: client, loop)
+        case .invalidUTF8: feedInOrder(.rejectedLine(client, .invalidUTF8), from: client, loop)
         }
     }
 
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<DaemonMessage>) {
-        feed(.disconnected(client), loop)
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<DaemonMessage>) {
+        feedInOrder(.disconnected(client), from: client, loop)
     }
 
-    func handle(_ message: DaemonMessage, loop: LoopContext<DaemonMessage>) {
+    /// Feeds `input` now, unless it is to wait behind `client`'s line being prepared.
+    private func feedInOrder(_ input: SessionInput, from client: ClientID, _ loop: PollLoop<DaemonMessage>) {
+        if !preparation.hold(.input(input), from: client) { feed(input, loop) }
+    }
+
+    func handle(_ message: DaemonMessage, loop: PollLoop<DaemonMessage>) {
         switch message {
         case .speech(.ended(let utterance, let problem)): feed(.speechEnded(utterance, problem: problem), loop)
         case .speech(.outputChanged(let status)): feed(.outputChanged(status), loop)
@@ -78,10 +96,22 @@ final class SessionDriver: ConnectionHandler {
         case .logWritten(let ticket, let result): feed(.logWritten(ticket, result), loop)
         case .logHealth(let health): feed(.logHealth(health), loop)
         case .timerFired: feed(.timerFired, loop)
+        case .settingsSaved(let ticket, let result): feed(.settingsSaved(ticket, result), loop)
+        case .prepared(let client, let input):
+            let replaced = preparation.replacedTree(by: input, in: session.workspace)
+            feed(input, loop)
+            preparation.release(replaced)
+            for held in preparation.finished(client) {
+                switch held {
+                case .line(let line): feed(.request(client, decoder.decode(line)), loop)
+                case .largeLine(let line): feed(RequestPreparation.input(decoding: line, from: client, decoder: decoder), loop)
+                case .input(let input): feed(input, loop)
+                }
+            }
         }
     }
 
-    func signal(_ signal: LoopSignal, loop: LoopContext<DaemonMessage>) {
+    func signal(_ signal: LoopSignal, loop: PollLoop<DaemonMessage>) {
         switch signal {
         case .terminate, .interrupt:
             logger.notice("received \(signal), stopping: finishing replies to \(loop.connectedClients.count) client(s)")
@@ -92,14 +122,14 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func batchEnded(loop: LoopContext<DaemonMessage>) {
+    func batchEnded(loop: PollLoop<DaemonMessage>) {
         // The session hands out the speech the batch started (less what it also stopped) now.
         feed(.batchEnded, loop)
     }
 
     func log(_ event: LoopLogEvent) {
         switch event {
-        case .disconnected(_, _, .outputOverflow), .refused, .acceptFailed, .peerCredentialsUnavailable:
+        case .disconnected(_, _, .outputOverflow), .acceptFailed, .peerCredentialsUnavailable:
             logger.warning("\(event)")
         default:
             logger.debug("\(event)")
@@ -108,16 +138,12 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Feeding the session and carrying out its effects
 
-    private func feed(_ input: consuming SessionInput, _ loop: LoopContext<DaemonMessage>) {
+    private func feed(_ input: consuming SessionInput, _ loop: PollLoop<DaemonMessage>) {
         let effects = session.handle(input, at: MonotonicClock.now())
         for effect in effects { carryOut(effect, loop) }
-        while !feedback.isEmpty {
-            let next = feedback.removeFirst()
-            for effect in session.handle(next, at: MonotonicClock.now()) { carryOut(effect, loop) }
-        }
     }
 
-    private func carryOut(_ effect: SessionEffect, _ loop: LoopContext<DaemonMessage>) {
+    private func carryOut(_ effect: SessionEffect, _ loop: PollLoop<DaemonMessage>) {
         switch effect {
         case .send(let client, let message):
             loop.send(message.line, to: client)
@@ -134,19 +160,16 @@ final class SessionDriver: ConnectionHandler {
                 log.append(row)
                 return
             }
-            let eventLoop = loop.eventLoop
+            let inbox = loop.inbox
             log.append(row) { result in
-                eventLoop.post(.logWritten(ticket, result.map { _ in () }.mapError(\.problem)))
+                inbox.post(.logWritten(ticket, result.map { _ in () }.mapError(\.problem)))
             }
         case .updateLog(let row):
             log.update(row)
         case .saveSettings(let settings, let ticket):
-            // A few hundred bytes, written and renamed: the result is fed back before the next input.
-            do {
-                try settingsFile.save(settings)
-                feedback.append(.settingsSaved(ticket, .success(())))
-            } catch {
-                feedback.append(.settingsSaved(ticket, .failure(error)))
+            let (file, inbox) = (settingsFile, loop.inbox)
+            settingsQueue.async {
+                inbox.post(.settingsSaved(ticket, Result { () throws(SpeechSettingsError) in try file.save(settings) }))
             }
         case .setTimer(let deadline):
             if let timer { loop.cancel(timer) }
@@ -161,8 +184,14 @@ final class SessionDriver: ConnectionHandler {
             // them are posted to the loop ahead of the shutdown queued after them, so each
             // request read so far is answered before the connections close.
             player.stopAll()
-            log.flush()
-            loop.eventLoop.shutdown()
+            let unwritten = log.flush(within: Self.logWaitBound)
+            if unwritten > 0 {
+                logger.error(
+                    "stopping without the log: \(unwritten) row(s) were still not written after \(Self.logWaitBound.components.seconds) s (its disk does not answer); the replies that waited for them are not sent")
+            }
+            // After the lines still being prepared: their requests are answered before the connections close.
+            let inbox = loop.inbox
+            preparation.stop { inbox.shutdown() }
         }
     }
 
@@ -170,7 +199,7 @@ final class SessionDriver: ConnectionHandler {
 
     /// Re-reads the configuration file: the log level and speech settings change now (every
     /// client stays connected); what needs a restart is named in the journal.
-    private func reload(_ loop: LoopContext<DaemonMessage>) {
+    private func reload(_ loop: PollLoop<DaemonMessage>) {
         switch configuration.reload() {
         case .failure(let error):
             logger.error("reload failed, keeping the current settings: \(error.message)")

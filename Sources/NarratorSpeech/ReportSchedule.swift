@@ -7,7 +7,7 @@ import Synchronization
 /// audio is heard, and goes out at that instant, in the order queued (so an utterance's `began`,
 /// marks and `ended` keep their order even when a later one is due first: that one then releases
 /// the earlier ones). Nothing is posted for an utterance once ``silence(_:)`` returned, because
-/// the post itself happens under the same lock (it is `EventLoop.post`: a few instructions).
+/// the post itself happens under the same lock (it is `LoopInbox.post`: a few instructions).
 ///
 /// Timers run on a serial dispatch queue of its own, so no caller waits for a report.
 final class ReportSchedule: Sendable {

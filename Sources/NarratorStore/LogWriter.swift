@@ -48,6 +48,9 @@ public final class LogWriter: Sendable {
     private struct State: Sendable {
         var items: [Item] = []
         var closing = false
+        /// A `flush(within:)` gave up and the writer has not got as far as its barrier since: a
+        /// disk that does not answer, which `close(within:)` does not wait for again.
+        var stalled = false
         var status: Status
         var latencies: [Double] = []
         var latencyCursor = 0
@@ -300,25 +303,54 @@ public final class LogWriter: Sendable {
 
     /// Waits until every row appended before the call is committed or failed.
     public func flush() {
+        _ = flush(within: nil)
+    }
+
+    /// Waits until every row appended before the call is committed or failed, or until `timeout`
+    /// has passed (a disk that does not answer): returns how many rows were still waiting then,
+    /// 0 when none was.
+    @discardableResult
+    public func flush(within timeout: Duration?) -> Int {
         let done = DispatchSemaphore(value: 0)
         // After `close` the thread is gone and would never signal: everything is committed already.
         guard shared.state.withLock({ state in
             if !state.closing { state.items.append(.barrier(done)) }
             return !state.closing
-        }) else { return }
+        }) else { return 0 }
         wake.signal()
-        done.wait()
+        guard let timeout else {
+            done.wait()
+            return 0
+        }
+        if done.wait(for: timeout) { return 0 }
+        return shared.state.withLock { state in
+            state.stalled = true
+            return state.status.pending
+        }
     }
 
     /// Commits what is queued and stops the writer thread. Idempotent.
     public func close() {
-        let wasClosing = shared.state.withLock { state in
+        _ = close(within: nil)
+    }
+
+    /// Commits what is queued and stops the writer thread, waiting at most `timeout` for it (not
+    /// at all after a `flush(within:)` that gave up, while the writer has not caught up); false
+    /// when it had not stopped by then (its disk does not answer), and what it still holds goes
+    /// with the process. Idempotent: a later call returns at once.
+    @discardableResult
+    public func close(within timeout: Duration?) -> Bool {
+        let (wasClosing, stalled) = shared.state.withLock { state in
             defer { state.closing = true }
-            return state.closing
+            return (state.closing, state.stalled)
         }
-        guard !wasClosing else { return }
+        guard !wasClosing else { return true }
         wake.signal()
-        finished.wait()
+        guard let timeout else {
+            finished.wait()
+            return true
+        }
+        return finished.wait(for: stalled ? .zero : timeout)
     }
 
     /// The writer's health as `status` shows it (the value `onHealth` reports).
@@ -453,6 +485,7 @@ public final class LogWriter: Sendable {
         case .failure(let error):
             for (_, completion, _) in rows { completion?(.failure(error)) }
         }
+        if !barriers.isEmpty { shared.state.withLock { $0.stalled = false } }
         for barrier in barriers { barrier.signal() }
         if case .failure(let error) = result { return error }
         return nil

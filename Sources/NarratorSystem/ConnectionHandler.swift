@@ -1,17 +1,14 @@
 import Glibc
 import NarratorCore
 
-/// The daemon's answer to a new connection.
-public enum Admission: Hashable, Sendable {
-    case accept
-    /// Send `finalLine` (a newline is added), then close; the client gets no other events.
-    case refuse(finalLine: String)
-}
-
 /// What a client sent, one framed message at a time.
 public enum ClientInput: Hashable, Sendable {
     /// One line, without its newline.
     case line(String)
+    /// A line at least `PollLoopConfiguration.largeLineLength` long, without its newline, as bytes
+    /// not yet checked to be UTF-8: checking (and whatever is done with it) is left to a thread
+    /// other than the loop's.
+    case largeLine(LargeLine)
     /// A line longer than the configured limit; its bytes were discarded up to the next newline
     /// and the connection keeps working.
     case lineTooLong(limit: Int)
@@ -76,8 +73,6 @@ public enum LoopSignal: Hashable, Sendable, CaseIterable, CustomStringConvertibl
 public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
     /// A client was disconnected for a reason other than closing its end normally.
     case disconnected(ClientID, peer: PeerCredentials, reason: DisconnectReason)
-    /// A connection was refused by the daemon's admission rule.
-    case refused(ClientID, peer: PeerCredentials)
     /// accept4 failed; on descriptor exhaustion accepting pauses briefly instead of spinning.
     case acceptFailed(Errno)
     /// SO_PEERCRED failed, so the connection was closed unidentified.
@@ -89,8 +84,6 @@ public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .disconnected(let client, let peer, let reason):
             return "\(client) (\(peer)) disconnected: \(reason)"
-        case .refused(let client, let peer):
-            return "\(client) (\(peer)) refused"
         case .acceptFailed(let error):
             return "accepting a connection failed: \(error)"
         case .peerCredentialsUnavailable(let error):
@@ -103,38 +96,39 @@ public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
 
 /// The daemon's side of the event loop. Every method runs on the loop thread, one at a time, so
 /// the handler can keep plain mutable state without locks; `loop` is valid only during the call.
-/// `Message` is what other threads post to it (`EventLoop.post`); `Never` when nothing is posted.
+/// `Message` is what other threads post to it (`LoopInbox.post`); `Never` when nothing is posted.
 public protocol ConnectionHandler<Message>: AnyObject {
     associatedtype Message: Sendable
-    /// A client connected; decide from its credentials whether to serve it.
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Message>) -> Admission
+    /// A client connected. A handler that will not serve it (its credentials say who it is) sends
+    /// it the reason and closes it: what is sent from here is written before the close.
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<Message>)
     /// A client sent a line (or an over-long or invalid one).
-    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Message>)
+    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<Message>)
     /// An accepted client's connection ended; `send` to it is ignored from now on.
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<Message>)
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<Message>)
     /// One of the configured signals arrived. The default shuts down on SIGTERM and SIGINT.
-    func signal(_ signal: LoopSignal, loop: LoopContext<Message>)
-    /// A message another thread posted with `EventLoop.post`.
-    func handle(_ message: Message, loop: LoopContext<Message>)
-    /// Something the daemon should log (overflow disconnects, refusals, accept failures).
+    func signal(_ signal: LoopSignal, loop: PollLoop<Message>)
+    /// A message another thread posted with `LoopInbox.post`.
+    func handle(_ message: Message, loop: PollLoop<Message>)
+    /// Something the daemon should log (overflow disconnects, accept failures).
     func log(_ event: LoopLogEvent)
     /// Everything that was ready when the loop last woke (lines, posted messages, timers) has
     /// been handled, and the loop is about to write replies and wait again: work a handler
     /// gathered over the batch can be done now, once. Under load a batch holds many inputs; when
     /// idle it holds one, so nothing waits for a batch to fill.
-    func batchEnded(loop: LoopContext<Message>)
+    func batchEnded(loop: PollLoop<Message>)
 }
 
 extension ConnectionHandler where Message == Never {
-    public func handle(_ message: Never, loop: LoopContext<Never>) {}
+    public func handle(_ message: Never, loop: PollLoop<Never>) {}
 }
 
 extension ConnectionHandler {
-    public func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<Message>) {}
+    public func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<Message>) {}
 
-    public func batchEnded(loop: LoopContext<Message>) {}
+    public func batchEnded(loop: PollLoop<Message>) {}
 
-    public func signal(_ signal: LoopSignal, loop: LoopContext<Message>) {
+    public func signal(_ signal: LoopSignal, loop: PollLoop<Message>) {
         switch signal {
         case .terminate, .interrupt: loop.shutdown()
         case .hangup: break

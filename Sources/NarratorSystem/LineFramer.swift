@@ -6,22 +6,38 @@ import Glibc
 ///
 /// With `Framing.crlf` (Speech Dispatcher's protocol) only CR LF ends a line: a bare LF is part
 /// of the line, as real SSIP clients expect (Orca's SSML holds bare LFs).
+///
+/// A line longer than ``pieceSize`` is kept in the pieces it was read in and handed over so: one
+/// growing buffer would be copied whole each time it doubled, and a 10 MB line's last doubling
+/// (with the fresh pages it touches) held the loop for milliseconds.
 struct LineFramer {
     enum Frame: Equatable {
         /// A complete line without its newline.
         case line([UInt8])
+        /// A complete line longer than ``LineFramer/pieceSize``, in pieces, in order.
+        case pieces([[UInt8]])
         /// A line exceeded `limit`; its bytes are being discarded.
         case tooLong
 
         /// Bytes of a complete line; 0 for a discarded one, whose bytes are not kept.
         var lineLength: Int {
-            if case .line(let bytes) = self { bytes.count } else { 0 }
+            switch self {
+            case .line(let bytes): bytes.count
+            case .pieces(let pieces): pieces.reduce(0) { $0 + $1.count }
+            case .tooLong: 0
+            }
         }
     }
 
+    /// The size past which an unfinished line's bytes start a new piece.
+    static let pieceSize = 64 << 10
+
     let limit: Int
     let framing: Framing
+    /// The unfinished line's last piece, after the full ones in `earlier`.
     private var pending: [UInt8] = []
+    private var earlier: [[UInt8]] = []
+    private var earlierCount = 0
     private var discarding = false
     /// The last byte seen was a CR (CRLF framing: a line may end where the next read begins).
     private var lastWasCR = false
@@ -32,7 +48,7 @@ struct LineFramer {
     }
 
     /// Bytes of an unfinished line currently held.
-    var bufferedCount: Int { pending.count }
+    var bufferedCount: Int { earlierCount + pending.count }
 
     mutating func append(_ bytes: UnsafeRawBufferPointer) -> [Frame] {
         var frames: [Frame] = []
@@ -59,23 +75,21 @@ struct LineFramer {
                 if end != nil { discarding = false }
             } else {
                 let segmentCount = segmentEnd - start
-                if pending.count + segmentCount > limit {
+                if bufferedCount + segmentCount > limit {
                     frames.append(.tooLong)
-                    pending.removeAll(keepingCapacity: false)
+                    dropPending()
                     discarding = end == nil
                 } else if end != nil {
                     // CRLF framing: the line's last byte is the CR, which is not part of it.
                     let cut = framing == .crlf ? 1 : 0
-                    if pending.isEmpty {
+                    if bufferedCount == 0 {
                         frames.append(.line(Array(bytes[start..<(segmentEnd - cut)])))
                     } else {
-                        pending.append(contentsOf: bytes[start..<segmentEnd])
-                        frames.append(.line(Array(pending.dropLast(cut))))
-                        // Keep a small buffer for the next line, but not the megabytes of a big tree.
-                        pending.removeAll(keepingCapacity: pending.capacity <= 64 * 1024)
+                        hold(bytes[start..<segmentEnd])
+                        frames.append(takeLine(droppingLast: cut))
                     }
                 } else {
-                    pending.append(contentsOf: bytes[start..<segmentEnd])
+                    hold(bytes[start..<segmentEnd])
                 }
             }
             start = segmentEnd + (end == nil ? 0 : 1)
@@ -86,13 +100,52 @@ struct LineFramer {
     /// Keeps `bytes[from..<to]` as part of an unfinished line, within the limit.
     private mutating func keep(_ bytes: UnsafeRawBufferPointer, from start: Int, to end: Int, into frames: inout [Frame]) {
         guard !discarding else { return }
-        if pending.count + (end - start) > limit {
+        if bufferedCount + (end - start) > limit {
             frames.append(.tooLong)
-            pending.removeAll(keepingCapacity: false)
+            dropPending()
             discarding = true
         } else {
-            pending.append(contentsOf: bytes[start..<end])
+            hold(bytes[start..<end])
         }
+    }
+
+    /// Adds bytes to the unfinished line, starting a new piece once the last one is full.
+    private mutating func hold(_ bytes: Slice<UnsafeRawBufferPointer>) {
+        pending.append(contentsOf: bytes)
+        guard pending.count >= Self.pieceSize else { return }
+        earlierCount += pending.count
+        var full: [UInt8] = []
+        swap(&full, &pending)
+        earlier.append(full)
+    }
+
+    /// The unfinished line as a frame, without its last `cut` bytes (a CRLF line's CR), leaving nothing.
+    private mutating func takeLine(droppingLast cut: Int) -> Frame {
+        if cut > 0 {
+            if !pending.isEmpty {
+                pending.removeLast(cut)
+            } else {
+                earlier[earlier.count - 1].removeLast(cut)
+                earlierCount -= cut
+            }
+        }
+        guard !earlier.isEmpty else {
+            // Keep the small buffer for the next line.
+            defer { pending.removeAll(keepingCapacity: true) }
+            return .line(pending)
+        }
+        var pieces: [[UInt8]] = []
+        swap(&pieces, &earlier)
+        if !pending.isEmpty { pieces.append(pending) }
+        pending = []
+        earlierCount = 0
+        return .pieces(pieces)
+    }
+
+    private mutating func dropPending() {
+        pending.removeAll(keepingCapacity: false)
+        earlier.removeAll()
+        earlierCount = 0
     }
 
     /// At end of input: the final line if the peer did not terminate it with a newline
@@ -100,12 +153,12 @@ struct LineFramer {
     /// unterminated line is never a command (a client that left mid-line said nothing).
     mutating func finish() -> Frame? {
         defer {
-            pending.removeAll()
+            dropPending()
             discarding = false
             lastWasCR = false
         }
-        guard framing == .newline, !discarding, !pending.isEmpty else { return nil }
-        return .line(pending)
+        guard framing == .newline, !discarding, bufferedCount > 0 else { return nil }
+        return takeLine(droppingLast: 0)
     }
 }
 

@@ -19,10 +19,5 @@ public struct PeerCredentials: Hashable, Sendable, CustomStringConvertible {
         self.init(pid: raw.pid, uid: raw.uid, gid: raw.gid)
     }
 
-    /// The daemon's admission rule: the same user as the server, or root.
-    public func isSameUserOrRoot(as serverUID: uid_t) -> Bool {
-        uid == serverUID || uid == 0
-    }
-
     public var description: String { "pid \(pid), uid \(uid), gid \(gid)" }
 }

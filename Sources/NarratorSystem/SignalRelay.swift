@@ -16,8 +16,8 @@ enum SignalRelay {
     private static let owner = Mutex<[Int32: Glibc.sigaction]?>(nil)
 
     /// Installs handlers for `signals` that wake `wakeFD`; throws `.signalsInUse` if taken.
-    static func claim(_ signals: Set<LoopSignal>, wakeFD: Int32) throws(EventLoopError) {
-        try owner.withLock { (saved) throws(EventLoopError) in
+    static func claim(_ signals: Set<LoopSignal>, wakeFD: Int32) throws(PollLoopError) {
+        try owner.withLock { (saved) throws(PollLoopError) in
             guard saved == nil else { throw .signalsInUse }
             _ = pending.exchange(0, ordering: .sequentiallyConsistent)
             wakeDescriptor.store(wakeFD, ordering: .sequentiallyConsistent)

@@ -11,15 +11,20 @@ enum DaemonBenchmark {
     final class Daemon {
         let process = Process()
         let directory: String
+        let socket: String
+        /// Where SSIP clients connect, when started with `ssip`.
+        let ssipSocket: String
         let client: UnixClient
         var nextID = 0
 
-        init() throws {
+        init(ssip: Bool = false) throws {
             directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-bench-d-\(getpid())").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             process.executableURL = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("narratord")
-            let socket = directory + "/narratord.sock"
+            socket = directory + "/narratord.sock"
+            ssipSocket = directory + "/ssip.sock"
             process.arguments = ["--socket", socket, "--audio", "null", "--state-dir", directory + "/state", "--log-level", "warning", "--max-message", "1000000000"]
+                + (ssip ? ["--ssip", ssipSocket] : [])
             try process.run()
             var connected: UnixClient?
             for _ in 0..<500 where connected == nil {

@@ -10,8 +10,8 @@ import Testing
         let set = h.request(user, .set(key: "voice", value: "de"))
         var expected = SpeechSettings()
         expected.voice = "de"
-        #expect(set == [.saveSettings(expected, Ticket(1))])
-        #expect(h.saveSettings() == [.send(user, .reply(Reply(id: 2, .success(.setting(key: "voice", value: "de")))))])
+        #expect(set == [.saveSettings(expected, Ticket(1)), .setTimer(h.now + Session.settingsWriteBound)])
+        #expect(h.saveSettings() == [.send(user, .reply(Reply(id: 2, .success(.setting(key: "voice", value: "de"))))), .cancelTimer])
         #expect(h.request(user, .get(key: "voice")).body(to: user) == .setting(key: "voice", value: "de"))
         // Text with no language is read by the German voice the user chose, picked by its language...
         #expect(h.request(user, .speak(text: "Guten Tag")).plays == [play(1, .speak, "Guten Tag", voice: .language("de"))])

@@ -63,28 +63,28 @@ enum Observed: Sendable, Equatable {
 /// Who a `TestHandler` serves.
 enum AdmissionRule {
     case everyone
-    /// The daemon's rule: its own user and root; anyone else gets a final error line.
+    /// As the daemon's session does: its own user and root are served; anyone else is sent the
+    /// reason and closed from `accept`.
     case ownerOrRoot
 
-    func decide(_ peer: PeerCredentials) -> Admission {
+    /// The line that refuses `peer`, nil when it is served.
+    func refusal(_ peer: PeerCredentials) -> String? {
         switch self {
         case .everyone:
-            return .accept
+            return nil
         case .ownerOrRoot:
-            return peer.isSameUserOrRoot(as: getuid())
-                ? .accept
-                : .refuse(finalLine: #"{"error":"permission denied: uid \#(peer.uid) is not the daemon's user"}"#)
+            return peer.uid == getuid() || peer.uid == 0 ? nil : #"{"error":"permission denied: uid \#(peer.uid) is not the daemon's user"}"#
         }
     }
 }
 
 /// A handler whose reaction to each line is supplied by the test; it records everything.
 final class TestHandler: ConnectionHandler {
-    typealias Reaction = (ClientInput, ClientID, LoopContext<Never>) -> Void
+    typealias Reaction = (ClientInput, ClientID, PollLoop<Never>) -> Void
     let recorder: Recorder<Observed>
     let admission: AdmissionRule
     let reaction: Reaction
-    let batchReaction: ((LoopContext<Never>) -> Void)?
+    let batchReaction: ((PollLoop<Never>) -> Void)?
 
     /// - Parameter batchEnded: also records `batchEnded` and runs this then.
     init(
@@ -93,7 +93,7 @@ final class TestHandler: ConnectionHandler {
         reaction: @escaping Reaction = { input, client, loop in
             if case .line(let text) = input { loop.send(text, to: client) }
         },
-        batchEnded: ((LoopContext<Never>) -> Void)? = nil
+        batchEnded: ((PollLoop<Never>) -> Void)? = nil
     ) {
         self.recorder = recorder
         self.admission = admission
@@ -101,28 +101,30 @@ final class TestHandler: ConnectionHandler {
         batchReaction = batchEnded
     }
 
-    func batchEnded(loop: LoopContext<Never>) {
+    func batchEnded(loop: PollLoop<Never>) {
         guard let batchReaction else { return }
         recorder.record(.batchEnded)
         batchReaction(loop)
     }
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: LoopContext<Never>) -> Admission {
-        let decision = admission.decide(peer)
-        if decision == .accept { recorder.record(.accepted(client, peer)) }
-        return decision
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<Never>) {
+        recorder.record(.accepted(client, peer))
+        if let refusal = admission.refusal(peer) {
+            loop.send(refusal, to: client)
+            loop.close(client)
+        }
     }
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: LoopContext<Never>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<Never>) {
         recorder.record(.input(client, input))
         reaction(input, client, loop)
     }
 
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: LoopContext<Never>) {
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<Never>) {
         recorder.record(.disconnected(client, reason))
     }
 
-    func signal(_ signal: LoopSignal, loop: LoopContext<Never>) {
+    func signal(_ signal: LoopSignal, loop: PollLoop<Never>) {
         recorder.record(.signal(signal))
         if signal == .terminate { loop.shutdown() }
     }
@@ -136,23 +138,25 @@ final class TestHandler: ConnectionHandler {
 struct RunningServer: Sendable {
     let directory: TemporaryDirectory
     let path: String
-    let loop: EventLoop<Never>
+    let inbox: LoopInbox<Never>
     let thread: JoinableThread
     let recorder: Recorder<Observed>
 
     init(
-        configuration: EventLoopConfiguration = EventLoopConfiguration(),
+        configuration: PollLoopConfiguration = PollLoopConfiguration(),
         directoryMode: mode_t = 0o700,
         makeHandler: @escaping @Sendable (Recorder<Observed>) -> TestHandler = { TestHandler(recorder: $0) }
     ) throws {
         directory = try TemporaryDirectory(mode: directoryMode)
         path = directory.file("s.sock")
         let listener = try SocketPath(path: path, origin: .flag).bindListener(uid: getuid())
-        let loop = try EventLoop<Never>(listeners: [listener.fd], configuration: configuration)
+        let inbox = try LoopInbox<Never>()
         let recorder = Recorder<Observed>()
-        self.loop = loop
+        self.inbox = inbox
         self.recorder = recorder
-        thread = JoinableThread { try? loop.run(makeHandler(recorder)) }
+        thread = JoinableThread {
+            try? PollLoop.run(listeners: [listener.fd], configuration: configuration, inbox: inbox, handler: makeHandler(recorder))
+        }
     }
 
     func connect() throws -> UnixClient {
@@ -161,7 +165,7 @@ struct RunningServer: Sendable {
 
     /// Graceful shutdown, then waits for the loop thread to end.
     func stop() {
-        loop.shutdown()
+        inbox.shutdown()
         thread.join()
     }
 }

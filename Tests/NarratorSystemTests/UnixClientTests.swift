@@ -50,11 +50,10 @@ import Testing
         #expect(throws: UnixClientError.timedOut(.milliseconds(50))) { try client.readLine(timeout: .milliseconds(50)) }
     }
 
-    @Test func rawEchoServerRoundTrips() throws {
-        let directory = try TemporaryDirectory()
-        let echo = try EchoServer(path: directory.file("echo.sock"))
-        defer { echo.stop() }
-        let client = try UnixClient(connectingTo: echo.path)
+    @Test func linesRoundTripThroughAnEchoingServer() throws {
+        let server = try RunningServer()
+        defer { server.stop() }
+        let client = try server.connect()
         for index in 0..<100 {
             try client.send(line: "{\"n\":\(index)}")
             #expect(try client.readLine(timeout: .seconds(60)) == "{\"n\":\(index)}")

@@ -20,9 +20,16 @@ public struct Workspace: Sendable {
     /// Takes the document, so that its nodes move into the tree instead of being copied.
     @discardableResult
     public mutating func register(_ document: consuming TreeDocument) -> Bool {
-        let name = document.name
+        register(AccessibilityTree(document: document))
+    }
+
+    /// Registers a compiled tree (compiled elsewhere, perhaps on another thread), replacing one
+    /// of the same name. Returns whether one was replaced.
+    @discardableResult
+    public mutating func register(_ tree: consuming AccessibilityTree) -> Bool {
+        let name = tree.name
         let replaced = trees[name] != nil
-        trees[name] = AccessibilityTree(document: document)
+        trees[name] = tree
         if let focus, focus.tree == name {
             repairFocus(in: name, tree: trees[name]!, oldStops: [], oldPosition: 0)
         }

@@ -16,6 +16,24 @@ extension Session {
         }
     }
 
+    /// Answers a request prepared before it reached the session (``PreparedRequest``): a
+    /// `register` has its tree compiled already.
+    mutating func respond(to prepared: consuming PreparedRequest, from client: ClientID) {
+        switch consume prepared {
+        case .decoded(.success(let request)):
+            respond(to: request, from: client)
+        case .decoded(.failure(let failure)):
+            send(client, Reply(id: failure.id, .failure(ReplyError(failure.error))))
+        case .register(let id, let compiled, let isEphemeral, let focusEvents):
+            do throws(ReplyError) {
+                let report = try register(try compiled.get(), ephemeral: isEphemeral, focusEvents: focusEvents, from: client)
+                send(client, Reply(id: id, .success(.registered(report))))
+            } catch {
+                send(client, Reply(id: id, .failure(error)))
+            }
+        }
+    }
+
     /// The reply's body, or nil when the reply waits for a write to finish.
     private mutating func carryOut(_ command: consuming RequestCommand, id: JSONValue?, from client: ClientID) throws(ReplyError) -> ReplyBody? {
         switch consume command {
@@ -23,7 +41,8 @@ extension Session {
             if let name { clients[client]?.name = name }
             return .hello(protocol: NarratorVersion.protocolVersion, daemon: NarratorVersion.daemon, client: client)
         case .register(let document, let isEphemeral, let focusEvents):
-            return .registered(try register(document, ephemeral: isEphemeral, focusEvents: focusEvents, from: client))
+            let tree = try PreparedRequest.compile(document, decoder: workspace.decoder)
+            return .registered(try register(tree, ephemeral: isEphemeral, focusEvents: focusEvents, from: client))
         case .update(let tree, let update, let announce, let notify):
             return .updated(try self.update(tree: tree, update, announce: announce, notify: notify))
         case .unregister(let tree):

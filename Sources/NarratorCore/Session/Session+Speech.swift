@@ -1,4 +1,5 @@
-/// Speech: asking the plan to say something, carrying its steps out, and the user's settings.
+/// Speech: asking the plan to say something, and carrying its steps out (the user's settings are
+/// in `Session+Settings`).
 extension Session {
     /// Asks for speech that is not an announcement, in `language`, else the tree's.
     @discardableResult
@@ -81,52 +82,6 @@ extension Session {
             journal(status.spec == .pulse ? .warning : .notice, "audio: using null output (\(status.detail ?? "sound server unreachable")); retrying")
         } else {
             journal(.notice, "audio: using \(status.active)")
-        }
-    }
-
-    /// Checks a setting and has it saved; it takes effect (and `client` gets its reply) once the
-    /// file is written. Without a client (the daemon's own change), failures go to the journal.
-    mutating func changeSetting(_ key: String, to value: String, replyingTo client: ClientID?, id: JSONValue?) throws(ReplyError) {
-        // On top of the changes still being saved, so that two `set`s in flight keep both.
-        var changed = awaitingSave.max(by: { $0.key < $1.key })?.value.settings ?? settings
-        do {
-            try changed.set(key, to: value, installed: configuration.voices)
-        } catch {
-            guard client != nil else {
-                journal(.error, "\(key): \(error)")
-                return
-            }
-            throw ReplyError(.invalidSetting, "\(error)")
-        }
-        let ticket = newTicket()
-        awaitingSave[ticket] = (client, id, key, changed)
-        effects.append(.saveSettings(changed, ticket))
-    }
-
-    /// The `changeSetting` input: the daemon's own change (its configuration read again).
-    mutating func changeOwnSetting(_ key: String, to value: String) {
-        // Without a client to answer, a refused value is journaled, not thrown.
-        try? changeSetting(key, to: value, replyingTo: nil, id: nil)
-    }
-
-    mutating func settingsSaved(_ ticket: Ticket, _ result: Result<Void, SpeechSettingsError>) {
-        guard let waiting = awaitingSave.removeValue(forKey: ticket) else { return }
-        switch result {
-        case .success:
-            settings = waiting.settings
-            follow(plan.configure(settings.schedulerConfiguration, at: now))
-            let value = (try? settings.get(waiting.key)) ?? ""
-            if let client = waiting.client {
-                send(client, Reply(id: waiting.id, .success(.setting(key: waiting.key, value: value))))
-            } else {
-                journal(.notice, "\(waiting.key) = \(value)")
-            }
-        case .failure(let error):
-            if let client = waiting.client {
-                send(client, Reply(id: waiting.id, .failure(ReplyError(.invalidSetting, "\(error)"))))
-            } else {
-                journal(.error, "\(waiting.key): \(error)")
-            }
         }
     }
 }

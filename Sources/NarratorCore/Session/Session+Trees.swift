@@ -1,21 +1,11 @@
 /// Registering, updating and listing trees, and who owns them.
 extension Session {
+    /// Registers a tree compiled from its document (``PreparedRequest/compile(_:decoder:)``, by
+    /// the session or before the request reached it), if `client` may.
     mutating func register(
-        _ json: consuming RawJSON, ephemeral isEphemeral: Bool, focusEvents: Bool = false, from client: ClientID
+        _ tree: consuming AccessibilityTree, ephemeral isEphemeral: Bool, focusEvents: Bool = false, from client: ClientID
     ) throws(ReplyError) -> RegisterReport {
-        let document: TreeDocument
-        do {
-            document = try workspace.decoder.decode(json)
-            // The request's document text is freed before the tree is compiled, so that the
-            // two are never resident together: a lower peak.
-            _ = consume json
-        } catch {
-            throw ReplyError(
-                .invalidDocument,
-                "the tree document is invalid (\(error.problems.count) problem(s)): " + error.problems.map(\.description).joined(separator: "; "),
-                problems: error.problems)
-        }
-        let name = document.name
+        let name = tree.name
         if let owner = owners[name], owner != client, let record = clients[owner] {
             throw ReplyError(
                 .treeOwned, "tree \"\(name)\" is registered by another connection, \(record.label); unregister it first or use another name")
@@ -25,16 +15,15 @@ extension Session {
             throw ReplyError(
                 .limitExceeded, "this connection already owns \(owned.count) trees, the most allowed (--max-trees); unregister one first")
         }
-        // The last use of the document: its nodes move into the compiled tree, not copied.
-        let replaced = workspace.register(document)
+        let replaced = workspace.register(tree)
         owners[name] = client
         if isEphemeral { ephemeral.insert(name) } else { ephemeral.remove(name) }
         if focusEvents { focusEventTrees.insert(name) } else { focusEventTrees.remove(name) }
-        let tree = workspace.trees[name]!
+        let registered = workspace.trees[name]!
         journal(
             .info,
-            "\(replaced ? "replaced" : "registered") tree \"\(name)\" (\(tree.nodeCount) nodes, \(tree.stopCount) stops) for \(clients[client]?.label ?? "\(client)")")
-        return RegisterReport(tree: name, stops: tree.stopCount, nodes: tree.nodeCount, replaced: replaced)
+            "\(replaced ? "replaced" : "registered") tree \"\(name)\" (\(registered.nodeCount) nodes, \(registered.stopCount) stops) for \(clients[client]?.label ?? "\(client)")")
+        return RegisterReport(tree: name, stops: registered.stopCount, nodes: registered.nodeCount, replaced: replaced)
     }
 
     mutating func unregister(_ tree: String) throws(ReplyError) {

@@ -35,8 +35,9 @@ public struct Session: Sendable {
     var focusEventTrees: Set<String> = []
     /// Announce replies waiting for their row's commit.
     var awaitingCommit: [Ticket: (client: ClientID, id: JSONValue?, report: AnnounceReport)] = [:]
-    /// `set` requests (or the daemon's own changes) waiting for the settings file to be written.
-    var awaitingSave: [Ticket: (client: ClientID?, id: JSONValue?, key: String, settings: SpeechSettings)] = [:]
+    /// `set` requests (or the daemon's own changes) waiting for the settings file to be written,
+    /// and what waits on them.
+    var settingsWrites = SettingsWrites()
     /// Speech Dispatcher (SSIP) connections; their messages in flight live with their
     /// utterances in the plan.
     var ssipClients: [ClientID: SSIPClient] = [:]
@@ -87,21 +88,9 @@ public struct Session: Sendable {
         case .connected(let client, let credentials):
             connect(client, credentials)
         case .request(let client, let decoded):
-            guard clients[client] != nil else { break }
-            guard !isShutDown else {
-                // Nothing new is taken once every outcome is final; the connection closes soon.
-                let id: JSONValue?
-                switch decoded {
-                case .success(let request): id = request.id
-                case .failure(let failure): id = failure.id
-                }
-                send(client, Reply(id: id, .failure(ReplyError(.shuttingDown, "narratord is stopping and takes no new requests"))))
-                break
-            }
-            switch consume decoded {
-            case .success(let request): respond(to: request, from: client)
-            case .failure(let failure): send(client, Reply(id: failure.id, .failure(ReplyError(failure.error))))
-            }
+            takeInOrder(.request(.decoded(decoded)), from: client)
+        case .prepared(let client, let prepared):
+            takeInOrder(.request(prepared), from: client)
         case .ssipConnected(let client, let credentials):
             connectSSIP(client, credentials)
         case .ssipLine(let client, let line):
@@ -115,15 +104,9 @@ public struct Session: Sendable {
         case .rejectedLine(let client, _) where ssipClients[client] != nil:
             ssipLineRefused(from: client)
         case .rejectedLine(let client, let problem):
-            guard clients[client] != nil else { break }
-            switch problem {
-            case .tooLong(let limit):
-                send(client, Reply(id: nil, .failure(ReplyError(.messageTooLong, "request longer than \(limit) bytes; it was discarded"))))
-            case .invalidUTF8:
-                send(client, Reply(id: nil, .failure(ReplyError(.invalidUTF8, "request is not valid UTF-8; it was discarded"))))
-            }
+            takeInOrder(.rejected(problem), from: client)
         case .disconnected(let client):
-            disconnect(client)
+            takeInOrder(.disconnect, from: client)
         case .speechEnded(let utterance, let problem):
             guard !isShutDown else { break }
             if let problem {
@@ -136,6 +119,7 @@ public struct Session: Sendable {
             outputChanged(status)
         case .timerFired:
             timer = nil
+            expireSettingsWrites()
             guard !isShutDown else { break }
             follow(plan.tick(at: self.now))
         case .logWritten(let ticket, let result):
@@ -160,6 +144,38 @@ public struct Session: Sendable {
         return effects
     }
 
+    /// What a connection sent, unless it is to wait behind the connection's `set` (see `Session+Settings`).
+    mutating func takeInOrder(_ input: consuming SettingsWrites.Held, from client: ClientID) {
+        if holdBehindSet(input, from: client) { return }
+        switch consume input {
+        case .request(let request): take(request, from: client)
+        case .rejected(let problem): rejected(problem, from: client)
+        case .disconnect: disconnect(client)
+        }
+    }
+
+    /// A line the framing refused: the connection is told, and goes on.
+    private mutating func rejected(_ problem: LineProblem, from client: ClientID) {
+        guard clients[client] != nil else { return }
+        switch problem {
+        case .tooLong(let limit):
+            send(client, Reply(id: nil, .failure(ReplyError(.messageTooLong, "request longer than \(limit) bytes; it was discarded"))))
+        case .invalidUTF8:
+            send(client, Reply(id: nil, .failure(ReplyError(.invalidUTF8, "request is not valid UTF-8; it was discarded"))))
+        }
+    }
+
+    /// A request, unless its connection is gone or the daemon is stopping.
+    private mutating func take(_ request: consuming PreparedRequest, from client: ClientID) {
+        guard clients[client] != nil else { return }
+        guard !isShutDown else {
+            // Nothing new is taken once every outcome is final; the connection closes soon.
+            send(client, Reply(id: request.id, .failure(ReplyError(.shuttingDown, "narratord is stopping and takes no new requests"))))
+            return
+        }
+        respond(to: request, from: client)
+    }
+
     // MARK: Effects
 
     mutating func send(_ client: ClientID, _ reply: Reply) {
@@ -179,9 +195,10 @@ public struct Session: Sendable {
         return Ticket(nextTicket)
     }
 
-    /// Keeps one timer for the plan's next deadline (an expiry, a refill, a hint's pause).
+    /// Keeps one timer for the plan's next deadline (an expiry, a refill, a hint's pause) and the
+    /// oldest settings write's.
     mutating func armTimer() {
-        let deadline = isShutDown ? nil : plan.nextDeadline
+        let deadline = [isShutDown ? nil : plan.nextDeadline, settingsWrites.deadline].compactMap { $0 }.min()
         guard deadline != timer else { return }
         timer = deadline
         effects.append(deadline.map(SessionEffect.setTimer) ?? .cancelTimer)
@@ -210,6 +227,7 @@ public struct Session: Sendable {
         unplayed.removeAll()
         isShutDown = true
         armTimer()
-        effects.append(.shutDown)
+        // A `set` still being written is answered first (or given up on, after the bound).
+        if settingsWrites.waiting.isEmpty { effects.append(.shutDown) } else { settingsWrites.shutDownWhenSettled = true }
     }
 }

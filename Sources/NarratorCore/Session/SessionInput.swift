@@ -5,6 +5,9 @@ public enum SessionInput: Sendable {
     case connected(ClientID, Credentials)
     /// A request line, decoded, or why it could not be.
     case request(ClientID, Result<Request, RequestFailure>)
+    /// A request line prepared before it came in (decoded, a `register`'s tree compiled): what
+    /// the daemon does off its loop thread for a large line.
+    case prepared(ClientID, PreparedRequest)
     /// A Speech Dispatcher (SSIP) connection was accepted on the SSIP socket.
     case ssipConnected(ClientID, Credentials)
     /// One line from an SSIP connection (its CRLF removed; bytes that are not UTF-8 replaced).

@@ -26,11 +26,17 @@ extension AccessibilityTree {
         }
         switch update {
         case .setProperties(_, let properties):
+            let changed: Node
             do {
-                nodes[Int(slot)] = try decoder.applyProperties(properties, to: nodes[Int(slot)], at: path)
+                changed = try decoder.applyProperties(properties, to: nodes[Int(slot)], at: path)
             } catch {
                 throw .invalidDocument(error)
             }
+            let keepsIndex = changed.indexesLike(nodes[Int(slot)], hasChildren: !childSlots[Int(slot)].isEmpty)
+            nodes[Int(slot)] = changed
+            // A label, value or hint changed (what an app's updates mostly are): the stops, frames
+            // and scopes stay as they were, and rebuilding them would cost O(n) on a large tree.
+            if keepsIndex { return }
         case .replaceChildren(_, let children):
             var depth = 1
             var up = parentSlot[Int(slot)]

@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 @testable import NarratorSystem
 
-@Suite struct EventLoopTests {
+@Suite struct PollLoopTests {
     @Test func echoesForAHundredConcurrentClients() throws {
         let server = try RunningServer()
         defer { server.stop() }
@@ -74,7 +74,7 @@ import Testing
         // with how much output the stuck client has waiting, so progress is counted in pings.
         let limit = 1 << 20
         let stuckID = Mutex<ClientID?>(nil)
-        let server = try RunningServer(configuration: EventLoopConfiguration(outputBufferLimit: limit)) { recorder in
+        let server = try RunningServer(configuration: PollLoopConfiguration(outputBufferLimit: limit)) { recorder in
             TestHandler(recorder: recorder) { input, client, loop in
                 guard case .line(let text) = input else { return }
                 if text == "stream to me" {
@@ -123,12 +123,13 @@ import Testing
     }
 
     @Test func anOverLongLineIsReportedAndTheConnectionKeepsWorking() throws {
-        let server = try RunningServer(configuration: EventLoopConfiguration(maximumLineLength: 1024)) { recorder in
+        let server = try RunningServer(configuration: PollLoopConfiguration(maximumLineLength: 1024)) { recorder in
             TestHandler(recorder: recorder) { input, client, loop in
                 switch input {
                 case .line(let text): loop.send("echo " + text, to: client)
                 case .lineTooLong(let limit): loop.send("error: line over \(limit) bytes", to: client)
                 case .invalidUTF8: loop.send("error: invalid UTF-8", to: client)
+                case .largeLine: loop.send("error: a large line", to: client)
                 }
             }
         }
@@ -152,17 +153,47 @@ import Testing
         #expect(inputs == [.line("before"), .lineTooLong(limit: 1024), .line("after"), .invalidUTF8(byteCount: 2), .line("still here")])
     }
 
+    /// A handler that decodes large lines elsewhere gets their bytes as they came, unchecked, and
+    /// every shorter line as text.
+    @Test func largeLinesArriveAsTheirBytes() throws {
+        let server = try RunningServer(configuration: PollLoopConfiguration(largeLineLength: 100)) { recorder in
+            TestHandler(recorder: recorder) { input, client, loop in
+                switch input {
+                case .largeLine(let line): loop.send("large \(line.count)", to: client)
+                case .line(let text): loop.send("line \(text.utf8.count)", to: client)
+                case .lineTooLong, .invalidUTF8: loop.send("refused", to: client)
+                }
+            }
+        }
+        defer { server.stop() }
+        let client = try server.connect()
+        let large = Array(repeating: UInt8(ascii: "a"), count: 150)
+        // In pieces, so that the line is put together from several reads.
+        try client.send(bytes: Array(large[0..<90]))
+        try client.send(bytes: Array(large[90...]) + [UInt8(ascii: "\n")])
+        #expect(try client.line() == "large 150")
+        try client.send(bytes: [0xFF] + Array(repeating: UInt8(ascii: "b"), count: 120) + [UInt8(ascii: "\n")])
+        #expect(try client.line() == "large 121")
+        try client.send(line: String(repeating: "c", count: 99))
+        #expect(try client.line() == "line 99")
+        let inputs = server.recorder.all.compactMap { event -> ClientInput? in
+            if case .input(_, let input) = event { return input }
+            return nil
+        }
+        #expect(inputs.first.map { if case .largeLine(let line) = $0 { line.joined() } else { [] } } == large)
+    }
+
     @Test func executeAndTimersRunOnTheLoopThread() throws {
         let server = try RunningServer()
         defer { server.stop() }
-        let loop = server.loop
+        let inbox = server.inbox
         let marks = Recorder<String>()
-        #expect(!loop.isLoopThread)
-        loop.execute { context in
-            marks.record("execute on loop thread: \(loop.isLoopThread)")
-            let cancelled = context.schedule(after: .milliseconds(1)) { _ in marks.record("cancelled timer fired") }
-            context.schedule(after: .milliseconds(30)) { _ in marks.record("timer on loop thread: \(loop.isLoopThread)") }
-            context.cancel(cancelled)
+        #expect(!inbox.isLoopThread)
+        inbox.execute { loop in
+            marks.record("execute on loop thread: \(inbox.isLoopThread)")
+            let cancelled = loop.schedule(after: .milliseconds(1)) { _ in marks.record("cancelled timer fired") }
+            loop.schedule(after: .milliseconds(30)) { _ in marks.record("timer on loop thread: \(inbox.isLoopThread)") }
+            loop.cancel(cancelled)
         }
         #expect(marks.wait { $0.contains { $0.hasPrefix("timer") } })
         #expect(marks.all == ["execute on loop thread: true", "timer on loop thread: true"])
@@ -173,15 +204,15 @@ import Testing
         let posters = (0..<8).map { _ in
             JoinableThread {
                 for _ in 0..<1000 {
-                    loop.execute { _ in
+                    inbox.execute { _ in
                         count.withLock { $0 += 1 }
-                        if !loop.isLoopThread { offLoop.withLock { $0 += 1 } }
+                        if !inbox.isLoopThread { offLoop.withLock { $0 += 1 } }
                     }
                 }
             }
         }
         for poster in posters { poster.join() }
-        loop.execute { _ in marks.record("all posted") }
+        inbox.execute { _ in marks.record("all posted") }
         #expect(marks.wait { $0.contains("all posted") })
         #expect(count.withLock { $0 } == 8000)
         #expect(offLoop.withLock { $0 } == 0)
@@ -189,7 +220,7 @@ import Testing
 
     @Test func gracefulShutdownDeliversOutputQueuedBeforeIt() throws {
         let lines = 5000
-        let server = try RunningServer(configuration: EventLoopConfiguration(shutdownFlushTimeout: .seconds(60))) { recorder in
+        let server = try RunningServer(configuration: PollLoopConfiguration(shutdownFlushTimeout: .seconds(60))) { recorder in
             TestHandler(recorder: recorder) { input, client, loop in
                 guard input == .line("burst then stop") else { return }
                 for index in 0..<lines { loop.send("line \(index) " + String(repeating: "z", count: 90), to: client) }
@@ -206,7 +237,7 @@ import Testing
         #expect(received == lines)
         server.thread.join()
         // The loop has finished: the listener is closed and execute is refused.
-        #expect(!server.loop.execute { _ in })
+        #expect(!server.inbox.execute { _ in })
         #expect(throws: UnixClientError.connectionRefused(server.path)) { try server.connect() }
         #expect(server.recorder.all.contains(.disconnected(ClientID(rawValue: 1), .shutdown)))
     }
@@ -250,10 +281,10 @@ import Testing
     }
 
     @Test func signalsArriveAsLoopCallbacks() throws {
-        let server = try RunningServer(configuration: EventLoopConfiguration(signals: [.hangup, .terminate]))
+        let server = try RunningServer(configuration: PollLoopConfiguration(signals: [.hangup, .terminate]))
         // A round trip through the loop proves it is running and owns the signal relay.
         let started = Recorder<Bool>()
-        server.loop.execute { _ in started.record(true) }
+        server.inbox.execute { _ in started.record(true) }
         #expect(started.wait { !$0.isEmpty })
         let client = try server.connect()
 
@@ -268,15 +299,15 @@ import Testing
         #expect(server.recorder.all.contains(.signal(.terminate)))
     }
 
-    @Test func aLoopRunsOnlyOnce() throws {
-        let loop = try EventLoop<Never>(listeners: [])
+    @Test func anInboxServesOneRun() throws {
+        let inbox = try LoopInbox<Never>()
         let recorder = Recorder<Observed>()
-        let thread = JoinableThread { try? loop.run(TestHandler(recorder: recorder)) }
+        let thread = JoinableThread { try? PollLoop.run(listeners: [], inbox: inbox, handler: TestHandler(recorder: recorder)) }
         let ran = Recorder<Bool>()
-        loop.execute { _ in ran.record(true) }
+        inbox.execute { _ in ran.record(true) }
         #expect(ran.wait { !$0.isEmpty })
-        #expect(throws: EventLoopError.alreadyStarted) { try loop.run(TestHandler(recorder: recorder)) }
-        loop.shutdown()
+        #expect(throws: PollLoopError.alreadyStarted) { try PollLoop.run(listeners: [], inbox: inbox, handler: TestHandler(recorder: recorder)) }
+        inbox.shutdown()
         thread.join()
     }
 }

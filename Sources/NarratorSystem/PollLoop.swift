@@ -1,12 +1,12 @@
 import NarratorCore
 import Glibc
 
-/// Identifies a timer scheduled with `LoopContext.schedule(after:_:)`, for cancelling it.
+/// Identifies a timer scheduled with `PollLoop.schedule(after:_:)`, for cancelling it.
 public struct TimerID: Hashable, Sendable {
     let rawValue: UInt64
 }
 
-/// The result of `LoopContext.send`.
+/// The result of `PollLoop.send`.
 public enum SendOutcome: Hashable, Sendable {
     /// Queued; it is written as soon as the client's socket takes it.
     case queued
@@ -18,16 +18,20 @@ public enum SendOutcome: Hashable, Sendable {
     case containsNewline
 }
 
-/// The loop's state and the operations the daemon performs on it. It lives on the loop thread
-/// only (it is deliberately not `Sendable`): handlers receive it as a parameter, and other
-/// threads reach it through `EventLoop.execute`.
-public final class LoopContext<Message: Sendable> {
-    /// The loop this context belongs to; hand it to other threads so they can `execute` on it.
-    public let eventLoop: EventLoop<Message>
+/// A single-threaded poll loop that owns every connection of a server: the listening sockets,
+/// the clients (each a `ClientConnection`), timers and signals all live on one thread, so the
+/// daemon's handler needs no locks. It exists only inside `run`, on the loop thread (it is
+/// deliberately not `Sendable`): handlers receive it as a parameter, and other threads reach it
+/// through its `inbox`.
+public final class PollLoop<Message: Sendable> {
+    /// Hand it to other threads so that they can `post` and `execute` on this loop.
+    public let inbox: LoopInbox<Message>
     private let handler: any ConnectionHandler<Message>
-    private let configuration: EventLoopConfiguration
+    private let configuration: PollLoopConfiguration
     private var listeners: [Int32]
-    private var clients: [ClientID: Connection] = [:]
+    /// How each listener's connections are split into lines (LF when not named).
+    private let framings: [Int32: Framing]
+    private var clients: [ClientID: ClientConnection] = [:]
     private var nextClient: UInt64 = 1
     private var timers: [TimerID: ScheduledTimer<Message>] = [:]
     private var nextTimer: UInt64 = 1
@@ -41,16 +45,67 @@ public final class LoopContext<Message: Sendable> {
     private var acceptPausedUntil: MonotonicInstant?
     private let readBuffer: UnsafeMutableRawBufferPointer
 
-    init(loop: EventLoop<Message>, listeners: [Int32], handler: any ConnectionHandler<Message>) {
-        self.eventLoop = loop
+    private init(
+        inbox: LoopInbox<Message>, listeners: [Int32], framings: [Int32: Framing], configuration: PollLoopConfiguration,
+        handler: any ConnectionHandler<Message>
+    ) {
+        self.inbox = inbox
         self.handler = handler
-        self.configuration = loop.configuration
+        self.configuration = configuration
         self.listeners = listeners
-        self.readBuffer = .allocate(byteCount: loop.configuration.readChunkSize, alignment: 16)
+        self.framings = framings
+        self.readBuffer = .allocate(byteCount: configuration.readChunkSize, alignment: 16)
     }
 
     deinit {
         readBuffer.deallocate()
+    }
+
+    /// Serves `listeners` on the calling thread until the loop has shut down (see `shutdown`) and
+    /// every connection is closed; other threads reach it through `inbox` meanwhile.
+    ///
+    /// Takes ownership of `listeners` (already bound and listening, for example from
+    /// `SocketPath.bindListener` or `SocketActivation`): they are closed when it returns or
+    /// throws. `framings` names the listeners whose connections use another framing than LF (SSIP's CRLF).
+    public static func run(
+        listeners: [Int32], framings: [Int32: Framing] = [:], configuration: PollLoopConfiguration = PollLoopConfiguration(),
+        inbox: LoopInbox<Message>, handler: some ConnectionHandler<Message>
+    ) throws(PollLoopError) {
+        func abandon() { for fd in listeners { try? Syscall.close(fd) } }
+        do {
+            for fd in listeners {
+                try Syscall.setNonBlocking(fd, true)
+                try Syscall.setCloseOnExec(fd)
+            }
+        } catch {
+            abandon()
+            throw .system(error)
+        }
+        do {
+            try inbox.begin()
+        } catch {
+            abandon()
+            throw error
+        }
+        defer { inbox.finish() }
+        if !configuration.signals.isEmpty {
+            do {
+                try SignalRelay.claim(configuration.signals, wakeFD: inbox.wakeFD)
+            } catch {
+                abandon()
+                throw error
+            }
+        }
+        let loop = PollLoop(inbox: inbox, listeners: listeners, framings: framings, configuration: configuration, handler: handler)
+        defer {
+            if !configuration.signals.isEmpty { SignalRelay.release() }
+            loop.closeEverything()
+        }
+        do {
+            try loop.runUntilFinished()
+        } catch {
+            throw .system(error)
+        }
     }
 
     // MARK: - Operations for the daemon
@@ -61,18 +116,12 @@ public final class LoopContext<Message: Sendable> {
     public func send(_ line: String, to client: ClientID) -> SendOutcome {
         guard let connection = clients[client], connection.closing == nil else { return .notConnected }
         var line = line
-        let bytes = line.withUTF8 { Array($0) }
-        guard bytes.withUnsafeBytes({ firstNewline(in: $0) }) == nil else { return .containsNewline }
-        let queued = connection.output.count + bytes.count + 1
-        guard queued <= configuration.outputBufferLimit else {
-            connection.output.removeAll()
-            markClosing(connection, .now(.outputOverflow(limit: configuration.outputBufferLimit, queued: queued)))
-            return .overflowed
+        let outcome = line.withUTF8 { bytes -> SendOutcome in
+            guard firstNewline(in: UnsafeRawBufferPointer(bytes)) == nil else { return .containsNewline }
+            return connection.queue(bytes, newline: true, limit: configuration.outputBufferLimit)
         }
-        connection.output.append(bytes)
-        connection.output.append(CollectionOfOne(UInt8(ascii: "\n")))
-        dirty.insert(client)
-        return .queued
+        noteQueued(outcome, connection)
+        return outcome
     }
 
     /// Queues `text` for `client` as it is, with no newline added (SSIP's replies end their own
@@ -81,20 +130,23 @@ public final class LoopContext<Message: Sendable> {
     public func write(_ text: String, to client: ClientID) -> SendOutcome {
         guard let connection = clients[client], connection.closing == nil else { return .notConnected }
         var text = text
-        let queued = connection.output.count + text.utf8.count
-        guard queued <= configuration.outputBufferLimit else {
-            connection.output.removeAll()
-            markClosing(connection, .now(.outputOverflow(limit: configuration.outputBufferLimit, queued: queued)))
-            return .overflowed
+        let outcome = text.withUTF8 { connection.queue($0, newline: false, limit: configuration.outputBufferLimit) }
+        noteQueued(outcome, connection)
+        return outcome
+    }
+
+    /// Marks a connection that queued output for writing, or one that overflowed for closing.
+    private func noteQueued(_ outcome: SendOutcome, _ connection: ClientConnection) {
+        switch outcome {
+        case .queued: dirty.insert(connection.id)
+        case .overflowed: closing.insert(connection.id)
+        case .notConnected, .containsNewline: break
         }
-        text.withUTF8 { connection.output.append($0) }
-        dirty.insert(client)
-        return .queued
     }
 
     /// How `client`'s lines are framed: which protocol it speaks (nil when it is not connected).
     public func framing(of client: ClientID) -> Framing? {
-        clients[client]?.framer.framing
+        clients[client]?.framing
     }
 
     /// Closes `client` once its pending output has been written; its input is no longer read.
@@ -105,7 +157,7 @@ public final class LoopContext<Message: Sendable> {
 
     /// Runs `body` on the loop thread after `delay` (driven by poll's timeout).
     @discardableResult
-    public func schedule(after delay: Duration, _ body: @escaping (LoopContext<Message>) -> Void) -> TimerID {
+    public func schedule(after delay: Duration, _ body: @escaping (PollLoop<Message>) -> Void) -> TimerID {
         let id = TimerID(rawValue: nextTimer)
         nextTimer += 1
         timers[id] = ScheduledTimer(deadline: MonotonicClock.now() + max(delay, .zero), body: body)
@@ -116,7 +168,7 @@ public final class LoopContext<Message: Sendable> {
     @discardableResult
     public func schedule(after delay: Duration, deliver message: Message) -> TimerID {
         let handler = self.handler
-        return schedule(after: delay) { context in handler.handle(message, loop: context) }
+        return schedule(after: delay) { loop in handler.handle(message, loop: loop) }
     }
 
     /// Cancels a timer that has not fired yet; cancelling a fired or unknown timer does nothing.
@@ -126,7 +178,7 @@ public final class LoopContext<Message: Sendable> {
 
     /// Graceful shutdown: stop accepting (listening sockets are closed), stop reading, write what
     /// is queued for each client (waiting at most `flushTimeout`, default from the configuration),
-    /// close every connection, and return from `EventLoop.run`. Calling it again can only shorten
+    /// close every connection, and return from `run`. Calling it again can only shorten
     /// the wait.
     public func shutdown(flushTimeout: Duration? = nil) {
         let deadline = MonotonicClock.now() + (flushTimeout ?? configuration.shutdownFlushTimeout)
@@ -143,9 +195,9 @@ public final class LoopContext<Message: Sendable> {
         }
     }
 
-    /// The accepted clients that are still connected and not closing.
+    /// The clients that are still connected and not closing.
     public var connectedClients: [ClientID] {
-        clients.values.filter { $0.admitted && $0.closing == nil }.map(\.id).sorted()
+        clients.values.filter { $0.closing == nil }.map(\.id).sorted()
     }
 
     /// The credentials a connected client presented when it connected.
@@ -160,9 +212,9 @@ public final class LoopContext<Message: Sendable> {
 
     // MARK: - The loop
 
-    func runUntilFinished() throws(Errno) {
+    private func runUntilFinished() throws(Errno) {
         var entries: [pollfd] = []
-        var polledClients: [Connection] = []
+        var polledClients: [ClientConnection] = []
         while true {
             runQueuedWork()
             fireDueTimers()
@@ -184,7 +236,7 @@ public final class LoopContext<Message: Sendable> {
 
             entries.removeAll(keepingCapacity: true)
             polledClients.removeAll(keepingCapacity: true)
-            entries.append(pollfd(fd: eventLoop.wakeFD, events: Int16(POLLIN), revents: 0))
+            entries.append(pollfd(fd: inbox.wakeFD, events: Int16(POLLIN), revents: 0))
             let accepting = acceptPausedUntil.map { MonotonicClock.now() >= $0 } ?? true
             if accepting {
                 acceptPausedUntil = nil
@@ -204,7 +256,7 @@ public final class LoopContext<Message: Sendable> {
 
             _ = try Syscall.poll(&entries, timeoutMilliseconds: pollTimeout())
 
-            if entries[0].revents != 0 { _ = try? Syscall.drainEventFD(eventLoop.wakeFD) }
+            if entries[0].revents != 0 { _ = try? Syscall.drainEventFD(inbox.wakeFD) }
             for index in 0..<listenerCount where entries[1 + index].revents != 0 {
                 acceptPending(on: entries[1 + index].fd)
             }
@@ -219,7 +271,7 @@ public final class LoopContext<Message: Sendable> {
     }
 
     /// Closes whatever is left when `run` ends (normally nothing but the listeners).
-    func closeEverything() {
+    private func closeEverything() {
         for fd in listeners { try? Syscall.close(fd) }
         listeners.removeAll()
         for connection in clients.values { try? Syscall.close(connection.fd) }
@@ -255,7 +307,7 @@ public final class LoopContext<Message: Sendable> {
                 handler.signal(signal, loop: self)
             }
         }
-        for work in eventLoop.takeWork() {
+        for work in inbox.takeWork() {
             switch work {
             case .closure(let body): body(self)
             case .message(let message): handler.handle(message, loop: self)
@@ -300,148 +352,76 @@ public final class LoopContext<Message: Sendable> {
             }
             let id = ClientID(rawValue: nextClient)
             nextClient += 1
-            let connection = Connection(
-                id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength, framing: eventLoop.framings[listener] ?? .newline)
-            // Registered before asking the handler, so a greeting sent from `accept` is kept.
+            let connection = ClientConnection(
+                id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength, framing: framings[listener] ?? .newline,
+                largeLineLength: configuration.largeLineLength)
+            // Registered before telling the handler, so a line sent from `accept` is kept.
             clients[id] = connection
-            switch handler.accept(id, peer: peer, loop: self) {
-            case .accept:
-                break
-            case .refuse(let finalLine):
-                connection.admitted = false
-                connection.output.removeAll()
-                connection.output.append(finalLine.utf8)
-                connection.output.append(CollectionOfOne(UInt8(ascii: "\n")))
-                dirty.insert(id)
-                closing.remove(id)
-                connection.closing = nil
-                markClosing(connection, .afterFlush(.closedByServer))
-                handler.log(.refused(id, peer: peer))
-            }
+            handler.accept(id, peer: peer, loop: self)
         }
     }
 
-    private func service(_ connection: Connection, events: Int16) {
+    private func service(_ connection: ClientConnection, events: Int16) {
         if events & Int16(POLLOUT) != 0 || events & Int16(POLLERR | POLLHUP) != 0 {
-            connection.writeBlocked = false
-            if !connection.output.isEmpty { flush(connection) }
+            if !connection.becameWritable() { closing.insert(connection.id) }
         }
         if events & Int16(POLLIN) != 0, connection.reading {
             readOnce(connection)
         } else if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0, connection.closingNow == nil {
             // The peer is gone entirely; nothing more can be read or written.
-            let reason: DisconnectReason
-            if let error = try? Syscall.socketOption(connection.fd, level: SOL_SOCKET, name: SO_ERROR), error != 0 {
-                reason = .readFailed(Errno(code: error, syscall: "poll"))
-            } else {
-                reason = connection.closing?.reason ?? .peerClosed
-            }
-            connection.output.removeAll()
-            markClosing(connection, .now(reason))
+            markClosing(connection, .now(connection.goneReason()))
         }
     }
 
-    private func readOnce(_ connection: Connection) {
-        let count: Int
-        do {
-            count = try Syscall.read(connection.fd, into: readBuffer)
-        } catch where error.isWouldBlock {
+    private func readOnce(_ connection: ClientConnection) {
+        var longest = 0
+        switch connection.read(into: readBuffer) {
+        case .nothing:
             return
-        } catch {
+        case .failed(let error):
             markClosing(connection, .now(.readFailed(error)))
             return
-        }
-        let longest: Int
-        if count == 0 {
-            longest = deliverLast(from: connection)
+        case .frames(let frames):
+            for frame in frames {
+                // Stop at once if the handler closed this client (or it overflowed) meanwhile.
+                guard connection.closing == nil else { break }
+                longest = max(longest, frame.lineLength)
+                handler.receive(connection.input(for: frame), from: connection.id, loop: self)
+            }
+        case .endOfInput(let last):
+            if let last {
+                longest = last.lineLength
+                handler.receive(connection.input(for: last), from: connection.id, loop: self)
+            }
             if connection.closing == nil { markClosing(connection, .afterFlush(.peerClosed)) }
-        } else {
-            longest = deliverLines(count, from: connection)
         }
         // A long line's bytes, its String and whatever the handler built from them (a tree
         // document's JSON) are freed only now, scattered through the heap and still resident.
         if longest >= configuration.releaseMemoryAfterLineLength { Syscall.releaseFreedMemory() }
     }
 
-    /// Frames the `count` bytes just read and hands each complete line to the handler.
-    /// Returns the length of the longest line; the frames are freed when it returns.
-    private func deliverLines(_ count: Int, from connection: Connection) -> Int {
-        let frames = connection.framer.append(UnsafeRawBufferPointer(rebasing: readBuffer[0..<count]))
-        var longest = 0
-        for frame in frames {
-            // Stop at once if the handler closed this client (or it overflowed) meanwhile.
-            guard connection.closing == nil else { break }
-            longest = max(longest, frame.lineLength)
-            deliver(frame, from: connection)
-        }
-        return longest
-    }
-
-    /// Hands the unterminated last line (at end of input) to the handler; returns its length.
-    private func deliverLast(from connection: Connection) -> Int {
-        guard let last = connection.framer.finish() else { return 0 }
-        deliver(last, from: connection)
-        return last.lineLength
-    }
-
-    private func deliver(_ frame: LineFramer.Frame, from connection: Connection) {
-        let input: ClientInput
-        switch frame {
-        case .tooLong:
-            input = .lineTooLong(limit: configuration.maximumLineLength)
-        case .line(let bytes) where connection.framer.framing == .crlf:
-            // SSIP clients send what their users typed: bytes that are not UTF-8 are replaced, not refused.
-            input = .line(String(decoding: bytes, as: UTF8.self))
-        case .line(let bytes):
-            if let text = String(validating: bytes, as: UTF8.self) {
-                input = .line(text)
-            } else {
-                input = .invalidUTF8(byteCount: bytes.count)
-            }
-        }
-        handler.receive(input, from: connection.id, loop: self)
-    }
-
     private func flushDirty() {
         guard !dirty.isEmpty else { return }
         for id in dirty {
             guard let connection = clients[id], !connection.writeBlocked, !connection.output.isEmpty else { continue }
-            flush(connection)
+            if !connection.flush() { closing.insert(id) }
         }
         dirty.removeAll(keepingCapacity: true)
     }
 
-    private func flush(_ connection: Connection) {
-        do {
-            connection.writeBlocked = try !connection.output.flush(to: connection.fd)
-        } catch {
-            connection.output.removeAll()
-            markClosing(connection, .now(.writeFailed(error)))
-        }
-    }
-
-    private func markClosing(_ connection: Connection, _ closing: Connection.Closing) {
-        if case .now = connection.closing { return }
-        connection.closing = closing
-        connection.reading = false
-        self.closing.insert(connection.id)
+    private func markClosing(_ connection: ClientConnection, _ next: ClientConnection.Closing) {
+        if connection.startClosing(next) { closing.insert(connection.id) }
     }
 
     private func reapClosing() {
         guard !closing.isEmpty else { return }
         for id in closing {
-            guard let connection = clients[id], let state = connection.closing else {
+            guard let connection = clients[id], connection.closing != nil else {
                 closing.remove(id)
                 continue
             }
-            switch state {
-            case .afterFlush(let reason) where connection.output.isEmpty:
-                finalize(connection, reason: reason, graceful: true)
-            case .now(let reason):
-                finalize(connection, reason: reason, graceful: false)
-            case .afterFlush:
-                continue
-            }
+            guard let (reason, graceful) = connection.finished else { continue }
+            finalize(connection, reason: reason, graceful: graceful)
             closing.remove(id)
         }
     }
@@ -475,7 +455,7 @@ public final class LoopContext<Message: Sendable> {
         }
     }
 
-    private func finalize(_ connection: Connection, reason: DisconnectReason, graceful: Bool) {
+    private func finalize(_ connection: ClientConnection, reason: DisconnectReason, graceful: Bool) {
         clients[connection.id] = nil
         dirty.remove(connection.id)
         if graceful {
@@ -489,7 +469,6 @@ public final class LoopContext<Message: Sendable> {
         } else {
             try? Syscall.close(connection.fd)
         }
-        guard connection.admitted else { return }
         handler.disconnected(connection.id, reason: reason, loop: self)
         switch reason {
         case .peerClosed, .closedByServer, .shutdown:
@@ -500,45 +479,7 @@ public final class LoopContext<Message: Sendable> {
     }
 }
 
-/// One client's state, owned by the `LoopContext`.
-private final class Connection {
-    enum Closing {
-        /// Close once the output buffer is empty.
-        case afterFlush(DisconnectReason)
-        /// Close at the next opportunity, dropping unsent output.
-        case now(DisconnectReason)
-
-        var reason: DisconnectReason {
-            switch self {
-            case .afterFlush(let reason), .now(let reason): return reason
-            }
-        }
-    }
-
-    let id: ClientID
-    let fd: Int32
-    let peer: PeerCredentials
-    var admitted = true
-    var framer: LineFramer
-    var output = OutputBuffer()
-    var reading = true
-    var writeBlocked = false
-    var closing: Closing?
-
-    var closingNow: DisconnectReason? {
-        if case .now(let reason) = closing { return reason }
-        return nil
-    }
-
-    init(id: ClientID, fd: Int32, peer: PeerCredentials, lineLimit: Int, framing: Framing) {
-        self.id = id
-        self.fd = fd
-        self.peer = peer
-        self.framer = LineFramer(limit: lineLimit, framing: framing)
-    }
-}
-
 private struct ScheduledTimer<Message: Sendable> {
     let deadline: MonotonicInstant
-    let body: (LoopContext<Message>) -> Void
+    let body: (PollLoop<Message>) -> Void
 }

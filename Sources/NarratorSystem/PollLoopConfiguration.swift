@@ -1,5 +1,5 @@
-/// Limits and behaviour of an `EventLoop`.
-public struct EventLoopConfiguration: Hashable, Sendable {
+/// Limits and behaviour of a `PollLoop`.
+public struct PollLoopConfiguration: Hashable, Sendable {
     /// Longest accepted line in bytes, newline excluded; longer ones become `.lineTooLong`.
     public var maximumLineLength: Int
     /// Most bytes queued for one client before it is disconnected as too slow.
@@ -14,6 +14,9 @@ public struct EventLoopConfiguration: Hashable, Sendable {
     /// system (`malloc_trim`: under 1 ms after a 1 MB line, 7 ms after a 10 MB one). Parsing a
     /// large request frees its JSON in small pieces, which would otherwise stay resident.
     public var releaseMemoryAfterLineLength: Int
+    /// LF-framed lines at least this long are handed to the handler as bytes (`ClientInput.largeLine`),
+    /// for it to check and decode off the loop; by default none is.
+    public var largeLineLength: Int
 
     public init(
         maximumLineLength: Int = 1 << 20,
@@ -21,7 +24,8 @@ public struct EventLoopConfiguration: Hashable, Sendable {
         readChunkSize: Int = 64 << 10,
         signals: Set<LoopSignal> = [],
         shutdownFlushTimeout: Duration = .seconds(2),
-        releaseMemoryAfterLineLength: Int = 256 << 10
+        releaseMemoryAfterLineLength: Int = 256 << 10,
+        largeLineLength: Int = .max
     ) {
         precondition(maximumLineLength > 0 && outputBufferLimit > 0 && readChunkSize > 0)
         self.maximumLineLength = maximumLineLength
@@ -30,12 +34,13 @@ public struct EventLoopConfiguration: Hashable, Sendable {
         self.signals = signals
         self.shutdownFlushTimeout = shutdownFlushTimeout
         self.releaseMemoryAfterLineLength = releaseMemoryAfterLineLength
+        self.largeLineLength = largeLineLength
     }
 }
 
-/// Why `EventLoop.run` could not run or stopped.
-public enum EventLoopError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// `run` was called a second time; a loop runs once.
+/// Why `PollLoop.run` could not run or stopped.
+public enum PollLoopError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The inbox was already used by a run; an inbox serves one.
     case alreadyStarted
     /// Another loop in this process already receives the signals (dispositions are process-wide).
     case signalsInUse
@@ -43,7 +48,7 @@ public enum EventLoopError: Error, Hashable, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .alreadyStarted: return "this event loop has already been run"
+        case .alreadyStarted: return "this loop's inbox has already served a run"
         case .signalsInUse: return "another event loop in this process already handles signals"
         case .system(let error): return "event loop: \(error)"
         }

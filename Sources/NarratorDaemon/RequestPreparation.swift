@@ -1,0 +1,163 @@
+import Dispatch
+import NarratorCore
+import NarratorSystem
+import Synchronization
+
+/// Large request lines prepared on a queue of their own (checked to be UTF-8, decoded, a
+/// `register`'s tree compiled: ``PreparedRequest``), so that nobody waits behind them on the
+/// loop: registering a 100,000-element tree takes a fifth of a second, which every other client,
+/// a screen reader's key echo among them, would otherwise wait through. A client's later input
+/// waits behind its own line until that comes back, so each client is answered in the order it
+/// sent its requests; other clients do not wait.
+///
+/// It lives on the loop thread, with the driver; only the pure preparing, and freeing what the
+/// session let go of, run on the queue.
+final class RequestPreparation {
+    /// Lines at least this long (bytes) are prepared off the loop (the loop hands them over as
+    /// `ClientInput.largeLine`): decoding one takes about a millisecond, against some 50 µs for
+    /// handing it over and back.
+    static let threshold = 64 << 10
+
+    /// What a client sent behind a line being prepared, in order.
+    enum Held {
+        case line(String)
+        case largeLine(LargeLine)
+        /// Anything else that must not overtake the line: a refused line, the connection gone.
+        case input(SessionInput)
+    }
+
+    private let queue = DispatchQueue(label: "narrator.prepare", qos: .userInitiated)
+    /// Counts what was handed to the queue, so that memory is given back once none came for a while.
+    private let handedOut = HandOuts()
+    private let requests: RequestDecoder
+    private let documents: TreeDocumentDecoder
+    private let inbox: LoopInbox<DaemonMessage>
+    /// The clients with a line out being prepared, and what each sent after it.
+    private var held: [ClientID: [Held]] = [:]
+    /// Set at shutdown: large lines are decoded on the loop from then on, so that nothing is
+    /// handed out after the last line the loop waits for.
+    private var stopping = false
+
+    /// - Parameter documents: the session's own (`Workspace.decoder`), so that the limits are the same.
+    init(requests: RequestDecoder, documents: TreeDocumentDecoder, inbox: LoopInbox<DaemonMessage>) {
+        self.requests = requests
+        self.documents = documents
+        self.inbox = inbox
+    }
+
+    /// Prepares a large line off the loop (its result comes back as `DaemonMessage.prepared`),
+    /// or holds it behind the client's line being prepared; false when stopping and nothing is
+    /// held: the loop decodes it then (``input(decoding:from:decoder:)``).
+    func take(_ line: consuming LargeLine, from client: ClientID) -> Bool {
+        if held[client] != nil {
+            held[client]!.append(.largeLine(line))
+            return true
+        }
+        guard !stopping else { return false }
+        held[client] = []
+        prepare(line, from: client)
+        return true
+    }
+
+    /// A large line decoded on the calling thread: the same replies as prepared off it.
+    static func input(decoding line: LargeLine, from client: ClientID, decoder: RequestDecoder) -> SessionInput {
+        guard let text = String(validating: line.joined(), as: UTF8.self) else { return .rejectedLine(client, .invalidUTF8) }
+        return .request(client, decoder.decode(text))
+    }
+
+    /// Holds `input` behind `client`'s line being prepared; false when none is, and it can be fed now.
+    func hold(_ input: Held, from client: ClientID) -> Bool {
+        guard held[client] != nil else { return false }
+        held[client]!.append(input)
+        return true
+    }
+
+    /// `client`'s prepared line came back: what it sent after it, to be fed now in order, up to
+    /// its next large line, which goes to be prepared (the rest waits behind that); everything
+    /// when stopping.
+    func finished(_ client: ClientID) -> [Held] {
+        guard var waiting = held.removeValue(forKey: client) else { return [] }
+        for (index, next) in waiting.enumerated() where !stopping {
+            guard case .largeLine(let line) = next else { continue }
+            held[client] = Array(waiting[(index + 1)...])
+            waiting.removeSubrange(index...)
+            prepare(line, from: client)
+            break
+        }
+        return waiting
+    }
+
+    /// At shutdown: runs `body` (from the queue) once every line handed out so far has come back
+    /// to the loop, and hands out no more.
+    func stop(then body: @escaping @Sendable () -> Void) {
+        stopping = true
+        queue.async(execute: body)
+    }
+
+    /// The tree that `input`, a prepared `register`, would replace: the driver lets go of it with
+    /// ``release(_:)`` once the session has, so that freeing it (milliseconds for 100,000 nodes)
+    /// happens here, not on the loop.
+    func replacedTree(by input: SessionInput, in workspace: Workspace) -> AccessibilityTree? {
+        guard case .prepared(_, .register(_, .success(let tree), _, _)) = input else { return nil }
+        return workspace.trees[tree.name]
+    }
+
+    /// Frees `tree` on the queue, if this holds its last reference.
+    func release(_ tree: consuming AccessibilityTree?) {
+        guard let tree else { return }
+        let parcel = Parcel(tree)
+        queue.async { _ = parcel.take() }
+        releaseMemoryWhenQuiet()
+    }
+
+    /// How long the queue is to have had nothing to do before freed memory is given back.
+    static let quietBeforeRelease: Duration = .milliseconds(500)
+
+    /// Gives freed heap memory back to the system off the loop (after a large line, or a large
+    /// tree freed), once nothing else large has come for ``quietBeforeRelease``. Given back after
+    /// every line, its pages were faulted in again by the loop reading the next one: 65,000 page
+    /// faults a second on the loop thread while a client registered a 100k-element tree in a loop.
+    func releaseMemoryWhenQuiet() {
+        let (queue, handedOut) = (queue, handedOut)
+        queue.async {
+            let mine = handedOut.count.add(1, ordering: .relaxed).newValue
+            queue.async(after: Self.quietBeforeRelease) {
+                if handedOut.count.load(ordering: .relaxed) == mine { Syscall.releaseFreedMemory() }
+            }
+        }
+    }
+
+    private func prepare(_ line: consuming LargeLine, from client: ClientID) {
+        let (requests, documents, inbox) = (requests, documents, inbox)
+        // Handed over in a parcel the job empties, so that the line is freed as soon as it is
+        // decoded rather than when the job ends.
+        let parcel = Parcel(line)
+        queue.async {
+            guard var bytes = parcel.take()?.joined() else { return }
+            let input: SessionInput
+            if let text = String(validating: bytes, as: UTF8.self) {
+                bytes = []
+                input = .prepared(client, PreparedRequest(line: text, requests: requests, documents: documents))
+            } else {
+                input = .rejectedLine(client, .invalidUTF8)
+            }
+            inbox.post(.prepared(client, input))
+        }
+        // The line's bytes and the document's transient values are freed by then, scattered through the heap.
+        releaseMemoryWhenQuiet()
+    }
+}
+
+/// A value handed to another thread and taken out there once.
+private final class Parcel<Value: Sendable>: Sendable {
+    private let value: Mutex<Value?>
+
+    init(_ value: consuming Value) { self.value = Mutex(value) }
+
+    func take() -> Value? { value.withLock { $0.take() } }
+}
+
+/// A count shared with the queue's jobs.
+private final class HandOuts: Sendable {
+    let count = Atomic<UInt64>(0)
+}

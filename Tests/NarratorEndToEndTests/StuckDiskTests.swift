@@ -1,0 +1,58 @@
+import Foundation
+import NarratorCore
+import Testing
+
+/// A disk that stops answering holds narratord up for a bounded time only: stopping waits for the
+/// log's last rows at most `SessionDriver.logWaitBound`, then says what it gave up and exits.
+@Suite struct StuckDiskTests {
+    /// Whether some thread of `pid` waits to open a FIFO (for a writer that never comes).
+    static func waitsOnAFIFO(_ pid: Int32) -> Bool {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.contains { task in
+            let channel = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/wchan", encoding: .utf8)) ?? ""
+            return channel.contains("wait_for_partner")
+        }
+    }
+
+    @Test func stoppingGivesUpOnALogThatDoesNotAnswerAndSaysWhat() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-stuck-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A file where the log's directory should be: the log cannot open, and speech goes on.
+        let logDirectory = directory + "/log"
+        #expect(FileManager.default.createFile(atPath: logDirectory, contents: Data()))
+        let daemon = try DaemonHarness(extraArguments: ["--db", logDirectory + "/narrator.db"])
+        let client = try daemon.client()
+        // Answered once start-up is over, the log's first attempt to open among it.
+        #expect(try client.request(["cmd": "hello"])["ok"] == true)
+
+        // Then the directory appears with a FIFO for the file: the log's next attempt to open it
+        // waits for a writer that never comes, as a read from a stuck disk would.
+        try FileManager.default.removeItem(atPath: logDirectory)
+        try FileManager.default.createDirectory(atPath: logDirectory, withIntermediateDirectories: false)
+        #expect(mkfifo(logDirectory + "/narrator.db", 0o600) == 0)
+        let pid = daemon.process.processIdentifier
+        let stuckBy = Date().addingTimeInterval(30)
+        while !Self.waitsOnAFIFO(pid), Date() < stuckBy { usleep(50_000) }
+        try #require(Self.waitsOnAFIFO(pid), "the log never tried the FIFO")
+
+        // Its reply waits for a commit that never comes.
+        try client.sendRaw(#"{"id": 100, "cmd": "announce", "text": "never logged"}"#)
+        #expect(try client.request(["cmd": "speak", "text": "speech goes on"])["ok"] == true)
+
+        daemon.process.terminate()
+        let stoppedBy = Date().addingTimeInterval(60)
+        while daemon.process.isRunning, Date() < stoppedBy { usleep(50_000) }
+        if daemon.process.isRunning {
+            kill(pid, SIGKILL)
+            Issue.record("narratord did not stop with its log stuck")
+        }
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationStatus == 0)
+        // The announcement's row, the speech's and the shutdown's.
+        #expect(daemon.log.contains(#/stopping without the log: [1-9][0-9]* row\(s\) were still not written after 5 s/#), "\(daemon.log)")
+        #expect(daemon.log.contains("stopped"))
+        // The announcement's reply never said it was logged: the connection closed without one.
+        #expect(try client.connection.readLine(timeout: .seconds(20)) == nil)
+    }
+}
