@@ -109,26 +109,28 @@ struct LineFramer {
         }
     }
 
-    /// Adds bytes to the unfinished line, starting a new piece once the last one is full.
+    /// Adds bytes to the unfinished line, filling pieces of ``pieceSize`` bytes: each is
+    /// allocated once at its full size, so that none is copied as it grows.
     private mutating func hold(_ bytes: Slice<UnsafeRawBufferPointer>) {
-        pending.append(contentsOf: bytes)
-        guard pending.count >= Self.pieceSize else { return }
-        earlierCount += pending.count
-        var full: [UInt8] = []
-        swap(&full, &pending)
-        earlier.append(full)
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            if pending.count == Self.pieceSize {
+                earlierCount += pending.count
+                var full: [UInt8] = []
+                full.reserveCapacity(Self.pieceSize)
+                swap(&full, &pending)
+                earlier.append(full)
+            }
+            let room = Self.pieceSize - pending.count
+            pending.append(contentsOf: rest.prefix(room))
+            rest = rest.dropFirst(room)
+        }
     }
 
     /// The unfinished line as a frame, without its last `cut` bytes (a CRLF line's CR), leaving nothing.
     private mutating func takeLine(droppingLast cut: Int) -> Frame {
-        if cut > 0 {
-            if !pending.isEmpty {
-                pending.removeLast(cut)
-            } else {
-                earlier[earlier.count - 1].removeLast(cut)
-                earlierCount -= cut
-            }
-        }
+        // A full piece is set aside only when more bytes come, so the last bytes are in `pending`.
+        pending.removeLast(cut)
         guard !earlier.isEmpty else {
             // Keep the small buffer for the next line.
             defer { pending.removeAll(keepingCapacity: true) }
@@ -136,7 +138,7 @@ struct LineFramer {
         }
         var pieces: [[UInt8]] = []
         swap(&pieces, &earlier)
-        if !pending.isEmpty { pieces.append(pending) }
+        pieces.append(pending)
         pending = []
         earlierCount = 0
         return .pieces(pieces)
