@@ -189,7 +189,9 @@ final class SessionDriver: ConnectionHandler {
                 logger.error(
                     "stopping without the log: \(unwritten) row(s) were still not written after \(Self.logWaitBound.components.seconds) s (its disk does not answer); the replies that waited for them are not sent")
             }
-            // After the lines still being prepared: their requests are answered before the connections close.
+            // Nothing new is read from now on (what was read is answered, as before); the lines
+            // still being prepared are answered before the connections close.
+            loop.stopReading()
             let inbox = loop.inbox
             preparation.stop { inbox.shutdown() }
         }

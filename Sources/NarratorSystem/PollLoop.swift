@@ -43,6 +43,8 @@ public final class PollLoop<Message: Sendable> {
     private var lingering: [Int32: MonotonicInstant] = [:]
     private var shutdownDeadline: MonotonicInstant?
     private var acceptPausedUntil: MonotonicInstant?
+    /// Nothing more is read from any client (``stopReading()``): replies still go out.
+    private var readingStopped = false
     private let readBuffer: UnsafeMutableRawBufferPointer
 
     private init(
@@ -195,6 +197,15 @@ public final class PollLoop<Message: Sendable> {
         }
     }
 
+    /// The first step of stopping when some replies are still being prepared off the loop: take
+    /// nothing new (the listening sockets are closed and no client is read from any more) while
+    /// every reply still goes out; ``shutdown(flushTimeout:)`` follows once they are all queued.
+    public func stopReading() {
+        for fd in listeners { try? Syscall.close(fd) }
+        listeners.removeAll()
+        readingStopped = true
+    }
+
     /// The clients that are still connected and not closing.
     public var connectedClients: [ClientID] {
         clients.values.filter { $0.closing == nil }.map(\.id).sorted()
@@ -248,7 +259,7 @@ public final class PollLoop<Message: Sendable> {
             let clientsStart = 1 + listenerCount + lingeringFDs.count
             for connection in clients.values {
                 var events: Int16 = 0
-                if connection.reading { events |= Int16(POLLIN) }
+                if connection.reading, !readingStopped { events |= Int16(POLLIN) }
                 if !connection.output.isEmpty { events |= Int16(POLLOUT) }
                 entries.append(pollfd(fd: connection.fd, events: events, revents: 0))
                 polledClients.append(connection)
@@ -365,7 +376,7 @@ public final class PollLoop<Message: Sendable> {
         if events & Int16(POLLOUT) != 0 || events & Int16(POLLERR | POLLHUP) != 0 {
             if !connection.becameWritable() { closing.insert(connection.id) }
         }
-        if events & Int16(POLLIN) != 0, connection.reading {
+        if events & Int16(POLLIN) != 0, connection.reading, !readingStopped {
             readOnce(connection)
         } else if events & Int16(POLLERR | POLLHUP | POLLNVAL) != 0, connection.closingNow == nil {
             // The peer is gone entirely; nothing more can be read or written.
