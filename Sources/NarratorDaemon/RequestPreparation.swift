@@ -1,9 +1,10 @@
 import Dispatch
 import NarratorCore
+import NarratorSpeech
 import NarratorSystem
 import Synchronization
 
-/// Large request lines prepared on a queue of their own (checked to be UTF-8, decoded, a
+/// Large request lines prepared on a thread of their own (checked to be UTF-8, decoded, a
 /// `register`'s tree compiled: ``PreparedRequest``), so that nobody waits behind them on the
 /// loop: registering a 100,000-element tree takes a fifth of a second, which every other client,
 /// a screen reader's key echo among them, would otherwise wait through. A client's later input
@@ -11,7 +12,8 @@ import Synchronization
 /// sent its requests; other clients do not wait.
 ///
 /// It lives on the loop thread, with the driver; only the pure preparing, and freeing what the
-/// session let go of, run on the queue.
+/// session let go of, run on the worker thread, which yields to speech and the loop (on two
+/// cores, decoding at their priority took the CPU from them: SPEAK to 701 at p99 doubled).
 final class RequestPreparation {
     /// Lines at least this long (bytes) are prepared off the loop (the loop hands them over as
     /// `ClientInput.largeLine`): decoding one takes about a millisecond, against some 50 µs for
@@ -26,8 +28,10 @@ final class RequestPreparation {
         case input(SessionInput)
     }
 
-    private let queue = DispatchQueue(label: "narrator.prepare", qos: .userInitiated)
-    /// Counts what was handed to the queue, so that memory is given back once none came for a while.
+    private let worker = WorkerThread<Void>(name: "narrator.prepare") {
+        try? Syscall.setCurrentThreadNiceness(10)
+    }
+    /// Counts what was handed to the worker, so that memory is given back once none came for a while.
     private let handedOut = HandOuts()
     private let requests: RequestDecoder
     private let documents: TreeDocumentDecoder
@@ -87,30 +91,30 @@ final class RequestPreparation {
         return waiting
     }
 
-    /// At shutdown: runs `body` (from the queue) once every line handed out so far has come back
+    /// At shutdown: runs `body` (from the worker) once every line handed out so far has come back
     /// to the loop, and hands out no more.
     func stop(then body: @escaping @Sendable () -> Void) {
         stopping = true
-        queue.async(execute: body)
+        worker.submit { _ in body() }
     }
 
     /// The tree that `input`, a prepared `register`, would replace: the driver lets go of it with
     /// ``release(_:)`` once the session has, so that freeing it (milliseconds for 100,000 nodes)
-    /// happens here, not on the loop.
+    /// happens on the worker, not on the loop.
     func replacedTree(by input: SessionInput, in workspace: Workspace) -> AccessibilityTree? {
         guard case .prepared(_, .register(_, .success(let tree), _, _)) = input else { return nil }
         return workspace.trees[tree.name]
     }
 
-    /// Frees `tree` on the queue, if this holds its last reference.
+    /// Frees `tree` on the worker, if this holds its last reference.
     func release(_ tree: consuming AccessibilityTree?) {
         guard let tree else { return }
         let parcel = Parcel(tree)
-        queue.async { _ = parcel.take() }
+        worker.submit { _ in _ = parcel.take() }
         releaseMemoryWhenQuiet()
     }
 
-    /// How long the queue is to have had nothing to do before freed memory is given back.
+    /// How long nothing large is to have come before freed memory is given back.
     static let quietBeforeRelease: Duration = .milliseconds(500)
 
     /// Gives freed heap memory back to the system off the loop (after a large line, or a large
@@ -118,11 +122,13 @@ final class RequestPreparation {
     /// every line, its pages were faulted in again by the loop reading the next one: 65,000 page
     /// faults a second on the loop thread while a client registered a 100k-element tree in a loop.
     func releaseMemoryWhenQuiet() {
-        let (queue, handedOut) = (queue, handedOut)
-        queue.async {
+        let (worker, handedOut) = (worker, handedOut)
+        worker.submit { _ in
             let mine = handedOut.count.add(1, ordering: .relaxed).newValue
-            queue.async(after: Self.quietBeforeRelease) {
-                if handedOut.count.load(ordering: .relaxed) == mine { Syscall.releaseFreedMemory() }
+            DispatchQueue.global().async(after: Self.quietBeforeRelease) {
+                worker.submit { _ in
+                    if handedOut.count.load(ordering: .relaxed) == mine { Syscall.releaseFreedMemory() }
+                }
             }
         }
     }
@@ -132,7 +138,7 @@ final class RequestPreparation {
         // Handed over in a parcel the job empties, so that the line is freed as soon as it is
         // decoded rather than when the job ends.
         let parcel = Parcel(line)
-        queue.async {
+        worker.submit { _ in
             guard var bytes = parcel.take()?.joined() else { return }
             let input: SessionInput
             if let text = String(validating: bytes, as: UTF8.self) {
@@ -157,7 +163,7 @@ private final class Parcel<Value: Sendable>: Sendable {
     func take() -> Value? { value.withLock { $0.take() } }
 }
 
-/// A count shared with the queue's jobs.
+/// A count shared with the worker's jobs.
 private final class HandOuts: Sendable {
     let count = Atomic<UInt64>(0)
 }

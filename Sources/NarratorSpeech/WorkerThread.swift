@@ -6,11 +6,11 @@ import Synchronization
 ///
 /// eSpeak NG keeps global state and is not thread-safe, so every call into it happens on one such
 /// thread; an audio device gets one too, so that a device that stops answering blocks only its own
-/// thread. The state (`State`, which need not be `Sendable`) is created on the thread by the
+/// thread; and the daemon prepares its large requests on one, at a lower priority than speech. The state (`State`, which need not be `Sendable`) is created on the thread by the
 /// closure given to `init` and handed to each job by reference, so no job captures it and no other
 /// thread can reach it. The job list is the only shared state: a `Mutex`, with a semaphore counting
 /// what the thread has to wake up for (a job, or the stop).
-final class WorkerThread<State>: Sendable {
+public final class WorkerThread<State>: Sendable {
     private struct Inbox {
         var jobs: [@Sendable (inout State) -> Void] = []
         var stopping = false
@@ -21,7 +21,7 @@ final class WorkerThread<State>: Sendable {
     private let wake = DispatchSemaphore(value: 0)
 
     /// Starts the thread; `makeState` runs on it before the first job.
-    init(name: String, state makeState: @escaping @Sendable () -> State) {
+    public init(name: String, state makeState: @escaping @Sendable () -> State) {
         let thread = Thread { [self] in self.run(makeState) }
         thread.name = name
         thread.qualityOfService = .userInteractive
@@ -29,7 +29,7 @@ final class WorkerThread<State>: Sendable {
     }
 
     /// Runs `job` on the thread after the jobs already submitted.
-    func submit(_ job: @escaping @Sendable (inout State) -> Void) {
+    public func submit(_ job: @escaping @Sendable (inout State) -> Void) {
         inbox.withLock { $0.jobs.append(job) }
         wake.signal()
     }
@@ -50,7 +50,7 @@ final class WorkerThread<State>: Sendable {
     }
 
     /// Lets the thread finish the jobs submitted so far and exit; the state goes with it.
-    func stop() {
+    public func stop() {
         inbox.withLock { $0.stopping = true }
         wake.signal()
     }
@@ -80,7 +80,7 @@ final class WorkerThread<State>: Sendable {
 
 extension WorkerThread where State == Void {
     /// A thread with no state of its own.
-    convenience init(name: String) {
+    public convenience init(name: String) {
         self.init(name: name, state: {})
     }
 }

@@ -20,6 +20,14 @@ extension Syscall {
         return Errno.current("execv \(path)")
     }
 
+    /// Gives the calling thread the scheduling niceness `nice` (0 is the default, 19 the
+    /// lowest priority), so that its long computations yield to the process's other threads.
+    public static func setCurrentThreadNiceness(_ nice: Int32) throws(Errno) {
+        if setpriority(__priority_which_t(PRIO_PROCESS.rawValue), id_t(currentThreadID()), nice) == -1 {
+            throw Errno.current("setpriority")
+        }
+    }
+
     /// SIGKILLs `pid`, a child of this process (or an orphan it adopted as a subreaper), and reaps
     /// it. A process that has already gone is not an error.
     public static func killAndReap(_ pid: pid_t) throws(Errno) {
