@@ -4,10 +4,12 @@ import NarratorSpeech
 import NarratorStore
 import NarratorSystem
 
-/// The thin daemon around the session: it decodes lines, feeds every input to the session, and
-/// carries out the effects it returns on the socket loop, the speech player, the log writer and
-/// the settings file. It decides nothing itself, and never waits on speech or audio: the player
-/// returns at once and reports back through the loop's `post`, like the log writer.
+/// The thin daemon around the session: it decodes lines (large ones off the loop), feeds every
+/// input to the session, and carries out the effects it returns on the socket loop, the speech
+/// player, the log writer and the settings file. It decides nothing itself, and never waits on
+/// speech, audio or the disk (stopping waits for the log, at most `logWaitBound`): the player
+/// returns at once and reports back through the loop's `post`, like the log writer and the
+/// settings file's queue.
 final class SessionDriver: ConnectionHandler {
     typealias Message = DaemonMessage
 
