@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NarratorCore
+import NarratorSystem
 import Testing
 @testable import NarratorATSPI
 
@@ -17,19 +18,15 @@ import Testing
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-link-\(UUID().uuidString)").path
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
             path = directory + "/narratord.sock"
-            fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
-            var address = sockaddr_un()
-            address.sun_family = sa_family_t(AF_UNIX)
-            withUnsafeMutableBytes(of: &address.sun_path) { raw in
-                for (index, byte) in path.utf8.enumerated() { raw[index] = byte }
-            }
-            let bound = withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-            }
-            guard bound == 0, listen(fd, 4) == 0 else { throw POSIXError(.EADDRINUSE) }
+            fd = try Syscall.unixSocket(type: Int32(SOCK_STREAM.rawValue))
+            try Syscall.bind(fd, to: UnixSocketAddress(path: path))
+            try Syscall.listen(fd, backlog: 4)
         }
 
-        func accept() -> Int32 { Glibc.accept(fd, nil, nil) }
+        func accept() throws -> Int32 {
+            guard let peer = try Syscall.accept(fd) else { throw POSIXError(.EAGAIN) }
+            return peer
+        }
 
         deinit {
             close(fd)
@@ -56,7 +53,7 @@ import Testing
     func requestsWaitForASlowReader() throws {
         let listener = try Listener()
         let link = try DaemonLink(socket: listener.path)
-        let peer = listener.accept()
+        let peer = try listener.accept()
         defer { close(peer) }
         let request = Self.bigRequest(100_000)
         let line = request.line.utf8.count + 1
@@ -82,7 +79,7 @@ import Testing
     func aNarratordThatStopsReadingIsGivenUp() throws {
         let listener = try Listener()
         let link = try DaemonLink(socket: listener.path, outputLimit: 2 << 20)
-        let peer = listener.accept()
+        let peer = try listener.accept()
         defer { close(peer) }
         var outcome = DaemonLink.Sent.written
         for _ in 0..<100 {
