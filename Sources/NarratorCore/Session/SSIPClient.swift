@@ -12,6 +12,8 @@ struct SSIPClient: Sendable {
     var paused = false
     /// Messages held while paused (and the one cut by the pause), spoken in order on `RESUME`.
     var held: [SSIPMessage] = []
+    /// Until when its events are held after its latest `225` (``SSIPEventHold``).
+    var eventsHeldUntil: MonotonicInstant?
 }
 
 /// One SSIP message, from its `225` reply to its final event: what it says, in whose voice,

@@ -20,6 +20,12 @@ extension Session {
     /// One CRLF-terminated line from an SSIP connection: a command, or a line of a SPEAK's data.
     mutating func ssipLine(_ line: String, from client: ClientID) {
         guard var state = ssipClients[client] else { return }
+        // Whatever the client sends next, it has returned from the call that read its last `225`.
+        if state.eventsHeldUntil != nil {
+            state.eventsHeldUntil = nil
+            ssipClients[client] = state
+            releaseSSIPEvents(of: client)
+        }
         if var reader = state.reader {
             let progress = reader.take(line)
             state.reader = reader
@@ -73,6 +79,7 @@ extension Session {
     mutating func disconnectSSIP(_ client: ClientID) {
         guard let state = ssipClients.removeValue(forKey: client) else { return }
         ssipGate.disconnected(client)
+        ssipEventHolds[client] = nil
         for message in state.held {
             logSSIP(message, outcome: .cancelled, startedAt: nil, interruptedBy: "disconnect")
         }
@@ -207,6 +214,8 @@ extension Session {
             id: id, client: client, clientName: settings.clientName, priority: settings.priority, inBlock: state.inBlock, text: words,
             sent: text, key: Announcement.normalizedKey(words), command: command, ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
         sendSSIP(client, .reply(.messageQueued(id: id)))
+        ssipClients[client]?.eventsHeldUntil = now + SSIPEventHold.grace
+        ssipEventHolds[client]?.until = now + SSIPEventHold.grace
         if state.paused {
             ssipClients[client]?.held.append(message)
             return
@@ -348,9 +357,31 @@ extension Session {
     }
 
     /// Sends an event about `message` to the connection that sent it, if it is still connected
-    /// and asked for this kind of event.
+    /// and asked for this kind of event; held, behind any held before it, while the connection
+    /// may not yet have registered its callback (``SSIPEventHold``).
     private mutating func ssipEvent(_ kind: SSIPEventKind, _ event: SSIPEvent, for message: SSIPMessage) {
-        guard let state = ssipClients[message.client], state.settings.notifications.contains(kind) else { return }
-        sendSSIP(message.client, .event(event))
+        let client = message.client
+        guard let state = ssipClients[client], state.settings.notifications.contains(kind) else { return }
+        if ssipEventHolds[client] != nil {
+            ssipEventHolds[client]?.events.append(event)
+        } else if let until = state.eventsHeldUntil, now < until {
+            ssipEventHolds[client] = SSIPEventHold(until: until, events: [event])
+        } else {
+            sendSSIP(client, .event(event))
+        }
+    }
+
+    /// Sends a connection's held events, in order.
+    private mutating func releaseSSIPEvents(of client: ClientID) {
+        guard let hold = ssipEventHolds.removeValue(forKey: client) else { return }
+        for event in hold.events { sendSSIP(client, .event(event)) }
+    }
+
+    /// The timer: every hold whose grace has passed lets its events go.
+    mutating func releaseSSIPEvents(dueBy now: MonotonicInstant) {
+        for (client, hold) in ssipEventHolds.sorted(by: { $0.key < $1.key }) where hold.until <= now {
+            ssipClients[client]?.eventsHeldUntil = nil
+            releaseSSIPEvents(of: client)
+        }
     }
 }

@@ -43,6 +43,9 @@ public struct Session: Sendable {
     var ssipClients: [ClientID: SSIPClient] = [:]
     var nextSSIPMessage: UInt64 = 1
     var ssipGate = SSIPGate()
+    /// SSIP connections whose events wait for them to register their callbacks (``SSIPEventHold``);
+    /// only those with an event held, so that arming the timer looks at no other connection.
+    var ssipEventHolds: [ClientID: SSIPEventHold] = [:]
     private var nextTicket: UInt64 = 1
     var nextAnnouncement: UInt64 = 1
     /// When the one timer is due, if it is set: the session owns the timer. It decides the
@@ -120,6 +123,7 @@ public struct Session: Sendable {
         case .timerFired:
             timer = nil
             expireSettingsWrites()
+            releaseSSIPEvents(dueBy: self.now)
             guard !isShutDown else { break }
             follow(plan.tick(at: self.now))
         case .logWritten(let ticket, let result):
@@ -195,10 +199,11 @@ public struct Session: Sendable {
         return Ticket(nextTicket)
     }
 
-    /// Keeps one timer for the plan's next deadline (an expiry, a refill, a hint's pause) and the
-    /// oldest settings write's.
+    /// Keeps one timer for the plan's next deadline (an expiry, a refill, a hint's pause), the
+    /// oldest settings write's and the first SSIP event hold's.
     mutating func armTimer() {
-        let deadline = [isShutDown ? nil : plan.nextDeadline, settingsWrites.deadline].compactMap { $0 }.min()
+        let holds = ssipEventHolds.values.lazy.map(\.until).min()
+        let deadline = [isShutDown ? nil : plan.nextDeadline, settingsWrites.deadline, holds].compactMap { $0 }.min()
         guard deadline != timer else { return }
         timer = deadline
         effects.append(deadline.map(SessionEffect.setTimer) ?? .cancelTimer)
@@ -223,6 +228,8 @@ public struct Session: Sendable {
         // commit, before the daemon closes the connections. Its row tells a trace of the log why.
         logCommand("shutdown", from: nil)
         follow(plan.shutDown(at: now))
+        // The connections close soon: what they were still to be told goes now.
+        releaseSSIPEvents(dueBy: MonotonicInstant(nanoseconds: .max))
         // Nothing starts once every outcome is final (what the batch started, the plan just stopped).
         unplayed.removeAll()
         isShutDown = true

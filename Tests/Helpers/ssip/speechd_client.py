@@ -18,6 +18,7 @@ Scenarios:
   cancel      a long text cancelled after 0.3 s: begin, then cancel
   pause       pause at 0.4 s, resume at 1.2 s: the pause/resume callbacks and whether it ends
   priorities  the priority cases of ssip.md, two connections, the event order of each case
+  begins      50 short messages with the library's own callback handler: every one's BEGIN arrives
   all         every scenario above except pause, in one run
 """
 
@@ -119,11 +120,14 @@ class EarlyEventHandler:
                     self._dispatch(msg_id, type, kwargs, True)
 
 
-def connect(address, name="harness", component="main"):
+def connect(address, name="harness", component="main", stock=False):
+    """A client; with `stock`, python3-speechd's own callback handler, as Orca and every other
+    program that uses the library has it."""
     c = speechd.SSIPClient(name, component=component, user="narrator-test",
                            address=address, autospawn=False)
-    c._callback_handler = EarlyEventHandler(c._client_id)
-    c._conn.set_callback(c._callback_handler)
+    if not stock:
+        c._callback_handler = EarlyEventHandler(c._client_id)
+        c._conn.set_callback(c._callback_handler)
     return c
 
 
@@ -360,12 +364,35 @@ def priorities(address, timeout):
             c.close()
 
 
+def begins(address, timeout, count=50):
+    """The stock client, as programs use it: `count` short messages one after another, each
+    waited for to its end. Its handler drops an event that arrives before speak() registered the
+    message's callback, so a server that sends 701 with (or right after) the 225 loses BEGINs."""
+    t0 = time.monotonic()
+    obs = Observer("begins", t0)
+    c = connect(address, stock=True)
+    try:
+        c.set_rate(100)  # the fastest: the run is about the events, not the words
+        finished = 0
+        for n in range(count):
+            label = "m%d" % n
+            r = c.speak("%d" % n, callback=obs.callback(label), event_types=[CB.BEGIN, CB.END, CB.CANCEL])
+            if r[0] != 225:
+                return {"ok": False, "error": "SPEAK answered %s %s" % (r[0], r[1])}
+            if obs.wait(obs.final(label), timeout):
+                finished += 1
+        with_begin = sum(1 for n in range(count) if "begin" in obs.types("m%d" % n))
+        return {"ok": with_begin == count and finished == count, "messages": count, "begins": with_begin, "finished": finished}
+    finally:
+        c.close()
+
+
 def marks_across_sentences(address, timeout):
     return callbacks(address, timeout, MARKS_SENTENCES, "marks_across_sentences")
 
 
 SCENARIOS = {"hello": hello, "callbacks": callbacks, "marks_across_sentences": marks_across_sentences, "setters": setters, "cancel": cancel,
-             "pause": pause, "priorities": priorities}
+             "pause": pause, "priorities": priorities, "begins": begins}
 
 
 def main():

@@ -27,6 +27,20 @@ extension SSIPClientTests {
             #expect(result["ok"] == true, "\(result)")
         }
 
+        /// The library's own callback handler registers a message's callback only after reading its
+        /// `225`, on another thread than the one reading events (Orca's and every script's), so an
+        /// event sent with the 225 is lost: narratord holds events until the client's next line or
+        /// a grace passes (docs/ssip.md). Before, 15 of 50 BEGINs were lost; speech-dispatcher loses most.
+        @Test(.enabled(if: SSIPTests.hasPythonSpeechd, missing))
+        func everyBeginReachesTheStockClient() throws {
+            let (_, result) = try Self.scenario("begins", timeout: .seconds(130), wait: 20)
+            withKnownIssue("speech-dispatcher 0.11.4 sends 701 before python3-speechd has registered the callback") {
+                #expect(result["begins"] == 50, "\(result)")
+                #expect(result["ok"] == true, "\(result)")
+            } when: { SSIPTests.againstSpeechDispatcher }
+            #expect(result["finished"] == 50, "\(result)")
+        }
+
         /// begin, the three index marks in text order, end; times never go backwards.
         @Test(.enabled(if: SSIPTests.hasPythonSpeechd, missing))
         func callbacksArriveInOrder() throws {
