@@ -166,6 +166,8 @@ public enum DaemonMain {
             for fd in start.listeners { try? Syscall.close(fd) }
             throw error
         }
+        let pidFile = holdSpeechDispatcherPIDFile(ssip: ssip.path ?? start.framings.keys.sorted().first.flatMap { try? Syscall.unixSocketPath($0) }, environment: environment, logger: logger)
+        defer { pidFile?.release() }
         try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
         do {
             try PollLoop.run(listeners: start.listeners, framings: start.framings, configuration: start.configuration, inbox: inbox, handler: driver)
@@ -180,6 +182,18 @@ public enum DaemonMain {
         }
         logger.notice("stopped")
         return 0
+    }
+
+    /// Holds speech-dispatcher's pid file while narratord serves SSIP where its clients look
+    /// (``SpeechDispatcherPIDFile``); says once why when it cannot.
+    private static func holdSpeechDispatcherPIDFile(ssip path: String?, environment: [String: String], logger: Logger) -> SpeechDispatcherPIDFile? {
+        guard let path, let standard = SocketPath.speechDispatcher(environment: environment), standard.path == path else { return nil }
+        do {
+            return try SpeechDispatcherPIDFile.hold(SpeechDispatcherPIDFile.path(forSocket: standard), pid: getpid())
+        } catch {
+            logger.warning(error.description)
+            return nil
+        }
     }
 
     /// Speech, the settings, the log and the session, with what the speech player and the log

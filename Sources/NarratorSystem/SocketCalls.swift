@@ -112,6 +112,24 @@ extension Syscall {
         return Int32(storage.ss_family)
     }
 
+    /// getsockname(2)'s path for a Unix socket bound to one (nil for an unnamed or abstract one):
+    /// where a socket systemd passed us lives.
+    public static func unixSocketPath(_ fd: Int32) throws(Errno) -> String? {
+        var address = sockaddr_un()
+        var length = socklen_t(MemoryLayout<sockaddr_un>.size)
+        _ = try withUnsafeMutablePointer(to: &address) { (pointer) throws(Errno) -> Int32 in
+            try pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { (generic) throws(Errno) -> Int32 in
+                try retryingInterrupts("getsockname") { getsockname(fd, generic, &length) }
+            }
+        }
+        guard Int32(address.sun_family) == AF_UNIX else { return nil }
+        let pathLength = Int(length) - MemoryLayout<sa_family_t>.size
+        guard pathLength > 0 else { return nil }
+        let bytes = withUnsafeBytes(of: address.sun_path) { Array($0.prefix(pathLength)) }
+        guard let first = bytes.first, first != 0 else { return nil }
+        return String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+    }
+
     /// True when `fd` is a listening Unix stream socket, the kind of descriptor systemd should pass us.
     public static func isListeningUnixStreamSocket(_ fd: Int32) -> Bool {
         do {

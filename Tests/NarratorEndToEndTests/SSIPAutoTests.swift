@@ -41,6 +41,58 @@ import Testing
         #expect(logged.contains("Found without a variable."), "\(logged)")
     }
 
+    static let speechDispatcher = "/usr/bin/speech-dispatcher"
+
+    /// speechd-el runs `speech-dispatcher --spawn` before every connection (and libspeechd does when
+    /// it autospawns). It starts only when no process locks its pid file; before narratord held
+    /// it, the spawned speech-dispatcher replaced narratord's socket and every later client spoke to it.
+    @Test(.enabled(
+        if: FileManager.default.isExecutableFile(atPath: speechDispatcher) && FileManager.default.isExecutableFile(atPath: spdSay),
+        "speech-dispatcher is not installed (apt-get install speech-dispatcher)"))
+    func anAutospawnedSpeechDispatcherLeavesTheSocketToNarratord() throws {
+        let runtime = try runtimeDirectory()
+        let pidFile = runtime + "/speech-dispatcher/pid/speech-dispatcher.pid"
+        defer {
+            // Had the spawn started a speech-dispatcher after all, it is stopped here (it holds the file then).
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(pid, SIGTERM)
+            }
+            try? FileManager.default.removeItem(atPath: runtime)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime
+        environment["SPEECHD_ADDRESS"] = nil
+        environment["SPEECHD_CMD"] = "/bin/false"
+        let daemon = try DaemonHarness(environment: environment, extraArguments: ["--ssip", "auto"])
+        let socket = runtime + "/speech-dispatcher/speechd.sock"
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: pidFile) { usleep(50_000) }
+        var before = stat()
+        #expect(stat(socket, &before) == 0)
+        // The file names narratord, as speech-dispatcher's names itself.
+        let written = try? String(contentsOfFile: pidFile, encoding: .utf8)
+        #expect(written == "\(daemon.process.processIdentifier)\n")
+
+        let spawn = try CompletedRun.run(Self.speechDispatcher, ["--spawn"], environment: environment, timeout: .seconds(30))
+        #expect(spawn.status != 0, "speech-dispatcher --spawn started beside narratord: \(spawn.stderr)")
+        #expect((spawn.stdout + spawn.stderr).contains("already running"), "\(spawn.stdout) \(spawn.stderr)")
+        var after = stat()
+        #expect(stat(socket, &after) == 0 && after.st_ino == before.st_ino, "the SSIP socket was replaced")
+
+        // The next client still reaches narratord.
+        let run = try CompletedRun.run(Self.spdSay, ["-w", "Still Narrator after the spawn."], environment: environment, timeout: .seconds(30))
+        #expect(run.status == 0, "\(run.stderr)")
+        var logged = ""
+        for _ in 0..<50 {
+            logged = try daemon.ctl("log", "--client", "spd-say").stdout
+            if logged.contains("Still Narrator after the spawn.") { break }
+            usleep(100_000)
+        }
+        #expect(logged.contains("Still Narrator after the spawn."), "\(logged)")
+        // A clean stop takes the file (and its lock) away, so speech-dispatcher can start again.
+        #expect(daemon.stop() == 0)
+        #expect(!FileManager.default.fileExists(atPath: pidFile))
+    }
+
     @Test func aLiveSpeechServerOnThePathIsRefusedClearly() throws {
         let runtime = try runtimeDirectory()
         defer { try? FileManager.default.removeItem(atPath: runtime) }
