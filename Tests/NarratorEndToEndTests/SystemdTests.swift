@@ -1,6 +1,7 @@
 import Foundation
 import NarratorCore
 import NarratorSystem
+import NarratorTestSupport
 import Testing
 
 /// The user units, socket activation through systemd-socket-activate, and readiness notification.
@@ -102,6 +103,45 @@ import Testing
         // The other socket speaks JSON.
         let status = try DaemonHarness.run(DaemonHarness.binaries + "/narratorctl", ["--socket", json, "status"])
         #expect(status.status == 0, "\(status.stderr)")
+    }
+
+    /// Passed the socket where speech-dispatcher's clients look, narratord finds its path from the
+    /// descriptor and holds speech-dispatcher's pid file, so `speech-dispatcher --spawn` leaves it alone.
+    @Test(.enabled(
+        if: hasSystemdTools && FileManager.default.isExecutableFile(atPath: SSIPAutoTests.speechDispatcher),
+        "systemd-socket-activate or speech-dispatcher is not installed"))
+    func aPassedSpeechDispatcherSocketKeepsAnAutospawnAway() throws {
+        let runtime = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-act3-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: runtime + "/speech-dispatcher", withIntermediateDirectories: true)
+        chmod(runtime, 0o700)
+        let pidFile = runtime + "/speech-dispatcher/pid/speech-dispatcher.pid"
+        defer {
+            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                kill(pid, SIGTERM)
+            }
+            try? FileManager.default.removeItem(atPath: runtime)
+        }
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_RUNTIME_DIR"] = runtime
+        let json = runtime + "/narratord.sock"
+        let ssip = runtime + "/speech-dispatcher/speechd.sock"
+        let activator = try ChildProcess(
+            "/usr/bin/systemd-socket-activate",
+            [
+                // systemd-socket-activate passes a bare environment; the user manager sets this one.
+                "-l", json, "-l", ssip, "--fdname=narratord.socket:ssip", "--setenv=XDG_RUNTIME_DIR=" + runtime,
+                DaemonHarness.binaries + "/narratord", "--audio", "null", "--state-dir", runtime + "/state",
+            ],
+            environment: environment, error: runtime + "/activator.log")
+        defer { _ = try? activator.kill() }
+        let client = try SSIPTestClient(path: ssip)
+        #expect(try client.command("HISTORY GET CLIENT_ID").last == "245 OK CLIENT ID SENT")
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: pidFile) { usleep(50_000) }
+        let spawn = try CompletedRun.run(SSIPAutoTests.speechDispatcher, ["--spawn"], environment: environment, timeout: .seconds(30))
+        #expect(spawn.status != 0, "speech-dispatcher --spawn started beside narratord: \(spawn.stderr)")
+        #expect(try client.command("HISTORY GET CLIENT_ID").last == "245 OK CLIENT ID SENT")
+        let reconnected = try SSIPTestClient(path: ssip)
+        #expect(try reconnected.speak("still narratord").last == "225 OK MESSAGE QUEUED")
     }
 }
 
