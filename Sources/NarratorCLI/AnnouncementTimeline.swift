@@ -80,6 +80,7 @@ struct AnnouncementTimeline {
     static let styles: [AnnouncementOutcome: Style] = [
         .spoken: Style(colour: "#2da44e", shape: .bar),
         .interrupted: Style(colour: "#d4a72c", shape: .bar),
+        .inaudible: Style(colour: "#d0d7de", shape: .bar),
         .deduplicated: Style(colour: "#8250df", shape: .ring),
         .throttled: Style(colour: "#cf222e", shape: .triangle),
         .expired: Style(colour: "#6e7781", shape: .square),
@@ -370,6 +371,7 @@ struct AnnouncementTimeline {
         entries.append(("focus", "focus speech", barSample(focusColour, cut: false)))
         entries.append(("spoken", "spoken", barSample(styles[.spoken]!.colour, cut: false)))
         entries.append(("interrupted", "interrupted (notch: cut)", barSample(styles[.interrupted]!.colour, cut: true)))
+        entries.append(("inaudible", "inaudible (no sound server)", barSample(styles[.inaudible]!.colour, cut: false)))
         entries.append(("queued", "queued", { p, canvas in shape(Style(colour: queuedColour, shape: .tick), at: p, into: &canvas) }))
         for outcome in unspokenOutcomes {
             entries.append((outcome.rawValue, outcome.rawValue, { p, canvas in shape(styles[outcome]!, at: p, into: &canvas) }))

@@ -1,6 +1,7 @@
 import Foundation
 import NarratorCore
 import NarratorSystem
+import NarratorTestSupport
 import Testing
 
 /// Speech Dispatcher clients through a real narratord: their messages are rows a user finds with
@@ -22,6 +23,39 @@ import Testing
         try command("SPEAK", until: "230")
         try command(text + "\r\n.", until: "225 ")
         try command("QUIT", until: "231")
+    }
+
+    /// What docs/ssip.md says the log holds: a message PAUSE cut is `interrupted` by `pause`, and
+    /// `spd-say -e` (pipe mode, each line it reads sent with its newline) is logged as the line.
+    @Test func aPauseAndPipeModeAreLoggedAsDocumented() throws {
+        let ssip = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-ssip-\(UUID().uuidString.prefix(8)).sock").path
+        let daemon = try DaemonHarness(extraArguments: ["--ssip", ssip])
+        defer { _ = daemon.stop() }
+        let database = daemon.directory + "/state/narrator.db"
+        let client = try SSIPTestClient(path: ssip)
+        _ = try client.command("SET SELF PRIORITY message")
+        _ = try client.speak("A long message that is still being read aloud when its client pauses it, well before its end.")
+        usleep(500_000)
+        _ = try client.command("PAUSE self")
+        _ = try client.command("CANCEL self")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/spd-say") {
+            var environment = ProcessInfo.processInfo.environment
+            environment["SPEECHD_ADDRESS"] = "unix_socket:" + ssip
+            let piped = try CompletedRun.run("/bin/sh", ["-c", "printf 'a piped line\\n' | /usr/bin/spd-say -e -w"], environment: environment, timeout: .seconds(30))
+            #expect(piped.status == 0, "\(piped.stderr)")
+        }
+        var rows: [JSONValue] = []
+        for _ in 0..<100 {
+            rows = try JSONParser().parse(try daemon.ctl("log", "--json", "--db", database).stdout).arrayValue ?? []
+            if rows.contains(where: { $0["text"]?.stringValue?.hasPrefix("a piped line") == true }) || rows.count >= 3 { break }
+            usleep(100_000)
+        }
+        let paused = rows.first { $0["text"]?.stringValue?.hasPrefix("A long message") == true }
+        #expect(paused?["outcome"] == "interrupted", "\(rows)")
+        #expect(paused?["interrupted_by"] == "pause", "\(rows)")
+        if FileManager.default.isExecutableFile(atPath: "/usr/bin/spd-say") {
+            #expect(rows.contains { $0["text"] == "a piped line" }, "\(rows.map { $0["text"] ?? .null })")
+        }
     }
 
     @Test func logAndStatsShowWhichClientSpoke() throws {

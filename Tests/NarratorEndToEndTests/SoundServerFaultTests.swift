@@ -93,6 +93,18 @@ struct SoundServerFaultTests {
         // The journal tells the same story.
         #expect(daemon.log.contains("audio: using null output"), "\(daemon.log)")
         #expect(daemon.log.contains("audio: using pulse"), "\(daemon.log)")
+
+        // So does the log: what played while the server was gone was not heard, what came after was.
+        let database = daemon.directory + "/state/narrator.db"
+        var outcomes: [String: String] = [:]
+        for _ in 0..<100 {
+            let rows = try JSONParser().parse(try daemon.ctl("log", "--json", "--db", database).stdout).arrayValue ?? []
+            outcomes = Dictionary(rows.compactMap { row in row["text"]?.stringValue.flatMap { text in row["outcome"]?.stringValue.map { (text, $0) } } }, uniquingKeysWith: { $1 })
+            if outcomes["Back again, through the sound server."] != nil { break }
+            usleep(100_000)
+        }
+        #expect(outcomes["The sound server is gone, and speech goes on."] == "inaudible", "\(outcomes)")
+        #expect(outcomes["Back again, through the sound server."] == "spoken", "\(outcomes)")
     }
 
     @Test("a frozen sound server freezes nothing: other clients are answered, the output is given up for null, and speech returns when it continues")

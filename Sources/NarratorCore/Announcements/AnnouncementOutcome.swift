@@ -2,6 +2,10 @@
 public enum AnnouncementOutcome: String, Sendable, Hashable, CaseIterable {
     /// Played to its end.
     case spoken
+    /// Played to its end, but not all of it reached a sound server: the server was gone (the
+    /// output fell back to null) or had stopped taking audio. Only the log says it: the queue and
+    /// replays treat it as `spoken`, since it took its time as spoken speech does.
+    case inaudible
     /// Started, then cut by later speech.
     case interrupted
     /// The same key was queued, speaking, or spoken within the dedup window.

@@ -90,7 +90,9 @@ public struct LogTrace: Sendable {
         }
         var played: Duration?
         if let started = row.startedAt, let ended = row.endedAt { played = .seconds(max(0, ended - started)) }
-        let logged = AnnouncementOutcome(rawValue: row.outcome)
+        // Speech played while the sound server was gone took its time as if heard: the queue's
+        // outcome, which a replay checks, was `spoken`.
+        let logged = AnnouncementOutcome(rawValue: row.outcome).map { $0 == .inaudible ? .spoken : $0 }
         if logged == nil, row.kind == "announcement" { note("announcements still waiting (no outcome to check)") }
         let connection = row.connection ?? (row.kind == "ssip" ? row.clientPID : nil)
         return TraceEvent(

@@ -196,6 +196,16 @@ extension Session {
         return false
     }
 
+    /// A message's text for the log: `spd-say -e` (pipe mode) sends each line it reads with its
+    /// newline, which is no part of what was said.
+    static func withoutTrailingNewlines(_ text: String) -> String {
+        var end = text.endIndex
+        while end > text.startIndex, let last = text[..<end].unicodeScalars.last, last == "\n" || last == "\r" {
+            end = text.unicodeScalars.index(before: end)
+        }
+        return String(text[..<end])
+    }
+
     static func messageTooLong(_ limit: Int) -> SSIPReply {
         SSIPReply(419, "ERR MESSAGE TOO LONG (over \(limit) bytes; raise --max-message)")
     }
@@ -212,7 +222,8 @@ extension Session {
         let words = spelled && !ssml ? SSIPWords.spelled(text) : text
         let message = SSIPMessage(
             id: id, client: client, clientName: settings.clientName, priority: settings.priority, inBlock: state.inBlock, text: words,
-            sent: text, key: Announcement.normalizedKey(words), command: command, ssml: ssml, settings: settings, credentials: clients[client]?.credentials, queuedAt: now)
+            sent: Self.withoutTrailingNewlines(text), key: Announcement.normalizedKey(words), command: command, ssml: ssml, settings: settings,
+            credentials: clients[client]?.credentials, queuedAt: now)
         sendSSIP(client, .reply(.messageQueued(id: id)))
         ssipClients[client]?.eventsHeldUntil = now + SSIPEventHold.grace
         ssipEventHolds[client]?.until = now + SSIPEventHold.grace
@@ -312,7 +323,12 @@ extension Session {
     func ssipRow(_ record: SpeechRecord, _ message: SSIPMessage) -> LogRow {
         var row = LogRow(record, policy: configuration.policy.name, seconds: seconds)
         fill(&row, with: message)
-        if message.pausing { row.interruptedBy = "pause" }
+        if message.pausing {
+            // Cut while the listener heard it: interrupted, as a newer message's cut is. One still
+            // waiting was only withdrawn (cancelled). Either plays again after RESUME, with a row of its own.
+            row.interruptedBy = "pause"
+            if record.startedAt != nil { row.outcome = AnnouncementOutcome.interrupted.rawValue }
+        }
         return row
     }
 

@@ -42,10 +42,12 @@ extension Session {
                 if case .ssip = notice.kind, let message = step.ssipMessage(notice.utterance, in: plan) { noticeSSIP(notice, message) }
             }
         }
-        for record in step.announcements where record.announcement.id != appended {
+        for var record in step.announcements where record.announcement.id != appended {
+            if let utterance = record.utterance, inaudible.remove(utterance) != nil, record.outcome == .spoken { record.outcome = .inaudible }
             effects.append(.updateLog(LogRow(record, seconds: seconds)))
         }
-        for record in step.speech {
+        for var record in step.speech {
+            if inaudible.remove(record.utterance) != nil, record.outcome == .spoken { record.outcome = .inaudible }
             effects.append(.appendLog(step.endedSSIP[record.utterance].map { ssipRow(record, $0) } ?? LogRow(record, seconds: seconds), nil))
         }
     }
@@ -74,6 +76,8 @@ extension Session {
     mutating func outputChanged(_ status: OutputStatus) {
         guard status != output else { return }
         output = status
+        // What plays now goes on into null: its listener does not hear the rest.
+        if !status.reachesListener, let playing = plan.scheduler.playing { inaudible.insert(playing.id) }
         if status.stalled {
             // The detail says what was given up and for how long.
             journal(.warning, "audio: \(status.detail ?? "the sound server stopped taking audio; speech goes to null until it answers")")

@@ -55,6 +55,9 @@ public struct Session: Sendable {
     private var timer: MonotonicInstant?
     /// Set by `shutdown`: every outcome is final, and speech reports that come later change nothing.
     private(set) var isShutDown = false
+    /// Utterances some of whose audio went to null because the sound server was gone or stalled:
+    /// played to their end, they are logged `inaudible`, not `spoken`.
+    var inaudible: Set<UtteranceID> = []
     /// The speech started by the current batch of inputs and not stopped by it, in order: handed
     /// out as `play` effects when the batch ends, so that an utterance the same batch also stopped
     /// (a burst of SSIP texts, each cutting the last) is never given to the player at all.
@@ -140,7 +143,10 @@ public struct Session: Sendable {
         case .shutdown:
             shutDown()
         case .batchEnded:
-            for request in unplayed { effects.append(.play(request)) }
+            for request in unplayed {
+                if !output.reachesListener { inaudible.insert(request.utterance.id) }
+                effects.append(.play(request))
+            }
             unplayed.removeAll(keepingCapacity: true)
         }
         armTimer()

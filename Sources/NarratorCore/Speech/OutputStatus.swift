@@ -11,6 +11,11 @@ public struct OutputStatus: Sendable, Hashable {
     /// True when the sound server stopped taking audio and was given up for `null` until it answers.
     public var stalled: Bool
 
+    /// False while speech goes to null in place of the sound server that was asked for (or
+    /// that auto found before): nobody hears it. A chosen `null` or `wav:DIR` output reaches
+    /// whoever asked for it.
+    public var reachesListener: Bool { !fallback && !stalled }
+
     public init(spec: AudioSpec, active: String, fallback: Bool, detail: String? = nil, stalled: Bool = false) {
         self.spec = spec
         self.active = active
