@@ -8,8 +8,8 @@ enum BashCompletion {
         #
         # Every candidate comes from narratorctl itself ("narratorctl __complete CWORD WORDS..."), so
         # commands, options and their values follow the narratorctl being completed; trees, element
-        # ids, voices, actions and rotors are asked of the daemon, quietly: nothing is offered when
-        # none answers. Needs bash alone: file names come from the bash-completion package's _filedir
+        # ids, voices (a voice's variants once its "+" is typed), actions and rotors are asked of the
+        # daemon, quietly: nothing is offered when none answers. Needs bash alone: file names come from the bash-completion package's _filedir
         # when it is loaded, else from compgen. Without that package nothing loads this file by
         # itself; add to ~/.bashrc:  source <(narratorctl completion bash)
         _narratorctl() {

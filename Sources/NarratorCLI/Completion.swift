@@ -58,7 +58,7 @@ enum Completion {
         /// Every element id of a tree, stop or not (`update TREE ELEMENT`).
         case elements(TreeReference)
         /// Installed voices by name, identifier and language code (a language names its voice),
-        /// after `extra` words.
+        /// after `extra` words; once the word holds a "+", that voice with each variant.
         case voices(extra: [String])
         /// The language codes of the installed voices.
         case languages
@@ -112,7 +112,7 @@ enum Completion {
         case ("replay", "--voice"), ("experiment", "--voice"): return .voices(extra: [])
         case (_, "--language"): return .languages
         case ("update", "--set"), ("update", "--children"), ("announce", "--key"), ("replay", "--rate"), ("experiment", "--rate"), (_, "--late"), (_, "--rerun"), (_, "--since"), (_, "--until"),
-            (_, "--limit"), (_, "--experiment"), (_, "--client"):
+            (_, "--limit"), (_, "--experiment"), (_, "--client"), ("voices", "--name"), ("voices", "--offset"):
             return .text
         default: return nil
         }
@@ -334,10 +334,16 @@ enum Completion {
                 guard let tree = tree(reference) else { return Candidates() }
                 return Candidates(words: matching(daemon().elements(tree), prefix))
             case .voices(let extra):
-                let voices = daemon().voices()
+                // 13,000 voice+variant names would swamp the shell: the variants come once a voice is typed.
+                if let plus = prefix.lastIndex(of: "+") {
+                    let voice = String(prefix[..<plus])
+                    let variants = daemon().voices(VoiceQuery(name: voice + "+", variants: true)).filter { $0.variant != nil }
+                    return Candidates(words: matching(variants.map(\.name) + variants.map(\.identifier), prefix))
+                }
+                let voices = daemon().voices(VoiceQuery())
                 return Candidates(words: matching(extra + voices.map(\.name) + voices.map(\.identifier) + voices.flatMap(\.languages), prefix))
             case .languages:
-                return Candidates(words: matching(daemon().voices().flatMap(\.languages), prefix))
+                return Candidates(words: matching(daemon().voices(VoiceQuery()).flatMap(\.languages), prefix))
             case .actions:
                 return Candidates(words: matching(daemon().actions(), prefix))
             case .rotors:
@@ -362,11 +368,12 @@ struct CompletionFacts: Sendable {
     var stops: @Sendable (_ tree: String) -> [String]
     /// Every element id of a tree.
     var elements: @Sendable (_ tree: String) -> [String]
-    var voices: @Sendable () -> [InstalledVoice]
+    /// The voices (and variants) a query keeps.
+    var voices: @Sendable (_ query: VoiceQuery) -> [ListedVoice]
     /// The focused element's custom actions.
     var actions: @Sendable () -> [String]
     var rotors: @Sendable () -> [String]
 
     /// Knows nothing: no daemon.
-    static let none = CompletionFacts(trees: { [] }, stops: { _ in [] }, elements: { _ in [] }, voices: { [] }, actions: { [] }, rotors: { [] })
+    static let none = CompletionFacts(trees: { [] }, stops: { _ in [] }, elements: { _ in [] }, voices: { _ in [] }, actions: { [] }, rotors: { [] })
 }

@@ -30,9 +30,9 @@ extension CompletionFacts {
                 guard case .exported(_, let document)? = ask(.export(tree: tree)), let root = document["root"] else { return [] }
                 return ids(in: root)
             },
-            voices: {
-                guard case .voices(let voices)? = ask(.voices) else { return [] }
-                return voices
+            voices: { query in
+                guard case .voices(let listing)? = ask(.voices(query)) else { return [] }
+                return listing.entries
             },
             actions: {
                 guard case .actions(let actions)? = ask(.actions) else { return [] }

@@ -174,7 +174,37 @@ let daemonCommands: [CommandSpec] = {
         CommandSpec(name: "get", summary: "print a speech setting", arguments: [ArgumentSpec("KEY", help: "the setting", choices: SpeechSettings.keys)]) {
             parsed throws(UsageError) in request(.get(key: parsed.positionals[0]))
         },
-        CommandSpec(name: "voices", summary: "list the installed eSpeak NG voices") { _ throws(UsageError) in request(.voices) },
+        CommandSpec(
+            name: "voices", summary: "list the eSpeak NG voices, and with --variants each voice with each variant",
+            options: [
+                OptionSpec("--language", value: "LANG", help: "only voices that speak this language (de keeps de and de-ch; en-gb keeps en-gb-x-rp)"),
+                OptionSpec("--name", value: "TEXT", help: "only names or identifiers that hold TEXT, in any case (German, grandma, German+, gmw/de)"),
+                OptionSpec("--variants", help: "list each voice with each variant too (NAME+VARIANT), not only the voices"),
+                OptionSpec("--offset", value: "N", help: "skip the first N matches"),
+                OptionSpec("--limit", value: "N", help: "list at most N matches"),
+            ],
+            discussion: """
+                Every voice can be spoken with any of eSpeak NG's variants (a timbre and pitch: grandma,
+                Mr_Serious, female2, ...): "narratorctl set voice German+grandma" picks one, as Speech
+                Dispatcher's clients do with the names its "spd-say -L" lists. Without --variants the
+                list folds them: one line per voice, and the number of variants on standard error.
+                --language, --name, --offset and --limit narrow a long list; when --limit cuts it,
+                standard error says which matches were shown and how many there are.
+                """
+        ) { parsed throws(UsageError) in
+            func count(_ option: String, from minimum: Int) throws(UsageError) -> Int? {
+                guard let text = parsed.value(option) else { return nil }
+                guard let n = Int(text), n >= minimum else {
+                    throw UsageError("voices: \(option) must be a whole number from \(minimum), not \"\(text)\"", command: "voices")
+                }
+                return n
+            }
+            return request(
+                .voices(
+                    VoiceQuery(
+                        language: parsed.value("--language"), name: parsed.value("--name"), variants: parsed.has("--variants"),
+                        offset: try count("--offset", from: 0) ?? 0, limit: try count("--limit", from: 1))))
+        },
         CommandSpec(
             name: "monitor", summary: "print each utterance as it is spoken, until interrupted",
             discussion: """

@@ -153,6 +153,7 @@ enum DaemonSession {
             } else {
                 let text = ReplyRenderer.render(body, answering: command.name)
                 if !text.isEmpty { console.out(text + "\n") }
+                if let note = ReplyRenderer.note(body, for: command) { console.err(note + "\n") }
             }
         }
         guard follow else { return .success }

@@ -32,8 +32,14 @@ enum ReplyRenderer {
             return stops.map(\.utterance.text).joined(separator: "\n")
         case .status(let status):
             return statusText(status)
-        case .voices(let voices):
-            return table(["NAME", "LANGUAGES", "GENDER"], voices.map { [$0.name, $0.languages.joined(separator: " "), $0.gender.rawValue] })
+        case .voices(let listing):
+            if listing.entries.isEmpty { return "" }
+            if listing.entries.contains(where: { $0.variant != nil }) {
+                return table(
+                    ["NAME", "LANGUAGES", "VARIANT", "GENDER"],
+                    listing.entries.map { [$0.name, $0.languages.joined(separator: " "), $0.variant ?? "-", $0.gender.rawValue] })
+            }
+            return table(["NAME", "LANGUAGES", "GENDER"], listing.entries.map { [$0.name, $0.languages.joined(separator: " "), $0.gender.rawValue] })
         case .setting(let key, let value):
             return command == .get ? value : "\(key) = \(value)"
         case .announced(let report):
@@ -51,6 +57,25 @@ enum ReplyRenderer {
         case .stopped, .subscribed:
             return ""
         }
+    }
+
+    /// What goes to standard error beside the rendered reply: for `voices`, what the list left
+    /// out (other pages, the variants folded away), so that a script reading the table gets
+    /// only rows.
+    static func note(_ body: ReplyBody, for request: RequestCommand) -> String? {
+        guard case .voices(let listing) = body, case .voices(let query) = request else { return nil }
+        var notes: [String] = []
+        if listing.total == 0 {
+            notes.append("no voice matches" + (query.language.map { " --language \($0)" } ?? "") + (query.name.map { " --name \"\($0)\"" } ?? ""))
+        } else if listing.entries.count < listing.total {
+            let first = listing.offset + 1, last = listing.offset + listing.entries.count
+            let next = last < listing.total ? "; --offset \(last) shows the next" : ""
+            notes.append(listing.entries.isEmpty ? "\(listing.total) matches, none from --offset \(listing.offset)" : "matches \(first)-\(last) of \(listing.total)\(next)")
+        }
+        if !query.variants && listing.variantCount > 0 && listing.total > 0 {
+            notes.append("each voice also comes with any of \(listing.variantCount) variants, as NAME+VARIANT (narratorctl voices --variants lists them)")
+        }
+        return notes.isEmpty ? nil : notes.joined(separator: "\n")
     }
 
     static func focusText(_ utterance: String, boundary: Bool, hint: String?) -> String {

@@ -219,7 +219,8 @@ public enum DaemonMain {
             throw StartError(description: "cannot start speech: \(error)")
         }
         let settingsFile = SpeechSettingsStore(path: options.stateDirectory + "/settings.json")
-        let settings = try startingSettings(options, file: settingsFile, voices: player.engine.voices)
+        let settings = try startingSettings(
+            options, file: settingsFile, catalog: VoiceCatalog(voices: player.engine.voices, variants: player.engine.variants))
 
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
         let log = LogWriter.starting(path: logPath) { loop.post(.logHealth($0)) }
@@ -241,7 +242,6 @@ public enum DaemonMain {
             voices: player.engine.voices, standardVoice: (try? player.engine.resolve(.standard)) ?? "en",
             policy: try announcementPolicy(options.policy), treePolicies: treePolicies)
         configuration.variants = player.engine.variants
-        configuration.ssipVoices = SSIPSocket.voiceList(voices: player.engine.voices, variants: player.engine.variants, standard: configuration.standardVoice)
         configuration.limits.ssipMessageBytes = options.maxMessageBytes
         let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(
@@ -259,14 +259,14 @@ public enum DaemonMain {
     }
 
     /// The saved speech settings with `--voice` and `--rate` applied (and saved, as `set` would).
-    static func startingSettings(_ options: DaemonOptions, file: SpeechSettingsStore, voices: [InstalledVoice]) throws -> SpeechSettings {
+    static func startingSettings(_ options: DaemonOptions, file: SpeechSettingsStore, catalog: VoiceCatalog) throws -> SpeechSettings {
         var settings: SpeechSettings
         do { settings = try file.load() } catch { throw StartError(description: "cannot start speech: \(error)") }
         let changes = [("voice", options.voice), ("rate", options.rate.map(String.init))].compactMap { key, value in value.map { (key, $0) } }
         guard !changes.isEmpty else { return settings }
         for (key, value) in changes {
             do {
-                try settings.set(key, to: value, installed: voices)
+                try settings.set(key, to: value, installed: catalog)
             } catch {
                 throw StartError(description: "--\(key): \(error)")
             }

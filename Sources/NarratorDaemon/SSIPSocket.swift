@@ -21,14 +21,4 @@ enum SSIPSocket {
             return path
         }
     }
-
-    /// What `LIST SYNTHESIS_VOICES` lists: every voice (variant "none"), then the standard
-    /// voice with each variant ("voice+variant" is what `SET SELF SYNTHESIS_VOICE` takes). Every
-    /// voice with every variant would be over ten thousand lines for a client to read at start-up.
-    static func voiceList(voices: [InstalledVoice], variants: [VoiceVariant], standard: String) -> [SSIPVoice] {
-        let all = SynthesisVoice.list(voices: voices, variants: variants, includingVariants: true)
-        return all.filter { $0.variant == nil || $0.name.hasPrefix(standard + "+") }.map { voice in
-            SSIPVoice(name: voice.name, language: voice.language, variant: voice.variant ?? "none")
-        }
-    }
 }

@@ -101,6 +101,21 @@ final class SSIPConnection {
         }
     }
 
+    /// Sends a command whose reply is a list (`LIST SYNTHESIS_VOICES`) and reads it to its final
+    /// line: how many data lines came, when the command was sent and when the last line arrived.
+    func list(_ line: String) throws(SSIPError) -> (lines: Int, sent: Double, done: Double) {
+        let sent = try send(line)
+        var count = 0
+        while true {
+            let reply = try nextReply(waitingFor: "the reply to \(line)")
+            guard let code = reply.code, (200..<300).contains(code) else {
+                throw .unexpected(server: server, line: reply.text, waitingFor: "a 2xx reply to \(line)")
+            }
+            if reply.isFinal { return (count, sent, reply.at) }
+            count += 1
+        }
+    }
+
     /// SPEAK `text`: returns the message id (`225-<id>`) and the time the closing `.` was sent.
     func speak(_ text: String) throws(SSIPError) -> (message: String, sent: Double) {
         try command("SPEAK")  // 230 OK RECEIVING DATA

@@ -8,7 +8,8 @@ import NarratorSystem
 ///
 /// - through SSIP, the same client code against both servers: SPEAK to 701 BEGIN, request to
 ///   audible onset at the sink above the floor (``ClickFloor``), CANCEL to 703 and to silence at
-///   the sink, messages accepted per second, and what idle SSIP clients cost in wake-ups;
+///   the sink, messages accepted per second, what idle SSIP clients cost in wake-ups, and the
+///   time to list every voice and variant;
 /// - narratord's own JSON protocol (`speak`, `stop`) against the same speech-dispatcher runs.
 ///
 /// Samples alternate between the systems (in an order that turns every round) so that all of
@@ -84,6 +85,7 @@ enum SpeechDispatcherBenchmark {
             var results = try latencies(rig, runs: runs)
             results += try idleWakeups(rig)
             results += try acceptRate(rig)
+            results += try voiceList(rig, runs: 10)
             return results
         } catch {
             print("spd: failed: \(error)")

@@ -9,7 +9,12 @@ import Testing
     static let facts = CompletionFacts(
         trees: { ["player", "mail"] }, stops: { $0 == "player" ? ["title", "play"] : [] },
         elements: { $0 == "player" ? ["root", "title", "controls", "play"] : [] },
-        voices: { [InstalledVoice(name: "English (Great Britain)", identifier: "gmw/en", languages: ["en-gb", "en"], gender: .male)] },
+        voices: { query in
+            VoiceCatalog(
+                voices: [InstalledVoice(name: "English (Great Britain)", identifier: "gmw/en", languages: ["en-gb", "en"], gender: .male)],
+                variants: [VoiceVariant(name: "grandma", identifier: "grandma", gender: .female), VoiceVariant(name: "male1", identifier: "m1", gender: .male)]
+            ).listing(query).entries
+        },
         actions: { ["skip", "repeat"] }, rotors: { ["headings", "volume"] })
 
     func complete(_ words: String..., socket: (@Sendable (String?) -> Void)? = nil) -> Completion.Candidates {
@@ -92,6 +97,13 @@ import Testing
         #expect(complete("set", "voice", "\"English (G").words == ["English (Great Britain)"])
         #expect(complete("set", "voice", "'Eng").words == ["English (Great Britain)"])
         #expect(complete("replay", "t.jsonl", "--voice", "").words == ["English (Great Britain)", "gmw/en", "en-gb", "en"])
+        // Variants are offered once a voice and its "+" are typed, not among 13,000 names before.
+        #expect(complete("set", "voice", "\"English (Great Britain)+").words == [
+            "English (Great Britain)+grandma", "English (Great Britain)+male1",
+        ])
+        #expect(complete("set", "voice", "\"English (Great Britain)+gr").words == ["English (Great Britain)+grandma"])
+        #expect(complete("set", "voice", "gmw/en+m").words == ["gmw/en+m1"])
+        #expect(complete("voices", "--language", "en-").words == ["en-gb"])
     }
 
     @Test func optionValuesAndFiles() {
@@ -170,7 +182,7 @@ import Testing
     @Test func wordsWithColons() {
         let facts = CompletionFacts(
             trees: { ["app:main", "app:prefs", "mail"] }, stops: { $0 == "app:main" ? ["list:1", "list:2", "ok"] : [] }, elements: { _ in [] },
-            voices: { [] }, actions: { [] }, rotors: { [] })
+            voices: { _ in [] }, actions: { [] }, rotors: { [] })
         func complete(_ line: String, _ words: String...) -> Completion.Candidates {
             Completion.complete(["narratorctl"] + words, current: words.count, line: "narratorctl " + line) { _ in facts }
         }

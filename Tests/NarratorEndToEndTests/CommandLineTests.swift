@@ -39,6 +39,42 @@ import Testing
         #expect(try daemon.ctl("trees").lines.count == 1)
     }
 
+    /// `voices` on eSpeak NG's 131 voices by 101 variants: folded, filtered, paged, and a name
+    /// that names nothing answered with the nearest.
+    @Test func voicesFilteredPagedAndFolded() throws {
+        let daemon = try DaemonHarness()
+        let folded = try daemon.ctl("voices")
+        #expect(folded.lines.first?.hasPrefix("NAME") == true && folded.lines.contains { $0.hasPrefix("German ") })
+        #expect(!folded.stdout.contains("+"), "variants are folded away")
+        let counts = try JSONParser().parse(try daemon.ctl("--json", "voices").stdout)
+        let voices = try #require(counts["total"]?.numberValue), variants = try #require(counts["variant_count"]?.numberValue)
+        #expect(folded.lines.count == Int(voices) + 1 && variants > 50)
+        #expect(folded.stderr.contains("each voice also comes with any of \(Int(variants)) variants"), "\(folded.stderr)")
+
+        // German with each of its variants, the heading, and nothing else.
+        let german = try daemon.ctl("voices", "--language", "de", "--variants")
+        #expect(german.lines.first?.hasPrefix("NAME") == true && german.lines.count == 1 + Int(variants) + 1)
+        #expect(german.lines.contains { $0.hasPrefix("German+grandma ") && $0.contains(" grandma ") && $0.hasSuffix("female") })
+        #expect(german.stderr.isEmpty, "\(german.stderr)")
+        let grandmas = try daemon.ctl("voices", "--variants", "--name", "+GRANDMA")
+        #expect(grandmas.lines.count == Int(voices) + 1 && grandmas.lines.dropFirst().allSatisfy { $0.contains("+grandma ") })
+
+        // Pages of the 13,000: the rows asked for, and where the next page starts.
+        let page = try daemon.ctl("voices", "--variants", "--offset", "1", "--limit", "2")
+        #expect(page.lines.count == 3 && page.lines[1].hasPrefix("Afrikaans+") && page.lines[2].hasPrefix("Afrikaans+"))
+        let all = Int(voices * (variants + 1))
+        #expect(page.stderr.contains("matches 2-3 of \(all); --offset 3 shows the next"), "\(page.stderr)")
+        #expect(try daemon.ctl("--json", "voices", "--variants", "--offset", String(all - 1), "--limit", "5").stdout.contains(#""total":\#(all)"#))
+        #expect(try daemon.ctl("voices", "--language", "xx").stderr == "no voice matches --language xx\n")
+        #expect(try daemon.ctl("voices", "--limit", "0").status == 2)
+
+        let typo = try daemon.ctl("set", "voice", "German+grandmaa")
+        #expect(typo.status == 1 && typo.stderr.contains("(did you mean 'German+grandma'?)"), "\(typo.stderr)")
+        #expect(try daemon.ctl("set", "voice", "Germna").stderr.contains("(did you mean 'German'?)"))
+        #expect(try daemon.ctl("set", "voice", "de+Mr_Serious").status == 0)
+        #expect(try daemon.ctl("get", "voice").stdout == "de+Mr_Serious\n")
+    }
+
     @Test func auditARegisteredTreeAsItIsNow() throws {
         let daemon = try DaemonHarness()
         _ = try daemon.ctl("register", "examples/segmented.json")

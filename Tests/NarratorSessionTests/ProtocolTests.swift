@@ -14,7 +14,8 @@ import Testing
         .move(.next, tree: nil), .move(.previous, tree: "t"), .move(.first, tree: nil), .move(.last, tree: "t"), .touch(x: 1.5, y: -2, tree: "t"),
         .activate, .adjust(.up), .adjust(.down), .actions, .action(name: "skip"), .magicTap, .escape, .rotors, .rotor(name: "headings", direction: .last),
         .announce(text: "Hi", priority: .high, tree: "t", element: "a", key: "k"), .announce(text: "Hi", priority: .default, tree: nil, element: nil, key: nil),
-        .speak(text: "Hello\nthere"), .stop, .status, .set(key: "rate", value: 200), .set(key: "voice", value: "auto"), .get(key: "rate"), .voices, .subscribe,
+        .speak(text: "Hello\nthere"), .stop, .status, .set(key: "rate", value: 200), .set(key: "voice", value: "auto"), .get(key: "rate"), .voices(VoiceQuery()),
+        .voices(VoiceQuery(language: "de", name: "grand", variants: true, offset: 2, limit: 5)), .subscribe,
     ]
 
     @Test func everyCommandIsNamedOnceAndEncodesToALineThatDecodesBack() throws {
@@ -70,7 +71,10 @@ import Testing
                     log: LogHealth(path: "/x.db", isOpen: false, rowsWritten: 5, rowsFailed: 2, pending: 1, reopenings: 1, problem: LogProblem(reason: "readonly", message: "read-only"), commitLatencyP50: 0.5, commitLatencyP99: 1)))
         ),
         (.set, .setting(key: "rate", value: "200")),
-        (.voices, .voices([InstalledVoice(name: "German", identifier: "gmw/de", languages: ["de"], gender: .female)])),
+        (.voices, .voices(VoiceListing(entries: [ListedVoice(name: "German", identifier: "gmw/de", languages: ["de"], gender: .female)], total: 1, offset: 0, variantCount: 0))),
+        (.voices, .voices(VoiceListing(
+            entries: [ListedVoice(name: "German+grandma", identifier: "gmw/de+grandma", languages: ["de"], gender: .female, variant: "grandma")],
+            total: 102, offset: 7, variantCount: 101))),
         (.subscribe, .subscribed),
     ]
 

@@ -154,12 +154,22 @@ struct SpeechPlayerTests {
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let store = SpeechSettingsStore(path: directory + "/speech.json")
         var settings = try store.load()
-        try settings.set("rate", to: "260", installed: sharedEngine.voices)
-        try settings.set("hints", to: "off", installed: sharedEngine.voices)
-        try settings.set("punctuation", to: "some", installed: sharedEngine.voices)
-        #expect(throws: SpeechSettingsError.self) { try settings.set("rate", to: "9000", installed: sharedEngine.voices) }
-        #expect(throws: SpeechSettingsError.unknownVoice("nobody")) { try settings.set("voice", to: "nobody", installed: sharedEngine.voices) }
-        #expect(throws: SpeechSettingsError.unknownKey("speed")) { try settings.set("speed", to: "1", installed: sharedEngine.voices) }
+        let catalog = VoiceCatalog(voices: sharedEngine.voices, variants: sharedEngine.variants)
+        try settings.set("rate", to: "260", installed: catalog)
+        try settings.set("hints", to: "off", installed: catalog)
+        try settings.set("punctuation", to: "some", installed: catalog)
+        #expect(throws: SpeechSettingsError.self) { try settings.set("rate", to: "9000", installed: catalog) }
+        #expect(throws: SpeechSettingsError.unknownVoice("nobody", suggestion: nil)) { try settings.set("voice", to: "nobody", installed: catalog) }
+        #expect(throws: SpeechSettingsError.unknownKey("speed")) { try settings.set("speed", to: "1", installed: catalog) }
+        // A voice with a variant, as SSIP names it; a typo in either half is mended in the error.
+        #expect(throws: SpeechSettingsError.unknownVoice("Germna+grandma", suggestion: "German+grandma")) {
+            try settings.set("voice", to: "Germna+grandma", installed: catalog)
+        }
+        #expect(throws: SpeechSettingsError.unknownVoice("German+grandmaa", suggestion: "German+grandma")) {
+            try settings.set("voice", to: "German+grandmaa", installed: catalog)
+        }
+        try settings.set("voice", to: "German+grandma", installed: catalog)
+        #expect(settings.chosenVoice(installed: catalog) == .withVariant(.named("German"), variant: "grandma"))
         try store.save(settings)
         let restarted = try store.load()
         #expect(restarted.rate == 260)

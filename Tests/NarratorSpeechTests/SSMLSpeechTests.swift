@@ -151,30 +151,29 @@ struct SSMLSpeechTests {
         #expect(voiced(all) > voiced(most), "comma and full stop are read only with 'all'")
     }
 
-    @Test("the voice list holds eSpeak's voices, and each with each variant when asked")
+    @Test("the catalog holds eSpeak's voices, each alone and then with each variant")
     func voiceList() throws {
         let variants = sharedEngine.variants
         #expect(variants.count > 20)
         #expect(variants.contains { $0.identifier == "m1" && $0.name == "male1" })
-        #expect(variants.contains { $0.identifier == "Mr serious" })
-        let plain = SynthesisVoice.list(voices: sharedEngine.voices, variants: variants, includingVariants: false)
-        #expect(plain.count == sharedEngine.voices.count)
-        #expect(plain.contains { $0.language.hasPrefix("en") && $0.variant == nil })
-        let all = SynthesisVoice.list(voices: sharedEngine.voices, variants: variants, includingVariants: true)
-        let english = all.filter { $0.language.hasPrefix("en") && $0.variant != nil }
-        #expect(english.contains { $0.variant == "female2" })
-        let serious = try #require(variants.first { $0.identifier == "Mr serious" })
-        #expect(english.contains { $0.variant == serious.name && $0.name.hasSuffix("+" + serious.name) })
+        #expect(variants.contains { $0.identifier == "Mr serious" && $0.name == "Mr_Serious" })
+        let catalog = VoiceCatalog(voices: sharedEngine.voices, variants: variants)
+        #expect(catalog.count == sharedEngine.voices.count * (variants.count + 1))
+        #expect(catalog.filter { $0.variant == nil }.map(\.voice) == sharedEngine.voices)
+        let german = try #require(catalog.firstIndex { $0.name == "German" })
+        #expect(catalog[german + 1].name == "German+" + variants[0].name)
+        #expect(catalog.contains { $0.name == "German+grandma" && $0.identifier == "gmw/de+grandma" && $0.gender == .female })
     }
 
     @Test("a voice is chosen by name or language with a variant, and VOICE_TYPE picks eSpeak's variants")
     func voiceWithVariant() throws {
         let voices = sharedEngine.voices, variants = sharedEngine.variants
+        let catalog = VoiceCatalog(voices: voices, variants: variants)
         let name = try #require(voices.first { $0.languages.first == "en-gb" }?.name)
-        let choice = SynthesisVoice.choice(for: name + "+Mr serious", voices: voices, variants: variants)
-        #expect(choice == .withVariant(.named(name), variant: "Mr serious"))
-        #expect(SynthesisVoice.choice(for: name + "+nobody", voices: voices, variants: variants) == nil)
-        #expect(SynthesisVoice.choice(for: "en", voices: voices, variants: variants) == .language("en"))
+        #expect(catalog.choice(for: name + "+Mr serious") == .withVariant(.named(name), variant: "Mr serious"))
+        #expect(catalog.choice(for: name + "+Mr_Serious") == .withVariant(.named(name), variant: "Mr serious"))
+        #expect(catalog.choice(for: name + "+nobody") == nil)
+        #expect(catalog.choice(for: "en") == .language("en"))
         #expect(VoiceVariant.forVoiceType("FEMALE1", in: variants)?.identifier == "f1")
         #expect(VoiceVariant.forVoiceType("male3", in: variants)?.identifier == "m3")
         #expect(VoiceVariant.forVoiceType("CHILD_FEMALE", in: variants) != nil)

@@ -34,7 +34,7 @@ public enum ReplyBody: Equatable, Sendable {
     case stopped
     case status(StatusReport)
     case setting(key: String, value: String)
-    case voices([InstalledVoice])
+    case voices(VoiceListing)
     case subscribed
 }
 

@@ -116,15 +116,19 @@ extension ReplyBody {
         case .set, .get:
             return .setting(key: try r.string("key"), value: try r.string("value", nonEmpty: false))
         case .voices:
-            var voices: [InstalledVoice] = []
+            var voices: [ListedVoice] = []
             for var v in try r.objects("voices") {
                 let genderText = try v.string("gender")
                 voices.append(
-                    InstalledVoice(
+                    ListedVoice(
                         name: try v.string("name", nonEmpty: false), identifier: try v.string("identifier", nonEmpty: false), languages: try v.strings("languages"),
-                        gender: InstalledVoice.Gender(rawValue: genderText) ?? .unspecified))
+                        gender: InstalledVoice.Gender(rawValue: genderText) ?? .unspecified, variant: try v.optionalString("variant")))
             }
-            return .voices(voices)
+            // A daemon from before paging sent every voice and no counts.
+            return .voices(
+                VoiceListing(
+                    entries: voices, total: Int(clamping: try r.optionalUnsigned("total") ?? UInt64(voices.count)),
+                    offset: Int(clamping: try r.optionalUnsigned("offset") ?? 0), variantCount: Int(clamping: try r.optionalUnsigned("variant_count") ?? 0)))
         case .subscribe:
             return .subscribed
         }

@@ -82,9 +82,18 @@ extension ReplyBody {
             return status.members
         case .setting(let key, let value):
             return [m("key", .string(key)), m("value", .string(value))]
-        case .voices(let voices):
+        case .voices(let listing):
             return [
-                m("voices", .array(voices.map { ["name": .string($0.name), "identifier": .string($0.identifier), "languages": .array($0.languages.map(JSONValue.string)), "gender": .string($0.gender.rawValue)] }))
+                m("voices", .array(listing.entries.map { voice in
+                    var members: [JSONObject.Member] = [
+                        m("name", .string(voice.name)), m("identifier", .string(voice.identifier)),
+                        m("languages", .array(voice.languages.map(JSONValue.string))), m("gender", .string(voice.gender.rawValue)),
+                    ]
+                    if let variant = voice.variant { members.append(m("variant", .string(variant))) }
+                    return .object(JSONObject(members))
+                })),
+                m("total", .number(Double(listing.total))), m("offset", .number(Double(listing.offset))),
+                m("variant_count", .number(Double(listing.variantCount))),
             ]
         case .subscribed:
             return [m("subscribed", true)]

@@ -42,7 +42,8 @@ public enum RequestCommand: Equatable, Sendable {
     case status
     case set(key: String, value: JSONValue)
     case get(key: String)
-    case voices
+    /// The voices and variants a query keeps, a page of them.
+    case voices(VoiceQuery)
     case subscribe
 
     /// The `cmd` spelling of each command, for help and "did you mean" (from ``CommandName``).

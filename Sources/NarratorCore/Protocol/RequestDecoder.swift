@@ -123,9 +123,18 @@ struct Fields {
         case .status: return .status
         case .set: return .set(key: try reader.string("key"), value: try reader.required("value"))
         case .get: return .get(key: try reader.string("key"))
-        case .voices: return .voices
+        case .voices: return .voices(try voiceQuery())
         case .subscribe: return .subscribe
         }
+    }
+
+    private mutating func voiceQuery() throws(ProtocolError) -> VoiceQuery {
+        let limit = try reader.optionalUnsigned("limit")
+        if limit == 0 { throw ProtocolError(.invalidField, "voices.limit: expected a whole number from 1 (leave it out for every voice)") }
+        return VoiceQuery(
+            language: try reader.optionalLanguage("language"), name: try reader.optionalString("name"),
+            variants: try reader.optionalBool("variants") ?? false, offset: Int(clamping: try reader.optionalUnsigned("offset") ?? 0),
+            limit: limit.map { Int(clamping: $0) })
     }
 
     private mutating func update() throws(ProtocolError) -> RequestCommand {

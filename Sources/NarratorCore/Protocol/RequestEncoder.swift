@@ -68,7 +68,11 @@ extension RequestCommand {
         case .speak(let text, let language): return [member("text", .string(text))] + optional("language", language)
         case .set(let key, let value): return [member("key", .string(key)), member("value", value)]
         case .get(let key): return [member("key", .string(key))]
-        case .trees, .activate, .actions, .magicTap, .escape, .rotors, .stop, .status, .voices, .subscribe: return []
+        case .voices(let query):
+            return optional("language", query.language) + optional("name", query.name) + (query.variants ? [member("variants", .bool(true))] : [])
+                + (query.offset > 0 ? [member("offset", .number(Double(query.offset)))] : [])
+                + (query.limit.map { [member("limit", .number(Double($0)))] } ?? [])
+        case .trees, .activate, .actions, .magicTap, .escape, .rotors, .stop, .status, .subscribe: return []
         }
     }
 }

@@ -36,6 +36,11 @@ extension SSIPReply {
     public static func synthesisVoices(_ voices: [SSIPVoice]) -> SSIPReply {
         SSIPReply(249, "OK VOICE LIST SENT", data: voices.map(\.ssipLine))
     }
+    /// `LIST SYNTHESIS_VOICES [language [variant]]`: every voice and variant of `catalog` that the
+    /// arguments keep (see ``SSIPVoice/lines(in:language:variant:)``).
+    public static func synthesisVoices(in catalog: VoiceCatalog, language: String?, variant: String?) -> SSIPReply {
+        SSIPReply(249, "OK VOICE LIST SENT", data: SSIPVoice.lines(in: catalog, language: language, variant: variant))
+    }
 
     /// HELP's answer, with speech-dispatcher's trailing spaces.
     public static let help = SSIPReply(248, "OK HELP SENT", data: [

@@ -15,6 +15,8 @@ public struct SSIPReply: Error, Sendable, Hashable {
     /// becomes a space, since a line break there would end the line early and desynchronise the client.
     public var wire: String {
         var out = ""
+        // A voice list is 13,000 lines: grown step by step it was copied a dozen times.
+        if data.count > 16 { out.reserveCapacity(data.reduce(text.utf8.count + 6) { $0 + $1.utf8.count + 6 }) }
         for line in data {
             out += "\(code)-\(Self.oneLine(line))\r\n"
         }

@@ -15,10 +15,11 @@ extension SSIPSettings {
 
     /// The play request in this client's voice and prosody on top of `user`, what the user's
     /// settings would play.
-    public func playRequest(on user: PlayRequest, voices: [InstalledVoice], variants: [VoiceVariant], ssml: Bool) -> PlayRequest {
+    public func playRequest(on user: PlayRequest, catalog: VoiceCatalog, ssml: Bool) -> PlayRequest {
+        let variants = catalog.variants
         var play = user
         play.ssml = ssml
-        if let name = synthesisVoice, let choice = SynthesisVoice.choice(for: name, voices: voices, variants: variants) {
+        if let name = synthesisVoice, let choice = catalog.choice(for: name) {
             play.voice = choice
         } else if voiceType != .male1, let variant = VoiceVariant.forVoiceType(voiceType.rawValue, in: variants) {
             // MALE1, the default, is the voice as it is; the others are eSpeak NG's variants.

@@ -108,8 +108,8 @@ extension Session {
             } catch {
                 throw ReplyError(.invalidSetting, "\(error)")
             }
-        case .voices:
-            return .voices(configuration.voices)
+        case .voices(let query):
+            return .voices(configuration.catalog.listing(query))
         case .subscribe:
             subscribe(client)
             return .subscribed

@@ -159,11 +159,7 @@ extension Session {
         case .listVoices:
             sendSSIP(client, .reply(.voices(SSIPVoiceType.allCases.map(\.rawValue))))
         case .listSynthesisVoices(let language, let variant):
-            let voices = configuration.ssipVoices.filter { voice in
-                (language.map { voice.language.lowercased().hasPrefix($0.lowercased()) } ?? true)
-                    && (variant.map { voice.variant.lowercased() == $0.lowercased() } ?? true)
-            }
-            sendSSIP(client, .reply(.synthesisVoices(voices)))
+            sendSSIP(client, .reply(.synthesisVoices(in: configuration.catalog, language: language, variant: variant)))
         case .blockBegin:
             guard !state.inBlock else { return sendSSIP(client, .reply(.alreadyInsideBlock)) }
             ssipClients[client]?.inBlock = true

@@ -57,7 +57,7 @@ extension Session {
     mutating func playRequest(for request: UtteranceRequest, ssip message: SSIPMessage?) -> PlayRequest {
         let user = PlayRequest(utterance: request, voice: voice(for: request.language), parameters: settings.parameters)
         guard let message else { return user }
-        return message.settings.playRequest(on: user, voices: configuration.voices, variants: configuration.variants, ssml: message.ssml)
+        return message.settings.playRequest(on: user, catalog: configuration.catalog, ssml: message.ssml)
     }
 
     /// The voice for text in `language` under the user's choice (``InstalledVoice/voice(for:chosen:in:)``),

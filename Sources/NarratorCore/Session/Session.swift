@@ -13,7 +13,7 @@ public struct Session: Sendable {
     public internal(set) var workspace: Workspace
     public internal(set) var plan: SpeechPlan
     public internal(set) var settings: SpeechSettings {
-        didSet { chosenVoice = settings.chosenVoice(installed: configuration.voices) }
+        didSet { chosenVoice = settings.chosenVoice(installed: configuration.catalog) }
     }
     /// The user's voice setting as the engine selects it (a voice, or a language's voice).
     private(set) var chosenVoice: VoiceChoice? {
@@ -74,7 +74,7 @@ public struct Session: Sendable {
     public init(configuration: SessionConfiguration, settings: SpeechSettings, output: OutputStatus, log: LogHealth) {
         self.configuration = configuration
         self.settings = settings
-        chosenVoice = settings.chosenVoice(installed: configuration.voices)
+        chosenVoice = settings.chosenVoice(installed: configuration.catalog)
         self.output = output
         self.log = log
         self.now = configuration.startedAt

@@ -18,10 +18,12 @@ public struct SessionConfiguration: Sendable {
     /// The announcement policy, and the trees with their own.
     public var policy: AnnouncementPolicy
     public var treePolicies: [String: AnnouncementPolicy]
-    /// What SSIP's `LIST SYNTHESIS_VOICES` lists: each voice, and each variant, with its language.
-    public var ssipVoices: [SSIPVoice] = []
-    /// eSpeak NG's voice variants, which SSIP's `VOICE_TYPE` and `SYNTHESIS_VOICE` pick from.
+    /// eSpeak NG's voice variants, which `set voice`, SSIP's `VOICE_TYPE` and `SYNTHESIS_VOICE` pick from.
     public var variants: [VoiceVariant] = []
+
+    /// Every voice with every variant (`voices`, SSIP's `LIST SYNTHESIS_VOICES`), made from the
+    /// two lists when it is read rather than kept.
+    public var catalog: VoiceCatalog { VoiceCatalog(voices: voices, variants: variants) }
 
     public init(
         uid: UInt32, pid: Int, socket: String?, startedAt: MonotonicInstant, wallClockOffset: Double, limits: DaemonLimits = DaemonLimits(),

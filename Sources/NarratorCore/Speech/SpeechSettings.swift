@@ -82,24 +82,25 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         }
     }
 
-    /// ``set(_:to:)``, and a voice must be one of the installed voices (by name or identifier) or
-    /// a language one of them speaks (`de`, `en-gb`): it is kept as given, so `get voice` shows it.
-    public mutating func set(_ key: String, to value: String, installed voices: [InstalledVoice]) throws(SpeechSettingsError) {
+    /// ``set(_:to:)``, and a voice must name an entry of `catalog` (a voice by name or identifier,
+    /// or a language one of them speaks, `de`, `en-gb`, each optionally with "+variant":
+    /// "German+grandma"): it is kept as given, so `get voice` shows it.
+    public mutating func set(_ key: String, to value: String, installed catalog: VoiceCatalog) throws(SpeechSettingsError) {
         var changed = self
         try changed.set(key, to: value)
-        if key == "voice", let name = changed.voice, InstalledVoice.choice(for: name, in: voices) == nil {
-            throw .unknownVoice(name)
+        if key == "voice", let name = changed.voice, catalog.choice(for: name) == nil {
+            throw .unknownVoice(name, suggestion: catalog.suggestion(for: name))
         }
         self = changed
     }
 
     /// The voice the user chose, as the engine selects it: a voice by name, or a language's voice
-    /// (see ``InstalledVoice/choice(for:in:)``); nil lets each utterance's language pick it.
-    public func chosenVoice(installed voices: [InstalledVoice]) -> VoiceChoice? {
+    /// (see ``VoiceCatalog/choice(for:)``), with its variant; nil lets each utterance's language pick it.
+    public func chosenVoice(installed catalog: VoiceCatalog) -> VoiceChoice? {
         guard let voice else { return nil }
         // A name saved before (or written in the file by hand) that names neither is passed on
         // as a name: the engine falls back to its default voice for it.
-        return InstalledVoice.choice(for: voice, in: voices) ?? .named(voice)
+        return catalog.choice(for: voice) ?? .named(voice)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -120,7 +121,8 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
 public enum SpeechSettingsError: Error, Sendable, Hashable, CustomStringConvertible {
     case unknownKey(String)
     case outOfRange(key: String, value: String, allowed: String)
-    case unknownVoice(String)
+    /// A voice name that names nothing, and the nearest that does (if one is close).
+    case unknownVoice(String, suggestion: String?)
     case unreadable(path: String, reason: String)
     case unwritable(path: String, reason: String)
 
@@ -130,8 +132,9 @@ public enum SpeechSettingsError: Error, Sendable, Hashable, CustomStringConverti
             "unknown speech setting '\(key)': expected one of \(SpeechSettings.keys.joined(separator: ", "))"
         case .outOfRange(let key, let value, let allowed):
             "'\(value)' is not a valid \(key): expected \(allowed)"
-        case .unknownVoice(let name):
-            "no installed voice is named '\(name)', nor speaks a language of that code: list the voices (a name or one of its languages), or use 'auto' to follow the language"
+        case .unknownVoice(let name, let suggestion):
+            "no installed voice is named '\(name)'\(suggestion.map { " (did you mean '\($0)'?)" } ?? ""), nor speaks a language of that code: "
+                + "narratorctl voices lists them (a name or one of its languages, each also as NAME+VARIANT, see --variants), or use 'auto' to follow the language"
         case .unreadable(let path, let reason):
             "cannot read speech settings '\(path)': \(reason) (fix or delete the file)"
         case .unwritable(let path, let reason):

@@ -19,6 +19,7 @@ Scenarios:
   pause       pause at 0.4 s, resume at 1.2 s: the pause/resume callbacks and whether it ends
   priorities  the priority cases of ssip.md, two connections, the event order of each case
   begins      50 short messages with the library's own callback handler: every one's BEGIN arrives
+  voices      list_synthesis_voices(): every (name, language, variant) triple, in the result
   all         every scenario above except pause, in one run
 """
 
@@ -155,6 +156,15 @@ def hello(address, timeout):
         done = obs.wait(obs.final("hello"), timeout)
         seq = obs.types("hello")
         return {"ok": done and seq == ["begin", "end"], "sequence": seq, "timed_out": not done}
+    finally:
+        c.close()
+
+
+def voices(address, timeout):
+    c = connect(address)
+    try:
+        listed = c.list_synthesis_voices()
+        return {"ok": len(listed) > 0, "count": len(listed), "voices": [list(v) for v in listed]}
     finally:
         c.close()
 
@@ -392,7 +402,7 @@ def marks_across_sentences(address, timeout):
 
 
 SCENARIOS = {"hello": hello, "callbacks": callbacks, "marks_across_sentences": marks_across_sentences, "setters": setters, "cancel": cancel,
-             "pause": pause, "priorities": priorities, "begins": begins}
+             "pause": pause, "priorities": priorities, "begins": begins, "voices": voices}
 
 
 def main():

@@ -70,16 +70,19 @@ final class SSIPServer {
     private let reference: ChildProcess?
     private let directory: String
 
-    /// - Parameter recorded: plays into a private PulseAudio server (`--audio pulse`) so that the
-    ///   test can record the sink; otherwise `--audio null` (real synthesis, no sound).
-    init(recorded: Bool = false) throws {
+    /// - Parameters:
+    ///   - recorded: plays into a private PulseAudio server (`--audio pulse`) so that the
+    ///     test can record the sink; otherwise `--audio null` (real synthesis, no sound).
+    ///   - speechDispatcher: the real speech-dispatcher instead of narratord (by default with
+    ///     `NARRATOR_SSIP_SERVER=speech-dispatcher`), for a test that compares the two.
+    init(recorded: Bool = false, speechDispatcher: Bool = SSIPTests.againstSpeechDispatcher) throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-ssip-\(UUID().uuidString.prefix(8))").path
         self.directory = directory
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         chmod(directory, 0o700)
         var reference: ChildProcess?
         do {
-            (daemon, socket, pulse) = try Self.start(in: directory, recorded: recorded, reference: &reference)
+            (daemon, socket, pulse) = try Self.start(in: directory, recorded: recorded, speechDispatcher: speechDispatcher, reference: &reference)
             self.reference = reference
         } catch {
             // A server that did not come up leaves nothing behind: deinit does not run for a failed init.
@@ -93,15 +96,15 @@ final class SSIPServer {
     }
 
     private static func start(
-        in directory: String, recorded: Bool, reference: inout ChildProcess?
+        in directory: String, recorded: Bool, speechDispatcher: Bool, reference: inout ChildProcess?
     ) throws -> (DaemonHarness?, String, PrivatePulseServer?) {
         var pulse: PrivatePulseServer?
-        if recorded || SSIPTests.againstSpeechDispatcher {
+        if recorded || speechDispatcher {
             let server = PrivatePulseServer()
             try server.start()
             pulse = server
         }
-        if SSIPTests.againstSpeechDispatcher, let pulse {
+        if speechDispatcher, let pulse {
             let output = directory + "/reference.out"
             reference = try ChildProcess(
                 SSIPTests.python, [SSIPTests.helpers + "/reference_server.py", "--until-signal", "--lifetime", "600",
