@@ -30,9 +30,10 @@ TEST_PACKAGES  := pulseaudio pulseaudio-utils python3 sqlite3 systemd man-db uti
 # A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK and Qt applications to read
 # on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's.
 DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3-gi gir1.2-gtk-3.0 python3-pyqt5 gtk-3-examples
-# The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd and Orca on the headless
-# desktop; speech-dispatcher and its eSpeak NG module only as the reference the harness is proven against.
-SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca $(DESKTOP_TEST_PACKAGES)
+# The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd, Orca on the headless
+# desktop and Firefox ESR's Web Speech (headless); speech-dispatcher and its eSpeak NG module only as the
+# reference the harness is proven against.
+SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca firefox-esr $(DESKTOP_TEST_PACKAGES)
 SSIP_SUITES := SSIPClientTests
 # Recording the shipped traces (make traces): Orca on the headless desktop reading GTK windows and a
 # web page in Firefox ESR through narratord's SSIP server. Not part of make test.
