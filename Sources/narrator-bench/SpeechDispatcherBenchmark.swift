@@ -159,7 +159,9 @@ enum SpeechDispatcherBenchmark {
         ]
             + rows(
                 "ssip.begin", ssip.begin, spd.begin,
-                note: "\"\(text)\": SPEAK's final \".\" sent to 701 BEGIN, the same SSIP client against narratord --ssip and speech-dispatcher; \(common)")
+                note: "\"\(text)\": SPEAK's final \".\" sent to 701 BEGIN, the same SSIP client (it sends nothing after the 225) against narratord --ssip and speech-dispatcher; "
+                    + "narratord holds a connection's events until its next line or 50 ms after a 225, so that python3-speechd's callbacks see them (docs/ssip.md, Events): "
+                    + "this row is that hold, not the audio (ssip.onset is); \(common)")
             + rows(
                 "ssip.onset", above(onsetFloor, ssip.onset), above(onsetFloor, spd.onset),
                 note: "same runs: SPEAK's final \".\" sent to the first audible sample (|x| >= \(SinkRecorder.audible)) at the sink, above the floor's p50; "
