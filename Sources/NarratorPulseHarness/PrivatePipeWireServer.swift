@@ -114,6 +114,10 @@ public final class PrivatePipeWireServer: SoundServer {
         ], log: nil)
     }
 
+    public var serverProcesses: [pid_t] {
+        children.withLock { $0.filter { ["/usr/bin/pipewire", "/usr/bin/pipewire-pulse", "/usr/bin/wireplumber"].contains($0.path) }.map(\.pid) }
+    }
+
     /// Stops pipewire and pipewire-pulse (SIGSTOP): clients' calls wait on them.
     public func freeze() throws(Errno) {
         for server in servers.withLock({ $0 }) { try server.send(SIGSTOP) }

@@ -47,8 +47,15 @@ public final class PrivatePulseServer: SoundServer {
     /// The server process, while it runs.
     private let server = Mutex<ChildProcess?>(nil)
 
-    public init(keepSinkAwake: Bool = true) {
+    /// Where the sink writes what it plays, when it is a pipe sink rather than a null sink.
+    public let pipe: String?
+
+    /// - Parameter pipeSink: make the sink `module-pipe-sink`, which writes what it plays (in real
+    ///   time, on the system clock) to a FIFO at this path, so that it can be heard without a
+    ///   recording client: a recorder on a null sink's monitor keeps the sink from suspending.
+    public init(keepSinkAwake: Bool = true, pipeSink: String? = nil) {
         self.keepSinkAwake = keepSinkAwake
+        pipe = pipeSink
         directory = NSTemporaryDirectory() + "narrator-pulse-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: clientConfig, contents: Data("autospawn = no\n".utf8))
@@ -79,7 +86,8 @@ public final class PrivatePulseServer: SoundServer {
             "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--system=no",
             "--use-pid-file=no", "--log-target=stderr", "--log-level=notice",
             "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-            "-L", "module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=1",
+            "-L", pipe.map { "module-pipe-sink sink_name=\(sinkName) file=\($0) format=s16le rate=\(sampleRate) channels=1 use_system_clock_for_timing=yes" }
+                ?? "module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=1",
             "-L", "module-always-sink",
             "-L", "module-suspend-on-idle timeout=1",
         ], error: serverLog)
@@ -102,6 +110,10 @@ public final class PrivatePulseServer: SoundServer {
             "--playback", "--raw", "--format=s16le", "--rate=\(sampleRate)", "--channels=1",
             "--latency-msec=20", "/dev/zero",
         ])
+    }
+
+    public var serverProcesses: [pid_t] {
+        server.withLock { $0.map { [$0.pid] } ?? [] }
     }
 
     /// Freezes the server (SIGSTOP), as a hung sound server: its clients' calls wait on it.

@@ -19,6 +19,9 @@ public protocol SoundServer: AnyObject, Sendable {
     func start() throws(PulseHarnessError)
     /// Kills every process of the server (SIGKILL, as a crash) and the tools it started.
     func stop()
+    /// The server's own processes (for PipeWire: pipewire, pipewire-pulse and wireplumber), to
+    /// measure what they cost.
+    var serverProcesses: [pid_t] { get }
     /// Freezes the server (SIGSTOP): its clients' calls wait on it.
     func freeze() throws(Errno)
     func thaw() throws(Errno)
