@@ -120,6 +120,7 @@ enum IdleSinkBenchmark {
             + "whose pipe sink module-suspend-on-idle suspends 1 s after its last stream; SPEAK's final \".\" to the first audible sample "
             + "(|x| >= \(SinkRecorder.audible)) in what the sink wrote, timed by the blocks written after the request; "
             + "sink suspended before the request: narratord \(suspended[0]) of \(rounds), speech-dispatcher \(suspended[1]) of \(rounds)"
+            + "; samples at full scale (count, longest run) in all that each sink played: narratord \(narratorSink.fullScale()), speech-dispatcher \(spdSink.fullScale())"
         return [50.0, 99.0].map { p in
             BenchResult(
                 name: "idle.onset.p\(Int(p))", value: Stats.percentile(cold[0], p) * 1000, unit: "ms",

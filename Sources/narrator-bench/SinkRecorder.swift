@@ -199,7 +199,24 @@ final class SinkRecorder: Sendable {
         }
     }
 
-    /// Where the sink was audible around `time` (from ``lead`` before it), for a failure's message:
+    /// Samples at full scale (|x| >= 32767) so far, and the longest run of them: a flat top is clipping.
+    func fullScale() -> (count: Int, longestRun: Int) {
+        recording.state.withLock { recorded in
+            var count = 0, run = 0, longest = 0
+            for sample in recorded.samples {
+                if sample >= 32_767 || sample <= -32_767 {
+                    count += 1
+                    run += 1
+                    longest = max(longest, run)
+                } else {
+                    run = 0
+                }
+            }
+            return (count, longest)
+        }
+    }
+
+        /// Where the sink was audible around `time` (from ``lead`` before it), for a failure's message:
     /// what a search that found nothing looked at.
     func describe(around time: Double) -> String {
         let start = sample(at: time - Self.lead)
