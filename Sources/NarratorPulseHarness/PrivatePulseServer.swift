@@ -11,8 +11,8 @@ public enum PulseHarnessError: Error, Sendable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .spawnFailed(let error): "could not start a PulseAudio tool: \(error)"
-        case .notReady(let log): "the private PulseAudio server did not become ready; its log ends with:\n\(log)"
+        case .spawnFailed(let error): "could not start a sound server or pulse tool: \(error)"
+        case .notReady(let log): "the private sound server did not become ready; its log ends with:\n\(log)"
         }
     }
 }
@@ -25,14 +25,19 @@ public enum PulseHarnessError: Error, Sendable, CustomStringConvertible {
 /// stopped with SIGKILL and reaped, so a stop never waits on a child that ignores SIGTERM. The sink
 /// runs at eSpeak NG's format (22050 Hz mono), and a silent low-latency stream keeps it at low
 /// latency as a hardware sink would be; without it a new stream's first write can wait up to 2 s.
-public final class PrivatePulseServer: Sendable {
+/// `module-suspend-on-idle` suspends the sink 1 s after its last stream (and recorder) is gone, as
+/// a desktop's server does after 5 s; the silent stream keeps it from ever suspending, so a test
+/// of suspension starts the server without it (`keepSinkAwake: false`).
+public final class PrivatePulseServer: SoundServer {
     public static let tools = ["/usr/bin/pulseaudio", "/usr/bin/pactl", "/usr/bin/pacat", "/usr/bin/parec"]
     /// Whether pulseaudio and pulseaudio-utils are installed (`make test-deps` installs them).
     public static var isInstalled: Bool {
         tools.allSatisfy { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    public let kind = SoundServerKind.pulseaudio
     public let directory: String
+    public let keepSinkAwake: Bool
     public let sinkName = "narrator_test"
     public let sampleRate = 22_050
     public var socket: String { directory + "/native" }
@@ -42,7 +47,15 @@ public final class PrivatePulseServer: Sendable {
     /// The server process, while it runs.
     private let server = Mutex<ChildProcess?>(nil)
 
-    public init() {
+    /// Where the sink writes what it plays, when it is a pipe sink rather than a null sink.
+    public let pipe: String?
+
+    /// - Parameter pipeSink: make the sink `module-pipe-sink`, which writes what it plays (in real
+    ///   time, on the system clock) to a FIFO at this path, so that it can be heard without a
+    ///   recording client: a recorder on a null sink's monitor keeps the sink from suspending.
+    public init(keepSinkAwake: Bool = true, pipeSink: String? = nil) {
+        self.keepSinkAwake = keepSinkAwake
+        pipe = pipeSink
         directory = NSTemporaryDirectory() + "narrator-pulse-\(UUID().uuidString.prefix(8))"
         try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         _ = FileManager.default.createFile(atPath: clientConfig, contents: Data("autospawn = no\n".utf8))
@@ -66,12 +79,6 @@ public final class PrivatePulseServer: Sendable {
         return environment
     }
 
-    /// Points libpulse in this process (pcaudiolib's `pa_simple`) at this server, without autospawn.
-    public func useInThisProcess() {
-        setenv("PULSE_SERVER", "unix:" + socket, 1)
-        setenv("PULSE_CLIENTCONFIG", clientConfig, 1)
-    }
-
     /// Starts the server (headless, as root or not) and waits (up to 30 s) until it answers.
     public func start() throws(PulseHarnessError) {
         unlink(socket)  // a server killed earlier leaves its socket file behind
@@ -79,8 +86,10 @@ public final class PrivatePulseServer: Sendable {
             "-n", "--daemonize=no", "--exit-idle-time=-1", "--disallow-exit", "--system=no",
             "--use-pid-file=no", "--log-target=stderr", "--log-level=notice",
             "-L", "module-native-protocol-unix socket=\(socket) auth-anonymous=1",
-            "-L", "module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=1",
+            "-L", pipe.map { "module-pipe-sink sink_name=\(sinkName) file=\($0) format=s16le rate=\(sampleRate) channels=1 use_system_clock_for_timing=yes" }
+                ?? "module-null-sink sink_name=\(sinkName) rate=\(sampleRate) channels=1",
             "-L", "module-always-sink",
+            "-L", "module-suspend-on-idle timeout=1",
         ], error: serverLog)
         self.server.withLock { $0 = server }
         let deadline = MonotonicClock.now() + .seconds(30)
@@ -96,10 +105,15 @@ public final class PrivatePulseServer: Sendable {
             let log = (try? String(contentsOfFile: serverLog, encoding: .utf8)) ?? ""
             throw .notReady(log: String(log.suffix(2_000)))
         }
+        guard keepSinkAwake else { return }
         _ = try spawn("/usr/bin/pacat", [
             "--playback", "--raw", "--format=s16le", "--rate=\(sampleRate)", "--channels=1",
             "--latency-msec=20", "/dev/zero",
         ])
+    }
+
+    public var serverProcesses: [pid_t] {
+        server.withLock { $0.map { [$0.pid] } ?? [] }
     }
 
     /// Freezes the server (SIGSTOP), as a hung sound server: its clients' calls wait on it.
@@ -141,9 +155,13 @@ public final class PrivatePulseServer: Sendable {
         return data.withUnsafeBytes { Array($0.bindMemory(to: Int16.self)) }
     }
 
-    private func spawn(_ path: String, _ arguments: [String], error: String = "/dev/null") throws(PulseHarnessError) -> ChildProcess {
+    public func run(_ tool: String, _ arguments: [String], output: String) throws(PulseHarnessError) -> ChildProcess {
+        try spawn(tool, arguments, output: output)
+    }
+
+    private func spawn(_ path: String, _ arguments: [String], output: String = "/dev/null", error: String = "/dev/null") throws(PulseHarnessError) -> ChildProcess {
         do {
-            let child = try ChildProcess(path, arguments, environment: environment, error: error)
+            let child = try ChildProcess(path, arguments, environment: environment, output: output, error: error)
             children.withLock { $0.append(child) }
             return child
         } catch {

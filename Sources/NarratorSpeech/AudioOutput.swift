@@ -64,4 +64,12 @@ public protocol AudioOutput: AnyObject, Sendable {
     func end() throws(AudioOutputError)
     /// Silences the current utterance; callable from any thread (see above for what it may wait on).
     func interrupt()
+    /// Closes the device's stream between utterances so that the sound server can suspend its sink;
+    /// the next `begin` opens it again. Called on the thread that calls `begin`, never while an
+    /// utterance plays. Outputs without a stream do nothing.
+    func standBy()
+}
+
+extension AudioOutput {
+    public func standBy() {}
 }

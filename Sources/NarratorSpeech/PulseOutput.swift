@@ -67,6 +67,7 @@ public final class PulseOutput: AudioOutput {
         OutputStatus(spec: .pulse, active: name, fallback: false)
     }
 
+    /// Opens the stream in `format` if it is closed (``standBy()``) or open in another format.
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {
         startedAt.store(interrupts.load(ordering: .acquiring), ordering: .releasing)
         try stream.withLock { (open: inout AudioFormat?) throws(AudioOutputError) in
@@ -106,6 +107,16 @@ public final class PulseOutput: AudioOutput {
         guard stream.withLock({ $0 }) != nil, !wasInterrupted else { return }
         let code = audio_object_drain(object)
         guard code == 0 || wasInterrupted else { throw .writeFailed(code: code, message: message(code)) }
+    }
+
+    /// Closes the stream (`pa_simple_free`: the connection to the server goes with it), so that
+    /// the server's sink can suspend; `begin` opens it again. Under the stream's lock, like a flush.
+    public func standBy() {
+        stream.withLock { open in
+            guard open != nil else { return }
+            audio_object_close(object)
+            open = nil
+        }
     }
 
     /// Marks the utterance interrupted and flushes the server's buffer: this waits for the server.

@@ -34,6 +34,11 @@ import Synchronization
 /// `retryInterval`, each attempt on a new device thread, so that an attempt that hangs on a stopped
 /// server blocks nothing but later attempts; when the server answers again, the output switches
 /// back and reports it through `onChange`.
+///
+/// Between utterances the device's stream is closed after `idleClose` (``StreamIdlePolicy``), so
+/// that the sound server suspends its sink and stops rendering silence; the next utterance's
+/// `begin` opens it again. The close is one timer, armed only while the stream is open and
+/// silent, so an idle output sets none.
 public final class ServerOutput: AudioOutput {
     private let spec: AudioSpec
     private let retryInterval: Duration
@@ -45,6 +50,11 @@ public final class ServerOutput: AudioOutput {
     private let state: Mutex<State>
     /// Where the reconnect attempts are started from (each returns at once).
     private let retryQueue = DispatchQueue(label: "narrator.audio.reconnect")
+    private let idleClose: Duration
+    /// The one timer of ``StreamIdlePolicy`` (on `retryQueue`), disarmed at the distant future.
+    /// Not `Sendable` in Dispatch's overlay, but libdispatch allows `schedule` and `cancel` on a
+    /// source from any thread; it is only rescheduled under `state`'s lock.
+    private nonisolated(unsafe) let idleTimer: any DispatchSourceTimer
 
     private struct State {
         /// The connected device; nil while speech goes to `null`.
@@ -66,6 +76,8 @@ public final class ServerOutput: AudioOutput {
         var written = Duration.zero
         /// The engine thread's call waiting on the device, so that an interrupt can release it.
         var waiting: DeviceCall?
+        /// When the connected device's stream is closed between utterances.
+        var idle = StreamIdlePolicy()
     }
 
     /// Connects (waiting up to `stallTimeout` for the first attempt) and starts the reconnect attempts.
@@ -78,6 +90,8 @@ public final class ServerOutput: AudioOutput {
     ///   - deviceBuffer: how much audio the device holds at most, which is also about the longest
     ///     the server goes without asking for more: `pa_simple`'s buffer, whose length the server
     ///     chooses and PulseAudio documents as 2 s by default.
+    ///   - idleClose: how long after the last audio the device's stream is closed, so that the
+    ///     server can suspend its sink (``StreamIdlePolicy/standardCloseAfter``).
     ///   - connect: opens the device, on the device's own thread; the default is ``PulseOutput``.
     ///   - onChange: called whenever the active output changes (from a device thread or the engine thread).
     public init(
@@ -85,6 +99,7 @@ public final class ServerOutput: AudioOutput {
         retryInterval: Duration = .seconds(2),
         stallTimeout: Duration = .seconds(2),
         deviceBuffer: Duration = .seconds(2),
+        idleClose: Duration = StreamIdlePolicy.standardCloseAfter,
         connect: @escaping @Sendable () throws(AudioOutputError) -> any AudioOutput = { () throws(AudioOutputError) in try PulseOutput() },
         onChange: @escaping @Sendable (OutputStatus) -> Void = { _ in }
     ) {
@@ -92,9 +107,14 @@ public final class ServerOutput: AudioOutput {
         self.retryInterval = retryInterval
         self.stallTimeout = stallTimeout
         self.deviceBuffer = deviceBuffer
+        self.idleClose = idleClose
+        idleTimer = DispatchSource.makeTimerSource(queue: retryQueue)
         self.connect = connect
         self.onChange = onChange
         state = Mutex(State(status: OutputStatus(spec: spec, active: "null", fallback: true, detail: "not connected yet")))
+        idleTimer.schedule(deadline: .distantFuture)
+        idleTimer.setEventHandler { [weak self] in self?.idleTimerFired() }
+        idleTimer.activate()
 
         let first = DispatchSemaphore(value: 0)
         startConnecting { first.signal() }
@@ -112,6 +132,10 @@ public final class ServerOutput: AudioOutput {
         scheduleRetry()
     }
 
+    deinit {
+        idleTimer.cancel()
+    }
+
     public var name: String {
         status.active
     }
@@ -126,6 +150,9 @@ public final class ServerOutput: AudioOutput {
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
         let target = state.withLock { state -> DeviceLink? in
             state.target = state.link
+            if let link = state.link {
+                apply(state.idle.began(at: MonotonicClock.now()), to: link)
+            }
             state.playing = (utterance, kind, format)
             state.interrupted = false
             state.written = .zero
@@ -199,6 +226,10 @@ public final class ServerOutput: AudioOutput {
         case .overdue:
             giveUp(target, waited: budget, call: "the drain at the end of an utterance")
         }
+        state.withLock { state in
+            guard let link = state.link, link === target else { return }
+            apply(state.idle.ended(at: MonotonicClock.now()), to: link)
+        }
     }
 
     /// Silences the current utterance without waiting on the device: a call the engine thread is
@@ -213,6 +244,31 @@ public final class ServerOutput: AudioOutput {
         waiting?.settle(.interrupted)
         target?.interrupt()
         null.interrupt()
+    }
+
+    // MARK: - Closing the idle stream
+
+    private func idleTimerFired() {
+        state.withLock { state in
+            guard let link = state.link else { return }
+            apply(state.idle.timerFired(at: MonotonicClock.now()), to: link)
+        }
+    }
+
+    /// Carries out the idle policy's effects; under the state lock, so that a close is queued on
+    /// the device's player thread before (and so runs before) any `begin` decided after it.
+    private func apply(_ effects: [StreamIdlePolicy.Effect], to link: DeviceLink) {
+        for effect in effects {
+            switch effect {
+            case .armTimer(let at):
+                let wait = max(0, (at - MonotonicClock.now()).nanosecondsClamped)
+                idleTimer.schedule(deadline: .now() + .nanoseconds(Int(wait)), leeway: .milliseconds(50))
+            case .cancelTimer:
+                idleTimer.schedule(deadline: .distantFuture)
+            case .close:
+                link.standBy()
+            }
+        }
     }
 
     // MARK: - Connecting
@@ -263,6 +319,8 @@ public final class ServerOutput: AudioOutput {
             switch result {
             case .success(let link):
                 state.link = link
+                state.idle = StreamIdlePolicy(closeAfter: idleClose, openAt: MonotonicClock.now())
+                if let at = state.idle.timer { apply([.armTimer(at: at)], to: link) }
                 state.lost = nil
                 state.status = OutputStatus(spec: spec, active: link.device.name, fallback: false)
                 return state.status
@@ -339,6 +397,8 @@ public final class ServerOutput: AudioOutput {
             if state.target === link { state.target = nil }
             guard state.link === link else { return nil }
             state.link = nil
+            state.idle = StreamIdlePolicy()
+            idleTimer.schedule(deadline: .distantFuture)
             state.lost = (cause, stalled)
             state.status = OutputStatus(spec: spec, active: "null", fallback: true, detail: cause, stalled: stalled)
             return state.status
@@ -404,6 +464,11 @@ private final class DeviceLink: Sendable {
                 call.settle(.failed(error))
             }
         }
+    }
+
+    /// Closes the device's stream on the player thread, after the calls handed over before.
+    func standBy() {
+        player.submit { [self] _ in device.standBy() }
     }
 
     /// Posts the device's interrupt (a flush, which waits for the server) to the flusher thread.

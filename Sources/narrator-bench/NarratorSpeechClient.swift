@@ -28,7 +28,7 @@ final class NarratorSpeechClient {
     private let client: UnixClient
     private var nextID = 0
 
-    init(pulse: PrivatePulseServer, directory: String) throws {
+    init(pulse: any SoundServer, directory: String) throws {
         self.directory = directory
         let daemon = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("narratord").path
         guard FileManager.default.isExecutableFile(atPath: daemon) else {

@@ -25,7 +25,8 @@ final class SinkRecorder: Sendable {
     static let lead = 0.05
 
     let rate: Int
-    private let process: ChildProcess
+    /// parec, or nil when the sink writes to the FIFO itself (a pipe sink).
+    private let process: ChildProcess?
     private let reader: JoinableThread
     private let fifo: String
 
@@ -64,8 +65,36 @@ final class SinkRecorder: Sendable {
             Glibc.close(fd)
             throw error
         }
-        let recording = self.recording
-        reader = JoinableThread {
+        reader = Self.read(fd, into: recording)
+        let deadline = Clock.now() + 10
+        while count < rate / 2 {
+            guard Clock.now() < deadline, !recording.state.withLock({ $0.ended }) else {
+                stop()
+                throw Failure(description: "parec recorded nothing from \(pulse.sinkName).monitor within 10 s; see \(directory)/parec.stderr")
+            }
+            usleep(5_000)
+        }
+        // The first blocks can bring a backlog at once (what the monitor held before parec read
+        // it), which would set the clock early: it is timed from the blocks after half a second.
+        recording.state.withLock { $0.arrivals.removeAll() }
+    }
+
+    /// Hears a pipe sink (`PrivatePulseServer(pipeSink:)`): reads what the sink writes to its
+    /// FIFO, with no client of the server, so that the sink can suspend while it is recorded.
+    /// Nothing arrives while it is suspended; ``firstAudible(resumingAt:)`` times what follows.
+    init(pipeOf pulse: PrivatePulseServer) throws {
+        guard let pipe = pulse.pipe else { throw Failure(description: "the server has no pipe sink") }
+        rate = pulse.sampleRate
+        fifo = pipe
+        let fd = open(fifo, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw Failure(description: "open \(fifo): \(String(cString: strerror(errno)))") }
+        process = nil
+        reader = Self.read(fd, into: recording)
+    }
+
+    /// The reader thread: each block read from `fd` is appended with its arrival time.
+    private static func read(_ fd: Int32, into recording: Recording) -> JoinableThread {
+        JoinableThread {
             defer {
                 Glibc.close(fd)
                 recording.state.withLock { $0.ended = true }
@@ -97,17 +126,6 @@ final class SinkRecorder: Sendable {
                 }
             }
         }
-        let deadline = Clock.now() + 10
-        while count < rate / 2 {
-            guard Clock.now() < deadline, !recording.state.withLock({ $0.ended }) else {
-                stop()
-                throw Failure(description: "parec recorded nothing from \(pulse.sinkName).monitor within 10 s; see \(directory)/parec.stderr")
-            }
-            usleep(5_000)
-        }
-        // The first blocks can bring a backlog at once (what the monitor held before parec read
-        // it), which would set the clock early: it is timed from the blocks after half a second.
-        recording.state.withLock { $0.arrivals.removeAll() }
     }
 
     deinit { stop() }
@@ -118,9 +136,12 @@ final class SinkRecorder: Sendable {
             defer { stopping = true }
             return !stopping
         }) else { return }
-        _ = try? process.kill()
-        reader.join()
-        unlink(fifo)
+        if let process {
+            _ = try? process.kill()
+            reader.join()
+            unlink(fifo)
+        }
+        // A pipe sink's FIFO stays open in the server until it stops; its reader ends with it.
     }
 
     /// Samples received so far.
@@ -153,7 +174,49 @@ final class SinkRecorder: Sendable {
         }
     }
 
-    /// Where the sink was audible around `time` (from ``lead`` before it), for a failure's message:
+    /// For a sink that was suspended (a pipe sink writes nothing then): the time of the first
+    /// audible sample after the first `start` samples, which had all arrived when the request was
+    /// sent, timed only by the blocks that arrived after them: the earliest arrival less the
+    /// samples before it since `start`, as ``time(ofSample:)`` does for a sink that never stops.
+    /// Waits up to `timeout` for it, and 0.3 s more for the blocks that time it; nil if none.
+    func firstAudible(resumingAt start: Int, timeout: Double = 5) -> Double? {
+        let deadline = Clock.now() + timeout
+        var found: Int?
+        while found == nil {
+            found = recording.state.withLock { recorded in
+                recorded.samples.count > start ? recorded.samples[start...].firstIndex { $0.magnitude >= Self.audible.magnitude } : nil
+            }
+            if found == nil {
+                if Clock.now() > deadline { return nil }
+                usleep(1_000)
+            }
+        }
+        Thread.sleep(forTimeInterval: 0.3)
+        return recording.state.withLock { recorded -> Double? in
+            let resumed = recorded.arrivals.filter { $0.count > start }
+                .map { $0.at - Double($0.count - start) / Double(rate) }.min()
+            return resumed.map { $0 + Double(found! - start) / Double(rate) }
+        }
+    }
+
+    /// Samples at full scale (|x| >= 32767) so far, and the longest run of them: a flat top is clipping.
+    func fullScale() -> (count: Int, longestRun: Int) {
+        recording.state.withLock { recorded in
+            var count = 0, run = 0, longest = 0
+            for sample in recorded.samples {
+                if sample >= 32_767 || sample <= -32_767 {
+                    count += 1
+                    run += 1
+                    longest = max(longest, run)
+                } else {
+                    run = 0
+                }
+            }
+            return (count, longest)
+        }
+    }
+
+        /// Where the sink was audible around `time` (from ``lead`` before it), for a failure's message:
     /// what a search that found nothing looked at.
     func describe(around time: Double) -> String {
         let start = sample(at: time - Self.lead)

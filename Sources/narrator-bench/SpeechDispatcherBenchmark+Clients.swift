@@ -78,13 +78,16 @@ extension SpeechDispatcherBenchmark {
     }
 
     /// Wake-ups per second (context switches of every thread) of each server while
-    /// `idleClients` SSIP clients sit connected, notifications on, saying nothing. narratord's
-    /// figure leaves out libpulse's mainloop thread (pcaudiolib's stream asks the server for
-    /// timing about once a second, clients or not), which the note counts; speech-dispatcher's
-    /// counts everything, its output module included.
+    /// `idleClients` SSIP clients sit connected, notifications on, saying nothing, once narratord
+    /// has closed its idle stream. narratord's figure leaves out libpulse's mainloop thread (an
+    /// open pcaudiolib stream asks the server for timing about once a second; the closed stream
+    /// takes the thread with it), which the note counts; speech-dispatcher's counts everything,
+    /// its output module included.
     static func idleWakeups(_ rig: Rig) throws -> [BenchResult] {
         try quiet(rig.recorder, before: "counting wake-ups")
-        Thread.sleep(forTimeInterval: 0.5)
+        // Past narratord's idle close (2 s after its last audio, StreamIdlePolicy), whose timer
+        // and stream teardown would otherwise be counted as idle wake-ups.
+        Thread.sleep(forTimeInterval: 3)
         let pulseThread: Set<String> = ["threaded-ml"]
         let narratordAlone = wakeups { ProcessActivity.contextSwitches(of: [rig.narrator.pid], excluding: pulseThread) }
         let (narratord, pulse) = try withIdleClients(socket: rig.narrator.ssipSocket, server: "narratord") {

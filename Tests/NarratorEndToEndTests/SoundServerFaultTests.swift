@@ -6,22 +6,20 @@ import Testing
 
 /// The sound server dies under a speaking `narratord` (SIGKILL, as in a crash) and comes back.
 /// The daemon must fall back to `null` (and say so in `status`, with the reason), keep speaking in
-/// real time, and return to the server, heard again. A private PulseAudio server with a null sink
-/// stands in for the sound card (the one boundary faked); what is heard is recorded from the
-/// sink's monitor with `parec`. Skipped only when pulseaudio/pulseaudio-utils are not installed.
-@Suite(
-    "Sound server faults, end to end",
-    .serialized,
-    .enabled(if: PrivatePulseServer.isInstalled, "pulseaudio and pulseaudio-utils are not installed (make test-deps)")
-)
+/// real time, and return to the server, heard again. A private sound server with a null sink
+/// stands in for the sound card (the one boundary faked), PulseAudio and PipeWire (pipewire-pulse
+/// and WirePlumber) in turn; what is heard is recorded from the sink's monitor with `parec`. A
+/// server that is not installed is left out (`make test-deps` installs both).
+@Suite("Sound server faults, end to end", .serialized)
 struct SoundServerFaultTests {
     /// About a minute and a half of speech: far longer than the test needs between its steps.
     static let paragraph = String(
         repeating: "Narrator keeps reading this long paragraph aloud while the sound server comes and goes. ", count: 18)
 
-    @Test("the daemon falls back to null when the sound server is killed mid-speech, keeps speaking, and returns to pulse")
-    func daemonSpeaksThroughASoundServerRestart() throws {
-        let pulse = PrivatePulseServer()
+    @Test("the daemon falls back to null when the sound server is killed mid-speech, keeps speaking, and returns to pulse",
+          arguments: SoundServerKind.installed)
+    func daemonSpeaksThroughASoundServerRestart(_ kind: SoundServerKind) throws {
+        let pulse = kind.make()
         try pulse.start()
         defer { pulse.stop() }
         let daemon = try DaemonHarness(audio: "pulse", environment: pulse.environment)
@@ -107,9 +105,10 @@ struct SoundServerFaultTests {
         #expect(outcomes["Back again, through the sound server."] == "spoken", "\(outcomes)")
     }
 
-    @Test("a frozen sound server freezes nothing: other clients are answered, the output is given up for null, and speech returns when it continues")
-    func aFrozenSoundServerFreezesNothing() throws {
-        let pulse = PrivatePulseServer()
+    @Test("a frozen sound server freezes nothing: other clients are answered, the output is given up for null, and speech returns when it continues",
+          arguments: SoundServerKind.installed)
+    func aFrozenSoundServerFreezesNothing(_ kind: SoundServerKind) throws {
+        let pulse = kind.make()
         try pulse.start()
         defer { pulse.stop() }
         let daemon = try DaemonHarness(audio: "pulse", environment: pulse.environment)

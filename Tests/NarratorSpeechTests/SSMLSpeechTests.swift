@@ -192,7 +192,8 @@ struct SSMLSpeechTests {
 /// In the PulseAudio suite, whose tests run one at a time: each points `PULSE_SERVER` of this
 /// whole process at its own private server, so two at once would speak to each other's.
 extension PulseEndToEndTests {
-    @Test("through the sound server, began comes when the speech is heard and the marks follow the audio")
+    @Test("through the sound server, began comes when the speech is heard and the marks follow the audio",
+          .enabled(if: PrivatePulseServer.isInstalled, "pulseaudio and pulseaudio-utils are not installed (make test-deps)"))
     func marksFollowTheSoundServer() throws {
         let pulse = PrivatePulseServer()
         try pulse.start()
