@@ -126,7 +126,8 @@ struct PulseEndToEndTests {
         let stalled = output.status
         #expect(stalled.active == "null" && stalled.fallback, "\(stalled)")
         #expect(stalled.detail?.contains("stopped taking audio") == true, "\(stalled)")
-        #expect(changes.all.contains { $0.stalled }, "onChange was told")
+        // The status changes first; onChange is told right after, on the thread that noticed.
+        #expect(eventually { changes.all.contains { $0.stalled } }, "onChange was told")
 
         // While stopped: an interrupt, status and new speech answer at once (a reconnect attempt
         // may be hanging on the stopped server meanwhile).
