@@ -54,10 +54,4 @@ static inline char **narrator_environment(void) {
 static inline int narrator_set_thread_name(const char *name) {
     return prctl(15, (unsigned long)name, 0UL, 0UL, 0UL);
 }
-
-/// mallopt(3): tunes glibc's allocator (the daemon caps its arenas).
-int narrator_mallopt(int parameter, int value) __asm__("mallopt");
-
-/// M_ARENA_MAX in <malloc.h>: the most arenas malloc makes for the process's threads.
-static const int narrator_m_arena_max = -8;
 #endif

@@ -164,6 +164,10 @@ public enum DaemonMain {
             for fd in start.listeners { try? Syscall.close(fd) }
             throw error
         }
+        // Start-up leaves freed memory behind in every thread's heap (eSpeak NG's voice files read
+        // while listing the voices, the lists built from them, SQLite's schema checks): given back
+        // once, before the first client, it is resident no more (docs/performance.md).
+        Syscall.releaseFreedMemory()
         try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
         do {
             try PollLoop.run(listeners: start.listeners, framings: start.framings, configuration: start.configuration, inbox: inbox, handler: driver)
