@@ -22,12 +22,13 @@ DOCDIR     := $(PREFIX)/share/doc/narrator
 # systemd-analyze and systemd-socket-activate for the units, man for the manual pages, and
 # bash-completion to run the completion script with the package as well as without it, and librsvg2-bin
 # (rsvg-convert) to render an experiment's plot to PNG. The sound tests run on PulseAudio and on PipeWire
-# (pipewire, pipewire-pulse and WirePlumber, which needs a D-Bus session bus: dbus).
+# (pipewire, pipewire-pulse and WirePlumber, which needs a D-Bus session bus: dbus),
+# and tzdata for a time zone that is not UTC (the log set aside is named in local time).
 BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev pkg-config
 # Benchmarks: the same, plus Speech Dispatcher to measure beside, and the headless desktop with
 # gtk3-widget-factory and Orca (keys sent through python3-xlib's XTEST) for the AT-SPI bridge's.
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng orca python3-xlib
-TEST_PACKAGES  := pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus python3 sqlite3 systemd man-db util-linux bash-completion librsvg2-bin
+TEST_PACKAGES  := pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus python3 sqlite3 systemd man-db util-linux bash-completion librsvg2-bin tzdata
 # A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK and Qt applications to read
 # on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's.
 DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3-gi gir1.2-gtk-3.0 python3-pyqt5 gtk-3-examples

@@ -84,7 +84,7 @@ let package = Package(
         .target(name: "NarratorDesktopHarness", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
         // What the test targets share: finding the built binaries and running them to completion.
         .target(name: "NarratorTestSupport", swiftSettings: strict),
-        .executableTarget(name: "narratord", dependencies: ["NarratorDaemon"], swiftSettings: strict),
+        .executableTarget(name: "narratord", dependencies: ["NarratorDaemon", "NarratorSystem"], swiftSettings: strict),
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
         .executableTarget(name: "narrator-atspi", dependencies: ["NarratorATSPI"], swiftSettings: strict),
         .executableTarget(

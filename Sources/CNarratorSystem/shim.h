@@ -41,4 +41,17 @@ int prctl(int option, ...);
 static inline int narrator_set_child_subreaper(void) {
     return prctl(36, 1UL, 0UL, 0UL, 0UL);
 }
+
+/// The process's environment, as execve(2) passed it and setenv(3) changed it (a function, since
+/// Swift 6 refuses to read a mutable C global).
+extern char **narrator_environ __asm__("environ");
+static inline char **narrator_environment(void) {
+    return narrator_environ;
+}
+
+/// prctl(PR_SET_NAME, name): names the calling thread (what /proc/PID/task/TID/comm and top show;
+/// the kernel keeps 15 bytes). PR_SET_NAME is 15 in <linux/prctl.h>.
+static inline int narrator_set_thread_name(const char *name) {
+    return prctl(15, (unsigned long)name, 0UL, 0UL, 0UL);
+}
 #endif

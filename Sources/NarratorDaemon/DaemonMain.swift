@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import NarratorCommandLine
 import NarratorCore
 import NarratorSpeech
@@ -21,7 +21,7 @@ public enum DaemonMain {
         let options: DaemonOptions
         switch Result(catching: { () throws(UsageError) in try readOptions(arguments, environment: environment) }) {
         case .failure(let error):
-            FileHandle.standardError.write(Data("narratord: \(error.message) (see narratord --help)\n".utf8))
+            StandardError.write("narratord: \(error.message) (see narratord --help)\n")
             return 2
         case .success(.help):
             print(DaemonOptions.usage)
@@ -45,20 +45,18 @@ public enum DaemonMain {
     static func readOptions(_ arguments: [String], environment: [String: String]) throws(UsageError) -> DaemonOptions.Action {
         let (path, explicit) = DaemonOptions.configPath(arguments, environment: environment)
         var entries: [ConfigFile.Entry] = []
-        if let data = contents(of: path) {
-            entries = try ConfigFile.parse(String(decoding: data, as: UTF8.self), file: path)
+        if let bytes = contents(of: path) {
+            entries = try ConfigFile.parse(String(decoding: bytes, as: UTF8.self), file: path)
         } else if explicit {
             throw UsageError("--config: cannot read \(path)")
         }
         return try DaemonOptions.parse(arguments, environment: environment, config: entries, configFile: path)
     }
 
-    /// A file's bytes, or nil when it cannot be opened. Unlike `FileManager.contents(atPath:)` it
-    /// reads a character device too, so `--config /dev/null` is an empty configuration.
-    static func contents(of path: String) -> Data? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.readToEnd()) ?? Data()
+    /// A file's bytes, or nil when it cannot be opened. It reads a character device too, so
+    /// `--config /dev/null` is an empty configuration.
+    static func contents(of path: String) -> [UInt8]? {
+        do { return try Syscall.readFile(path) } catch where error.syscall == "open" { return nil } catch { return [] }
     }
 
     /// A failure to start, with what to do about it.
@@ -166,6 +164,10 @@ public enum DaemonMain {
             for fd in start.listeners { try? Syscall.close(fd) }
             throw error
         }
+        // Start-up leaves freed memory behind in every thread's heap (eSpeak NG's voice files read
+        // while listing the voices, the lists built from them, SQLite's schema checks): given back
+        // once, before the first client, it is resident no more (docs/performance.md).
+        Syscall.releaseFreedMemory()
         let pidFile = holdSpeechDispatcherPIDFile(ssip: ssip.path ?? start.framings.keys.sorted().first.flatMap { try? Syscall.unixSocketPath($0) }, environment: environment, logger: logger)
         defer { pidFile?.release() }
         try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
@@ -206,11 +208,11 @@ public enum DaemonMain {
         let startedAt = MonotonicClock.now()
         // Speech: the engine and the audio output; what they report is posted to the loop.
         do {
-            try FileManager.default.createDirectory(atPath: options.stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try Syscall.makeDirectories(options.stateDirectory, mode: 0o700)
         } catch {
             // Not fatal: speech does not need it, and the log opens by itself once it can.
             logger.warning(
-                "cannot create the state directory \(options.stateDirectory) (\(error.localizedDescription)): settings are not saved and the log stays closed until it can be written")
+                "cannot create the state directory \(options.stateDirectory) (\(error.message)): settings are not saved and the log stays closed until it can be written")
         }
         let player: SpeechPlayer
         do {
@@ -235,7 +237,7 @@ public enum DaemonMain {
         // instants shifted by it (reading the monotonic clock at start-up instead made every
         // logged time late by however long eSpeak and the log took to open).
         let clocksNow = MonotonicClock.now()
-        let wallClockOffset = Date().timeIntervalSince1970 - Double(clocksNow.nanoseconds) / 1e9
+        let wallClockOffset = WallClock.secondsSinceEpoch() - Double(clocksNow.nanoseconds) / 1e9
         var configuration = SessionConfiguration(
             uid: UInt32(getuid()), pid: Int(getpid()), socket: socketPath, startedAt: startedAt,
             wallClockOffset: wallClockOffset, limits: options.limits,
@@ -279,12 +281,12 @@ public enum DaemonMain {
     static func announcementPolicy(_ choice: String?) throws -> AnnouncementPolicy {
         guard let choice else { return .default }
         if let builtIn = AnnouncementPolicy.named(choice) { return builtIn }
-        guard let data = FileManager.default.contents(atPath: choice) else {
+        guard let bytes = try? Syscall.readFile(choice) else {
             throw StartError(description: "--policy \(choice): not a built-in policy (none, default, strict) nor a readable file")
         }
         do {
-            let json = try JSONParser().parse([UInt8](data))
-            return try AnnouncementPolicy.parse(json, name: ((choice as NSString).lastPathComponent as NSString).deletingPathExtension)
+            let json = try JSONParser().parse(bytes)
+            return try AnnouncementPolicy.parse(json, name: Syscall.fileStem(of: choice))
         } catch {
             throw StartError(description: "--policy \(choice): \(error)")
         }

@@ -1,5 +1,5 @@
-import Foundation
 import NarratorCore
+import NarratorSystem
 
 /// Writes one line per event to stderr, prefixed with its syslog priority (`<6>`), which
 /// journald turns into the entry's priority when the daemon runs as a service.
@@ -10,7 +10,7 @@ public struct Logger: Sendable {
 
     public func log(_ level: LogLevel, _ message: @autoclosure () -> String) {
         guard level <= self.level else { return }
-        FileHandle.standardError.write(Data("<\(level.priority)>\(message())\n".utf8))
+        StandardError.write("<\(level.priority)>\(message())\n")
     }
 
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }

@@ -1,4 +1,4 @@
-import Foundation
+import Dispatch
 import NarratorCore
 import NarratorSpeech
 import NarratorStore

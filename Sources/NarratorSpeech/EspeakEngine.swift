@@ -1,6 +1,8 @@
 import NarratorCore
 import CEspeak
-import Foundation
+import Dispatch
+import Glibc
+import NarratorSystem
 import Synchronization
 
 /// eSpeak NG, owned by one dedicated thread.
@@ -119,14 +121,13 @@ public final class EspeakEngine: Sendable {
     /// Why `path` (an espeak-ng-data directory or its parent) cannot serve as eSpeak NG's data, checked
     /// before the library sees it: a missing `phontab`, or one this user may not read.
     static func dataProblem(_ path: String) -> EspeakError? {
-        let files = FileManager.default
-        for directory in [path, path + "/espeak-ng-data"] where files.fileExists(atPath: directory) {
-            if !files.isReadableFile(atPath: directory) || !files.isExecutableFile(atPath: directory) {
+        for directory in [path, path + "/espeak-ng-data"] where Syscall.exists(directory) {
+            if !Syscall.isAccessible(directory, R_OK | X_OK) {
                 return .dataUnreadable(path: directory)
             }
             let table = directory + "/phontab"
-            if files.fileExists(atPath: table) {
-                return files.isReadableFile(atPath: table) ? nil : .dataUnreadable(path: table)
+            if Syscall.exists(table) {
+                return Syscall.isAccessible(table, R_OK) ? nil : .dataUnreadable(path: table)
             }
         }
         return .dataNotFound(path: path)
@@ -280,7 +281,7 @@ private final class LibraryState {
             status = espeak_ng_SetVoiceByName(name)
         case .language(let tag):
             label = tag
-            status = Self.setVoice(language: tag.lowercased().replacingOccurrences(of: "_", with: "-"))
+            status = Self.setVoice(language: String(tag.lowercased().map { $0 == "_" ? "-" : $0 }))
         case .withVariant(let base, let variant):
             // The voice first (by name or language, as without a variant), then the same voice by
             // its identifier with "+variant", the form espeak_ng_SetVoiceByName loads variants in.

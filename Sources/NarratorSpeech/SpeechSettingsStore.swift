@@ -1,5 +1,6 @@
-import Foundation
+import Glibc
 import NarratorCore
+import NarratorSystem
 
 /// Loads and saves ``SpeechSettings`` at a path the daemon chooses.
 public struct SpeechSettingsStore: Sendable {
@@ -11,27 +12,27 @@ public struct SpeechSettingsStore: Sendable {
 
     /// The saved settings, or the defaults when the file does not exist yet.
     public func load() throws(SpeechSettingsError) -> SpeechSettings {
-        guard FileManager.default.fileExists(atPath: path) else { return SpeechSettings() }
+        let bytes: [UInt8]
         do {
-            let data = try Data(contentsOf: URL(fileURLWithPath: path))
-            return try JSONDecoder().decode(SpeechSettings.self, from: data)
+            bytes = try Syscall.readFile(path)
+        } catch where error.code == ENOENT {
+            return SpeechSettings()
         } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+            throw .unreadable(path: path, reason: error.description)
         }
+        let json: JSONValue
+        do { json = try JSONParser().parse(bytes) } catch { throw .unreadable(path: path, reason: "not JSON: \(error)") }
+        do { return try SpeechSettings(json: json) } catch { throw .unreadable(path: path, reason: error.description) }
     }
 
     /// Writes the settings atomically (a crash never leaves half a file).
     public func save(_ settings: SpeechSettings) throws(SpeechSettingsError) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {
-            let directory = (path as NSString).deletingLastPathComponent
-            if !directory.isEmpty {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            }
-            try encoder.encode(settings).write(to: URL(fileURLWithPath: path), options: .atomic)
+            let directory = Syscall.parentDirectory(of: path)
+            if !directory.isEmpty { try Syscall.makeDirectories(directory) }
+            try Syscall.writeFileAtomically(path, Array((JSONWriter(indent: 2).string(settings.json) + "\n").utf8))
         } catch {
-            throw .unwritable(path: path, reason: error.localizedDescription)
+            throw .unwritable(path: path, reason: error.message)
         }
     }
 }

@@ -1,5 +1,5 @@
-import Foundation
 import NarratorCore
+import NarratorSystem
 import Synchronization
 
 /// Writes each utterance as a WAV file named `<sequence>-<kind>.wav` (e.g. `000001-focus.wav`).
@@ -30,11 +30,11 @@ public final class WavOutput: AudioOutput {
         self.directory = directory
         playhead = RealTimePlayhead(lead: lead)
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try Syscall.makeDirectories(directory)
         } catch {
-            throw .fileFailed(path: directory, reason: "\(error.localizedDescription)")
+            throw .fileFailed(path: directory, reason: error.message)
         }
-        let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let existing = (try? Syscall.directoryEntries(directory)) ?? []
         recording = Mutex(Recording(sequence: existing.compactMap { Int($0.prefix { $0.isNumber }) }.max() ?? 0))
     }
 
@@ -45,7 +45,7 @@ public final class WavOutput: AudioOutput {
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
         recording.withLock { recording in
             recording.sequence += 1
-            recording.fileName = String(format: "%06d-%@.wav", recording.sequence, kind.name)
+            recording.fileName = Self.fileName(sequence: recording.sequence, kind: kind)
             recording.format = format
             recording.samples.removeAll(keepingCapacity: true)
             recording.interrupted = false
@@ -66,11 +66,11 @@ public final class WavOutput: AudioOutput {
         let (path, samples, format) = recording.withLock { recording in
             (directory + "/" + recording.fileName, recording.samples, recording.format)
         }
-        let data = WavFile.encode(samples, format: format)
+        let bytes = WavFile.encode(samples, format: format)
         do {
-            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+            try Syscall.writeFileAtomically(path, bytes)
         } catch {
-            throw .fileFailed(path: path, reason: error.localizedDescription)
+            throw .fileFailed(path: path, reason: error.message)
         }
         // The file is complete; the utterance ends when its last sample would have been heard.
         playhead.finish()
@@ -80,13 +80,20 @@ public final class WavOutput: AudioOutput {
         recording.withLock { $0.interrupted = true }
         playhead.interrupt()
     }
+
+    /// `000001-focus.wav`: the sequence number padded to six digits, then the kind.
+    static func fileName(sequence: Int, kind: SpeechKind) -> String {
+        let digits = String(sequence)
+        return String(repeating: "0", count: max(0, 6 - digits.count)) + digits + "-" + kind.name + ".wav"
+    }
 }
 
 /// The RIFF/WAVE container for 16-bit PCM.
 enum WavFile {
-    static func encode(_ samples: [Int16], format: AudioFormat) -> Data {
+    static func encode(_ samples: [Int16], format: AudioFormat) -> [UInt8] {
         let dataBytes = samples.count * 2
-        var data = Data(capacity: 44 + dataBytes)
+        var data: [UInt8] = []
+        data.reserveCapacity(44 + dataBytes)
         func append32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }
         func append16(_ value: Int) { withUnsafeBytes(of: UInt16(value).littleEndian) { data.append(contentsOf: $0) } }
         data.append(contentsOf: Array("RIFF".utf8))

@@ -1,5 +1,5 @@
 import Dispatch
-import Foundation
+import NarratorSystem
 import Synchronization
 
 /// One dedicated thread that runs submitted jobs in order, and owns a state that only it touches.
@@ -22,10 +22,7 @@ public final class WorkerThread<State>: Sendable {
 
     /// Starts the thread; `makeState` runs on it before the first job.
     public init(name: String, state makeState: @escaping @Sendable () -> State) {
-        let thread = Thread { [self] in self.run(makeState) }
-        thread.name = name
-        thread.qualityOfService = .userInteractive
-        thread.start()
+        DetachedThread.start(name: name) { [self] in self.run(makeState) }
     }
 
     /// Runs `job` on the thread after the jobs already submitted.

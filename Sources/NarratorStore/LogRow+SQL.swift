@@ -1,13 +1,15 @@
-import Foundation
 import NarratorCore
 
 /// How a row is written to and read from the `utterances` table.
 extension LogRow {
-    static let columns =
-        "announcement, utterance, kind, text, priority, tree, element, dedup_key, policy, client_pid, client_uid, client_name, queued_at, started_at, ended_at, outcome, duplicate_of, interrupted_by, experiment, connection, command"
+    /// The columns schema 3 already had; version 4 added `connection` and `command` after them.
+    private static let columnsOfVersion3 =
+        "announcement, utterance, kind, text, priority, tree, element, dedup_key, policy, client_pid, client_uid, client_name, queued_at, started_at, ended_at, outcome, duplicate_of, interrupted_by, experiment"
+
+    static let columns = columnsOfVersion3 + ", connection, command"
 
     /// The same columns from a file of schema 3 or older, read without migrating it.
-    static let columnsBeforeVersion4 = columns.replacingOccurrences(of: "connection, command", with: "NULL, NULL")
+    static let columnsBeforeVersion4 = columnsOfVersion3 + ", NULL, NULL"
 
     static let insertSQL = "INSERT INTO utterances (\(columns)) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 

@@ -1,5 +1,5 @@
 import CSQLite
-import Foundation
+import Dispatch
 import NarratorCore
 import NarratorSystem
 import Synchronization
@@ -161,7 +161,7 @@ public final class LogWriter: Sendable {
         let opener = Opener(path: path, busyTimeout: busyTimeout, reopenInterval: reopenInterval)
         let firstOpen = Mutex<DatabaseError?>(nil)
         let ready = DispatchSemaphore(value: 0)
-        let thread = Thread {
+        DetachedThread.start(name: "narrator.log") {
             Self.run(shared, opener) { error in
                 firstOpen.withLock { $0 = error }
                 ready.signal()
@@ -169,8 +169,6 @@ public final class LogWriter: Sendable {
             }
             shared.finished.signal()
         }
-        thread.name = "narrator.log"
-        thread.start()
         ready.wait()
         if mustOpen, let error = firstOpen.withLock({ $0 }) { throw error }
     }
@@ -236,36 +234,32 @@ public final class LogWriter: Sendable {
     /// Whether the file at `path` is missing, empty (SQLite makes a new database of both) or starts
     /// with SQLite's header.
     static func hasDatabaseHeader(_ path: String) -> Bool {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
-        defer { try? handle.close() }
-        let header = (try? handle.read(upToCount: 16)) ?? Data()
-        return header.isEmpty || header == Data("SQLite format 3\0".utf8)
+        guard let header = try? Syscall.readFile(path, limit: 16) else { return true }
+        return header.isEmpty || header == Array("SQLite format 3\0".utf8)
     }
 
     /// Renames the file at `path` (and its `-wal` and `-shm` files, which belong to it) to a dated
     /// name next to it: `narrator.db.corrupt-2026-12-01-055300` (then `-2`, ... if that is taken).
     static func setAside(_ path: String, because error: DatabaseError) throws(DatabaseError) -> LogSetAside {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.dateFormat = "yyyy-MM-dd-HHmmss"
-        let stem = path + ".corrupt-" + formatter.string(from: Date())
+        // Local time, as DateFormatter gave it before (the format has no zone).
+        let stem = path + ".corrupt-" + WallClock.localTime("%Y-%m-%d-%H%M%S")
         var target = stem
         var attempt = 2
-        let files = FileManager.default
-        while files.fileExists(atPath: target) || files.fileExists(atPath: target + "-wal") {
+        while Syscall.exists(target) || Syscall.exists(target + "-wal") {
             target = stem + "-\(attempt)"
             attempt += 1
         }
         // The journals first, then the file: a journal left behind would be read into the fresh
         // log, so if any rename fails, those done are undone and the file stays where it is.
         var moved: [(from: String, to: String)] = []
-        for suffix in ["-wal", "-shm", ""] where suffix.isEmpty || files.fileExists(atPath: path + suffix) {
-            guard rename(path + suffix, target + suffix) == 0 else {
-                let reason = String(cString: strerror(errno))
-                for undo in moved.reversed() { _ = rename(undo.to, undo.from) }
+        for suffix in ["-wal", "-shm", ""] where suffix.isEmpty || Syscall.exists(path + suffix) {
+            do {
+                try Syscall.rename(path + suffix, to: target + suffix)
+            } catch let failure {
+                for undo in moved.reversed() { try? Syscall.rename(undo.to, to: undo.from) }
                 throw DatabaseError(
                     extendedCode: error.extendedCode,
-                    message: "\(error.message), and it could not be set aside as \(target + suffix): \(reason)", context: error.context)
+                    message: "\(error.message), and it could not be set aside as \(target + suffix): \(failure.message)", context: error.context)
             }
             moved.append((path + suffix, target + suffix))
         }

@@ -1,14 +1,15 @@
 import NarratorCore
 import CSQLite
-import Foundation
+import Glibc
+import NarratorSystem
 
 /// Opening the log database the way every Narrator component does: WAL, current schema.
 public enum UtteranceLog {
     /// Opens `path` for writing (creating it and its directory), in WAL mode, migrated to the current schema.
     public static func openForWriting(_ path: String, busyTimeout: Duration = .milliseconds(250)) throws(DatabaseError) -> Database {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = Syscall.parentDirectory(of: path)
         if !directory.isEmpty {
-            try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try? Syscall.makeDirectories(directory, mode: 0o700)
         }
         do throws(DatabaseError) {
             let database = try Database(path: path, mode: .create, busyTimeout: busyTimeout)
@@ -25,11 +26,10 @@ public enum UtteranceLog {
     /// `access` reports it even to root), say that instead, with the `readonly` reason.
     static func readOnlyCause(of error: DatabaseError, path: String, directory: String) -> DatabaseError? {
         guard [SQLITE_CANTOPEN, SQLITE_READONLY, SQLITE_PERM].contains(error.code) else { return nil }
-        let files = FileManager.default
         let blocked: String
-        if !directory.isEmpty, files.fileExists(atPath: directory), !files.isWritableFile(atPath: directory) {
+        if !directory.isEmpty, Syscall.exists(directory), !Syscall.isAccessible(directory, W_OK) {
             blocked = directory
-        } else if files.fileExists(atPath: path), !files.isWritableFile(atPath: path) {
+        } else if Syscall.exists(path), !Syscall.isAccessible(path, W_OK) {
             blocked = path
         } else {
             return nil

@@ -65,4 +65,20 @@ extension Syscall {
     public static func rmdir(_ path: String) throws(Errno) {
         _ = try retryingInterrupts("rmdir") { Glibc.rmdir(path) }
     }
+
+    /// rename(2): atomic within one file system, which is what saving a file whole relies on.
+    public static func rename(_ from: String, to: String) throws(Errno) {
+        _ = try retryingInterrupts("rename") { Glibc.rename(from, to) }
+    }
+
+    /// access(2) for `mode` (`F_OK`, or `R_OK`, `W_OK`, `X_OK` or'd), by the real uid as
+    /// FileManager's `isReadableFile` asks it; false whatever the reason.
+    public static func isAccessible(_ path: String, _ mode: Int32) -> Bool {
+        Glibc.access(path, mode) == 0
+    }
+
+    /// Whether anything (a file, a directory, a dangling link's target not included) is at `path`.
+    public static func exists(_ path: String) -> Bool {
+        isAccessible(path, F_OK)
+    }
 }

@@ -10,7 +10,9 @@ import NarratorSystem
 ///   audible onset at the sink above the floor (``ClickFloor``), CANCEL to 703 and to silence at
 ///   the sink, messages accepted per second, what idle SSIP clients cost in wake-ups, and the
 ///   time to list every voice and variant;
-/// - narratord's own JSON protocol (`speak`, `stop`) against the same speech-dispatcher runs.
+/// - narratord's own JSON protocol (`speak`, `stop`) against the same speech-dispatcher runs;
+/// - resident memory after one message, narratord beside speech-dispatcher and its eSpeak NG
+///   module together (``idleMemory(_:)``), measured first, on the fresh servers.
 ///
 /// Samples alternate between the systems (in an order that turns every round) so that all of
 /// them see the same machine. When speech-dispatcher or PulseAudio is missing, the suite prints
@@ -82,7 +84,9 @@ enum SpeechDispatcherBenchmark {
                 try ssip.command("SET SELF NOTIFICATION ALL on")
             }
             let rig = Rig(recorder: recorder, floor: floor, dispatcher: dispatcher, narrator: narrator, spd: spd, narratorSSIP: narratorSSIP)
-            var results = try latencies(rig, runs: runs)
+            // Memory first, while both servers have said one message and nothing more.
+            var results = try idleMemory(rig)
+            results += try latencies(rig, runs: runs)
             results += try idleWakeups(rig)
             results += try acceptRate(rig)
             results += try voiceList(rig, runs: 10)

@@ -147,7 +147,12 @@ import Testing
         let junk = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ 3) })
         try junk.write(to: URL(fileURLWithPath: database))
         try Data("stale journal".utf8).write(to: URL(fileURLWithPath: database + "-wal"))
-        let daemon = try DaemonHarness(extraArguments: ["--db", database])
+        // The name carries the local time, in the daemon's time zone: one that is never UTC here.
+        var environment = ProcessInfo.processInfo.environment
+        environment["TZ"] = "Asia/Kolkata"
+        let startedAt = Date()
+        let daemon = try DaemonHarness(environment: environment, extraArguments: ["--db", database])
+        let readyAt = Date()
         let client = try daemon.client()
         let reply = try client.request(["cmd": "announce", "text": "Logged again"])
         #expect(reply["logged"] == true, "\(reply)")
@@ -155,6 +160,13 @@ import Testing
         #expect(status["log"]?["ok"] == true, "\(status)")
         let asidePath = status["log"]?["set_aside"]?["path"]?.stringValue ?? ""
         #expect(asidePath.hasPrefix(database + ".corrupt-"), "\(status)")
+        let stamp = DateFormatter()
+        stamp.locale = Locale(identifier: "en_US_POSIX")
+        stamp.timeZone = TimeZone(identifier: "Asia/Kolkata")
+        stamp.dateFormat = "yyyy-MM-dd-HHmmss"
+        let seconds = Int(startedAt.timeIntervalSince1970)...Int(readyAt.timeIntervalSince1970) + 1
+        let names = seconds.map { database + ".corrupt-" + stamp.string(from: Date(timeIntervalSince1970: Double($0))) }
+        #expect(names.contains(asidePath), "\(asidePath) is not named for Asia/Kolkata's time now (\(names))")
         // The junk is kept as it was, with its journal, next to the fresh log.
         #expect(FileManager.default.contents(atPath: asidePath) == junk)
         #expect(FileManager.default.contents(atPath: asidePath + "-wal") == Data("stale journal".utf8))

@@ -1,0 +1,55 @@
+/// The settings file as the project's own JSON: the daemon reads and writes it without
+/// Foundation's coders (the file format is the one ``SpeechSettings`` documents).
+extension SpeechSettings {
+    /// Why a settings file's JSON is not settings: which key, and what it holds instead.
+    public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {
+        public var description: String
+    }
+
+    /// Reads settings from a file's JSON: every key optional (missing or null takes the default),
+    /// unknown keys ignored, a key of the wrong type refused.
+    public init(json: JSONValue) throws(FileError) {
+        guard case .object(let object) = json else { throw FileError(description: "expected an object, found \(json.typeName)") }
+        self.init()
+        func integer(_ key: String) throws(FileError) -> Int? {
+            guard let value = object[key]?.nonNull else { return nil }
+            guard case .number(let number) = value, number.rounded() == number, let whole = Int(exactly: number) else {
+                throw FileError(description: "\"\(key)\": expected a whole number, found \(value.compactText)")
+            }
+            return whole
+        }
+        if let value = object["voice"]?.nonNull {
+            guard case .string(let name) = value else { throw FileError(description: "\"voice\": expected a string, found \(value.typeName)") }
+            voice = name
+        }
+        rate = try integer("rate") ?? rate
+        pitch = try integer("pitch") ?? pitch
+        volume = try integer("volume") ?? volume
+        if let value = object["punctuation"]?.nonNull {
+            guard case .string(let name) = value, let level = PunctuationLevel(rawValue: name) else {
+                throw FileError(
+                    description: "\"punctuation\": expected one of \(PunctuationLevel.allCases.map(\.rawValue).joined(separator: ", ")), found \(value.compactText)")
+            }
+            punctuation = level
+        }
+        if let value = object["hints"]?.nonNull {
+            guard case .bool(let on) = value else { throw FileError(description: "\"hints\": expected true or false, found \(value.typeName)") }
+            hints = on
+        }
+        hintDelayMilliseconds = try integer("hintDelayMilliseconds") ?? hintDelayMilliseconds
+    }
+
+    /// The file's JSON, keys sorted (`voice` left out while the language picks it).
+    public var json: JSONValue {
+        var members: [JSONObject.Member] = [
+            .init(key: "hintDelayMilliseconds", value: .number(Double(hintDelayMilliseconds))),
+            .init(key: "hints", value: .bool(hints)),
+            .init(key: "pitch", value: .number(Double(pitch))),
+            .init(key: "punctuation", value: .string(punctuation.rawValue)),
+            .init(key: "rate", value: .number(Double(rate))),
+        ]
+        if let voice { members.append(.init(key: "voice", value: .string(voice))) }
+        members.append(.init(key: "volume", value: .number(Double(volume))))
+        return .object(JSONObject(members))
+    }
+}
