@@ -20,23 +20,25 @@ extension Syscall {
     /// another process holds one. The lock lasts while this process keeps any descriptor of the
     /// file open (POSIX record locks go with the process, not the descriptor).
     public static func lockForWriting(_ fd: Int32) throws(Errno) {
-        var lock = flock()
-        lock.l_type = Int16(F_WRLCK)
-        lock.l_whence = Int16(SEEK_SET)
-        lock.l_start = 0
-        lock.l_len = 0
+        var lock = wholeFileWriteLock()
         _ = try retryingInterrupts("fcntl(F_SETLK)") { fcntl(fd, F_SETLK, &lock) }
     }
 
     /// fcntl(F_GETLK): the process that holds a lock conflicting with a write lock on the whole
     /// file, or nil when nothing does.
     public static func writeLockHolder(_ fd: Int32) throws(Errno) -> LockHolder? {
+        var lock = wholeFileWriteLock()
+        _ = try retryingInterrupts("fcntl(F_GETLK)") { fcntl(fd, F_GETLK, &lock) }
+        return lock.l_type == Int16(F_UNLCK) ? nil : LockHolder(pid: lock.l_pid)
+    }
+
+    /// A write lock from the first byte to the end of the file, however long it grows.
+    private static func wholeFileWriteLock() -> flock {
         var lock = flock()
         lock.l_type = Int16(F_WRLCK)
         lock.l_whence = Int16(SEEK_SET)
         lock.l_start = 0
         lock.l_len = 0
-        _ = try retryingInterrupts("fcntl(F_GETLK)") { fcntl(fd, F_GETLK, &lock) }
-        return lock.l_type == Int16(F_UNLCK) ? nil : LockHolder(pid: lock.l_pid)
+        return lock
     }
 }

@@ -32,16 +32,30 @@ import Testing
         #expect(stat(runtime + "/speech-dispatcher", &info) == 0 && info.st_mode & 0o777 == 0o700)
         let run = try CompletedRun.run(Self.spdSay, ["-w", "Found without a variable."], environment: environment, timeout: .seconds(30))
         #expect(run.status == 0, "\(run.stderr)")
-        var logged = ""
-        for _ in 0..<50 {
-            logged = try daemon.ctl("log", "--client", "spd-say").stdout
-            if logged.contains("Found without a variable.") { break }
-            usleep(100_000)
-        }
+        let logged = try Self.waitForLogged("Found without a variable.", by: "spd-say", in: daemon)
         #expect(logged.contains("Found without a variable."), "\(logged)")
     }
 
     static let speechDispatcher = "/usr/bin/speech-dispatcher"
+
+    /// Had a spawn started a speech-dispatcher after all, it is stopped here: it names itself in
+    /// the pid file then (narratord's own pid is gone from it once narratord stopped).
+    static func stopStraySpeechDispatcher(pidFile: String) {
+        guard let text = try? String(contentsOfFile: pidFile, encoding: .utf8),
+              let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) else { return }
+        kill(pid, SIGTERM)
+    }
+
+    /// What `narratorctl log --client` prints once `text` is among it (or after 5 s).
+    static func waitForLogged(_ text: String, by client: String, in daemon: DaemonHarness) throws -> String {
+        var logged = ""
+        for _ in 0..<50 {
+            logged = try daemon.ctl("log", "--client", client).stdout
+            if logged.contains(text) { break }
+            usleep(100_000)
+        }
+        return logged
+    }
 
     /// speechd-el runs `speech-dispatcher --spawn` before every connection (and libspeechd does when
     /// it autospawns). It starts only when no process locks its pid file; before narratord held
@@ -53,10 +67,7 @@ import Testing
         let runtime = try runtimeDirectory()
         let pidFile = runtime + "/speech-dispatcher/pid/speech-dispatcher.pid"
         defer {
-            // Had the spawn started a speech-dispatcher after all, it is stopped here (it holds the file then).
-            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                kill(pid, SIGTERM)
-            }
+            Self.stopStraySpeechDispatcher(pidFile: pidFile)
             try? FileManager.default.removeItem(atPath: runtime)
         }
         var environment = ProcessInfo.processInfo.environment
@@ -81,12 +92,7 @@ import Testing
         // The next client still reaches narratord.
         let run = try CompletedRun.run(Self.spdSay, ["-w", "Still Narrator after the spawn."], environment: environment, timeout: .seconds(30))
         #expect(run.status == 0, "\(run.stderr)")
-        var logged = ""
-        for _ in 0..<50 {
-            logged = try daemon.ctl("log", "--client", "spd-say").stdout
-            if logged.contains("Still Narrator after the spawn.") { break }
-            usleep(100_000)
-        }
+        let logged = try Self.waitForLogged("Still Narrator after the spawn.", by: "spd-say", in: daemon)
         #expect(logged.contains("Still Narrator after the spawn."), "\(logged)")
         // A clean stop takes the file (and its lock) away, so speech-dispatcher can start again.
         #expect(daemon.stop() == 0)

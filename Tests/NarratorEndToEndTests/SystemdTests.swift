@@ -116,9 +116,7 @@ import Testing
         chmod(runtime, 0o700)
         let pidFile = runtime + "/speech-dispatcher/pid/speech-dispatcher.pid"
         defer {
-            if let text = try? String(contentsOfFile: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
-                kill(pid, SIGTERM)
-            }
+            SSIPAutoTests.stopStraySpeechDispatcher(pidFile: pidFile)
             try? FileManager.default.removeItem(atPath: runtime)
         }
         var environment = ProcessInfo.processInfo.environment
