@@ -12,7 +12,13 @@ import Synchronization
 /// arrives chunk by chunk through the synth callback, each chunk goes to the job's handler at once
 /// (so playback starts while the rest is being synthesized), and the callback's return value
 /// stops synthesis between chunks when the job is cancelled.
-public final class EspeakEngine: Sendable {
+public final class EspeakEngine: Synthesizer {
+    public var engineName: String { "espeak-ng" }
+    /// In the daemon's process: ready once it was created.
+    public var health: EngineHealth { .ready }
+
+    public func sampleRate(for voice: VoiceChoice) -> Int { sampleRate }
+
     /// The library's version ("1.51"), for records that must say which synthesizer timed them.
     public static var version: String { espeak_Info(nil).map { String(cString: $0) } ?? "unknown" }
 
@@ -106,7 +112,7 @@ public final class EspeakEngine: Sendable {
             })
         submit(job)
         done.wait()
-        if case .failed(let error) = outcome.withLock({ $0 }) { throw error }
+        if case .failed(.espeak(let error)) = outcome.withLock({ $0 }) { throw error }
         return (collected.withLock { $0 }, marks.withLock { $0 })
     }
 
@@ -224,7 +230,7 @@ private final class LibraryState {
             }
             try apply(job.parameters)
         } catch {
-            job.onEnd(.failed(error))
+            job.onEnd(.failed(.espeak(error)))
             return
         }
         let run = SynthesisRun(job: job)
@@ -257,7 +263,7 @@ private final class LibraryState {
         if run.stopped {
             job.onEnd(.cancelled(samples: run.samples))
         } else if status != ENS_OK {
-            job.onEnd(.failed(.synthesisFailed(status: status.rawValue, message: EspeakError.message(for: status))))
+            job.onEnd(.failed(.espeak(.synthesisFailed(status: status.rawValue, message: EspeakError.message(for: status)))))
         } else {
             job.onEnd(.completed(samples: run.samples))
         }

@@ -113,6 +113,9 @@ public final class SpeechPlayer: Sendable {
                     try? output.end()
                 case .outputFailed(let error):
                     ended("\(error)")
+                case .engineFailed(let failure):
+                    try? output.end()
+                    ended("\(failure)")
                 case .completed, .failed:
                     var problem: String?
                     if case .failed(let error) = outcome {

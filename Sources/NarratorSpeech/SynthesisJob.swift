@@ -15,7 +15,10 @@ public final class SynthesisJob: Sendable {
     public enum Outcome: Sendable, Hashable {
         case completed(samples: Int)
         case cancelled(samples: Int)
-        case failed(EspeakError)
+        case failed(SynthesisError)
+        /// The engine crashed or stopped answering mid-job and was given up; the failure holds
+        /// what was not heard yet, for the fallback engine.
+        case engineFailed(EngineFailure)
         /// Cancelled before it started: `onStart` was not called.
         case skipped
         /// `onStart` threw: the output could not begin the utterance, so nothing was synthesized.
@@ -25,7 +28,7 @@ public final class SynthesisJob: Sendable {
         /// ended (false for ``skipped`` and ``outputFailed(_:)``).
         public var startedOutput: Bool {
             switch self {
-            case .completed, .cancelled, .failed: true
+            case .completed, .cancelled, .failed, .engineFailed: true
             case .skipped, .outputFailed: false
             }
         }

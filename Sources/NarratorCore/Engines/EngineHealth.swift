@@ -1,0 +1,30 @@
+/// How one speech engine is doing, as `status` reports it and the journal says once per change.
+public enum EngineHealth: Sendable, Hashable {
+    /// An engine process nobody has asked to speak yet: not started, costing nothing.
+    case notStarted
+    /// Its process is starting (loading its model); jobs wait for it.
+    case starting
+    /// Serving jobs (eSpeak NG, in narratord's process, is always here).
+    case ready
+    /// It crashed or stopped answering (`reason`) and is being started again (`attempt`, from
+    /// 1); meanwhile its speech is spoken by the fallback engine.
+    case restarting(reason: String, attempt: Int)
+
+    /// One word for `status` and logs.
+    public var state: String {
+        switch self {
+        case .notStarted: "not started"
+        case .starting: "starting"
+        case .ready: "ready"
+        case .restarting: "restarting"
+        }
+    }
+
+    /// Whether a job given to the engine now would be spoken by it (not by the fallback).
+    public var serves: Bool {
+        switch self {
+        case .notStarted, .starting, .ready: true
+        case .restarting: false
+        }
+    }
+}
