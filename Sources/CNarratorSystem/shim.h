@@ -25,6 +25,10 @@ int narrator_gettid(void) __asm__("gettid");
 /// setfsuid(2): per-thread file-system uid; lets tests provoke permission errors as root.
 int narrator_setfsuid(unsigned int fsuid) __asm__("setfsuid");
 
+/// pipe2(2): both ends made close-on-exec at once, so that no child spawned meanwhile by another
+/// thread inherits them (an engine's pipes must reach only the engine).
+int narrator_pipe2(int fds[2], int flags) __asm__("pipe2");
+
 /// posix_spawn_file_actions_addclosefrom_np (glibc 2.34): the child closes every descriptor from
 /// `from` up, so that it cannot hold pipes or sockets the parent's other threads opened without
 /// O_CLOEXEC. `actions` is a posix_spawn_file_actions_t *.

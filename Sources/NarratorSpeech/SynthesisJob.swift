@@ -56,6 +56,8 @@ public final class SynthesisJob: Sendable {
     let onMark: @Sendable (Mark) -> Void
     let onEnd: @Sendable (Outcome) -> Void
     private let cancelled = Atomic<Bool>(false)
+    /// What ``cancel()`` must also do for the engine running the job (see ``whenCancelled(_:)``).
+    private let cancelHandler = Mutex<(@Sendable () -> Void)?>(nil)
 
     public init(
         text: String,
@@ -79,7 +81,25 @@ public final class SynthesisJob: Sendable {
 
     /// Stops synthesis before the next chunk (or before it starts).
     public func cancel() {
-        cancelled.store(true, ordering: .releasing)
+        let handler = cancelHandler.withLock { handler in
+            cancelled.store(true, ordering: .releasing)
+            defer { handler = nil }
+            return handler
+        }
+        handler?()
+    }
+
+    /// Registers what ``cancel()`` must do besides raising the flag: an engine that does not
+    /// look at the flag between chunks (an engine process, whose synthesis runs elsewhere) is
+    /// told at once. Called once, when the job is given to the engine; a job cancelled already
+    /// runs `handler` now. The handler runs once at most, on the thread that cancels.
+    public func whenCancelled(_ handler: @escaping @Sendable () -> Void) {
+        let cancelledAlready = cancelHandler.withLock { registered in
+            if cancelled.load(ordering: .acquiring) { return true }
+            registered = handler
+            return false
+        }
+        if cancelledAlready { handler() }
     }
 
     public var isCancelled: Bool {

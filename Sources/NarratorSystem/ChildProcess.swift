@@ -25,7 +25,8 @@ public enum ChildTermination: Sendable, Hashable, CustomStringConvertible {
 /// a child that closes its inherited descriptors (pulseaudio does) makes Foundation call a blocking
 /// `waitpid` on its only monitoring thread, which then stalls every other `Process` in the process.
 /// Here the child starts with an empty signal mask and default dispositions, its standard streams
-/// are the files given, every other descriptor is closed, and the parent reaps it with `waitpid`.
+/// are the files (or the parent's descriptors) given, every other descriptor is closed, and the
+/// parent reaps it with `waitpid`.
 public final class ChildProcess: Sendable {
     public let pid: pid_t
     public let path: String
@@ -36,10 +37,45 @@ public final class ChildProcess: Sendable {
     /// - Parameters:
     ///   - input, output, error: files opened for the child's descriptors 0, 1 and 2
     ///     (`output` and `error` are created or truncated).
-    public init(
+    public convenience init(
         _ path: String, _ arguments: [String], environment: [String: String],
         input: String = "/dev/null", output: String = "/dev/null", error: String = "/dev/null"
     ) throws(Errno) {
+        let pid = try Self.spawn(path, arguments, environment: environment) { actions in
+            var code = posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+            if code == 0 { code = posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+            if code == 0 { code = posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+            return code
+        }
+        self.init(pid: pid, path: path)
+    }
+
+    /// Starts `path` with `arguments` and exactly `environment`, its descriptors 0, 1 and 2
+    /// copies of the parent's `input`, `output` and `error` (the parent keeps and closes its own).
+    public convenience init(
+        _ path: String, _ arguments: [String], environment: [String: String],
+        inputDescriptor input: Int32, outputDescriptor output: Int32, errorDescriptor error: Int32
+    ) throws(Errno) {
+        let pid = try Self.spawn(path, arguments, environment: environment) { actions in
+            var code = posix_spawn_file_actions_adddup2(&actions, input, 0)
+            if code == 0 { code = posix_spawn_file_actions_adddup2(&actions, output, 1) }
+            if code == 0 { code = posix_spawn_file_actions_adddup2(&actions, error, 2) }
+            return code
+        }
+        self.init(pid: pid, path: path)
+    }
+
+    private init(pid: pid_t, path: String) {
+        self.pid = pid
+        self.path = path
+    }
+
+    /// posix_spawn(3) with the standard streams `streams` adds, every other descriptor closed,
+    /// an empty signal mask and default dispositions.
+    private static func spawn(
+        _ path: String, _ arguments: [String], environment: [String: String],
+        streams: (inout posix_spawn_file_actions_t) -> Int32
+    ) throws(Errno) -> pid_t {
         var actions = posix_spawn_file_actions_t()
         var attributes = posix_spawnattr_t()
         posix_spawn_file_actions_init(&actions)
@@ -48,9 +84,7 @@ public final class ChildProcess: Sendable {
             posix_spawn_file_actions_destroy(&actions)
             posix_spawnattr_destroy(&attributes)
         }
-        var code = posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
-        if code == 0 { code = posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
-        if code == 0 { code = posix_spawn_file_actions_addopen(&actions, 2, error, O_WRONLY | O_CREAT | O_TRUNC, 0o644) }
+        var code = streams(&actions)
         if code == 0 { code = narrator_spawn_addclosefrom(&actions, 3) }
         var empty = sigset_t()
         var all = sigset_t()
@@ -70,8 +104,7 @@ public final class ChildProcess: Sendable {
         var child: pid_t = 0
         code = posix_spawn(&child, path, &actions, &attributes, argv, envp)
         guard code == 0 else { throw Errno(code: code, syscall: "posix_spawn \(path)") }
-        pid = child
-        self.path = path
+        return child
     }
 
     /// Sends `signal` to the child (nothing once it has been reaped).

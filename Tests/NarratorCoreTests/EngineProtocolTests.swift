@@ -53,6 +53,14 @@ import Testing
         #expect("\(EngineFrameError.unknownType(0))" == "unknown frame type 0x0")
     }
 
+    @Test func theFramesBeforeGarbageAreKept() {
+        var decoder = EngineFrameDecoder()
+        let sentence = EngineFrame.sentence(job: 2, offset: 16)
+        let (frames, error) = decoder.decode(sentence.bytes + [UInt8(ascii: "Z"), 0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(frames == [sentence])
+        #expect(error == .unknownType(UInt8(ascii: "Z")))
+    }
+
     @Test func requestsAreOneLineOfJSONEachWay() throws {
         let speak = EngineRequest.speak(job: 3, text: "Hi \"you\".\nNext", voice: "slt", rate: 200, pitch: 40, volume: 90)
         #expect(speak.line.hasSuffix("\n"))

@@ -30,7 +30,7 @@ public enum EngineFault: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// "1 s", "1.5 s", "250 ms": how a bound reads in the journal.
-    static func spoken(_ duration: Duration) -> String {
+    public static func spoken(_ duration: Duration) -> String {
         let milliseconds = duration.milliseconds
         if milliseconds < 1_000 { return "\(milliseconds) ms" }
         if milliseconds % 1_000 == 0 { return "\(milliseconds / 1_000) s" }

@@ -100,24 +100,42 @@ public struct EngineFrameDecoder: Sendable {
 
     /// Adds what was read and returns every frame now complete, in order.
     public mutating func feed(_ bytes: some Sequence<UInt8>) throws(EngineFrameError) -> [EngineFrame] {
+        let (frames, error) = decode(bytes)
+        if let error { throw error }
+        return frames
+    }
+
+    /// Adds what was read and returns the frames now complete, in order, up to the first bytes
+    /// that are not a frame, and why they are not: an engine that sent a sentence and then
+    /// garbage in one write had that sentence begin, and what failed must start from it.
+    public mutating func decode(_ bytes: some Sequence<UInt8>) -> (frames: [EngineFrame], error: EngineFrameError?) {
         buffer.append(contentsOf: bytes)
         var frames: [EngineFrame] = []
+        var failure: EngineFrameError?
         while buffer.count - start >= EngineFrame.headerSize {
             let type = buffer[start]
             let job = Self.uint32(buffer, at: start + 1)
             let length = Int(Self.uint32(buffer, at: start + 5))
-            guard length <= EngineFrame.maximumPayload else { throw .payloadTooLarge(type: type, length: length) }
+            guard length <= EngineFrame.maximumPayload else {
+                failure = .payloadTooLarge(type: type, length: length)
+                break
+            }
             let end = start + EngineFrame.headerSize + length
             guard buffer.count >= end else { break }
             let payload = buffer[(start + EngineFrame.headerSize)..<end]
-            frames.append(try Self.frame(type: type, job: job, payload: payload))
+            do {
+                frames.append(try Self.frame(type: type, job: job, payload: payload))
+            } catch {
+                failure = error
+                break
+            }
             start = end
         }
         if start > 0, start == buffer.count || start > 1 << 16 {
             buffer.removeSubrange(0..<start)
             start = 0
         }
-        return frames
+        return (frames, failure)
     }
 
     /// Bytes of a frame not complete yet (at end of file: the engine died mid-frame).
