@@ -34,13 +34,15 @@ public final class EngineProcess: Synthesizer {
     /// not started.
     ///
     /// - Parameters:
-    ///   - hangBound: how long a job in flight may go without a frame while narratord reads.
-    ///   - startBound: how long the process may take to its ready frame.
+    ///   - hangBound: how long a job in flight may go without a frame while narratord reads
+    ///     (docs/engine-protocol.md: Flite 1 s, Piper 2 s).
+    ///   - startBound: how long the process may take to its ready frame: 10 s by default, a
+    ///     model load on a loaded machine, and as long as a listener should wait once.
     ///   - environment: the process's environment (the daemon's own by default).
     ///   - onHealth: each change of health, on the engine's thread (for the journal and `status`).
     ///   - onLog: each line for the journal, from the engine's standard error or its `L` frames.
     public init(
-        executable: String, listing: EngineListing, hangBound: Duration, startBound: Duration,
+        executable: String, listing: EngineListing, hangBound: Duration = .seconds(2), startBound: Duration = .seconds(10),
         environment: [String: String] = ProcessEnvironment.current(),
         onHealth: @escaping @Sendable (EngineHealth) -> Void = { _ in },
         onLog: @escaping @Sendable (String) -> Void = { _ in }

@@ -1,7 +1,7 @@
 import Foundation
 
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
-// Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, daemon, busy, announce, spd, idle, atspi; default: all)
+// Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, idle, atspi; default: all)
 // `load` (make load) is the long load test; it runs only when named and fails the run when a check fails.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -14,7 +14,7 @@ if arguments.first == "tree-memory", arguments.count == 2, let count = Int(argum
     TreeBenchmark.memoryChild(nodes: count)
     exit(0)
 }
-let allSuites = ["tree", "roundtrip", "speech", "voices", "daemon", "busy", "announce", "spd", "idle", "atspi"]
+let allSuites = ["tree", "roundtrip", "speech", "voices", "engine", "daemon", "busy", "announce", "spd", "idle", "atspi"]
 let suites = arguments.isEmpty ? allSuites : arguments
 var results: [BenchResult] = []
 var failures: [String] = []
@@ -24,6 +24,7 @@ for suite in suites {
     case "roundtrip": results += try RoundTripBenchmark.run(samples: 2000)
     case "speech": results += SpeechBenchmark.run(runs: 50)
     case "voices": results += VoiceBenchmark.run(repeats: 20)
+    case "engine": results += EngineBenchmark.run(runs: 30)
     case "daemon": results += try DaemonBenchmark.run(sizes: [1_000, 10_000, 100_000, 1_000_000], moves: 500, idleSeconds: 5)
     case "busy": results += try BusyDaemonBenchmark.run(rounds: 5, samplesPerRound: 100, nodes: 100_000)
     case "announce": results += AnnouncementBenchmark.run(count: 50_000)
