@@ -41,8 +41,12 @@ struct EngineProcessFaultTests {
     func killedMidJob() throws {
         let engine = try TestEngine(["--misbehave", "die", "--at-sentence", "2", "--once", try TestEngine.onceFile()])
         let journal = Journal()
-        let (process, record, pid) = try Self.failingJob(engine, journal: journal)
+        let started = ContinuousClock.now
+        // A hang bound far longer than the wait: the crash must be seen by itself, at once.
+        let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(120), journal: journal)
+        let took = ContinuousClock.now - started
         let failure = try #require(record.failure, "got \(String(describing: record.outcome))")
+        #expect(took < .seconds(60), "a crash is seen at once, not after the hang bound: \(took)")
         #expect(failure == EngineFailure(engine: "testengine", reason: "killed by signal 9", remainder: Self.remainder))
         #expect(record.samples.count > rampLength([Self.sentences[0]]), "the first sentence and the second's start were heard")
         #expect(journal.healths.prefix(3) == [.starting, .ready, .restarting(reason: "killed by signal 9", attempt: 1)])
@@ -53,8 +57,11 @@ struct EngineProcessFaultTests {
     func stoppedMidJob() throws {
         let engine = try TestEngine(["--misbehave", "stop", "--at-sentence", "2", "--once", try TestEngine.onceFile()])
         let journal = Journal()
+        let started = ContinuousClock.now
         let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(1), journal: journal)
+        let took = ContinuousClock.now - started
         #expect(record.failure == EngineFailure(engine: "testengine", reason: "did not answer for 1 s", remainder: Self.remainder))
+        #expect(took >= .seconds(1) && took < .seconds(30), "given up after the bound, not before: \(took)")
         Self.servesAgain(process, journal: journal, after: pid)
     }
 
@@ -62,7 +69,7 @@ struct EngineProcessFaultTests {
     func garbage() throws {
         let engine = try TestEngine(["--misbehave", "garbage", "--at-sentence", "2", "--once", try TestEngine.onceFile()])
         let journal = Journal()
-        let (process, record, pid) = try Self.failingJob(engine, journal: journal)
+        let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(120), journal: journal)
         #expect(record.failure == EngineFailure(engine: "testengine", reason: "sent a malformed frame: unknown frame type 'Z'", remainder: Self.remainder))
         Self.servesAgain(process, journal: journal, after: pid)
     }
@@ -71,7 +78,7 @@ struct EngineProcessFaultTests {
     func exitsMidJob() throws {
         let engine = try TestEngine(["--misbehave", "exit", "--at-sentence", "2", "--once", try TestEngine.onceFile()])
         let journal = Journal()
-        let (process, record, pid) = try Self.failingJob(engine, journal: journal)
+        let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(120), journal: journal)
         #expect(record.failure == EngineFailure(engine: "testengine", reason: "exited with status 1", remainder: Self.remainder))
         Self.servesAgain(process, journal: journal, after: pid)
     }
