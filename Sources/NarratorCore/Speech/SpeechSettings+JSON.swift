@@ -67,16 +67,19 @@ extension SpeechSettings {
             let sorted = routes.sorted { $0.key.rawValue < $1.key.rawValue }
             members.append(.init(key: "engines", value: .object(JSONObject(sorted.map { .init(key: $0.key.rawValue, value: .string($0.value)) }))))
         }
+        // Written only when changed, so a file from before engines reads back as it was.
+        if longTextWords != SpeechSettings().longTextWords {
+            members.append(.init(key: "longTextWords", value: .number(Double(longTextWords))))
+        }
         members += [
             .init(key: "hintDelayMilliseconds", value: .number(Double(hintDelayMilliseconds))),
             .init(key: "hints", value: .bool(hints)),
-            .init(key: "longTextWords", value: .number(Double(longTextWords))),
             .init(key: "pitch", value: .number(Double(pitch))),
             .init(key: "punctuation", value: .string(punctuation.rawValue)),
             .init(key: "rate", value: .number(Double(rate))),
         ]
         if let voice { members.append(.init(key: "voice", value: .string(voice))) }
         members.append(.init(key: "volume", value: .number(Double(volume))))
-        return .object(JSONObject(members))
+        return .object(JSONObject(members.sorted { $0.key < $1.key }))
     }
 }
