@@ -2,7 +2,8 @@
 #define NARRATOR_CFLITE_SHIM_H
 // Flite 2.2's public API, as installed by Debian's flite1-dev, and the little C that Swift
 // cannot say: the voices' register functions (declared by no installed header), the jump that
-// turns Flite's fatal errors into a result, and the streaming hook set on a voice.
+// turns Flite's fatal errors into a result, and the features set on a voice (whose names Flite
+// keeps as given, so they must be C literals).
 #include <setjmp.h>
 #include <flite/flite.h>
 #include <flite/flite_version.h>
@@ -55,6 +56,15 @@ static inline cst_utterance *narrator_flite_synth_text(const char *text, cst_voi
     cst_utterance *utterance = flite_synth_text(text, voice);
     cst_errjmp = previous;
     return utterance;
+}
+
+/// Sets the features a job's prosody changes on `voice`. Flite keeps a feature's name as the
+/// pointer it was given, so names must outlive the voice: here they are C literals, where a
+/// string passed from Swift would be a temporary copy, freed as soon as the call returns.
+static inline void narrator_flite_set_prosody(cst_voice *voice, float duration_stretch, float f0_mean, float f0_stddev) {
+    flite_feat_set_float(voice->features, "duration_stretch", duration_stretch);
+    flite_feat_set_float(voice->features, "int_f0_target_mean", f0_mean);
+    flite_feat_set_float(voice->features, "int_f0_target_stddev", f0_stddev);
 }
 
 /// The clustergen database of a voice (NULL for a diphone voice): its own F0 mean lives there.

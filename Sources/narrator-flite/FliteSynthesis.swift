@@ -62,10 +62,9 @@ final class FliteSynthesis {
 
     /// Sets the voice's features for the job: its own speed and F0 scaled, and the gain.
     private func apply(_ prosody: Prosody, to voice: FliteVoice) {
-        let features = voice.voice.pointee.features
-        flite_feat_set_float(features, "duration_stretch", voice.defaultStretch * prosody.durationFactor)
-        flite_feat_set_float(features, "int_f0_target_mean", voice.defaultF0Mean * prosody.pitchFactor)
-        flite_feat_set_float(features, "int_f0_target_stddev", voice.defaultF0Deviation * prosody.pitchFactor)
+        narrator_flite_set_prosody(
+            voice.voice, voice.defaultStretch * prosody.durationFactor,
+            voice.defaultF0Mean * prosody.pitchFactor, voice.defaultF0Deviation * prosody.pitchFactor)
         stream.gain = prosody.gain
     }
 }
