@@ -68,11 +68,14 @@ final class JobQueue: Sendable {
         state.withLock { $0.currentCancelled }
     }
 
-    /// The current job has ended (its `E` or `F` frame is written): cancels for it are ignored from now on.
-    func finishCurrent() {
+    /// The current job has ended (its `E` or `F` frame is written): cancels for it are ignored
+    /// from now on. Returns whether another job is waiting.
+    @discardableResult
+    func finishCurrent() -> Bool {
         state.withLock { state in
             state.current = nil
             state.currentCancelled = false
+            return !state.waiting.isEmpty
         }
     }
 }

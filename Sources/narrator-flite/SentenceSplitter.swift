@@ -15,8 +15,10 @@ struct SentenceSplitter {
         let text: String
     }
 
-    /// The longest piece given to Flite in one go, in UTF-8 bytes.
-    static let maximumLength = 600
+    /// The longest piece given to Flite in one go, in UTF-8 bytes: about 50 words, which slt
+    /// analyses in 160 ms before its first audio (measured, docs/flite-notes.md); twice that was
+    /// 390 ms, too near narratord's 1 s hang bound on a loaded machine.
+    static let maximumLength = 300
 
     /// Words after which a period is an abbreviation, not a sentence's end (lower case, inner dots removed).
     static let abbreviations: Set<String> = ["mr", "mrs", "ms", "dr", "prof", "st", "sr", "jr", "mt", "vs", "eg", "ie", "cf"]

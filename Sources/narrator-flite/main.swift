@@ -47,7 +47,8 @@ func serve() -> Never {
     while true {
         let (job, cancelled) = queue.next()
         synthesis.serve(job, cancelled: cancelled)
-        queue.finishCurrent()
+        // Idle: give back the heap a long sentence grew (a resident engine costs narratord's user memory).
+        if !queue.finishCurrent() { Syscall.releaseFreedMemory() }
     }
 }
 
