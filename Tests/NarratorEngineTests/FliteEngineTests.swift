@@ -180,6 +180,16 @@ import Testing
         #expect(job.sentenceOffsets == [0, first.utf8.count])
     }
 
+    @Test func aRunOnSentenceIsCutAfterAClauseSoNoPieceKeepsFliteSilentLong() throws {
+        let (engine, _) = try readyEngine()
+        let clause = (1...30).map { "word\($0)" }.joined(separator: " ") + ", "
+        let rest = (1...40).map { "more\($0)" }.joined(separator: " ") + "."
+        let job = try run(speak(1, clause + rest), on: engine)
+        // Over 300 bytes: cut after the comma, where a reader would breathe.
+        #expect(job.sentenceOffsets == [0, clause.utf8.count])
+        #expect(job.cancelled == false)
+    }
+
     @Test func leadingSpacesPutTheFirstSentenceWhereItsFirstWordStarts() throws {
         let (engine, _) = try readyEngine()
         let job = try run(speak(1, "  \n  First line without a stop\n\nA new paragraph."), on: engine)
