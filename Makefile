@@ -18,13 +18,14 @@ COMPLDIR   := $(PREFIX)/share/bash-completion/completions
 DATADIR    := $(PREFIX)/share/narrator
 DOCDIR     := $(PREFIX)/share/doc/narrator
 
-# Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite, libatspi. Tests: a real sound server to record from,
+# Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite, libatspi, Flite
+# (flite1-dev; narrator-flite runs on its libflite1, which holds the five voices). Tests: a real sound server to record from,
 # systemd-analyze and systemd-socket-activate for the units, man for the manual pages, and
 # bash-completion to run the completion script with the package as well as without it, and librsvg2-bin
 # (rsvg-convert) to render an experiment's plot to PNG. The sound tests run on PulseAudio and on PipeWire
 # (pipewire, pipewire-pulse and WirePlumber, which needs a D-Bus session bus: dbus),
 # and tzdata for a time zone that is not UTC (the log set aside is named in local time).
-BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev pkg-config
+BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev flite1-dev libflite1 pkg-config
 # Benchmarks: the same, plus Speech Dispatcher to measure beside, and the headless desktop with
 # gtk3-widget-factory and Orca (keys sent through python3-xlib's XTEST) for the AT-SPI bridge's.
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng orca python3-xlib
