@@ -1,0 +1,23 @@
+/// Everything that can happen to an engine process and its jobs, as a value: what the shell
+/// (the engine's reader thread and the threads that submit and cancel) feeds into
+/// ``EngineSupervisor/handle(_:at:)``.
+public enum EngineSupervisorInput: Sendable, Hashable {
+    /// A job to speak after those submitted before it.
+    case submit(EngineJob)
+    /// Stop a job: one not written yet ends skipped, one in flight is cancelled in the engine.
+    case cancel(job: UInt32)
+    /// A frame the process wrote. The shell carries out the frame's effects (the job's
+    /// handlers) before it reads on, and says so with ``listening(_:)``.
+    case frame(EngineProcessID, EngineFrame)
+    /// The shell is waiting for the process's next frame again (it is back in poll, the frames
+    /// read before all handled): silence from here on counts towards the hang bound, time spent
+    /// in a job's handlers (an output keeping real-time pace) does not.
+    case listening(EngineProcessID)
+    /// The process failed on its own: it could not be spawned, it ended, its output ended, or
+    /// it wrote bytes that are not a frame.
+    case failed(EngineProcessID, EngineFault)
+    /// The timer last set (``EngineSupervisorEffect/setTimer(_:)``) is due.
+    case timerFired
+    /// The engine is no longer wanted (narratord stops): its process goes, and its jobs end.
+    case shutDown
+}
