@@ -155,7 +155,8 @@ install: build install-files
 
 # The files alone, from an existing build of $(CONFIG) (the tests install a debug build this way).
 # Piper's environment is made anew under PIPER_LIBDIR from the build's wheels (an environment cannot
-# be moved); the launcher names its python without DESTDIR, where it will be run.
+# be moved) by the build environment's pip (it needs none of its own); the launcher names its python
+# without DESTDIR, where it will be run.
 install-files:
 	@[ -f $(PIPER_STAMP) ] || { echo "No Piper environment in $(PIPER_VENV): run make piper (or make build) first"; exit 1; }
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR) \
@@ -172,8 +173,9 @@ install-files:
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
 	rm -rf $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
 	install -d $(DESTDIR)$(PIPER_LIBDIR)
-	/usr/bin/python3 -m venv $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
-	$(DESTDIR)$(PIPER_LIBDIR)/piper-venv/bin/python3 -m pip install --quiet --no-index --find-links $(PIPER_WHEELS) $(PIPER_PIP)
+	/usr/bin/python3 -m venv --without-pip $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
+	$(PIPER_VENV)/bin/python3 -m pip --python $(DESTDIR)$(PIPER_LIBDIR)/piper-venv/bin/python3 install --quiet \
+	    --no-index --find-links $(PIPER_WHEELS) $(PIPER_PIP)
 	sed '1s|.*|#!$(PIPER_LIBDIR)/piper-venv/bin/python3|' engines/piper/narrator-piper.py > $(DESTDIR)$(BINDIR)/narrator-piper
 	chmod 0755 $(DESTDIR)$(BINDIR)/narrator-piper
 
