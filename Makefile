@@ -93,8 +93,9 @@ deps:
 test-deps: deps
 	$(call ensure_packages,$(TEST_PACKAGES) $(SSIP_TEST_PACKAGES))
 
-# The launcher is the script with its first line naming the environment's python; the environment is
-# made again only when PIPER_PIP changes.
+# The launcher is the script with its first line naming the environment's python, written into
+# SwiftPM's directory for $(CONFIG) ($(BIN) is a link to it that the first swift build makes, replacing
+# any directory made there before). The environment is made again only when PIPER_PIP changes.
 piper:
 	$(call ensure_packages,$(PIPER_PACKAGES))
 	@if [ "$$(cat $(PIPER_STAMP) 2>/dev/null)" != "$(PIPER_PIP)" ]; then \
@@ -104,9 +105,9 @@ piper:
 	  $(PIPER_VENV)/bin/python3 -m pip install --quiet --no-index --find-links $(PIPER_WHEELS) $(PIPER_PIP) && \
 	  echo "$(PIPER_PIP)" > $(PIPER_STAMP); \
 	fi
-	@mkdir -p $(BIN)
-	@sed '1s|.*|#!$(CURDIR)/$(PIPER_VENV)/bin/python3|' engines/piper/narrator-piper.py > $(BIN)/narrator-piper.new
-	@chmod 0755 $(BIN)/narrator-piper.new && mv $(BIN)/narrator-piper.new $(BIN)/narrator-piper
+	@bin=$$($(SWIFT) build -c $(CONFIG) $(SWIFTFLAGS) --show-bin-path) && mkdir -p $$bin && \
+	  sed '1s|.*|#!$(CURDIR)/$(PIPER_VENV)/bin/python3|' engines/piper/narrator-piper.py > $$bin/narrator-piper.new && \
+	  chmod 0755 $$bin/narrator-piper.new && mv $$bin/narrator-piper.new $$bin/narrator-piper
 
 build: deps piper
 	$(SWIFT) build -c $(CONFIG) $(SWIFTFLAGS)
