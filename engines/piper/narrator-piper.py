@@ -247,7 +247,17 @@ class Job(collections.namedtuple("Job", "id text voice rate volume")):
                   int(request.get("rate", NORMAL_RATE)), int(request.get("volume", 100)))
         if not isinstance(job.text, str) or not isinstance(job.voice, str):
             raise TypeError("text and voice must be strings")
+        if not is_job_number(job.id):
+            raise ValueError(f"job {job.id} is not a UInt32 above 0")
         return job
+
+
+def is_job_number(value):
+    return isinstance(value, int) and 0 < value < 2**32
+
+
+class Rejected(collections.namedtuple("Rejected", "id reason")):
+    """A speak request with a job number but no usable text or voice: it gets `F`, in its turn."""
 
 
 class Cancelled(Exception):
@@ -309,7 +319,12 @@ def read_requests(stream, jobs, cancellation):
         try:
             request = json.loads(line)
             if request.get("op") == "speak":
-                job = Job.parse(request)
+                try:
+                    job = Job.parse(request)
+                except (ValueError, KeyError, TypeError) as error:
+                    if not is_job_number(request.get("job")):
+                        raise
+                    job = Rejected(request["job"], f"a malformed speak request ({type(error).__name__}: {error})")
                 cancellation.admit(job.id)
                 jobs.put(job)
             elif request.get("op") == "cancel":
@@ -373,19 +388,23 @@ class Engine:
     def serve(self, job):
         self._cancellation.start(job.id)
         try:
-            if job.voice not in self._voices:
+            if isinstance(job, Rejected):
+                self._frames.send("F", job.id, job.reason.encode())
+            elif job.voice not in self._voices:
                 installed = ", ".join(self._voices)
                 self._frames.send("F", job.id, f"no Piper voice named '{job.voice}'; installed: {installed}".encode())
-                return
-            try:
-                voice = self.load(job.voice)
-            except Exception as error:  # a broken model file: this job fails, the engine stays up
-                model = self._voices[job.voice].model
-                self._frames.send("F", job.id, f"Piper could not load voice '{job.voice}' from {model}: {error}".encode())
-                return
-            self.speak(job, voice)
+            else:
+                self.speak_in(job, self._voices[job.voice])
         finally:
             self._cancellation.finish(job.id)
+
+    def speak_in(self, job, voice_file):
+        try:
+            voice = self.load(voice_file.name)
+        except Exception as error:  # a broken model file: this job fails, the engine stays up
+            self._frames.send("F", job.id, f"Piper could not load voice '{voice_file.name}' from {voice_file.model}: {error}".encode())
+            return
+        self.speak(job, voice)
 
     def speak(self, job, voice):
         from piper import SynthesisConfig
