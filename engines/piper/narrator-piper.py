@@ -32,7 +32,7 @@ ENGINE = "piper"
 NORMAL_RATE = 175  # the words per minute that a voice's own speed stands for
 LENGTH_SCALE_BOUNDS = (0.4, 2.5)  # past these Piper's speech smears or drags to no use
 FRAME_SECONDS = 0.1  # the protocol's bound on the audio in one frame
-MAX_PIECE_CHARS = 100  # about 16 words: under 1 s of synthesis on two idle cores
+MAX_PIECE_CHARS = 100  # about 16 words: 0.5 s of synthesis on two idle cores, a quarter of the hang bound
 
 
 # --- Voices, found without importing piper or onnxruntime ---------------------------------------
