@@ -1,127 +1,88 @@
-#!/usr/bin/env python3
-"""Measures an engine process of docs/engine-protocol.md (narrator-flite, or any other):
-time from writing a speak request to its first A frame (and, beside it, to its E frame: a
-streaming engine's first audio leaves well before the sentence is done), from a cancel to its E frame, the
-serving process's resident memory, and how long --list-voices takes. Prints one line per
-figure (median of --runs, with the slowest beside it) and exits 0.
+#!/usr/bin/python3
+"""Measures an engine process through docs/engine-protocol.md (the figures in docs/piper-notes.md).
 
-    Tests/Helpers/engines/measure_engine.py .build/release/narrator-flite --voice slt
+    /usr/bin/python3 measure_engine.py ENGINE_EXECUTABLE [--voice NAME] [--runs N]
+
+Prints one JSON object, in seconds and MiB: listVoices (its wall time), ready (start to `R`,
+the default voice loaded), firstAudio (speak sent to first `A`) for a short and a 25-word
+sentence (median of N runs), cancel (cancel sent mid model pass to `E` 1, median), and the
+engine's resident memory after `R` and after the runs. check_engine.py checks; this only times.
 """
+
 import argparse
 import json
+import os
 import statistics
-import struct
-import subprocess
+import sys
 import time
 
-TWENTY_FIVE = ("The committee met early on Tuesday morning to discuss the new library, "
-               "and after a long debate everyone agreed that the plans were very sound.")
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_engine import Engine, list_voices, speak  # noqa: E402
+
+SHORT = "Hello there."
+LONG = ("The quick brown fox jumps over the lazy dog while the farmer, who had been working "
+        "since dawn, watched from the porch of his house.")
+MID_PASS = 0.15  # seconds after B that the cancel is sent: the first model pass is running by then
 
 
-class Engine:
-    def __init__(self, path):
-        self.proc = subprocess.Popen([path, "--serve"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-        kind, _, _ = self.frame()
-        assert kind == "R", kind
-
-    def frame(self):
-        header = self.proc.stdout.read(9)
-        if len(header) < 9:
-            raise EOFError("engine output ended")
-        kind = chr(header[0])
-        job, length = struct.unpack("<II", header[1:])
-        return kind, job, self.proc.stdout.read(length)
-
-    def send(self, request):
-        self.proc.stdin.write((json.dumps(request) + "\n").encode())
-        self.proc.stdin.flush()
-
-    def speak(self, job, text, voice, rate=175):
-        self.send(dict(op="speak", job=job, text=text, voice=voice, rate=rate, pitch=50, volume=100))
-
-    def until_end(self, job):
-        while True:
-            kind, frame_job, _ = self.frame()
-            if frame_job == job and kind in "EF":
-                return kind
-
-    def rss_kib(self):
-        with open("/proc/%d/status" % self.proc.pid) as status:
-            for line in status:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1])
-
-    def close(self):
-        self.proc.stdin.close()
-        return self.proc.wait(timeout=30)
-
-
-def first_audio(engine, job, text, voice, ends=None):
-    start = time.monotonic()
-    engine.speak(job, text, voice)
-    while True:
-        kind, frame_job, _ = engine.frame()
-        if frame_job == job and kind == "A":
-            elapsed = time.monotonic() - start
-            engine.until_end(job)
-            if ends is not None:
-                ends.append(time.monotonic() - start)
-            return elapsed
-
-
-def cancel_to_end(engine, job, voice):
-    engine.speak(job, " ".join(["This sentence is spoken again and again until it is cancelled."] * 30), voice)
-    while True:
-        kind, frame_job, _ = engine.frame()
-        if frame_job == job and kind == "A":
-            break
-    start = time.monotonic()
-    engine.send(dict(op="cancel", job=job))
-    while True:
-        kind, frame_job, payload = engine.frame()
-        if frame_job == job and kind == "E":
-            assert payload == b"\x01", payload
-            return time.monotonic() - start
-
-
-def report(name, seconds):
-    print("%-28s median %7.1f ms   max %7.1f ms   (%d runs)" % (name, statistics.median(seconds) * 1000, max(seconds) * 1000, len(seconds)))
+def resident_mib(pid):
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return None
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("engine")
-    parser.add_argument("--voice", default="slt")
-    parser.add_argument("--runs", type=int, default=20)
-    args = parser.parse_args()
+    parser.add_argument("--voice")
+    parser.add_argument("--runs", type=int, default=5)
+    arguments = parser.parse_args()
 
-    listing = []
-    for _ in range(args.runs):
-        start = time.monotonic()
-        subprocess.run([args.engine, "--list-voices"], check=True, stdout=subprocess.DEVNULL)
-        listing.append(time.monotonic() - start)
-    report("--list-voices", listing)
-
-    start = time.monotonic()
-    engine = Engine(args.engine)
-    print("%-28s %7.1f ms" % ("start to R", (time.monotonic() - start) * 1000))
-    print("%-28s %7d KiB" % ("RSS after R", engine.rss_kib()))
-    job = 0
-    for name, text in (("first A, 'Hello there.'", "Hello there."), ("first A, 25 words", TWENTY_FIVE)):
-        times, ends = [], []
-        for _ in range(args.runs):
+    listing, list_seconds = list_voices(arguments.engine)
+    voice = arguments.voice or listing["voices"][0]["name"]
+    engine = Engine(arguments.engine)
+    try:
+        started = time.monotonic()
+        at, kind, _, _ = engine.next_frame(what="R")
+        ready = at - started
+        ready_mib = resident_mib(engine.process.pid)
+        first_audio = {"short": [], "long25Words": []}
+        job = 0
+        for _ in range(arguments.runs):
+            for name, text in (("short", SHORT), ("long25Words", LONG)):
+                job += 1
+                result = speak(engine, job, text, voice)
+                first_audio[name].append(result.first_audio - result.started)
+        cancels = []
+        for _ in range(arguments.runs):
             job += 1
-            times.append(first_audio(engine, job, text, args.voice, ends))
-        report(name, times)
-        report(name.replace("first A", "E"), ends)
-    cancels = []
-    for _ in range(args.runs):
-        job += 1
-        cancels.append(cancel_to_end(engine, job, args.voice))
-    report("cancel to E", cancels)
-    print("%-28s %7d KiB" % ("RSS after %d jobs" % job, engine.rss_kib()))
-    print("%-28s %7d" % ("exit status at EOF", engine.close()))
+            engine.send({"op": "speak", "job": job, "text": LONG, "voice": voice, "rate": 175, "pitch": 50, "volume": 100})
+            at, kind, _, _ = engine.next_frame(what="B")
+            time.sleep(MID_PASS)
+            sent = time.monotonic()
+            engine.send({"op": "cancel", "job": job})
+            while True:
+                at, kind, _, payload = engine.next_frame(what="E")
+                if kind in "EF":
+                    break
+            if (kind, payload) != ("E", b"\x01"):
+                raise SystemExit(f"measure_engine: the cancelled job ended with {kind} {payload!r}, not E 1")
+            cancels.append(at - sent)
+        print(json.dumps({
+            "words": {"short": len(SHORT.split()), "long25Words": len(LONG.split())},
+            "listVoices": round(list_seconds, 4), "ready": round(ready, 4),
+            "firstAudio": {name: round(statistics.median(values), 4) for name, values in first_audio.items()},
+            "firstAudioRuns": {name: [round(v, 4) for v in values] for name, values in first_audio.items()},
+            "cancel": round(statistics.median(cancels), 4), "cancelRuns": [round(v, 4) for v in cancels],
+            "residentMiBAfterReady": ready_mib, "residentMiBAfterRuns": resident_mib(engine.process.pid),
+            "loadAverage": os.getloadavg()[0],
+        }))
+    finally:
+        engine.kill()
+    return 0
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())
