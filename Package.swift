@@ -7,7 +7,8 @@
 //   NarratorDaemon, NarratorCLI -> NarratorSpeech, NarratorStore, NarratorSystem -> NarratorCore
 //   NarratorDaemon, NarratorCLI -> NarratorCommandLine (the one option parser) -> NarratorCore
 //   NarratorCore is pure (the model, the protocol, the speech plan and the daemon's session): no I/O.
-//   System libraries (eSpeak NG, pcaudiolib, ALSA, SQLite, Linux calls) are reached only through the C shim targets.
+//   narrator-flite -> NarratorSystem, NarratorCore, CFlite     the Flite engine process (docs/engine-protocol.md)
+//   System libraries (eSpeak NG, Flite, pcaudiolib, ALSA, SQLite, Linux calls) are reached only through the C shim targets.
 import PackageDescription
 
 let strict: [SwiftSetting] = [
@@ -28,6 +29,11 @@ let package = Package(
             name: "CEspeak",
             pkgConfig: "espeak-ng",
             providers: [.apt(["libespeak-ng-dev"])]
+        ),
+        // Flite 2.2 and its five built-in US English voices, for the narrator-flite engine process.
+        .systemLibrary(
+            name: "CFlite",
+            providers: [.apt(["flite1-dev"])]
         ),
         // SQLite through a module map and a shim header.
         .systemLibrary(
@@ -87,6 +93,8 @@ let package = Package(
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon", "NarratorSystem"], swiftSettings: strict),
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
         .executableTarget(name: "narrator-atspi", dependencies: ["NarratorATSPI"], swiftSettings: strict),
+        // The Flite engine as a child process of narratord, speaking the engine protocol on its stdin and stdout.
+        .executableTarget(name: "narrator-flite", dependencies: ["NarratorCore", "NarratorSystem", "CFlite"], swiftSettings: strict),
         .executableTarget(
             name: "narrator-bench",
             dependencies: [
@@ -126,6 +134,12 @@ let package = Package(
         .testTarget(name: "NarratorStoreTests", dependencies: ["NarratorStore", "narrator-log-probe"], swiftSettings: strict),
         // Appends log rows and prints each id once committed, for the SIGKILL durability test.
         .executableTarget(name: "narrator-log-probe", dependencies: ["NarratorStore"], path: "Tests/Helpers/narrator-log-probe", swiftSettings: strict),
+        // The built engine processes (narrator-flite) driven through the engine protocol, as narratord drives them.
+        .testTarget(
+            name: "NarratorEngineTests",
+            dependencies: ["NarratorCore", "NarratorSystem", "NarratorTestSupport", "narrator-flite"],
+            swiftSettings: strict
+        ),
         .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
         // narrator-atspi against real GTK applications (zenity, a fixture of our own) on a headless desktop.

@@ -112,7 +112,8 @@ enum Completion {
         case ("replay", "--voice"), ("experiment", "--voice"): return .voices(extra: [])
         case (_, "--language"): return .languages
         case ("update", "--set"), ("update", "--children"), ("announce", "--key"), ("replay", "--rate"), ("experiment", "--rate"), (_, "--late"), (_, "--rerun"), (_, "--since"), (_, "--until"),
-            (_, "--limit"), (_, "--experiment"), (_, "--client"), ("voices", "--name"), ("voices", "--offset"):
+            (_, "--limit"), (_, "--experiment"), (_, "--client"), ("voices", "--name"), ("voices", "--offset"),
+            ("voices", "--engine"):
             return .text
         default: return nil
         }

@@ -175,8 +175,9 @@ let daemonCommands: [CommandSpec] = {
             parsed throws(UsageError) in request(.get(key: parsed.positionals[0]))
         },
         CommandSpec(
-            name: "voices", summary: "list the eSpeak NG voices, and with --variants each voice with each variant",
+            name: "voices", summary: "list every engine's voices, and with --variants each eSpeak NG voice with each variant",
             options: [
+                OptionSpec("--engine", value: "NAME", help: "only this engine's voices (espeak-ng, flite, piper: narratorctl status lists those installed)"),
                 OptionSpec("--language", value: "LANG", help: "only voices that speak this language (de keeps de and de-ch; en-gb keeps en-gb-x-rp)"),
                 OptionSpec("--name", value: "TEXT", help: "only names or identifiers that hold TEXT, in any case (German, grandma, German+, gmw/de)"),
                 OptionSpec("--variants", help: "list each voice with each variant too (NAME+VARIANT), not only the voices"),
@@ -189,7 +190,9 @@ let daemonCommands: [CommandSpec] = {
                 Dispatcher's clients do with the names its "spd-say -L" lists. Without --variants the
                 list folds them: one line per voice, and the number of variants on standard error.
                 --language, --name, --offset and --limit narrow a long list; when --limit cuts it,
-                standard error says which matches were shown and how many there are.
+                standard error says which matches were shown and how many there are. Flite's and
+                Piper's voices (when installed) follow eSpeak NG's, with an ENGINE column; "set voice"
+                takes them by name (slt) or as ENGINE/NAME (flite/slt).
                 """
         ) { parsed throws(UsageError) in
             func count(_ option: String, from minimum: Int) throws(UsageError) -> Int? {
@@ -203,7 +206,7 @@ let daemonCommands: [CommandSpec] = {
                 .voices(
                     VoiceQuery(
                         language: parsed.value("--language"), name: parsed.value("--name"), variants: parsed.has("--variants"),
-                        offset: try count("--offset", from: 0) ?? 0, limit: try count("--limit", from: 1))))
+                        offset: try count("--offset", from: 0) ?? 0, limit: try count("--limit", from: 1), engine: parsed.value("--engine"))))
         },
         CommandSpec(
             name: "monitor", summary: "print each utterance as it is spoken, until interrupted",

@@ -34,12 +34,14 @@ enum ReplyRenderer {
             return statusText(status)
         case .voices(let listing):
             if listing.entries.isEmpty { return "" }
-            if listing.entries.contains(where: { $0.variant != nil }) {
-                return table(
-                    ["NAME", "LANGUAGES", "VARIANT", "GENDER"],
-                    listing.entries.map { [$0.name, $0.languages.joined(separator: " "), $0.variant ?? "-", $0.gender.rawValue] })
-            }
-            return table(["NAME", "LANGUAGES", "GENDER"], listing.entries.map { [$0.name, $0.languages.joined(separator: " "), $0.gender.rawValue] })
+            // The engine is said once a page holds another engine's voices than eSpeak NG's.
+            let engines = listing.entries.contains { $0.engine != SpeechEngines.espeak }
+            let variants = listing.entries.contains { $0.variant != nil }
+            let header = (engines ? ["ENGINE"] : []) + ["NAME", "LANGUAGES"] + (variants ? ["VARIANT"] : []) + ["GENDER"]
+            return table(header, listing.entries.map { entry in
+                (engines ? [entry.engine] : []) + [entry.name, entry.languages.joined(separator: " ")]
+                    + (variants ? [entry.variant ?? "-"] : []) + [entry.gender.rawValue]
+            })
         case .setting(let key, let value):
             return command == .get ? value : "\(key) = \(value)"
         case .announced(let report):
@@ -102,6 +104,10 @@ enum ReplyRenderer {
             "audio:    \(status.audio.active) (requested \(status.audio.spec))",
         ]
         if status.audio.fallback { lines.append("fallback: \(status.audio.detail ?? "sound server unreachable")") }
+        // eSpeak NG alone (no engine process installed) is not worth a line.
+        if status.engines.count > 1 {
+            lines.append("engines:  " + status.engines.map(\.summary).joined(separator: "; "))
+        }
         lines += [
             "voice:    \(status.voice)",
             "speaking: \(status.speaking ? "yes" : "no"), \(status.queue) waiting",

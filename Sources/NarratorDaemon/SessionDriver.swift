@@ -92,6 +92,7 @@ final class SessionDriver: ConnectionHandler {
         switch message {
         case .speech(.ended(let utterance, let problem)): feed(.speechEnded(utterance, problem: problem), loop)
         case .speech(.outputChanged(let status)): feed(.outputChanged(status), loop)
+        case .speech(.engineChanged(let engine, let health)): feed(.engineChanged(engine, health), loop)
         // SSIP's 701 BEGIN and 700 INDEX MARK: the SSIP integration wires these into the session.
         case .speech(.began(let utterance)): feed(.speechBegan(utterance), loop)
         case .speech(.reachedMark(let utterance, let mark)): feed(.speechReachedMark(utterance, mark), loop)

@@ -92,7 +92,9 @@ final class ReportSchedule: Sendable {
 /// if the output ran dry. This is the accounting ``RealTimePlayhead`` keeps for `null` and WAV
 /// (exactly), and what a sound server does once its stream runs (its own latency comes on top).
 struct AudioTimeline {
-    let format: AudioFormat
+    /// The format of the audio being handed over: another one's when a failed engine's utterance
+    /// goes on in eSpeak NG's.
+    var format: AudioFormat
     /// Samples handed to the output so far.
     private(set) var written = 0
     /// When the last sample handed over will have been heard; nil before the first chunk.

@@ -25,26 +25,39 @@ public final class SpeechPlayer: Sendable {
         case ended(UtteranceID, problem: String?)
         /// The audio output changed: a fallback to null, a stall, the sound server back.
         case outputChanged(OutputStatus)
+        /// An engine process started, failed or came back.
+        case engineChanged(String, EngineHealth)
     }
 
+    /// eSpeak NG: the engine for what no other is asked for, and what speaks when another fails.
     public let engine: EspeakEngine
+    /// Every engine by name, eSpeak NG's included.
+    public let engines: [String: any Synthesizer]
     public let output: any AudioOutput
     private let onEvent: @Sendable (Event) -> Void
     /// Where each utterance's reports wait for their audio to be heard.
     private let reports: ReportSchedule
-    /// The job last handed to the engine, while it runs.
+    /// One utterance at the output at a time, whichever engine's thread hands its audio over.
+    private let turn: OutputTurn
+    /// The job last handed to an engine, while it runs.
     private let current = Mutex<(id: UtteranceID, job: SynthesisJob)?>(nil)
 
-    public init(engine: EspeakEngine, output: any AudioOutput, onEvent: @escaping @Sendable (Event) -> Void = { _ in }) {
+    public init(
+        engine: EspeakEngine, others: [any Synthesizer] = [], output: any AudioOutput, onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+    ) {
         self.engine = engine
+        var engines: [String: any Synthesizer] = [engine.engineName: engine]
+        for other in others { engines[other.engineName] = other }
+        self.engines = engines
         self.output = output
         self.onEvent = onEvent
         self.reports = ReportSchedule(post: onEvent)
+        self.turn = OutputTurn(output: output)
     }
 
     /// Starts the engine and opens the output for an `--audio` spec.
     public static func start(
-        audio: AudioSpec, espeakDataPath: String? = nil, onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+        audio: AudioSpec, espeakDataPath: String? = nil, others: [any Synthesizer] = [], onEvent: @escaping @Sendable (Event) -> Void = { _ in }
     ) throws(SpeechStartError) -> SpeechPlayer {
         let engine: EspeakEngine
         do { engine = try EspeakEngine(dataPath: espeakDataPath) } catch { throw .engine(error) }
@@ -57,20 +70,48 @@ public final class SpeechPlayer: Sendable {
         case .auto, .pulse:
             output = ServerOutput(spec: audio, onChange: { onEvent(.outputChanged($0)) })
         }
-        return SpeechPlayer(engine: engine, output: output, onEvent: onEvent)
+        return SpeechPlayer(engine: engine, others: others, output: output, onEvent: onEvent)
     }
 
-    /// Synthesizes and plays `request` after whatever the engine is finishing (a cancelled job
-    /// stops at its next chunk). Returns at once; `.began`, its marks (for SSML) and `.ended`
-    /// follow as its audio is heard.
+    /// Synthesizes and plays `request` on its engine after whatever that engine is finishing (a
+    /// cancelled job stops at its next chunk). Returns at once; `.began`, its marks (for SSML) and
+    /// `.ended` follow as its audio is heard. An engine that is restarting is not waited for:
+    /// eSpeak NG says it; one that fails mid-utterance has eSpeak NG say the rest.
     public func play(_ request: PlayRequest) {
         let id = request.utterance.id
-        let output = self.output
+        reports.open(id)
+        var synthesizer: any Synthesizer = engines[request.engine] ?? engine
+        var text = request.utterance.text
+        var ssml = request.ssml
+        var voice = request.voice
+        if !synthesizer.health.serves {
+            synthesizer = engine
+            voice = Self.fallbackVoice(for: request)
+        } else if synthesizer !== engine, ssml {
+            // Engine processes take plain text: the markup's words are read, its marks not reported.
+            text = SSMLText.plain(text)
+            ssml = false
+        }
+        submit(request, text: text, ssml: ssml, voice: voice, on: synthesizer, continuing: nil)
+    }
+
+    /// eSpeak NG's voice for what another engine was to say: the text's language's, else its default.
+    static func fallbackVoice(for request: PlayRequest) -> VoiceChoice {
+        request.utterance.language.map { .language($0) } ?? .standard
+    }
+
+    /// One job of `request` on `synthesizer`; `continuing` is the utterance's timeline when this
+    /// is the rest of it after its engine failed (its `began` was reported already).
+    private func submit(
+        _ request: PlayRequest, text: String, ssml: Bool, voice: VoiceChoice, on synthesizer: any Synthesizer, continuing: TimelineBox?
+    ) {
+        let id = request.utterance.id
+        let turn = self.turn
         let reports = self.reports
-        let format = AudioFormat(sampleRate: engine.sampleRate)
+        let format = AudioFormat(sampleRate: synthesizer.sampleRate(for: voice))
         // A write that fails stops synthesis as a cancel does; this tells the two apart.
         let writeFailure = WriteFailure()
-        let timeline = TimelineBox(format: format)
+        let timeline = continuing ?? TimelineBox(format: format)
         /// Queues the utterance's reports, each for when it is heard.
         @Sendable func report(_ due: [(Event, MonotonicInstant)]) {
             for (event, instant) in due { reports.schedule(event, for: id, at: instant) }
@@ -78,10 +119,16 @@ public final class SpeechPlayer: Sendable {
         @Sendable func ended(_ problem: String?) {
             report([(.ended(id, problem: problem), MonotonicClock.now())])
         }
-        reports.open(id)
         let job = SynthesisJob(
-            text: request.utterance.text, ssml: request.ssml, voice: request.voice, parameters: request.parameters,
-            onStart: { () throws(AudioOutputError) in try output.begin(id, kind: request.utterance.kind, format: format) },
+            text: text, ssml: ssml, voice: voice, parameters: request.parameters,
+            onStart: { () throws(AudioOutputError) in
+                if continuing != nil {
+                    // What the failed engine handed over is heard out; the rest comes in eSpeak NG's format.
+                    try? turn.end(id)
+                    timeline.state.withLock { $0.format = format }
+                }
+                try turn.begin(id, kind: request.utterance.kind, format: format)
+            },
             onMark: { mark in timeline.state.withLock { $0.add(mark) } },
             onChunk: { chunk in
                 // Accounted before the write, which may wait for the playhead: the chunk plays
@@ -89,14 +136,22 @@ public final class SpeechPlayer: Sendable {
                 let now = MonotonicClock.now()
                 report(timeline.state.withLock { $0.hand(chunk.count, at: now, of: id) })
                 do throws(AudioOutputError) {
-                    try output.write(chunk)
-                    return true
+                    return try turn.write(id, chunk)
                 } catch {
                     writeFailure.error.withLock { $0 = error }
                     return false
                 }
             },
             onEnd: { [weak self] outcome in
+                // Not once the plan stopped it (a stop takes the job out of `current`).
+                if case .engineFailed(let failure) = outcome, let self, self.current.withLock({ $0?.id == id }) {
+                    // Said once by the engine's health; the rest of this utterance is eSpeak NG's.
+                    let rest = failure.remainder
+                    if !rest.unicodeScalars.allSatisfy({ $0 == " " || $0 == "\n" || $0 == "\t" }) {
+                        self.submit(request, text: rest, ssml: false, voice: Self.fallbackVoice(for: request), on: self.engine, continuing: timeline)
+                        return
+                    }
+                }
                 self?.current.withLock { if $0?.id == id { $0 = nil } }
                 defer { reports.close(id) }
                 switch outcome {
@@ -110,16 +165,15 @@ public final class SpeechPlayer: Sendable {
                     }
                     // The plan stopped it and has moved on; ending only releases the output,
                     // whose interrupt already silenced it.
-                    try? output.end()
+                    try? turn.end(id)
                 case .outputFailed(let error):
                     ended("\(error)")
-                case .engineFailed(let failure):
-                    try? output.end()
-                    ended("\(failure)")
-                case .completed, .failed:
+                case .completed, .failed, .engineFailed:
                     var problem: String?
                     if case .failed(let error) = outcome {
                         problem = "\(error)"
+                    } else if case .engineFailed(let failure) = outcome {
+                        problem = "\(failure)"
                     } else {
                         // Marks past the last sample are heard as the audio runs out; an
                         // utterance without audio still begins before it ends.
@@ -127,20 +181,21 @@ public final class SpeechPlayer: Sendable {
                         report(timeline.state.withLock { $0.finish(at: now, of: id) })
                     }
                     // Waits until what was written has been heard: then the utterance has ended.
-                    do { try output.end() } catch { problem = problem ?? "\(error)" }
+                    do { try turn.end(id) } catch { problem = problem ?? "\(error)" }
                     ended(problem)
                 }
             })
         current.withLock { $0 = (id, job) }
-        engine.submit(job)
+        synthesizer.submit(job)
     }
 
     /// Silences `id` now: its synthesis stops at the next chunk and the output drops what it holds.
     public func stop(_ id: UtteranceID) {
         reports.silence(id)
         let job = current.withLock { running -> SynthesisJob? in
-            guard let running, running.id == id else { return nil }
-            return running.job
+            guard let job = running, job.id == id else { return nil }
+            running = nil
+            return job.job
         }
         job?.cancel()
         output.interrupt()

@@ -28,3 +28,22 @@ public enum EngineHealth: Sendable, Hashable {
         }
     }
 }
+
+/// One engine in `status`: its name and health.
+public struct EngineStatus: Sendable, Hashable {
+    public var name: String
+    public var health: EngineHealth
+
+    public init(name: String, health: EngineHealth) {
+        self.name = name
+        self.health = health
+    }
+
+    /// "piper: restarting (crashed: killed by signal 9), attempt 2".
+    public var summary: String {
+        switch health {
+        case .restarting(let reason, let attempt): "\(name): restarting (\(reason)), attempt \(attempt)"
+        default: "\(name): \(health.state)"
+        }
+    }
+}

@@ -238,6 +238,8 @@ public struct StatusReport: Equatable, Sendable {
     public var log: LogHealth
     /// The connections that own trees, by pid.
     public var owners: [Owner]
+    /// Every engine and how it is doing, eSpeak NG first.
+    public var engines: [EngineStatus] = []
 
     public init(
         version: String, pid: Int, uptime: Double, socket: String?, clients: Int, trees: Int, focus: Focus?, audio: OutputStatus,

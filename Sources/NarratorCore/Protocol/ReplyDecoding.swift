@@ -122,7 +122,8 @@ extension ReplyBody {
                 voices.append(
                     ListedVoice(
                         name: try v.string("name", nonEmpty: false), identifier: try v.string("identifier", nonEmpty: false), languages: try v.strings("languages"),
-                        gender: InstalledVoice.Gender(rawValue: genderText) ?? .unspecified, variant: try v.optionalString("variant")))
+                        gender: InstalledVoice.Gender(rawValue: genderText) ?? .unspecified, variant: try v.optionalString("variant"),
+                        engine: try v.optionalString("engine") ?? SpeechEngines.espeak))
             }
             // A daemon from before paging sent every voice and no counts.
             return .voices(
@@ -181,6 +182,18 @@ extension StatusReport {
         }
         var focus: Focus?
         if let reader = try r.optionalObject("focus") { focus = try Focus(reader) }
+        var engines: [EngineStatus] = []
+        for var engine in try r.optionalObjects("engines") ?? [] {
+            let name = try engine.string("name")
+            let health: EngineHealth
+            switch try engine.string("state") {
+            case "not started": health = .notStarted
+            case "starting": health = .starting
+            case "restarting": health = .restarting(reason: try engine.optionalString("reason", nonEmpty: false) ?? "", attempt: Int(clamping: try engine.optionalUnsigned("attempt") ?? 1))
+            default: health = .ready
+            }
+            engines.append(EngineStatus(name: name, health: health))
+        }
         var owners: [Owner] = []
         for var owner in try r.optionalObjects("owners") ?? [] {
             owners.append(Owner(name: try owner.optionalString("name", nonEmpty: false), pid: try owner.integer("pid"), trees: try owner.strings("trees")))
@@ -198,5 +211,6 @@ extension StatusReport {
                 commitLatencyP50: try commit.optionalNumber("p50").map { $0 / 1000 }, commitLatencyP99: try commit.optionalNumber("p99").map { $0 / 1000 },
                 setAside: setAside),
             owners: owners)
+        self.engines = engines
     }
 }

@@ -88,6 +88,7 @@ extension ReplyBody {
                     var members: [JSONObject.Member] = [
                         m("name", .string(voice.name)), m("identifier", .string(voice.identifier)),
                         m("languages", .array(voice.languages.map(JSONValue.string))), m("gender", .string(voice.gender.rawValue)),
+                        m("engine", .string(voice.engine)),
                     ]
                     if let variant = voice.variant { members.append(m("variant", .string(variant))) }
                     return .object(JSONObject(members))
@@ -154,6 +155,14 @@ extension StatusReport {
                     "deferred": .number(Double(announcements.deferred)),
                 ]),
             m("log", log.json),
+            m("engines", .array(engines.map { engine in
+                var object = JSONObject(["name": .string(engine.name), "state": .string(engine.health.state)])
+                if case .restarting(let reason, let attempt) = engine.health {
+                    object["reason"] = .string(reason)
+                    object["attempt"] = .number(Double(attempt))
+                }
+                return .object(object)
+            })),
             m("owners", .array(owners.map { ["name": .optional($0.name), "pid": .number(Double($0.pid)), "trees": .array($0.trees.map(JSONValue.string))] })),
         ]
     }

@@ -134,7 +134,7 @@ struct Fields {
         return VoiceQuery(
             language: try reader.optionalLanguage("language"), name: try reader.optionalString("name"),
             variants: try reader.optionalBool("variants") ?? false, offset: Int(clamping: try reader.optionalUnsigned("offset") ?? 0),
-            limit: limit.map { Int(clamping: $0) })
+            limit: limit.map { Int(clamping: $0) }, engine: try reader.optionalString("engine"))
     }
 
     private mutating func update() throws(ProtocolError) -> RequestCommand {

@@ -71,7 +71,7 @@ extension RequestCommand {
         case .voices(let query):
             return optional("language", query.language) + optional("name", query.name) + (query.variants ? [member("variants", .bool(true))] : [])
                 + (query.offset > 0 ? [member("offset", .number(Double(query.offset)))] : [])
-                + (query.limit.map { [member("limit", .number(Double($0)))] } ?? [])
+                + (query.limit.map { [member("limit", .number(Double($0)))] } ?? []) + optional("engine", query.engine)
         case .trees, .activate, .actions, .magicTap, .escape, .rotors, .stop, .status, .subscribe: return []
         }
     }

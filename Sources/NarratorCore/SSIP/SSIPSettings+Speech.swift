@@ -2,9 +2,6 @@
 /// centred on the user's own settings, so a client at 0 speaks as the user chose and
 /// Speech Dispatcher's extremes reach eSpeak NG's.
 extension SSIPSettings {
-    /// The one output module narratord has (what `LIST OUTPUT_MODULES` lists).
-    public static let outputModuleName = "espeak-ng"
-
     /// The language a message is read in: nil for `C` (the POSIX locale spd-say sends), which
     /// leaves the choice to the user's voice.
     public var speechLanguage: String? {

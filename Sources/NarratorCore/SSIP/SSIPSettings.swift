@@ -15,7 +15,8 @@ public struct SSIPSettings: Sendable, Hashable {
     public var voiceType: SSIPVoiceType = .male1
     /// A voice of the output module by name (SYNTHESIS_VOICE); nil until a client sets one.
     public var synthesisVoice: String?
-    public var outputModule = "espeak-ng"
+    /// The engine the client chose (`SET SELF OUTPUT_MODULE`); nil leaves it to the user's settings.
+    public var outputModule: String?
     public var ssmlMode = false
     /// The events this connection asked for; none until it asks.
     public var notifications: Set<SSIPEventKind> = []
@@ -56,7 +57,7 @@ public struct SSIPSettings: Sendable, Hashable {
         case .volume: String(volume)
         case .voiceType: voiceType.rawValue
         case .language: language
-        case .outputModule: outputModule
+        case .outputModule: outputModule ?? SpeechEngines.espeak
         case .punctuation: punctuation.rawValue
         }
     }

@@ -109,7 +109,7 @@ extension Session {
                 throw ReplyError(.invalidSetting, "\(error)")
             }
         case .voices(let query):
-            return .voices(configuration.catalog.listing(query))
+            return .voices(configuration.engines.listing(query, variants: configuration.variants))
         case .subscribe:
             subscribe(client)
             return .subscribed

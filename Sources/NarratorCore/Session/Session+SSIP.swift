@@ -155,11 +155,11 @@ extension Session {
             sendSSIP(client, .reply(.resumed))
             for id in ssipTargets(target, from: client) { resumeSSIP(id) }
         case .listOutputModules:
-            sendSSIP(client, .reply(.outputModules([SSIPSettings.outputModuleName])))
+            sendSSIP(client, .reply(.outputModules(configuration.engines.names)))
         case .listVoices:
             sendSSIP(client, .reply(.voices(SSIPVoiceType.allCases.map(\.rawValue))))
         case .listSynthesisVoices(let language, let variant):
-            sendSSIP(client, .reply(.synthesisVoices(in: configuration.catalog, language: language, variant: variant)))
+            sendSSIP(client, .reply(.synthesisVoices(in: voiceCatalog(for: state.settings), language: language, variant: variant)))
         case .blockBegin:
             guard !state.inBlock else { return sendSSIP(client, .reply(.alreadyInsideBlock)) }
             ssipClients[client]?.inBlock = true
@@ -397,3 +397,15 @@ extension Session {
         }
     }
 }
+
+extension Session {
+    /// What `LIST SYNTHESIS_VOICES` lists for a client, as speech-dispatcher lists its output
+    /// module's: the voices of the engine it chose (`OUTPUT_MODULE`), else of the engine the
+    /// user's settings give SSIP speech, else eSpeak NG's with their variants.
+    func voiceCatalog(for settings: SSIPSettings) -> VoiceCatalog {
+        let name = settings.outputModule ?? self.settings.engine(for: .ssip)
+        guard let name, name != SpeechEngines.espeak, let engine = configuration.engines.engine(named: name) else { return configuration.catalog }
+        return VoiceCatalog(voices: engine.voices, variants: [])
+    }
+}
+

@@ -11,7 +11,7 @@ extension Session {
     mutating func changeSetting(_ key: String, to value: String, replyingTo client: ClientID?, id: JSONValue?) throws(ReplyError) {
         var changed = settingsWrites.newest ?? settings
         do {
-            try changed.set(key, to: value, installed: configuration.catalog)
+            try changed.set(key, to: value, installed: configuration.catalog, engines: configuration.engines)
         } catch {
             guard client != nil else {
                 journal(.error, "\(key): \(error)")

@@ -53,11 +53,22 @@ extension Session {
     }
 
     /// What the speech layer is told for `request`: an SSIP message in its client's voice and
-    /// prosody, anything else in the user's.
+    /// prosody, anything else in the user's; in the engine ``EngineChoice`` picks for its kind
+    /// (``SpeechRoute``), its client's module and its language.
     mutating func playRequest(for request: UtteranceRequest, ssip message: SSIPMessage?) -> PlayRequest {
-        let user = PlayRequest(utterance: request, voice: voice(for: request.language), parameters: settings.parameters)
-        guard let message else { return user }
-        return message.settings.playRequest(on: user, catalog: configuration.catalog, ssml: message.ssml)
+        var play = PlayRequest(utterance: request, voice: voice(for: request.language), parameters: settings.parameters)
+        if let message { play = message.settings.playRequest(on: play, catalog: configuration.catalog, ssml: message.ssml) }
+        // Only eSpeak NG installed: nothing to choose.
+        guard !configuration.otherEngines.isEmpty else { return play }
+        let key = message.map { $0.command == .char || $0.command == .key } ?? false
+        let route = SpeechRoute(kind: request.kind, text: request.text, key: key, longTextWords: settings.longTextWords)
+        let choice = EngineChoice.resolve(
+            wanted: message?.settings.outputModule ?? settings.engine(for: route),
+            voiceName: message?.settings.synthesisVoice ?? settings.voice,
+            language: request.language ?? message?.settings.speechLanguage, engines: configuration.engines, espeakVoice: play.voice)
+        play.engine = choice.engine
+        play.voice = choice.voice
+        return play
     }
 
     /// The voice for text in `language` under the user's choice (``InstalledVoice/voice(for:chosen:in:)``),
@@ -71,6 +82,27 @@ extension Session {
         if voicesByLanguage.count >= 64 { voicesByLanguage.removeAll() }
         voicesByLanguage[language] = voice
         return voice
+    }
+
+    /// An engine's health changed: said once in the journal, and shown by `status`.
+    mutating func engineChanged(_ engine: String, _ health: EngineHealth) {
+        let before = engineHealth[engine]
+        guard before != health else { return }
+        engineHealth[engine] = health
+        switch health {
+        case .restarting(let reason, let attempt):
+            // Each new failure is news; the attempts of one outage are counted, not each said.
+            if case .restarting = before, attempt > 1 { return }
+            journal(.warning, "engine \(engine) \(reason): what it was saying and its speech until it is back are spoken by eSpeak NG; starting it again")
+        case .ready:
+            if case .restarting = before {
+                journal(.notice, "engine \(engine) is back")
+            } else {
+                journal(.info, "engine \(engine) started")
+            }
+        case .notStarted, .starting:
+            return
+        }
     }
 
     mutating func outputChanged(_ status: OutputStatus) {

@@ -4,7 +4,7 @@ extension Session {
     var status: StatusReport {
         let uptime = Double((now - configuration.startedAt).nanosecondsClamped) / 1e9
         let queue = plan.queue
-        return StatusReport(
+        var report = StatusReport(
             version: NarratorVersion.daemon, pid: configuration.pid, uptime: (uptime * 1000).rounded() / 1000, socket: configuration.socket,
             clients: clients.count, trees: workspace.trees.count, focus: workspace.focus, audio: output,
             voice: settings.voice ?? configuration.standardVoice, speaking: plan.scheduler.playing != nil, queue: plan.scheduler.waiting.count,
@@ -13,6 +13,8 @@ extension Session {
                 treePolicies: queue.treePolicies.keys.sorted().map { ($0, queue.treePolicies[$0]!.name) }, deferred: queue.deferred.count),
             log: log,
             owners: ownerReports)
+        report.engines = configuration.engines.names.map { EngineStatus(name: $0, health: engineHealth[$0] ?? .ready) }
+        return report
     }
 
     /// Each connection that owns trees, with them, by pid.

@@ -22,6 +22,8 @@ public struct Session: Sendable {
     /// The voice each language was read in under ``chosenVoice`` (see `voice(for:)`).
     var voicesByLanguage: [String: VoiceChoice] = [:]
     public internal(set) var output: OutputStatus
+    /// Each engine process's health, as its supervisor last said (eSpeak NG's is always ready).
+    public internal(set) var engineHealth: [String: EngineHealth] = [:]
     public internal(set) var log: LogHealth
     var clients: [ClientID: ClientRecord] = [:]
     /// The connected clients that receive speech events (narratorctl monitor), in order.
@@ -77,6 +79,7 @@ public struct Session: Sendable {
         chosenVoice = settings.chosenVoice(installed: configuration.catalog)
         self.output = output
         self.log = log
+        for engine in configuration.otherEngines { engineHealth[engine.name] = .notStarted }
         self.now = configuration.startedAt
         workspace = Workspace(decoder: TreeDocumentDecoder(limits: configuration.limits.document))
         plan = SpeechPlan(policy: configuration.policy, configuration: settings.schedulerConfiguration)
@@ -123,6 +126,8 @@ public struct Session: Sendable {
             }
         case .outputChanged(let status):
             outputChanged(status)
+        case .engineChanged(let engine, let health):
+            engineChanged(engine, health)
         case .timerFired:
             timer = nil
             expireSettingsWrites()

@@ -20,6 +20,11 @@ public struct SessionConfiguration: Sendable {
     public var treePolicies: [String: AnnouncementPolicy]
     /// eSpeak NG's voice variants, which `set voice`, SSIP's `VOICE_TYPE` and `SYNTHESIS_VOICE` pick from.
     public var variants: [VoiceVariant] = []
+    /// The engine processes found at start-up (Flite, Piper) with their voices; eSpeak NG's are ``voices``.
+    public var otherEngines: [EngineVoices] = []
+
+    /// Every engine: eSpeak NG with ``voices``, then ``otherEngines``.
+    public var engines: SpeechEngines { SpeechEngines(espeakVoices: voices, others: otherEngines) }
 
     /// Every voice with every variant (`voices`, SSIP's `LIST SYNTHESIS_VOICES`), made from the
     /// two lists when it is read rather than kept.

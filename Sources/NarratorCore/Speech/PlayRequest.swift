@@ -7,9 +7,15 @@ public struct PlayRequest: Sendable, Hashable {
     /// Whether the text is SSML (SSIP's `SSML_MODE on`, as Orca sends it): its tags are obeyed,
     /// not read, and its `<mark name="..."/>` are reported as the audio reaches them.
     public var ssml: Bool
+    /// The engine that speaks it ("espeak-ng", "flite", "piper"): see ``EngineChoice``.
+    public var engine: String
 
-    public init(utterance: UtteranceRequest, voice: VoiceChoice, parameters: VoiceParameters, ssml: Bool = false) {
+    public init(
+        utterance: UtteranceRequest, voice: VoiceChoice, parameters: VoiceParameters, ssml: Bool = false,
+        engine: String = SpeechEngines.espeak
+    ) {
         self.utterance = utterance
+        self.engine = engine
         self.voice = voice
         self.parameters = parameters
         self.ssml = ssml

@@ -37,11 +37,41 @@ extension SpeechSettings {
             hints = on
         }
         hintDelayMilliseconds = try integer("hintDelayMilliseconds") ?? hintDelayMilliseconds
+        if let value = object["engine"]?.nonNull {
+            guard case .string(let name) = value else { throw FileError(description: "\"engine\": expected a string, found \(value.typeName)") }
+            engine = name
+        }
+        if let value = object["engines"]?.nonNull {
+            guard case .object(let routesObject) = value else {
+                throw FileError(description: "\"engines\": expected an object of kind to engine, found \(value.typeName)")
+            }
+            for member in routesObject.members {
+                guard let route = SpeechRoute(rawValue: member.key) else {
+                    throw FileError(
+                        description: "\"engines\".\(member.key): not a kind of speech; expected one of \(SpeechRoute.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                guard case .string(let name) = member.value else {
+                    throw FileError(description: "\"engines\".\(member.key): expected an engine's name, found \(member.value.typeName)")
+                }
+                routes[route] = name
+            }
+        }
+        longTextWords = try integer("longTextWords") ?? longTextWords
     }
 
     /// The file's JSON, keys sorted (`voice` left out while the language picks it).
     public var json: JSONValue {
-        var members: [JSONObject.Member] = [
+        var members: [JSONObject.Member] = []
+        if let engine { members.append(.init(key: "engine", value: .string(engine))) }
+        if !routes.isEmpty {
+            let sorted = routes.sorted { $0.key.rawValue < $1.key.rawValue }
+            members.append(.init(key: "engines", value: .object(JSONObject(sorted.map { .init(key: $0.key.rawValue, value: .string($0.value)) }))))
+        }
+        // Written only when changed, so a file from before engines reads back as it was.
+        if longTextWords != SpeechSettings().longTextWords {
+            members.append(.init(key: "longTextWords", value: .number(Double(longTextWords))))
+        }
+        members += [
             .init(key: "hintDelayMilliseconds", value: .number(Double(hintDelayMilliseconds))),
             .init(key: "hints", value: .bool(hints)),
             .init(key: "pitch", value: .number(Double(pitch))),
@@ -50,6 +80,6 @@ extension SpeechSettings {
         ]
         if let voice { members.append(.init(key: "voice", value: .string(voice))) }
         members.append(.init(key: "volume", value: .number(Double(volume))))
-        return .object(JSONObject(members))
+        return .object(JSONObject(members.sorted { $0.key < $1.key }))
     }
 }

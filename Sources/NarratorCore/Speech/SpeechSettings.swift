@@ -2,7 +2,8 @@
 ///
 /// File format (every key optional; missing keys take the defaults shown):
 /// `{"voice": null, "rate": 175, "pitch": 50, "volume": 100, "punctuation": "none",
-///   "hints": true, "hintDelayMilliseconds": 400}`
+///   "hints": true, "hintDelayMilliseconds": 400, "engine": null, "engines": {"long": "piper"},
+///   "longTextWords": 40}`
 public struct SpeechSettings: Sendable, Hashable, Codable {
     /// The voice the user chose; nil lets the tree's language pick it.
     public var voice: String?
@@ -12,11 +13,32 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     public var punctuation: PunctuationLevel = .none
     public var hints: Bool = true
     public var hintDelayMilliseconds: Int = 400
+    /// The engine for all speech (nil: the engine of the chosen voice, else eSpeak NG).
+    public var engine: String?
+    /// An engine per kind of speech, over ``engine`` (`engine.long piper`).
+    public var routes: [SpeechRoute: String] = [:]
+    /// Text of more words than this, from `speak` or an SSIP message, is ``SpeechRoute/long``.
+    public var longTextWords: Int = 40
 
     public init() {}
 
     /// The names accepted by ``set(_:to:)`` and ``get(_:)``.
-    public static let keys = ["voice", "rate", "pitch", "volume", "punctuation", "hints", "hint-delay"]
+    public static let keys = ["voice", "rate", "pitch", "volume", "punctuation", "hints", "hint-delay", "engine"]
+        + SpeechRoute.allCases.map { "engine." + $0.rawValue } + ["long-text-words"]
+
+    /// The `engine` that leaves the choice to the voice (and a route's to `engine`).
+    public static let automaticEngine = "auto"
+
+    /// The engine asked for on `route`: its own, else the user's; nil leaves it to the voice.
+    public func engine(for route: SpeechRoute) -> String? {
+        routes[route] ?? engine
+    }
+
+    /// The route a key such as `engine.long` names.
+    static func route(of key: String) -> SpeechRoute? {
+        guard key.hasPrefix("engine.") else { return nil }
+        return SpeechRoute(rawValue: String(key.dropFirst("engine.".count)))
+    }
 
     /// The values a setting takes when they are a fixed set, as ``set(_:to:)`` names them when it
     /// refuses one and as completion offers them; nil for a number or a voice.
@@ -49,7 +71,11 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         case "punctuation": return punctuation.rawValue
         case "hints": return hints ? "on" : "off"
         case "hint-delay": return String(hintDelayMilliseconds)
-        default: throw .unknownKey(key)
+        case "engine": return engine ?? Self.automaticEngine
+        case "long-text-words": return String(longTextWords)
+        default:
+            guard let route = Self.route(of: key) else { throw .unknownKey(key) }
+            return routes[route] ?? Self.automaticEngine
         }
     }
 
@@ -78,18 +104,32 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
             default: throw .outOfRange(key: key, value: value, allowed: Self.choices(for: key)!.joined(separator: ", "))
             }
         case "hint-delay": hintDelayMilliseconds = try number(0...10_000)
-        default: throw .unknownKey(key)
+        case "engine": engine = (value == Self.automaticEngine || value.isEmpty) ? nil : value
+        case "long-text-words": longTextWords = try number(1...100_000)
+        default:
+            guard let route = Self.route(of: key) else { throw .unknownKey(key) }
+            routes[route] = (value == Self.automaticEngine || value.isEmpty) ? nil : value
         }
     }
 
     /// ``set(_:to:)``, and a voice must name an entry of `catalog` (a voice by name or identifier,
     /// or a language one of them speaks, `de`, `en-gb`, each optionally with "+variant":
     /// "German+grandma"): it is kept as given, so `get voice` shows it.
-    public mutating func set(_ key: String, to value: String, installed catalog: VoiceCatalog) throws(SpeechSettingsError) {
+    /// A voice may also be another engine's (`slt`, `flite/slt`), and an engine must be installed.
+    public mutating func set(
+        _ key: String, to value: String, installed catalog: VoiceCatalog, engines: SpeechEngines? = nil
+    ) throws(SpeechSettingsError) {
         var changed = self
         try changed.set(key, to: value)
         if key == "voice", let name = changed.voice, catalog.choice(for: name) == nil {
-            throw .unknownVoice(name, suggestion: catalog.suggestion(for: name))
+            let other = engines?.owner(ofVoice: name).flatMap { owner in
+                engines?.engine(named: owner.engine)?.voice(named: owner.voice) ?? (owner.engine == SpeechEngines.espeak ? catalog.voices.first { $0.name == owner.voice } : nil)
+            }
+            if other == nil { throw .unknownVoice(name, suggestion: catalog.suggestion(for: name)) }
+        }
+        if key == "engine" || Self.route(of: key) != nil, value != Self.automaticEngine, !value.isEmpty, let engines,
+            engines.engine(named: value) == nil {
+            throw .unknownEngine(value, installed: engines.names)
         }
         self = changed
     }
@@ -114,6 +154,31 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         hints = try container.decodeIfPresent(Bool.self, forKey: .hints) ?? defaults.hints
         hintDelayMilliseconds =
             try container.decodeIfPresent(Int.self, forKey: .hintDelayMilliseconds) ?? defaults.hintDelayMilliseconds
+        engine = try container.decodeIfPresent(String.self, forKey: .engine)
+        let routeNames = try container.decodeIfPresent([String: String].self, forKey: .routes) ?? [:]
+        for (name, engine) in routeNames { if let route = SpeechRoute(rawValue: name) { routes[route] = engine } }
+        longTextWords = try container.decodeIfPresent(Int.self, forKey: .longTextWords) ?? defaults.longTextWords
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case voice, rate, pitch, volume, punctuation, hints, hintDelayMilliseconds, engine, longTextWords
+        case routes = "engines"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encodeIfPresent(voice, forKey: .voice)
+        try container.encode(rate, forKey: .rate)
+        try container.encode(pitch, forKey: .pitch)
+        try container.encode(volume, forKey: .volume)
+        try container.encode(punctuation, forKey: .punctuation)
+        try container.encode(hints, forKey: .hints)
+        try container.encode(hintDelayMilliseconds, forKey: .hintDelayMilliseconds)
+        try container.encodeIfPresent(engine, forKey: .engine)
+        if !routes.isEmpty {
+            try container.encode(Dictionary(uniqueKeysWithValues: routes.map { ($0.key.rawValue, $0.value) }), forKey: .routes)
+        }
+        try container.encode(longTextWords, forKey: .longTextWords)
     }
 }
 
@@ -123,11 +188,15 @@ public enum SpeechSettingsError: Error, Sendable, Hashable, CustomStringConverti
     case outOfRange(key: String, value: String, allowed: String)
     /// A voice name that names nothing, and the nearest that does (if one is close).
     case unknownVoice(String, suggestion: String?)
+    /// An engine that is not installed, and those that are.
+    case unknownEngine(String, installed: [String])
     case unreadable(path: String, reason: String)
     case unwritable(path: String, reason: String)
 
     public var description: String {
         switch self {
+        case .unknownEngine(let name, let installed):
+            "no engine is named '\(name)': installed are \(installed.joined(separator: ", ")) (or 'auto': the voice's engine)"
         case .unknownKey(let key):
             "unknown speech setting '\(key)': expected one of \(SpeechSettings.keys.joined(separator: ", "))"
         case .outOfRange(let key, let value, let allowed):

@@ -13,8 +13,13 @@ public struct VoiceQuery: Sendable, Hashable {
     public var offset: Int
     /// The most matches to return (nil: every one from `offset`).
     public var limit: Int?
+    /// Only this engine's voices ("flite"); nil: every engine's.
+    public var engine: String?
 
-    public init(language: String? = nil, name: String? = nil, variants: Bool = false, offset: Int = 0, limit: Int? = nil) {
+    public init(
+        language: String? = nil, name: String? = nil, variants: Bool = false, offset: Int = 0, limit: Int? = nil, engine: String? = nil
+    ) {
+        self.engine = engine
         self.language = language
         self.name = name
         self.variants = variants
@@ -34,8 +39,14 @@ public struct ListedVoice: Sendable, Hashable {
     public var gender: InstalledVoice.Gender
     /// The variant's name, nil for the voice alone.
     public var variant: String?
+    /// The engine that speaks it ("espeak-ng", "flite", "piper").
+    public var engine: String
 
-    public init(name: String, identifier: String, languages: [String], gender: InstalledVoice.Gender, variant: String? = nil) {
+    public init(
+        name: String, identifier: String, languages: [String], gender: InstalledVoice.Gender, variant: String? = nil,
+        engine: String = SpeechEngines.espeak
+    ) {
+        self.engine = engine
         self.name = name
         self.identifier = identifier
         self.languages = languages
@@ -43,8 +54,10 @@ public struct ListedVoice: Sendable, Hashable {
         self.variant = variant
     }
 
-    public init(_ entry: VoiceEntry) {
-        self.init(name: entry.name, identifier: entry.identifier, languages: entry.voice.languages, gender: entry.gender, variant: entry.variant?.name)
+    public init(_ entry: VoiceEntry, engine: String = SpeechEngines.espeak) {
+        self.init(
+            name: entry.name, identifier: entry.identifier, languages: entry.voice.languages, gender: entry.gender,
+            variant: entry.variant?.name, engine: engine)
     }
 }
 
@@ -70,9 +83,16 @@ extension VoiceCatalog {
     /// The page of entries `query` asks for, in catalog order. Only the page's entries are made;
     /// the others are counted.
     public func listing(_ query: VoiceQuery) -> VoiceListing {
+        var listing = VoiceListing(entries: [], total: 0, offset: query.offset, variantCount: variants.count)
+        collect(query, engine: SpeechEngines.espeak, into: &listing)
+        return listing
+    }
+
+    /// Adds the entries `query` matches to `listing`, counting on from its total (so that the
+    /// catalogs of several engines page as one list).
+    func collect(_ query: VoiceQuery, engine: String, into listing: inout VoiceListing) {
+        if let wanted = query.engine, wanted != engine { return }
         let needle = query.name?.lowercased()
-        var entries: [ListedVoice] = []
-        var total = 0
         let end = query.limit.map { query.offset + $0 } ?? Int.max
         for voice in voices where query.language.map({ Self.speaks(voice, $0) }) ?? true {
             let lowered = voice.name.lowercased(), file = voice.identifier.lowercased()
@@ -82,13 +102,14 @@ extension VoiceCatalog {
                     let identifier = variant.map { file + "+" + $0.identifier.lowercased() } ?? file
                     guard name.contains(needle) || identifier.contains(needle) else { return }
                 }
-                if total >= query.offset && total < end { entries.append(ListedVoice(VoiceEntry(voice: voice, variant: variant))) }
-                total += 1
+                if listing.total >= query.offset && listing.total < end {
+                    listing.entries.append(ListedVoice(VoiceEntry(voice: voice, variant: variant), engine: engine))
+                }
+                listing.total += 1
             }
             take(nil)
             if query.variants { for variant in variants { take(variant) } }
         }
-        return VoiceListing(entries: entries, total: total, offset: query.offset, variantCount: variants.count)
     }
 
     /// Whether `voice` lists `language`, or a longer tag that starts with it (RFC 4647's basic filtering).
@@ -101,4 +122,17 @@ extension VoiceCatalog {
     }
 
     static func normalized(_ tag: String) -> String { tag.lowercased().replacingAll("_", with: "-") }
+}
+
+extension SpeechEngines {
+    /// The page `query` asks for over every engine: eSpeak NG's catalog (with `variants`), then
+    /// each engine process's voices (they have no variants), as one list.
+    public func listing(_ query: VoiceQuery, variants: [VoiceVariant]) -> VoiceListing {
+        var listing = VoiceListing(entries: [], total: 0, offset: query.offset, variantCount: variants.count)
+        for engine in all {
+            let catalog = VoiceCatalog(voices: engine.voices, variants: engine.name == Self.espeak ? variants : [])
+            catalog.collect(query, engine: engine.name, into: &listing)
+        }
+        return listing
+    }
 }

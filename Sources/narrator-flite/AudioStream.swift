@@ -1,0 +1,67 @@
+import CFlite
+import NarratorCore
+
+/// Where Flite's streaming callback sends the audio of the sentence being synthesized: `A`
+/// frames of at most 100 ms for the current job, at its volume, after the sentence's `S` frame
+/// (sent with its first audio, so a sentence Flite finds nothing to say in gets none). It also
+/// answers the callback's one question: go on, or stop because the job was cancelled.
+///
+/// Only the synthesis thread touches it (Flite calls back on the thread that synthesizes).
+final class AudioStream {
+    let writer: FrameWriter
+    let queue: JobQueue
+    var job: UInt32 = 0
+    /// The volume as a factor of the voice's own level (1 leaves the samples as Flite made them).
+    var gain: Float = 1
+    /// The most samples in one `A` frame: 100 ms at the voice's rate.
+    var frameLimit = 1600
+    /// The `S` frame for the sentence now synthesized, until its first audio goes out.
+    var pendingSentence: Int?
+    /// Whether the callback has seen the job's cancel and stopped Flite.
+    var stopped = false
+    /// Samples sent for the current job.
+    var samplesSent = 0
+    private var scratch: [Int16] = []
+
+    init(writer: FrameWriter, queue: JobQueue) {
+        self.writer = writer
+        self.queue = queue
+    }
+
+    /// Flite's callback: `size` new samples of `wave` from `start`. Returns whether Flite goes on.
+    func deliver(_ wave: UnsafePointer<cst_wave>, start: Int, size: Int) -> Int32 {
+        if stopped || queue.currentIsCancelled {
+            stopped = true
+            return CST_AUDIO_STREAM_STOP
+        }
+        guard size > 0, let samples = wave.pointee.samples else { return CST_AUDIO_STREAM_CONT }
+        if let offset = pendingSentence {
+            writer.send(.sentence(job: job, offset: offset))
+            pendingSentence = nil
+        }
+        var from = start
+        let end = start + size
+        while from < end {
+            let count = min(frameLimit, end - from)
+            scratch.removeAll(keepingCapacity: true)
+            if gain == 1 {
+                scratch.append(contentsOf: UnsafeBufferPointer(start: samples + from, count: count))
+            } else {
+                for sample in UnsafeBufferPointer(start: samples + from, count: count) {
+                    scratch.append(Int16(clamping: Int((Float(sample) * gain).rounded())))
+                }
+            }
+            writer.send(.audio(job: job, samples: scratch))
+            samplesSent += count
+            from += count
+        }
+        return CST_AUDIO_STREAM_CONT
+    }
+
+    /// The C function Flite calls, finding this stream through the streaming info's userdata.
+    static let callback: narrator_flite_stream_callback = { wave, start, size, _, info in
+        guard let wave, let info, let userdata = narrator_flite_stream_userdata(info) else { return CST_AUDIO_STREAM_CONT }
+        let stream = Unmanaged<AudioStream>.fromOpaque(userdata).takeUnretainedValue()
+        return stream.deliver(wave, start: Int(start), size: Int(size))
+    }
+}
