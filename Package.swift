@@ -117,7 +117,7 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCommandLineTests", dependencies: ["NarratorCommandLine"], swiftSettings: strict),
-        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon", "NarratorCommandLine"], swiftSettings: strict),
+        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon", "NarratorCommandLine", "NarratorCore", "NarratorSpeech"], swiftSettings: strict),
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",

@@ -44,6 +44,7 @@ struct ConfigurationReload {
         if next.audio != running.audio { restart.append("audio") }
         if next.stateDirectory != running.stateDirectory { restart.append("state-dir") }
         if next.espeakData != running.espeakData { restart.append("espeak-data") }
+        if next.engines != running.engines { restart.append("engines") }
         if next.maxMessageBytes != running.maxMessageBytes { restart.append("max-message") }
         if next.limits != running.limits { restart.append("limits") }
         if next.database != running.database { restart.append("db") }

@@ -214,15 +214,46 @@ public enum DaemonMain {
             logger.warning(
                 "cannot create the state directory \(options.stateDirectory) (\(error.message)): settings are not saved and the log stays closed until it can be written")
         }
+        // The engine processes list their voices while eSpeak NG starts.
+        let engineExecutables: [String]
+        do {
+            engineExecutables = try EngineDiscovery.executables(options.engines, ownExecutable: try? Syscall.readLink("/proc/self/exe"))
+        } catch {
+            throw StartError(description: error.description)
+        }
+        let listings = EngineDiscovery.startListing(engineExecutables)
+        let espeak: EspeakEngine
+        do {
+            espeak = try EspeakEngine(dataPath: options.espeakData)
+        } catch {
+            _ = listings()
+            throw StartError(description: "cannot start speech: \(SpeechStartError.engine(error))")
+        }
+        let (found, engineWarnings) = EngineDiscovery.accepted(listings())
+        for warning in engineWarnings { logger.warning(warning) }
+        var others: [EngineProcess] = []
+        for (executable, listing) in found {
+            let name = listing.engine
+            do {
+                others.append(try EngineProcess(
+                    executable: executable, listing: listing, hangBound: EngineDiscovery.hangBound(of: executable),
+                    environment: environment,
+                    onHealth: { loop.post(.speech(.engineChanged(name, $0))) },
+                    onLog: { [logger] line in logger.info("engine \(name): \(line)") }))
+            } catch {
+                logger.warning("engine \(executable) left out, speech goes on without it: \(error)")
+            }
+        }
         let player: SpeechPlayer
         do {
-            player = try SpeechPlayer.start(audio: audio, espeakDataPath: options.espeakData) { loop.post(.speech($0)) }
+            player = try SpeechPlayer.start(audio: audio, engine: espeak, others: others) { loop.post(.speech($0)) }
         } catch {
             throw StartError(description: "cannot start speech: \(error)")
         }
         let settingsFile = SpeechSettingsStore(path: options.stateDirectory + "/settings.json")
         let settings = try startingSettings(
-            options, file: settingsFile, catalog: VoiceCatalog(voices: player.engine.voices, variants: player.engine.variants))
+            options, file: settingsFile, catalog: VoiceCatalog(voices: player.engine.voices, variants: player.engine.variants),
+            engines: SpeechEngines(espeakVoices: player.engine.voices, others: others.map { EngineVoices(name: $0.engineName, voices: $0.voices) }))
 
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
         let log = LogWriter.starting(path: logPath) { loop.post(.logHealth($0)) }
@@ -244,6 +275,7 @@ public enum DaemonMain {
             voices: player.engine.voices, standardVoice: (try? player.engine.resolve(.standard)) ?? "en",
             policy: try announcementPolicy(options.policy), treePolicies: treePolicies)
         configuration.variants = player.engine.variants
+        configuration.otherEngines = others.map { EngineVoices(name: $0.engineName, voices: $0.voices) }
         configuration.limits.ssipMessageBytes = options.maxMessageBytes
         let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(
@@ -261,14 +293,14 @@ public enum DaemonMain {
     }
 
     /// The saved speech settings with `--voice` and `--rate` applied (and saved, as `set` would).
-    static func startingSettings(_ options: DaemonOptions, file: SpeechSettingsStore, catalog: VoiceCatalog) throws -> SpeechSettings {
+    static func startingSettings(_ options: DaemonOptions, file: SpeechSettingsStore, catalog: VoiceCatalog, engines: SpeechEngines? = nil) throws -> SpeechSettings {
         var settings: SpeechSettings
         do { settings = try file.load() } catch { throw StartError(description: "cannot start speech: \(error)") }
         let changes = [("voice", options.voice), ("rate", options.rate.map(String.init))].compactMap { key, value in value.map { (key, $0) } }
         guard !changes.isEmpty else { return settings }
         for (key, value) in changes {
             do {
-                try settings.set(key, to: value, installed: catalog)
+                try settings.set(key, to: value, installed: catalog, engines: engines)
             } catch {
                 throw StartError(description: "--\(key): \(error)")
             }

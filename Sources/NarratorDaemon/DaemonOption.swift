@@ -124,6 +124,15 @@ extension DaemonOptions {
             options.treePolicies[String(text[..<equals])] = String(text[text.index(after: equals)...])
         },
         .value("--espeak-data", "DIR", "eSpeak NG's data directory") { $0.espeakData = $1 },
+        .value(
+            "--engines", "auto|none|EXE,...",
+            "engine processes beside eSpeak NG; auto: narrator-flite and narrator-piper where narratord is (see narratorctl voices)",
+            default: "auto"
+        ) { options, text throws(DaemonOption.InvalidValue) in
+            do throws(EngineSelectionError) { options.engines = try EngineSelection(parsing: text) } catch {
+                throw .init(reason: "must be auto, none, or executables separated by commas, not \"\(text)\"")
+            }
+        },
         .value("--max-message", "N", "longest request line in bytes", default: String(defaults.maxMessageBytes)) {
             options, text throws(DaemonOption.InvalidValue) in
             guard let bytes = Int(text), bytes >= 1024 else {

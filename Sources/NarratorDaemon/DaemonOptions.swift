@@ -28,6 +28,8 @@ public struct DaemonOptions: Equatable, Sendable {
     public var limits = DaemonLimits()
     /// `--espeak-data DIR`: eSpeak NG's data directory (default: the library's own).
     public var espeakData: String?
+    /// `--engines auto|none|PATH,...`: the engine processes offered beside eSpeak NG.
+    public var engines: EngineSelection = .auto
     /// `--config PATH`: the configuration file (default `$XDG_CONFIG_HOME/narrator/narratord.conf`).
     public var configPath: String
 

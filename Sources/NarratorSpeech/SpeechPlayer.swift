@@ -61,6 +61,13 @@ public final class SpeechPlayer: Sendable {
     ) throws(SpeechStartError) -> SpeechPlayer {
         let engine: EspeakEngine
         do { engine = try EspeakEngine(dataPath: espeakDataPath) } catch { throw .engine(error) }
+        return try start(audio: audio, engine: engine, others: others, onEvent: onEvent)
+    }
+
+    /// Opens the output for an `--audio` spec, with eSpeak NG already started.
+    public static func start(
+        audio: AudioSpec, engine: EspeakEngine, others: [any Synthesizer] = [], onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+    ) throws(SpeechStartError) -> SpeechPlayer {
         let output: any AudioOutput
         switch audio {
         case .null:

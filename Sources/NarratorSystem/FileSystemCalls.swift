@@ -56,6 +56,13 @@ extension Syscall {
         return FileStatus(raw)
     }
 
+    /// readlink(2): where a symbolic link points (`/proc/self/exe`: this program's file).
+    public static func readLink(_ path: String) throws(Errno) -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = try retryingInterrupts("readlink") { Glibc.readlink(path, &buffer, buffer.count - 1) }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// unlink(2).
     public static func unlink(_ path: String) throws(Errno) {
         _ = try retryingInterrupts("unlink") { Glibc.unlink(path) }

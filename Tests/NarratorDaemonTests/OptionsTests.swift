@@ -33,7 +33,7 @@ import NarratorCommandLine
     }
 
     @Test func mistakesNameTheFileAndLine() {
-        #expect(throws: UsageError(#"narratord.conf:2: unknown key "rat"; did you mean "rate"? (keys: socket, ssip, audio, voice, rate, state-dir, db, policy, tree-policy, espeak-data, max-message, max-depth, max-nodes, max-string, max-trees, max-text, max-queued, log-level)"#)) {
+        #expect(throws: UsageError(#"narratord.conf:2: unknown key "rat"; did you mean "rate"? (keys: socket, ssip, audio, voice, rate, state-dir, db, policy, tree-policy, espeak-data, engines, max-message, max-depth, max-nodes, max-string, max-trees, max-text, max-queued, log-level)"#)) {
             try ConfigFile.parse("audio = null\nrat = 200\n", file: "narratord.conf")
         }
         #expect(throws: UsageError(#"narratord.conf:1: expected "key = value", got "rate 200""#)) {
@@ -55,6 +55,16 @@ import NarratorCommandLine
         #expect(throws: UsageError.self) { try run(["--ssip", long]) }
     }
 
+    @Test func enginesTakeAutoNoneOrExecutables() throws {
+        #expect(try run([]).engines == .auto)
+        #expect(try run(["--engines", "none"]).engines == .none)
+        #expect(try run(["--engines", "/opt/a,/opt/b"]).engines == .paths(["/opt/a", "/opt/b"]))
+        #expect(try run([], config: [ConfigFile.Entry(key: "engines", value: "none", line: 1)]).engines == .none)
+        #expect(throws: UsageError(#"--engines must be auto, none, or executables separated by commas, not "/a,,/b""#)) {
+            try run(["--engines", "/a,,/b"])
+        }
+    }
+
     @Test func helpAndVersion() throws {
         #expect(try DaemonOptions.parse(["--help"], environment: environment) == .help)
         #expect(try DaemonOptions.parse(["--rate", "200", "--version"], environment: environment) == .version)
@@ -63,7 +73,7 @@ import NarratorCommandLine
     /// A valid value for every option that takes one; a new option needs one here.
     let samples = [
         "--socket": "/tmp/s.sock", "--ssip": "auto", "--audio": "null", "--voice": "en", "--rate": "200", "--state-dir": "/s", "--db": "/d.db",
-        "--policy": "strict", "--tree-policy": "chat=strict", "--espeak-data": "/e", "--max-message": "2048", "--max-depth": "12",
+        "--policy": "strict", "--tree-policy": "chat=strict", "--espeak-data": "/e", "--engines": "none", "--max-message": "2048", "--max-depth": "12",
         "--max-nodes": "1000", "--max-string": "100", "--max-trees": "3", "--max-text": "50", "--max-queued": "2",
         "--log-level": "debug", "--config": "/c.conf",
     ]
