@@ -151,7 +151,7 @@ load: deps
 	$(SWIFT) build -c release $(SWIFTFLAGS)
 	LOAD_SECONDS=$(LOAD_SECONDS) .build/release/narrator-bench load
 
-# Installs release binaries (narratord, narratorctl, narrator-atspi), the Piper engine, the systemd user units, man pages, bash completion and examples.
+# Installs release binaries (narratord, narratorctl, narrator-atspi, narrator-flite), the Piper engine, the systemd user units, man pages, bash completion and examples.
 install: CONFIG = release
 install: build install-files
 
@@ -163,7 +163,7 @@ install-files:
 	@[ -f $(PIPER_STAMP) ] || { echo "No Piper environment in $(PIPER_VENV): run make piper (or make build) first"; exit 1; }
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR) \
 	    $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DOCDIR)
-	install -m 0755 $(BIN)/narratord $(BIN)/narratorctl $(BIN)/narrator-atspi $(DESTDIR)$(BINDIR)/
+	install -m 0755 $(BIN)/narratord $(BIN)/narratorctl $(BIN)/narrator-atspi $(BIN)/narrator-flite $(DESTDIR)$(BINDIR)/
 	for unit in narratord.service narrator-atspi.service; do \
 	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
 	  chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; \
@@ -182,7 +182,7 @@ install-files:
 	chmod 0755 $(DESTDIR)$(BINDIR)/narrator-piper
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/narratord $(DESTDIR)$(BINDIR)/narratorctl $(DESTDIR)$(BINDIR)/narrator-atspi
+	rm -f $(DESTDIR)$(BINDIR)/narratord $(DESTDIR)$(BINDIR)/narratorctl $(DESTDIR)$(BINDIR)/narrator-atspi $(DESTDIR)$(BINDIR)/narrator-flite
 	rm -f $(DESTDIR)$(UNITDIR)/narratord.service $(DESTDIR)$(UNITDIR)/narratord.socket $(DESTDIR)$(UNITDIR)/narratord-ssip.socket \
 	    $(DESTDIR)$(UNITDIR)/narrator-atspi.service
 	rm -f $(DESTDIR)$(MANDIR)/narratord.1 $(DESTDIR)$(MANDIR)/narratorctl.1

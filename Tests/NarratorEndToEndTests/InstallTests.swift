@@ -10,7 +10,7 @@ import Testing
             "/usr/bin/make", ["-s", "install-files", "DESTDIR=" + destdir, "PREFIX=/usr", "BIN=" + DaemonHarness.binaries])
         #expect(install.status == 0, "\(install.stderr)")
         let expected = [
-            "usr/bin/narratord", "usr/bin/narratorctl", "usr/bin/narrator-atspi", "usr/lib/systemd/user/narratord.service",
+            "usr/bin/narratord", "usr/bin/narratorctl", "usr/bin/narrator-atspi", "usr/bin/narrator-flite", "usr/bin/narrator-piper", "usr/lib/systemd/user/narratord.service",
             "usr/lib/systemd/user/narrator-atspi.service",
             "usr/lib/systemd/user/narratord.socket", "usr/share/man/man1/narratord.1", "usr/share/man/man1/narratorctl.1",
             "usr/share/bash-completion/completions/narratorctl", "usr/share/narrator/examples/player.json",
@@ -18,6 +18,9 @@ import Testing
         ]
         for path in expected { #expect(FileManager.default.fileExists(atPath: destdir + "/" + path), "\(path)") }
         #expect(FileManager.default.isExecutableFile(atPath: destdir + "/usr/bin/narratorctl"))
+        // narratord finds its engines beside itself: the installed Flite lists its voices.
+        let flite = try DaemonHarness.run(destdir + "/usr/bin/narrator-flite", ["--list-voices"])
+        #expect(flite.status == 0 && flite.stdout.contains(#""engine":"flite""#), "\(flite.stderr)")
         let unit = try String(contentsOfFile: destdir + "/usr/lib/systemd/user/narratord.service", encoding: .utf8)
         #expect(unit.contains("ExecStart=/usr/bin/narratord\n"))
         let bridge = try String(contentsOfFile: destdir + "/usr/lib/systemd/user/narrator-atspi.service", encoding: .utf8)
