@@ -31,8 +31,13 @@ import Testing
         let reply = try client.request(["cmd": "speak", "text": "One utterance, heard to its end."])
         let utterance = try #require(reply["speech"]?.numberValue, "\(reply.compactText)")
         #expect(try monitor.final(of: utterance) == "finished")
-        // The log has the utterance: its writer thread ran.
-        let log = try daemon.ctl("log", "--limit", "1")
+        // The log has the utterance: its writer thread ran (it writes after the utterance ends,
+        // so a loaded machine may need a moment).
+        var log = try daemon.ctl("log", "--limit", "1")
+        for _ in 0..<50 where !log.stdout.contains("One utterance") {
+            usleep(100_000)
+            log = try daemon.ctl("log", "--limit", "1")
+        }
         #expect(log.stdout.contains("One utterance"), "\(log.stdout) \(log.stderr)")
 
         let files = try Self.mappedFiles(of: daemon.process.processIdentifier)
