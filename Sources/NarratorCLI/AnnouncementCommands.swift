@@ -101,7 +101,7 @@ let announcementCommandSpecs: [CommandSpec] = [
             replayDatabaseOption,
             OptionSpec("--timeline", value: "FILE.svg", help: "draw every decision per policy as SVG (the output names the file)"),
             OptionSpec("--rate", value: "WPM", help: "speech rate for utterance lengths (default 175)"),
-            OptionSpec("--voice", value: "NAME", help: "eSpeak NG voice for utterance lengths (default: en)"),
+            OptionSpec("--voice", value: "NAME", help: "voice for utterance lengths: eSpeak NG's, or ENGINE/VOICE such as flite/slt or piper/joe (default: en)"),
             OptionSpec("--check", help: "replay a trace from log --trace under the policies it ran with; exit 1 unless every logged outcome comes back"),
         ],
         discussion: """

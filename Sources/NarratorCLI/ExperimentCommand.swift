@@ -7,7 +7,8 @@ import NarratorStore
 /// core, compared per figure, logged under one experiment id with a record that `--rerun` checks.
 enum ExperimentCommand {
     /// What times the utterances, as the record names it.
-    static var synthesizer: String { "eSpeak NG \(EspeakEngine.version)" }
+    /// What times the utterances of `voice` (eSpeak NG unless it names an engine process).
+    static func synthesizer(voice: String?) -> String { SpeechDurations.synthesizer(voice: voice) }
 
     /// A trace as read: where, its bytes' SHA-256, its events.
     struct LoadedTrace {
@@ -93,7 +94,7 @@ enum ExperimentCommand {
         let record = ExperimentRecord(
             experiment: experiment, createdAt: createdAt, spec: specJSON, specFile: specURL.path, policies: policies,
             traces: traces.map { ExperimentRecord.Trace(path: $0.path, sha256: $0.sha256, events: $0.events.count) }, voice: voice,
-            synthesizer: Self.synthesizer, rate: rate, late: late, results: ["cells": results.cellsJSON(tracePaths: tracePaths), "front": results.frontJSON])
+            synthesizer: Self.synthesizer(voice: voice), rate: rate, late: late, results: ["cells": results.cellsJSON(tracePaths: tracePaths), "front": results.frontJSON])
 
         var status = ExitStatus.success
         let databasePath = request.database ?? LogTime.defaultReplayDatabase(environment)
@@ -176,8 +177,8 @@ enum ExperimentCommand {
             ? "reproduced: all \(cells.count) cells match" : "not reproduced: \(differing.count) of \(cells.count) cells differ"
         var notes: [String] = []
         if record.version != NarratorVersion.daemon { notes.append("recorded with Narrator \(record.version), rerun with \(NarratorVersion.daemon)") }
-        if let recorded = record.synthesizer, recorded != Self.synthesizer {
-            notes.append("timed by \(recorded) when recorded, by \(Self.synthesizer) now: lengths may differ")
+        if let recorded = record.synthesizer, case let now = Self.synthesizer(voice: record.voice), recorded != now {
+            notes.append("timed by \(recorded) when recorded, by \(now) now: lengths may differ")
         }
         if json {
             let object: JSONValue = [
@@ -218,7 +219,7 @@ enum ExperimentCommand {
         do {
             try durations.prepare(texts)
         } catch {
-            throw Failure(message: "cannot measure utterance lengths with eSpeak NG: \(error)")
+            throw Failure(message: "cannot measure utterance lengths: \(error)")
         }
         durations.save()
         return durations.lengths(texts)

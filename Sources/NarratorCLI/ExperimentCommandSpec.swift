@@ -32,7 +32,7 @@ let experimentCommandSpec = CommandSpec(
         OptionSpec("--csv", value: "FILE", help: "write one line per cell (policy × trace) with every figure"),
         OptionSpec("--late", value: "S", help: "a message started more than S seconds after it was queued is heard too late (default: the spec's, else 2)"),
         OptionSpec("--rate", value: "WPM", help: "speech rate for utterance lengths (default: the spec's, else 175)"),
-        OptionSpec("--voice", value: "NAME", help: "eSpeak NG voice for utterance lengths (default: the spec's, else en)"),
+        OptionSpec("--voice", value: "NAME", help: "voice for utterance lengths: eSpeak NG's, or ENGINE/VOICE such as flite/slt (default: the spec's, else en)"),
     ],
     discussion: """
         Expands the spec's sweep into every combination of its values over the base policy, replays

@@ -29,7 +29,7 @@ enum ReplayCommand {
         do {
             try durations.prepare(Set(events.compactMap(\.text)))
         } catch {
-            console.err("narratorctl replay: cannot measure utterance lengths with eSpeak NG: \(error)\n")
+            console.err("narratorctl replay: cannot measure utterance lengths: \(error)\n")
             return .refused
         }
         durations.save()

@@ -169,6 +169,34 @@ private final class LaneCollector: NSObject, XMLParserDelegate {
         #expect(words > 0.3 && marked >= words && marked < 2 * words, "SSML \(marked) s, plain \(words) s")
     }
 
+    /// `--voice ENGINE/VOICE` times the utterances on that engine process (found beside
+    /// narratorctl, as narratord finds it): engines speak at their own pace, so the same trace
+    /// takes another time to say.
+    @Test func anEngineVoiceTimesTheTraceOnThatEngine() throws {
+        let trace = directory + "/long.jsonl", db = directory + "/replays.db"
+        try #"{"at": 0, "kind": "speak", "text": "The quick brown fox jumps over the lazy dog, and then it runs far away into the woods."}"#
+            .write(toFile: trace, atomically: true, encoding: .utf8)
+        var environment = ProcessInfo.processInfo.environment
+        environment["XDG_CACHE_HOME"] = directory + "/cache"
+        func seconds(_ voice: String?) throws -> Double {
+            let run = try Binaries.run(
+                "narratorctl", ["replay", trace, "--policy", "none", "--db", db, "--json"] + (voice.map { ["--voice", $0] } ?? []), environment: environment)
+            try #require(run.status == 0, "\(voice ?? "default"): \(run.stderr)")
+            return try #require(try JSONParser().parse(run.stdout)["policies"]?.arrayValue?.first?["speechSeconds"]?.numberValue)
+        }
+        let espeak = try seconds(nil), flite = try seconds("flite/slt"), piper = try seconds("piper/joe")
+        for (name, value) in [("espeak-ng", espeak), ("flite", flite), ("piper", piper)] {
+            #expect(value > 2 && value < 15, "\(name): \(value) s for 18 words")
+        }
+        #expect(Set([espeak, flite, piper]).count == 3, "eSpeak \(espeak) s, Flite \(flite) s, Piper \(piper) s")
+        // Cached per engine: a second run gives the same length.
+        #expect(try seconds("flite/slt") == flite)
+
+        let unknown = try Binaries.run("narratorctl", ["replay", trace, "--policy", "none", "--db", db, "--voice", "flite/nobody"], environment: environment)
+        #expect(unknown.status == 1)
+        #expect(unknown.stderr.contains(#"engine flite has no voice "nobody" (it has slt, kal, kal16, awb, rms)"#), "\(unknown.stderr)")
+    }
+
     @Test func mistakesAreExplained() throws {
         let both = try Binaries.run("narratorctl", ["log", "--trace", "--json", "--db", directory + "/x.db"])
         #expect(both.status == 2)

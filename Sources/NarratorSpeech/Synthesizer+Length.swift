@@ -1,0 +1,54 @@
+import Glibc
+import NarratorCore
+import NarratorSystem
+import Synchronization
+
+/// Why a text's length could not be measured on an engine.
+public enum SynthesisLengthError: Error, Sendable, Hashable, CustomStringConvertible {
+    case synthesis(SynthesisError)
+    /// The engine process crashed or stopped answering while it spoke the text.
+    case engineFailed(EngineFailure)
+    /// The engine did not finish within the bound.
+    case timedOut(engine: String, seconds: Int)
+
+    public var description: String {
+        switch self {
+        case .synthesis(let error): "\(error)"
+        case .engineFailed(let failure): "engine \(failure)"
+        case .timedOut(let engine, let seconds): "engine \(engine) did not finish within \(seconds) s"
+        }
+    }
+}
+
+extension Synthesizer {
+    /// How long `text` lasts in `voice` on this engine, in seconds of audio: synthesized whole,
+    /// the caller's thread waiting (for offline tools such as `narratorctl replay`, not the daemon).
+    public func length(
+        of text: String, ssml: Bool = false, voice: VoiceChoice, parameters: VoiceParameters, bound: Duration = .seconds(60)
+    ) throws(SynthesisLengthError) -> Double {
+        let samples = Mutex(0)
+        let outcome = Mutex<SynthesisJob.Outcome?>(nil)
+        let job = SynthesisJob(
+            text: text, ssml: ssml, voice: voice, parameters: parameters,
+            onChunk: { chunk in
+                samples.withLock { $0 += chunk.count }
+                return true
+            },
+            onEnd: { result in outcome.withLock { $0 = result } })
+        submit(job)
+        let deadline = MonotonicClock.now() + bound
+        while outcome.withLock({ $0 }) == nil {
+            if !(MonotonicClock.now() < deadline) {
+                job.cancel()
+                throw .timedOut(engine: engineName, seconds: Int(bound.components.seconds))
+            }
+            usleep(2_000)
+        }
+        switch outcome.withLock({ $0 })! {
+        case .failed(let error): throw .synthesis(error)
+        case .engineFailed(let failure): throw .engineFailed(failure)
+        case .completed, .cancelled, .skipped, .outputFailed: break
+        }
+        return Double(samples.withLock { $0 }) / Double(sampleRate(for: voice))
+    }
+}
