@@ -68,8 +68,9 @@ final class EngineMailbox: Sendable {
 
 /// What an engine process's thread runs: it owns the ``EngineSupervisor``, the live process
 /// and the jobs' handlers. It polls the process's output with the supervisor's deadline as the
-/// timeout (the hang bound while a job is in flight, counted from its return to reading), feeds
-/// frames, posted jobs and cancels, and due timers in, and carries the effects out: spawning,
+/// timeout (the next hang check while a job is in flight, counted from its return to reading),
+/// feeds frames, posted jobs and cancels, and due timers in (with the process's CPU time, read
+/// from /proc as it returns to reading and as a timer falls due), and carries the effects out: spawning,
 /// handing requests to the writer thread, killing, and the jobs' `onStart`, `onChunk` and `onEnd`,
 /// which all run here, in order.
 final class EngineLoop {
@@ -126,7 +127,7 @@ final class EngineLoop {
                 readFrames(from: polled.id)
             }
             if let due = timer, MonotonicClock.now() >= due {
-                feed(.timerFired)
+                feed(.timerFired(cpuTime: cpuTime()))
             }
         }
     }
@@ -174,7 +175,14 @@ final class EngineLoop {
             feed(.failed(id, .malformed(error)))
             return
         }
-        feed(.listening(id))
+        feed(.listening(id, cpuTime: cpuTime()))
+    }
+
+    /// The CPU time the process alive now has used (nil: none, or /proc could not be read),
+    /// which the supervisor's hang checks compare.
+    private func cpuTime() -> Duration? {
+        guard let child else { return nil }
+        return try? Syscall.processCPUTime(child.piped.process.pid)
     }
 
     /// Why the process's output ended: how it ended, once reaped (it closed its output by

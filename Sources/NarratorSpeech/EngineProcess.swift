@@ -8,7 +8,8 @@ import NarratorSystem
 /// Nothing starts until the first ``submit(_:)``: then a thread of its own spawns `EXE --serve`
 /// and reads its frames, a second writes its requests (so that neither `submit` nor a job's
 /// `cancel` ever waits on the process, even one stopped with a full pipe), and a third relays its
-/// standard error to `onLog` a line at a time. A process that crashes or hangs is killed and
+/// standard error to `onLog` a line at a time. A process that crashes or hangs (silent and not
+/// computing, by its CPU time in /proc: ``EngineSupervisor``) is killed and
 /// started again; the jobs it had end with ``SynthesisJob/Outcome/engineFailed(_:)`` holding
 /// what was not heard, for the fallback engine, and until the process is back a job ends so at
 /// once. `onHealth` hears every change of ``health``.
@@ -35,7 +36,9 @@ public final class EngineProcess: Synthesizer {
     ///
     /// - Parameters:
     ///   - hangBound: how long a job in flight may go without a frame while narratord reads
-    ///     (docs/engine-protocol.md: Flite 1 s, Piper 2 s).
+    ///     before the engine is given up unless its CPU time shows it computing (then it is
+    ///     checked again each bound, up to 4 bounds of CPU time and 15 s of silence;
+    ///     docs/engine-protocol.md: Flite 1 s, Piper 2 s).
     ///   - startBound: how long the process may take to its ready frame: 10 s by default, a
     ///     model load on a loaded machine, and as long as a listener should wait once.
     ///   - environment: the process's environment (the daemon's own by default).

@@ -69,11 +69,11 @@ import Testing
         h.feed(.failed(old, .ended("killed by signal 9")))
         #expect(h.feed(.frame(old, .audio(job: job.id, samples: [9]))) == [])
         #expect(h.feed(.failed(old, .closedOutput)) == [])
-        #expect(h.feed(.listening(old)) == [])
+        #expect(h.feed(.listening(old, cpuTime: .zero)) == [])
         #expect(h.supervisor.process == EngineProcessID(old.rawValue + 1))
     }
 
-    @Test("a job in flight with no frame for the hang bound while the shell reads: the engine is given up as hung")
+    @Test("a job in flight with no frame and no CPU time used for the hang bound while the shell reads (a stopped engine) is given up as hung")
     func hang() {
         var (h, job, _) = Self.midJob()
         let p = h.process

@@ -3,19 +3,30 @@ import Testing
 
 /// One ``EngineSupervisor`` on a virtual clock, the shell's part played by the test: it feeds
 /// frames as an engine would write them (each read followed by the shell's return to reading),
-/// moves the clock and fires the timer when it falls due, and keeps every effect in order.
+/// moves the clock and fires the timer when it falls due, and keeps every effect in order. The
+/// engine's CPU time grows with the clock at ``cpuPercent`` of a core, and is what the shell
+/// reads whenever it returns to reading or the timer fires.
 struct SupervisorHarness {
     static let configuration = EngineSupervisor.Configuration(engine: "flite", hangBound: .seconds(1), startBound: .seconds(10))
     static let listing = EngineListing(
         engine: "flite", version: "2.2",
         voices: [.init(name: "slt", languages: ["en-us", "en"], gender: .female, sampleRate: 16000)])
 
-    var supervisor = EngineSupervisor(configuration: SupervisorHarness.configuration)
+    var supervisor: EngineSupervisor
     var now = MonotonicInstant(nanoseconds: 10_000_000_000)
+    /// The engine's CPU time now, as the shell would read it (nil: /proc could not be read).
+    var cpu: Duration? = .zero
+    /// How much of one core the engine uses while the clock moves: 0 stopped or waiting, 100 a
+    /// loop on one thread.
+    var cpuPercent = 0
     /// The timer the supervisor set and that has not fired.
     private(set) var timer: MonotonicInstant?
     private(set) var history: [EngineSupervisorEffect] = []
     private var nextJob: UInt32 = 1
+
+    init(configuration: EngineSupervisor.Configuration = SupervisorHarness.configuration) {
+        supervisor = EngineSupervisor(configuration: configuration)
+    }
 
     /// The process the supervisor runs now (the test's engine).
     var process: EngineProcessID {
@@ -57,7 +68,7 @@ struct SupervisorHarness {
         let process = process
         var effects: [EngineSupervisorEffect] = []
         for frame in frames { effects += feed(.frame(process, frame)) }
-        if supervisor.process == process { effects += feed(.listening(process)) }
+        if supervisor.process == process { effects += feed(.listening(process, cpuTime: cpu)) }
         return effects
     }
 
@@ -82,11 +93,17 @@ struct SupervisorHarness {
         let end = now + duration
         var effects: [EngineSupervisorEffect] = []
         while let due = timer, due <= end {
-            now = max(now, due)
-            effects += feed(.timerFired)
+            move(to: max(now, due))
+            effects += feed(.timerFired(cpuTime: cpu))
         }
-        now = end
+        move(to: end)
         return effects
+    }
+
+    /// Moves the clock to `instant`, the engine using CPU meanwhile at its pace.
+    private mutating func move(to instant: MonotonicInstant) {
+        cpu = cpu.map { $0 + (instant - now) * cpuPercent / 100 }
+        now = instant
     }
 }
 

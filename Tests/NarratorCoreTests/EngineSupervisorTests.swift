@@ -44,7 +44,7 @@ import Testing
         #expect(h.feed(.frame(p, .sentence(job: job.id, offset: 5))) == [])
         #expect(h.feed(.frame(p, .audio(job: job.id, samples: [4, 5]))) == [.audio(job: job.id, samples: [4, 5])])
         #expect(h.feed(.frame(p, .end(job: job.id, cancelled: false))) == [.end(job: job.id, .completed(samples: 5))])
-        #expect(h.feed(.listening(p)) == [], "no job in flight: no hang bound")
+        #expect(h.feed(.listening(p, cpuTime: .zero)) == [], "no job in flight: no hang bound")
         #expect(h.supervisor.pendingJobs.isEmpty)
     }
 
@@ -130,7 +130,7 @@ import Testing
         h.feed(.frame(p, .audio(job: job.id, samples: [1])))
         // The output keeps real-time pace: the handler returns 5 s later.
         #expect(h.advance(by: .seconds(5)) == [])
-        #expect(h.feed(.listening(p)) == [.setTimer(h.now + .seconds(1))])
+        #expect(h.feed(.listening(p, cpuTime: .zero)) == [.setTimer(h.now + .seconds(1))])
         #expect(h.advance(by: .milliseconds(900)) == [])
         h.engineWrites(.audio(job: job.id, samples: [2]))
         #expect(h.advance(by: .milliseconds(900)) == [], "each frame moves the bound on")

@@ -5,8 +5,9 @@ import NarratorCore
 import NarratorSystem
 import Testing
 
-/// An engine process that fails, really: it SIGKILLs or SIGSTOPs itself mid-sentence, writes
-/// garbage, fails at start or never gets ready. What a listener would notice: the job ends at
+/// An engine process that fails, really: it SIGKILLs or SIGSTOPs itself mid-sentence, sleeps,
+/// writes garbage, fails at start or never gets ready; and one that is only slow, which is not
+/// a failure. What a listener would notice: the job ends at
 /// once with what was not heard (from the sentence that was playing) for the fallback, and the
 /// engine serves again by itself.
 @Suite("Engine process faults (a real child that crashes, hangs and breaks the protocol)")
@@ -63,6 +64,28 @@ struct EngineProcessFaultTests {
         #expect(record.failure == EngineFailure(engine: "testengine", reason: "did not answer for 1 s", remainder: Self.remainder))
         #expect(took >= .seconds(1) && took < .seconds(30), "given up after the bound, not before: \(took)")
         Self.servesAgain(process, journal: journal, after: pid)
+    }
+
+    @Test("an engine that sleeps mid-job (blocked: no CPU time used) is given up after the hang bound")
+    func asleepMidJob() throws {
+        let engine = try TestEngine(["--misbehave", "hang", "--at-sentence", "2", "--once", try TestEngine.onceFile()])
+        let journal = Journal()
+        let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(1), journal: journal)
+        #expect(record.failure == EngineFailure(engine: "testengine", reason: "did not answer for 1 s", remainder: Self.remainder))
+        Self.servesAgain(process, journal: journal, after: pid)
+    }
+
+    @Test("an engine busy for 3 s before its first frame (computing, not hung) is waited for past its 1 s bound: the job is its own, not the fallback's")
+    func busyPastTheBound() throws {
+        let engine = try TestEngine(["--busy", "3"])
+        let journal = Journal()
+        let process = try engine.process(hangBound: .seconds(1), journal: journal)
+        let record = JobRecord(Self.text)
+        process.submit(record.job)
+        #expect(record.waitForEnd(timeout: .seconds(60)) == .completed(samples: rampLength(Self.sentences)))
+        #expect(journal.healths == [.starting, .ready], "never given up: \(journal.healths)")
+        #expect(journal.lines.contains("test engine: busy for 3 s before job 1"), "it did spin: \(journal.lines)")
+        #expect(journal.servingPIDs.count == 1, "one process served: \(journal.servingPIDs)")
     }
 
     @Test("bytes that are not a frame give the engine up, naming what was wrong")

@@ -12,8 +12,11 @@ public enum EngineFault: Sendable, Hashable, CustomStringConvertible {
     case malformed(EngineFrameError)
     /// It wrote a frame the protocol does not allow there (`what` names it).
     case brokeProtocol(String)
-    /// A job was in flight and no frame came for the hang bound while narratord was reading.
+    /// A job was in flight and no frame came for this long while narratord was reading, and the
+    /// process used (almost) no CPU time in the last hang bound of it, or the silence reached its cap.
     case hung(Duration)
+    /// A job was in flight and the process used more than this CPU time without writing a frame.
+    case runaway(Duration)
     /// Its ready frame did not come within the start bound.
     case notReady(Duration)
 
@@ -24,7 +27,8 @@ public enum EngineFault: Sendable, Hashable, CustomStringConvertible {
         case .closedOutput: "closed its output"
         case .malformed(let error): "sent a malformed frame: \(error)"
         case .brokeProtocol(let what): "broke the engine protocol: \(what)"
-        case .hung(let bound): "did not answer for \(Self.spoken(bound))"
+        case .hung(let silence): "did not answer for \(Self.spoken(silence))"
+        case .runaway(let cpu): "used \(Self.spoken(cpu)) of CPU time without answering"
         case .notReady(let bound): "was not ready within \(Self.spoken(bound))"
         }
     }

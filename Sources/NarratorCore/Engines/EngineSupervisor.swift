@@ -5,15 +5,23 @@
 ///
 /// Nothing starts until the first job. Jobs are served one at a time in submission order: a job
 /// is written as a `speak` request only when the one before it ended. A process that crashes
-/// (it ends, its output ends, it writes a malformed frame or one the protocol does not allow
-/// there) or hangs (a job in flight and no frame for ``Configuration/hangBound`` while the shell
-/// was reading; no ready frame within ``Configuration/startBound``) is killed; the job in flight
+/// there) or hangs (see below; or no ready frame within ``Configuration/startBound``) is killed; the job in flight
 /// fails with the text from its last sentence on, the queued jobs fail whole, so that the
 /// fallback engine speaks them now, and a new process is started at once, then after 1 s, 2 s,
 /// 4 s … at most 30 s while it keeps failing. Until the new one is ready, a job fails as soon as
 /// it is submitted: nobody waits on an engine that is not there. The count of failures starts
 /// again once the engine has served a job, so an engine that gets ready but fails on every job
 /// still backs off.
+///
+/// A job in flight whose engine writes nothing while the shell reads is checked every
+/// ``Configuration/hangBound`` of that silence, against the CPU time the engine has used (the
+/// shell reads it as it returns to reading and when the check is due). It is hung when over the
+/// last hang bound its CPU time advanced by less than 5 % of that wall time (stopped,
+/// deadlocked, blocked), or when it has used more than ``Configuration/cpuBound`` since the
+/// silence began (a loop that never writes), or when the silence reaches
+/// ``Configuration/silenceCap``. Otherwise it is computing, slowly on a loaded machine: the next
+/// check is one hang bound later. When the CPU time cannot be read the first check gives it up,
+/// as a bound of wall time.
 ///
 /// Driven by typed inputs only (``EngineSupervisorInput``), each with its instant on the
 /// monotonic clock; it acts only by returning effects (``EngineSupervisorEffect``). No
@@ -23,10 +31,16 @@ public struct EngineSupervisor: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// The engine's name ("flite"), which its failures name.
         public var engine: String
-        /// How long a job in flight may go without a frame while narratord reads: longer than
-        /// the engine needs to synthesize a sentence on a loaded machine (docs/engine-protocol.md:
-        /// Flite 1 s, Piper 2 s).
+        /// How long a job in flight may go without a frame while narratord reads before the
+        /// engine's CPU time is checked, and again between checks: longer than the engine needs
+        /// to synthesize a sentence on idle cores (docs/engine-protocol.md: Flite 1 s, Piper 2 s),
+        /// and as long as a stopped engine holds a listener.
         public var hangBound: Duration
+        /// The most CPU time an engine may use in one silence: past it, it is looping, not
+        /// synthesizing. Four hang bounds unless set.
+        public var cpuBound: Duration
+        /// The longest silence, whatever the CPU time says (never shorter than the hang bound).
+        public var silenceCap: Duration = .seconds(15)
         /// How long a process may take from its spawn to its ready frame (its model loaded).
         public var startBound: Duration
         /// The wait before the second start in a row that follows a failure (the first is at once).
@@ -37,6 +51,7 @@ public struct EngineSupervisor: Sendable {
         public init(engine: String, hangBound: Duration, startBound: Duration) {
             self.engine = engine
             self.hangBound = hangBound
+            self.cpuBound = hangBound * 4
             self.startBound = startBound
         }
     }
@@ -58,6 +73,27 @@ public struct EngineSupervisor: Sendable {
             case .starting(let process, _), .ready(let process): process
             case .notStarted, .waiting, .stopped: nil
             }
+        }
+    }
+
+    /// The engine's silence while a job is in flight and the shell reads, as the hang checks see it.
+    struct Silence: Sendable, Hashable {
+        /// The later of the shell's last return to reading and the last `speak` written.
+        var since: MonotonicInstant
+        /// The engine's CPU time then (nil: not read).
+        var cpuAtStart: Duration?
+        /// The last check (at first, the start) and the CPU time read then.
+        var checkedAt: MonotonicInstant
+        var cpuAtCheck: Duration?
+        /// When the next check is due.
+        var due: MonotonicInstant
+
+        init(since: MonotonicInstant, cpu: Duration?, hangBound: Duration) {
+            self.since = since
+            cpuAtStart = cpu
+            checkedAt = since
+            cpuAtCheck = cpu
+            due = since + hangBound
         }
     }
 
@@ -92,9 +128,11 @@ public struct EngineSupervisor: Sendable {
     var lastFault: EngineFault?
     /// Whether the shell is reading the process's output (not inside a frame's handlers).
     var reading = true
-    /// Since when the engine's silence counts towards the hang bound: the later of the shell's
-    /// last return to reading and the last `speak` written.
-    var quietSince = MonotonicInstant(nanoseconds: 0)
+    /// The engine's silence, which counts towards the hang checks while a job is in flight and
+    /// the shell reads.
+    var silence = Silence(since: MonotonicInstant(nanoseconds: 0), cpu: nil, hangBound: .zero)
+    /// The CPU time of the process alive now, as the shell last read it (nil: not read yet).
+    var lastCPU: Duration?
     private var nextProcess: UInt64 = 1
     private var timer: MonotonicInstant?
     private var effects: [EngineSupervisorEffect] = []
@@ -123,16 +161,17 @@ public struct EngineSupervisor: Sendable {
             guard process == phase.process else { break }
             reading = false
             take(frame, from: process)
-        case .listening(let process):
+        case .listening(let process, let cpu):
             guard process == phase.process else { break }
             reading = true
-            quietSince = self.now
+            lastCPU = cpu
+            beginSilence()
         case .failed(let process, let fault):
             guard process == phase.process else { break }
             giveUp(fault)
-        case .timerFired:
+        case .timerFired(let cpu):
             timer = nil
-            timerFired()
+            timerFired(cpu: cpu)
         case .shutDown:
             shutDown()
         }
@@ -174,7 +213,7 @@ public struct EngineSupervisor: Sendable {
         guard case .ready(let process) = phase, inFlight == nil, !queue.isEmpty else { return }
         let job = queue.removeFirst()
         inFlight = InFlight(job: job)
-        quietSince = now
+        beginSilence()
         effects.append(.write(process, job.request))
     }
 
@@ -254,12 +293,12 @@ public struct EngineSupervisor: Sendable {
         serveNext()
     }
 
-    private mutating func timerFired() {
+    private mutating func timerFired(cpu: Duration?) {
         switch phase {
         case .starting(_, let since) where now >= since + configuration.startBound:
             giveUp(.notReady(configuration.startBound))
-        case .ready where inFlight != nil && reading && now >= quietSince + configuration.hangBound:
-            giveUp(.hung(configuration.hangBound))
+        case .ready where inFlight != nil && reading && now >= silence.due:
+            checkSilence(cpu: cpu)
         case .waiting(let until) where now >= until:
             spawn()
         default:
@@ -267,6 +306,41 @@ public struct EngineSupervisor: Sendable {
             break
         }
     }
+
+    /// From now on the engine is silent (a `speak` written, or the shell reading again), its CPU
+    /// time as last read.
+    private mutating func beginSilence() {
+        silence = Silence(since: now, cpu: lastCPU, hangBound: configuration.hangBound)
+    }
+
+    /// A hang check is due: the engine is given up unless it used CPU time in the last hang bound
+    /// (5 % of it at least), within the CPU bound, and the silence is short of its cap.
+    private mutating func checkSilence(cpu: Duration?) {
+        if let cpu { lastCPU = cpu }
+        let silent = silence.due - silence.since
+        let cap = max(configuration.silenceCap, configuration.hangBound)
+        guard let cpu, let atCheck = silence.cpuAtCheck, let atStart = silence.cpuAtStart else {
+            // Without the CPU time the bound is one of wall time.
+            giveUp(.hung(silent))
+            return
+        }
+        if silent >= cap {
+            giveUp(.hung(silent))
+        } else if cpu - atStart > configuration.cpuBound {
+            giveUp(.runaway(configuration.cpuBound))
+        } else if (cpu - atCheck) * Self.leastCPUShare < now - silence.checkedAt {
+            giveUp(.hung(silent))
+        } else {
+            silence.checkedAt = now
+            silence.cpuAtCheck = cpu
+            var next = silence.due + configuration.hangBound
+            while next <= now { next = next + configuration.hangBound }
+            silence.due = min(next, silence.since + cap)
+        }
+    }
+
+    /// An engine that used less than 1/20 of a check's wall time in CPU is not computing.
+    static let leastCPUShare = 20
 
     /// Kills the process, ends its jobs for the fallback, and starts another (at once after
     /// one failure, later after more).
@@ -310,6 +384,7 @@ public struct EngineSupervisor: Sendable {
         nextProcess += 1
         phase = .starting(process, since: now)
         reading = true
+        lastCPU = nil
         effects.append(.spawn(process))
     }
 
@@ -330,12 +405,12 @@ public struct EngineSupervisor: Sendable {
         effects.append(.health(new))
     }
 
-    /// The one deadline that matters now: the start bound, the hang bound (only while a job is
-    /// in flight and the shell reads), or the next start.
+    /// The one deadline that matters now: the start bound, the next hang check (only while a job
+    /// is in flight and the shell reads), or the next start.
     private var deadline: MonotonicInstant? {
         switch phase {
         case .starting(_, let since): since + configuration.startBound
-        case .ready where inFlight != nil && reading: quietSince + configuration.hangBound
+        case .ready where inFlight != nil && reading: silence.due
         case .waiting(let until): until
         case .ready, .notStarted, .stopped: nil
         }

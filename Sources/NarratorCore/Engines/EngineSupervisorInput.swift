@@ -10,14 +10,17 @@ public enum EngineSupervisorInput: Sendable, Hashable {
     /// handlers) before it reads on, and says so with ``listening(_:)``.
     case frame(EngineProcessID, EngineFrame)
     /// The shell is waiting for the process's next frame again (it is back in poll, the frames
-    /// read before all handled): silence from here on counts towards the hang bound, time spent
-    /// in a job's handlers (an output keeping real-time pace) does not.
-    case listening(EngineProcessID)
+    /// read before all handled): silence from here on counts towards the hang checks, time spent
+    /// in a job's handlers (an output keeping real-time pace) does not. `cpuTime` is the CPU time
+    /// the process has used, read now (nil: it could not be read).
+    case listening(EngineProcessID, cpuTime: Duration?)
     /// The process failed on its own: it could not be spawned, it ended, its output ended, or
     /// it wrote bytes that are not a frame.
     case failed(EngineProcessID, EngineFault)
-    /// The timer last set (``EngineSupervisorEffect/setTimer(_:)``) is due.
-    case timerFired
+    /// The timer last set (``EngineSupervisorEffect/setTimer(_:)``) is due. `cpuTime` is the CPU
+    /// time the process alive now has used, read now (nil: there is none, or it could not be
+    /// read): a hang check compares it with the readings before.
+    case timerFired(cpuTime: Duration?)
     /// The engine is no longer wanted (narratord stops): its process goes, and its jobs end.
     case shutDown
 }

@@ -5,7 +5,7 @@ It stands in for Flite and Piper until they land, and misbehaves on request, so 
 can watch narratord supervise a real process: a real pipe, real frames, real signals.
 
     test_engine.py --list-voices
-    test_engine.py --serve [--pid-file PATH] [--start-delay SECONDS] [--fail-start]
+    test_engine.py --serve [--pid-file PATH] [--start-delay SECONDS] [--fail-start] [--busy SECONDS]
                            [--misbehave die|stop|hang|garbage|exit] [--at-sentence K] [--once PATH]
 
 Voices:
@@ -19,6 +19,9 @@ Voices:
   exit     exit with status 1
 With --once PATH it misbehaves only while PATH does not exist (creating it), so the engine that
 narratord starts again behaves.
+
+--busy SECONDS spins the CPU for SECONDS of wall time after reading each job, before its first
+frame: an engine that is slow (a long clause on a loaded machine), not hung.
 
 On standard error it says when it serves, each job's first-audio time (from reading the request
 to writing the first A frame) and each cancel, for narratord's journal and the tests.
@@ -167,6 +170,12 @@ class Engine:
             frame("F", job, f'no voice "{voice}"'.encode())
             return
         rate = 22050 if voice == "espeak" else 16000
+        busy = self.options.get("busy")
+        if busy:
+            log(f"test engine: busy for {busy:g} s before job {job}")
+            until = time.monotonic() + busy
+            while time.monotonic() < until:
+                sum(range(1000))
         frame("B", job, struct.pack("<I", rate))
         first = [True]
         state = {"sentence": 0}
@@ -242,6 +251,9 @@ def main(arguments):
         elif name == "--start-delay":
             i += 1
             options["start_delay"] = float(arguments[i])
+        elif name == "--busy":
+            i += 1
+            options["busy"] = float(arguments[i])
         else:
             log(f"test engine: unknown option {name}")
             return 2
