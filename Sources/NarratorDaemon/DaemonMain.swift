@@ -282,6 +282,8 @@ public enum DaemonMain {
             session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),
             configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger, inbox: loop)
 
+        // Engines the saved settings choose start now, not at their first utterance.
+        for engine in settings.chosenEngines(among: configuration.engines) { player.warmUp(engine) }
         let output = player.output.status
         // The output's state is said once here, then once per change (the session journals each).
         // An explicit --audio pulse that found no sound server is a warning; auto falling back to null is not.

@@ -156,6 +156,8 @@ final class SessionDriver: ConnectionHandler {
             loop.close(client)
         case .play(let request):
             player.play(request)
+        case .warmUp(let engine):
+            player.warmUp(engine)
         case .stopSpeech(let utterance):
             player.stop(utterance)
         case .appendLog(let row, let ticket):

@@ -8,6 +8,7 @@ import Synchronization
 final class EngineMailbox: Sendable {
     enum Posted: Sendable {
         case submit(EngineJob, SynthesisJob)
+        case warmUp
         case cancel(job: UInt32)
         case shutDown
     }
@@ -145,6 +146,8 @@ final class EngineLoop {
             case .submit(let engineJob, let job):
                 jobs[engineJob.id] = Running(job: job)
                 feed(.submit(engineJob))
+            case .warmUp:
+                feed(.warmUp)
             case .cancel(let id):
                 feed(.cancel(job: id))
             case .shutDown:

@@ -84,6 +84,12 @@ public final class EngineProcess: Synthesizer {
         job.whenCancelled { mailbox.post(.cancel(job: id)) }
     }
 
+    /// Starts the process now if it is not started (a setting chose this engine), so that its
+    /// first job does not wait for its model to load. Returns at once.
+    public func warmUp() {
+        if mailbox.post(.warmUp) { startThread() }
+    }
+
     /// Starts the engine's thread; its loop is made there, and only that thread touches it.
     private func startThread() {
         let (mailbox, executable, environment, configuration) = (mailbox, executable, environment, configuration)

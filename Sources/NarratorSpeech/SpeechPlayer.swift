@@ -197,6 +197,11 @@ public final class SpeechPlayer: Sendable {
     }
 
     /// Silences `id` now: its synthesis stops at the next chunk and the output drops what it holds.
+    /// Has engine `name` get ready (an engine process starts) before its first utterance.
+    public func warmUp(_ name: String) {
+        engines[name]?.warmUp()
+    }
+
     public func stop(_ id: UtteranceID) {
         reports.silence(id)
         let job = current.withLock { running -> SynthesisJob? in

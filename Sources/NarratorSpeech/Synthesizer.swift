@@ -19,6 +19,13 @@ public protocol Synthesizer: AnyObject, Sendable {
     func submit(_ job: SynthesisJob)
     /// How the engine is doing, for `status` (an engine process may be restarting).
     var health: EngineHealth { get }
+    /// Gets ready for a job that is expected soon (an engine process starts); returns at once.
+    func warmUp()
+}
+
+extension Synthesizer {
+    /// An engine in narratord's process is always ready.
+    public func warmUp() {}
 }
 
 /// Why a job produced no (or not all of its) audio.

@@ -32,6 +32,18 @@ import Testing
         #expect(h.supervisor.health == .ready)
     }
 
+    @Test("a warm-up starts the engine before any job; the first job is then written as soon as it is ready, and a second warm-up does nothing")
+    func warmedUpBeforeTheFirstJob() {
+        var h = H()
+        #expect(h.feed(.warmUp) == [.health(.starting), .spawn(EngineProcessID(1)), .setTimer(Self.at(10))])
+        #expect(h.feed(.warmUp) == [], "starting already")
+        h.advance(by: .milliseconds(1500))
+        #expect(h.ready() == [.health(.ready), .cancelTimer], "ready, with nothing to write")
+        #expect(h.feed(.warmUp) == [], "ready already")
+        let (job, submitted) = h.submit("Hello there.")
+        #expect(submitted == [.write(EngineProcessID(1), speak(job)), .setTimer(Self.at(1.5) + .seconds(1))])
+    }
+
     @Test("frames become the job's begin, audio and end, the samples counted; a sentence is remembered, not handed on")
     func framesBecomeHandlers() {
         var h = H()

@@ -79,6 +79,35 @@ import Testing
         #expect(spoken(&h, user, "Hi")?.voice == .named("kal"))
     }
 
+    /// An engine a setting or a client chooses is started then, not at its first utterance (Piper
+    /// loads its model for a second or two); one chosen already, and eSpeak NG, are not asked again.
+    @Test func aChosenEngineIsWarmedUpOnceWhenItIsChosen() {
+        func warmUps(_ effects: [SessionEffect]) -> [String] {
+            effects.compactMap { if case .warmUp(let engine) = $0 { engine } else { nil } }
+        }
+        var h = harness()
+        let user = h.client()
+        #expect(warmUps(h.request(user, .set(key: "engine.long", value: "piper"))) == [], "not before the setting is saved")
+        #expect(warmUps(h.saveSettings()) == ["piper"])
+        h.request(user, .set(key: "engine", value: "piper"))
+        #expect(warmUps(h.saveSettings()) == [], "piper was chosen already")
+        h.request(user, .set(key: "voice", value: "flite/slt"))
+        #expect(warmUps(h.saveSettings()) == ["flite"])
+        h.request(user, .set(key: "engine.keys", value: "espeak-ng"))
+        #expect(warmUps(h.saveSettings()) == [])
+        // A refused write chooses nothing.
+        var refused = harness()
+        let other = refused.client()
+        refused.request(other, .set(key: "engine", value: "flite"))
+        #expect(warmUps(refused.saveSettings(.failure(.unreadable(path: "/s", reason: "disk full")))) == [])
+
+        let client = h.ssipClient()
+        #expect(warmUps(h.ssip(client, "SET SELF OUTPUT_MODULE piper")) == ["piper"])
+        #expect(warmUps(h.ssip(client, "SET SELF OUTPUT_MODULE espeak-ng")) == [])
+        #expect(warmUps(h.ssip(client, "SET SELF OUTPUT_MODULE festival")) == [], "not installed")
+        #expect(SpeechSettings().chosenEngines(among: SpeechEngines(espeakVoices: [], others: [Self.flite, Self.piper])) == [])
+    }
+
     @Test func ssipListsEveryModuleAndEachModulesVoices() {
         var h = harness()
         let client = h.ssipClient()

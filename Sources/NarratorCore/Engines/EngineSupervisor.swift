@@ -155,6 +155,11 @@ public struct EngineSupervisor: Sendable {
         switch input {
         case .submit(let job):
             submit(job)
+        case .warmUp:
+            if phase == .notStarted {
+                setHealth(.starting)
+                spawn()
+            }
         case .cancel(let id):
             cancel(id)
         case .frame(let process, let frame):

@@ -4,6 +4,9 @@
 public enum EngineSupervisorInput: Sendable, Hashable {
     /// A job to speak after those submitted before it.
     case submit(EngineJob)
+    /// A job is expected soon (a setting or a client chose the engine): start the process now, if
+    /// it is not started, so that the first job does not wait for it to load its model.
+    case warmUp
     /// Stop a job: one not written yet ends skipped, one in flight is cancelled in the engine.
     case cancel(job: UInt32)
     /// A frame the process wrote. The shell carries out the frame's effects (the job's

@@ -126,6 +126,9 @@ extension Session {
             }
             for target in targets { ssipClients[target]?.settings.apply(setting) }
             sendSSIP(client, .reply(.set(setting)))
+            if case .outputModule(let name) = setting, name != SpeechEngines.espeak, configuration.engines.engine(named: name) != nil {
+                effects.append(.warmUp(engine: name))
+            }
         case .get(let item):
             sendSSIP(client, .reply(.got(state.settings.value(of: item))))
         case .clientID:

@@ -37,7 +37,11 @@ extension Session {
         }
         switch result {
         case .success:
+            let before = Set(settings.chosenEngines(among: configuration.engines))
             settings = waiting.settings
+            for engine in settings.chosenEngines(among: configuration.engines) where !before.contains(engine) {
+                effects.append(.warmUp(engine: engine))
+            }
             // Later writes come back later: the file now holds the settings in force.
             settingsWrites.rewriteWhenSettled = false
             follow(plan.configure(settings.schedulerConfiguration, at: now))

@@ -10,6 +10,9 @@ public enum SessionEffect: Sendable, Equatable {
     /// Start playing an utterance now (nothing else plays). Given when the batch of inputs that
     /// started it ends (``SessionInput/batchEnded``), and only if the batch did not stop it too.
     case play(PlayRequest)
+    /// Start an engine process now: a setting or an SSIP client chose it, and its first utterance
+    /// should not wait for it to start (Piper loads its model for a second or two).
+    case warmUp(engine: String)
     /// Silence an utterance at once (one that was handed out with `play`).
     case stopSpeech(UtteranceID)
     /// Append a row to the log; with a ticket, its result comes back as ``SessionInput/logWritten(_:_:)``.

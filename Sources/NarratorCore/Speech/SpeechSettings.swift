@@ -34,6 +34,15 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         routes[route] ?? engine
     }
 
+    /// The engine processes these settings choose among `engines` (by `engine`, a route, or the
+    /// voice's owner), sorted: narratord starts them before their first utterance.
+    public func chosenEngines(among engines: SpeechEngines) -> [String] {
+        var names = Set(routes.values)
+        if let engine { names.insert(engine) }
+        if let voice, let owner = engines.owner(ofVoice: voice) { names.insert(owner.engine) }
+        return names.filter { $0 != SpeechEngines.espeak && engines.engine(named: $0) != nil }.sorted()
+    }
+
     /// The route a key such as `engine.long` names.
     static func route(of key: String) -> SpeechRoute? {
         guard key.hasPrefix("engine.") else { return nil }
