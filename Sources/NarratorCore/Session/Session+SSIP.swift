@@ -272,7 +272,7 @@ extension Session {
     }
 
     /// `PAUSE`: what the client has playing stops (`704 PAUSED`) and is held, with what waits,
-    /// until `RESUME`; a message with index marks resumes from the last one the listener heard.
+    /// until `RESUME`; it resumes from what the listener was hearing (``SSIPMessage/remainder``).
     private mutating func pauseSSIP(_ client: ClientID) {
         guard ssipClients[client]?.paused == false else { return }
         ssipClients[client]?.paused = true
