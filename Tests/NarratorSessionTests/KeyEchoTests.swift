@@ -46,6 +46,10 @@ import Testing
         // No 703 for the text: it is held, not cancelled.
         #expect(key.wire(to: orca) == "225-2\r\n225 OK MESSAGE QUEUED\r\n")
         let echo = try #require(h.playingID)
+        // `status` counts the held text as waiting.
+        let user = h.client()
+        let status = try #require(h.request(user, .status).body(to: user)?.status)
+        #expect(status.speaking && status.queue == 1)
         h.passEventHold()
         #expect(h.feed(.speechBegan(echo)).wire(to: orca) == "701-2\r\n701-\(orca.rawValue)\r\n701 BEGIN\r\n")
         let keyEnded = h.finishSpeaking()
