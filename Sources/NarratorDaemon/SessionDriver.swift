@@ -96,6 +96,8 @@ final class SessionDriver: ConnectionHandler {
         // SSIP's 701 BEGIN and 700 INDEX MARK: the SSIP integration wires these into the session.
         case .speech(.began(let utterance)): feed(.speechBegan(utterance), loop)
         case .speech(.reachedMark(let utterance, let mark)): feed(.speechReachedMark(utterance, mark), loop)
+        // Where plain text goes on from when a key echo holds it.
+        case .speech(.reached(let utterance, let offset)): feed(.speechReached(utterance, offset: offset), loop)
         case .logWritten(let ticket, let result): feed(.logWritten(ticket, result), loop)
         case .logHealth(let health): feed(.logHealth(health), loop)
         case .timerFired: feed(.timerFired, loop)

@@ -88,6 +88,8 @@ final class EngineLoop {
         var job: SynthesisJob
         /// `onStart` threw: the job is cancelled in the engine and ends with this error.
         var startFailure: AudioOutputError?
+        /// Samples handed to `onChunk`: where a sentence that comes next starts in the audio.
+        var samples = 0
     }
 
     private let mailbox: EngineMailbox
@@ -231,8 +233,12 @@ final class EngineLoop {
                 jobs[id]?.startFailure = error
                 return .cancel(job: id)
             }
+        case .sentence(let id, let offset):
+            guard let running = jobs[id], running.startFailure == nil else { return nil }
+            running.job.onSentence(SynthesisJob.Sentence(offset: offset, sample: running.samples))
         case .audio(let id, let samples):
             guard let running = jobs[id], running.startFailure == nil else { return nil }
+            jobs[id]?.samples += samples.count
             if !running.job.onChunk(samples) { return .cancel(job: id) }
         case .end(let id, let end):
             guard let running = jobs.removeValue(forKey: id) else { return nil }

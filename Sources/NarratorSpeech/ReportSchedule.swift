@@ -97,21 +97,38 @@ struct AudioTimeline {
     var format: AudioFormat
     /// Samples handed to the output so far.
     private(set) var written = 0
+    /// Where the job being synthesized starts in the utterance's audio: an engine counts its
+    /// samples from its job's start, and the rest of a failed engine's utterance is a job of its own.
+    private var jobStart = 0
     /// When the last sample handed over will have been heard; nil before the first chunk.
     private(set) var heardUntil: MonotonicInstant?
-    /// Marks eSpeak NG reported whose audio has not been handed over yet.
-    private var marks: [SynthesisJob.Mark] = []
+    /// Reports at a position in the audio (marks, sentences) that has not been handed over yet, in order.
+    private var positioned: [(sample: Int, event: SpeechPlayer.Event)] = []
 
     init(format: AudioFormat) {
         self.format = format
     }
 
-    mutating func add(_ mark: SynthesisJob.Mark) {
-        marks.append(mark)
+    /// The utterance goes on in a job of its own (in `format`), after what was handed over so far.
+    mutating func continueJob(in format: AudioFormat) {
+        self.format = format
+        jobStart = written
+    }
+
+    /// An SSML mark the engine reported (its sample counted from the job's start).
+    mutating func add(_ mark: SynthesisJob.Mark, of utterance: UtteranceID) {
+        positioned.append((jobStart + mark.sample, .reachedMark(utterance, mark.name)))
+    }
+
+    /// A sentence the engine reported; `textStart` is where the job's text starts in the utterance's
+    /// (a failed engine's rest is a suffix of it), so that the offset is one of the utterance's text.
+    mutating func add(_ sentence: SynthesisJob.Sentence, textStart: Int, of utterance: UtteranceID) {
+        positioned.append((jobStart + sentence.sample, .reached(utterance, offset: textStart + sentence.offset)))
     }
 
     /// Accounts for a chunk of `count` samples handed over `now`, and returns the reports its
-    /// audio brings, with when each is heard: `began` with the first chunk, and the marks it holds.
+    /// audio brings, with when each is heard: `began` with the first chunk, and the marks and
+    /// sentences it holds.
     mutating func hand(_ count: Int, at now: MonotonicInstant, of utterance: UtteranceID) -> [(SpeechPlayer.Event, MonotonicInstant)] {
         var reports: [(SpeechPlayer.Event, MonotonicInstant)] = []
         let start = max(heardUntil ?? now, now)
@@ -119,21 +136,21 @@ struct AudioTimeline {
         let first = written
         written += count
         heardUntil = start + format.duration(ofSamples: count)
-        while let mark = marks.first, mark.sample < written {
-            marks.removeFirst()
-            reports.append((.reachedMark(utterance, mark.name), start + format.duration(ofSamples: max(0, mark.sample - first))))
+        while let next = positioned.first, next.sample < written {
+            positioned.removeFirst()
+            reports.append((next.event, start + format.duration(ofSamples: max(0, next.sample - first))))
         }
         return reports
     }
 
     /// The reports still owed once synthesis completed: `began` if no audio came at all, and the
-    /// marks at or past the end of the audio, heard when the audio runs out.
+    /// marks (and sentences) at or past the end of the audio, heard when the audio runs out.
     mutating func finish(at now: MonotonicInstant, of utterance: UtteranceID) -> [(SpeechPlayer.Event, MonotonicInstant)] {
         var reports: [(SpeechPlayer.Event, MonotonicInstant)] = []
         if heardUntil == nil { reports.append((.began(utterance), now)) }
         let end = max(heardUntil ?? now, now)
-        reports += marks.map { (.reachedMark(utterance, $0.name), end) }
-        marks.removeAll()
+        reports += positioned.map { ($0.event, end) }
+        positioned.removeAll()
         return reports
     }
 }

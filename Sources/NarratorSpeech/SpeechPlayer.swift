@@ -8,8 +8,9 @@ import Synchronization
 /// waits on synthesis or on a sound server. What happened comes back through `onEvent`.
 ///
 /// Reports are timed to the listener, not to synthesis: `began` when the utterance's first audio
-/// is handed to the output, each SSML mark when the audio reaches it (by the output's written
-/// samples, see ``AudioTimeline``), `ended` when the output has played the last sample. For one
+/// is handed to the output, each SSML mark and each sentence of plain text when the audio reaches
+/// it (by the output's written samples, see ``AudioTimeline``), `ended` when the output has
+/// played the last sample. For one
 /// utterance they come in that order, and none comes once ``stop(_:)`` has returned.
 ///
 /// It keeps no utterance state of its own: which utterance plays, waits or ends is the plan's
@@ -21,6 +22,10 @@ public final class SpeechPlayer: Sendable {
         case began(UtteranceID)
         /// The audio reached the SSML `<mark name="..."/>` with this name (SSIP's 700 INDEX MARK).
         case reachedMark(UtteranceID, String)
+        /// The listener starts hearing the sentence that starts at this UTF-8 byte offset of the
+        /// utterance's text (plain text only: eSpeak NG's sentence events, engines' `S` frames).
+        /// What a cut utterance goes on from.
+        case reached(UtteranceID, offset: Int)
         /// The utterance's audio ran out (or it could not be played: `problem` says why).
         case ended(UtteranceID, problem: String?)
         /// The audio output changed: a fallback to null, a stall, the sound server back.
@@ -102,6 +107,18 @@ public final class SpeechPlayer: Sendable {
         submit(request, text: text, ssml: ssml, voice: voice, on: synthesizer, continuing: nil)
     }
 
+    /// Where `text`, what a job of `request` synthesizes, starts in the utterance's text, when
+    /// its sentences are reported: it is the text or (the rest of a failed engine's job) a suffix
+    /// of it. Nil for SSML, whose text an engine is given differently (its positions are in markup).
+    static func textStart(of text: String, in request: PlayRequest) -> Int? {
+        guard !request.ssml else { return nil }
+        let whole = request.utterance.text
+        if text == whole { return 0 }
+        let (all, rest) = (whole.utf8.count, text.utf8.count)
+        guard all >= rest, whole.utf8.suffix(rest).elementsEqual(text.utf8) else { return nil }
+        return all - rest
+    }
+
     /// eSpeak NG's voice for what another engine was to say: the text's language's, else its default.
     static func fallbackVoice(for request: PlayRequest) -> VoiceChoice {
         request.utterance.language.map { .language($0) } ?? .standard
@@ -119,6 +136,7 @@ public final class SpeechPlayer: Sendable {
         // A write that fails stops synthesis as a cancel does; this tells the two apart.
         let writeFailure = WriteFailure()
         let timeline = continuing ?? TimelineBox(format: format)
+        let textStart = Self.textStart(of: text, in: request)
         /// Queues the utterance's reports, each for when it is heard.
         @Sendable func report(_ due: [(Event, MonotonicInstant)]) {
             for (event, instant) in due { reports.schedule(event, for: id, at: instant) }
@@ -132,11 +150,15 @@ public final class SpeechPlayer: Sendable {
                 if continuing != nil {
                     // What the failed engine handed over is heard out; the rest comes in eSpeak NG's format.
                     try? turn.end(id)
-                    timeline.state.withLock { $0.format = format }
+                    timeline.state.withLock { $0.continueJob(in: format) }
                 }
                 try turn.begin(id, kind: request.utterance.kind, format: format)
             },
-            onMark: { mark in timeline.state.withLock { $0.add(mark) } },
+            onMark: { mark in timeline.state.withLock { $0.add(mark, of: id) } },
+            onSentence: { sentence in
+                guard let textStart else { return }
+                timeline.state.withLock { $0.add(sentence, textStart: textStart, of: id) }
+            },
             onChunk: { chunk in
                 // Accounted before the write, which may wait for the playhead: the chunk plays
                 // once what was handed over before it has.

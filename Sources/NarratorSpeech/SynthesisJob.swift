@@ -6,7 +6,9 @@ import Synchronization
 ///
 /// The handlers run on the engine thread, in order: `onStart` before the first chunk, `onChunk`
 /// for every chunk (return false to stop), `onMark` for each SSML `<mark>` before the chunk that
-/// holds its position (also the marks eSpeak NG loses after a full stop, see ``SSMLSegments``), `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
+/// holds its position (also the marks eSpeak NG loses after a full stop, see ``SSMLSegments``),
+/// `onSentence` for each sentence of plain text before the chunk its audio starts in (not for
+/// SSML, whose positions are in the markup), `onEnd` after the last one, even when cancelled (with ``Outcome/skipped`` and no `onStart`
 /// when cancelled before it started). When `onStart` throws (the output could not begin the
 /// utterance), nothing is synthesized and `onEnd` gets ``Outcome/outputFailed(_:)``.
 /// ``cancel()`` may be called from any thread; synthesis stops before the next chunk.
@@ -46,6 +48,19 @@ public final class SynthesisJob: Sendable {
         }
     }
 
+    /// Where a sentence of the job's text starts, in the text and in the audio.
+    public struct Sentence: Sendable, Hashable {
+        /// The UTF-8 byte offset in ``SynthesisJob/text`` where the sentence starts (its first word).
+        public var offset: Int
+        /// The sample (counted from the job's first) at which its audio starts.
+        public var sample: Int
+
+        public init(offset: Int, sample: Int) {
+            self.offset = offset
+            self.sample = sample
+        }
+    }
+
     public let text: String
     /// Whether `text` is SSML (synthesized with eSpeak NG's `espeakSSML`).
     public let ssml: Bool
@@ -54,6 +69,7 @@ public final class SynthesisJob: Sendable {
     let onStart: @Sendable () throws(AudioOutputError) -> Void
     let onChunk: @Sendable ([Int16]) -> Bool
     let onMark: @Sendable (Mark) -> Void
+    let onSentence: @Sendable (Sentence) -> Void
     let onEnd: @Sendable (Outcome) -> Void
     private let cancelled = Atomic<Bool>(false)
     /// What ``cancel()`` must also do for the engine running the job (see ``whenCancelled(_:)``).
@@ -66,12 +82,14 @@ public final class SynthesisJob: Sendable {
         parameters: VoiceParameters = VoiceParameters(),
         onStart: @escaping @Sendable () throws(AudioOutputError) -> Void = {},
         onMark: @escaping @Sendable (Mark) -> Void = { _ in },
+        onSentence: @escaping @Sendable (Sentence) -> Void = { _ in },
         onChunk: @escaping @Sendable ([Int16]) -> Bool,
         onEnd: @escaping @Sendable (Outcome) -> Void
     ) {
         self.text = text
         self.ssml = ssml
         self.onMark = onMark
+        self.onSentence = onSentence
         self.voice = voice
         self.parameters = parameters
         self.onStart = onStart
@@ -116,9 +134,12 @@ final class SynthesisRun {
     /// positions from that call's start, so they are shifted by this.
     var segmentStart = 0
     var stopped = false
+    /// Turns eSpeak NG's character positions into the UTF-8 offsets sentences are reported in.
+    private var positions: ScalarOffsets
 
     init(job: SynthesisJob) {
         self.job = job
+        self.positions = ScalarOffsets(job.text)
     }
 
     /// Handles one callback; returns 1 to make eSpeak NG abort synthesis. The marks among
@@ -132,6 +153,11 @@ final class SynthesisRun {
             while event.pointee.type != espeakEVENT_LIST_TERMINATED {
                 if event.pointee.type == espeakEVENT_MARK, let name = event.pointee.id.name {
                     job.onMark(SynthesisJob.Mark(name: String(cString: name), sample: segmentStart + Int(event.pointee.sample)))
+                } else if event.pointee.type == espeakEVENT_SENTENCE, !job.ssml,
+                    let offset = positions.utf8Offset(ofScalar: Int(event.pointee.text_position) - 1)
+                {
+                    // eSpeak NG counts characters (Unicode scalars) from 1, at the sentence's first word.
+                    job.onSentence(SynthesisJob.Sentence(offset: offset, sample: segmentStart + Int(event.pointee.sample)))
                 }
                 event += 1
             }
@@ -144,5 +170,36 @@ final class SynthesisRun {
             return 1
         }
         return 0
+    }
+}
+
+/// The UTF-8 offset of the n-th Unicode scalar of a text, found by walking forward from the last
+/// one asked for (eSpeak NG reports positions in order, so a long text is walked once).
+struct ScalarOffsets {
+    private let scalars: String.UnicodeScalarView
+    private var index: String.UnicodeScalarView.Index
+    private var scalar = 0
+    private var offset = 0
+
+    init(_ text: String) {
+        scalars = text.unicodeScalars
+        index = scalars.startIndex
+    }
+
+    /// The UTF-8 offset where scalar `n` (from 0) starts; nil when the text has fewer.
+    mutating func utf8Offset(ofScalar n: Int) -> Int? {
+        guard n >= 0 else { return nil }
+        if n < scalar {
+            index = scalars.startIndex
+            scalar = 0
+            offset = 0
+        }
+        while scalar < n {
+            guard index < scalars.endIndex else { return nil }
+            offset += UTF8.width(scalars[index])
+            index = scalars.index(after: index)
+            scalar += 1
+        }
+        return index < scalars.endIndex ? offset : nil
     }
 }

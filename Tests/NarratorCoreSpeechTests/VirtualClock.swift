@@ -12,10 +12,15 @@ struct Harness {
         scheduler = SpeechScheduler(configuration: configuration)
     }
 
+    /// The next utterance's id.
+    mutating func nextUtterance() -> UtteranceID {
+        defer { nextID += 1 }
+        return UtteranceID(nextID)
+    }
+
     @discardableResult
     mutating func say(_ kind: SpeechKind, _ text: String = "text") -> UtteranceID {
-        let id = UtteranceID(nextID)
-        nextID += 1
+        let id = nextUtterance()
         record(scheduler.submit(UtteranceRequest(id: id, kind: kind, text: text), at: now))
         return id
     }
@@ -37,7 +42,7 @@ struct Harness {
         record(scheduler.configure(configuration, at: now))
     }
 
-    private mutating func record(_ step: SpeechSchedulerStep) {
+    mutating func record(_ step: SpeechSchedulerStep) {
         commands += step.commands
         events += step.events
     }

@@ -7,10 +7,10 @@ import Testing
 /// list) is never synthesized but for its last word.
 @Suite struct BatchTests {
     /// What an SSIP client's message is played as under the default SSIP settings.
-    func ssipPlay(_ id: UInt64, _ text: String, client: ClientID, priority: SSIPPriority = .text) -> SessionEffect {
+    func ssipPlay(_ id: UInt64, _ text: String, client: ClientID, priority: SSIPPriority = .text, echo: KeyEcho = .none) -> SessionEffect {
         .play(
             PlayRequest(
-                utterance: UtteranceRequest(id: UtteranceID(id), kind: .ssip(priority), text: text, language: "en-US", client: client),
+                utterance: UtteranceRequest(id: UtteranceID(id), kind: .ssip(priority), text: text, language: "en-US", client: client, echo: echo),
                 voice: .language("en-US"), parameters: standardParameters))
     }
 
@@ -46,15 +46,15 @@ import Testing
         var h = Harness(policy: .none)
         let orca = h.ssipClient()
         let typed = h.batch { h in h.ssip(orca, "CHAR a") }
-        #expect(typed.plays == [ssipPlay(1, "a", client: orca)])
+        #expect(typed.plays == [ssipPlay(1, "a", client: orca, echo: .key)])
         // The next keys come together: the player is told to stop the one it has, and given the last.
         let more = h.batch { h in
             h.ssip(orca, "CHAR b")
             h.ssip(orca, "CHAR c")
         }
         #expect(more.stopped == [UtteranceID(1)])
-        #expect(more.plays == [ssipPlay(3, "c", client: orca)])
-        #expect(more.last == ssipPlay(3, "c", client: orca))
+        #expect(more.plays == [ssipPlay(3, "c", client: orca, echo: .key)])
+        #expect(more.last == ssipPlay(3, "c", client: orca, echo: .key))
         #expect(more.appendedRows.map { "\($0.text): \($0.outcome)" } == ["a: interrupted", "b: interrupted"])
         // And a cancel on its own (a batch of one) stops the one now playing.
         let cancel = h.ssip(orca, "CANCEL self")

@@ -262,6 +262,8 @@ public struct EngineSupervisor: Sendable {
             }
             job.sentence = offset
             inFlight = job
+            // Heard as its audio is: where the listener is, for what goes on after a cut.
+            if job.started && !job.cancelled { effects.append(.sentence(job: id, offset: offset)) }
         case .audio(_, let samples):
             guard job.begun else {
                 giveUp(.brokeProtocol("sent audio of job \(id) before beginning it"))

@@ -11,6 +11,9 @@ public enum EngineSupervisorEffect: Sendable, Hashable {
     case kill(EngineProcessID)
     /// The job's audio begins (its `onStart`), before any of its audio.
     case begin(job: UInt32, sampleRate: Int)
+    /// The audio that follows is of the sentence starting at this UTF-8 byte offset of the job's
+    /// text (an `S` frame; its `onSentence`).
+    case sentence(job: UInt32, offset: Int)
     /// PCM of the job, in order (its `onChunk`; false from it is a ``EngineSupervisorInput/cancel(job:)``).
     case audio(job: UInt32, samples: [Int16])
     /// The job ended (its `onEnd`); nothing more comes for it.

@@ -47,8 +47,57 @@ struct SSIPMessage: Sendable, Equatable {
     var began = false
     /// The last index mark the audio reached: a paused message resumes from it.
     var lastMark: String?
+    /// Where in ``text`` (a UTF-8 byte offset) the sentence the listener is hearing starts, as the
+    /// player reported it (``SessionInput/speechReached(_:offset:)``): plain text goes on from it.
+    var sentence: Int?
+    /// Stopped by a key echo and going on after it, as another utterance (``SpeechPolicy``):
+    /// the end of this part is no event to its client.
+    var heldByKey = false
     /// Being withdrawn by its client's `PAUSE`: its end is a pause, not a cancel.
     var pausing = false
     /// Was cut by a pause after it began (`705 RESUMED` goes out when it starts again).
     var resumed = false
+}
+
+extension SSIPMessage {
+    /// What is left to say when it is cut and goes on: SSML from the last index mark the listener
+    /// heard, plain text from the start of the sentence the listener was hearing, else all of it.
+    var remainder: String {
+        ssml ? Self.remainder(ofSSML: text, after: lastMark) : Self.remainder(of: text, fromByte: sentence)
+    }
+
+    /// The message as it goes on after a cut: it says ``remainder``, and where the listener is in
+    /// it starts over (the player's offsets and marks are of the new text).
+    var goingOn: SSIPMessage {
+        var rest = self
+        rest.text = remainder
+        rest.lastMark = nil
+        rest.sentence = nil
+        rest.heldByKey = false
+        return rest
+    }
+
+    /// `text` from UTF-8 byte `offset` on; all of it when there is no offset, or when it is past
+    /// the end or inside a character (then it is no sentence start the player reported of this text).
+    static func remainder(of text: String, fromByte offset: Int?) -> String {
+        guard let offset, offset > 0 else { return text }
+        let bytes = text.utf8
+        guard offset < bytes.count else { return text }
+        let index = bytes.index(bytes.startIndex, offsetBy: offset)
+        guard index.samePosition(in: text.unicodeScalars) != nil else { return text }
+        return String(text.unicodeScalars[index...])
+    }
+
+    /// SSML after its index mark `mark` (its `<speak ...>` kept), else all of it.
+    static func remainder(ofSSML text: String, after mark: String?) -> String {
+        guard let mark else { return text }
+        for quote in ["\"", "'"] {
+            let tag = "<mark name=\(quote)\(mark)\(quote)"
+            guard let range = text.firstRange(of: tag) else { continue }
+            let speakOpen = text.firstRange(of: "<speak")
+            let head = speakOpen.flatMap { open in text[open.lowerBound...].firstIndex(of: ">").map { String(text[open.lowerBound...$0]) } } ?? ""
+            return head + text[range.lowerBound...]
+        }
+        return text
+    }
 }

@@ -93,6 +93,12 @@ extension Session {
         ssipEvent(.begin, .begin(message: message.id, client: message.client.rawValue), for: message)
     }
 
+    /// The listener started hearing the sentence at UTF-8 byte `offset` of the utterance's text:
+    /// where a message a key echo stops goes on from (plain text; SSML goes on from its marks).
+    mutating func ssipReachedSentence(_ utterance: UtteranceID, _ offset: Int) {
+        plan.updateSSIPMessage(utterance) { $0.sentence = offset }
+    }
+
     /// The audio reached an index mark: `700 INDEX MARK`.
     mutating func ssipReachedMark(_ utterance: UtteranceID, _ mark: String) {
         guard let message = plan.ssipMessage(utterance) else { return }
@@ -249,8 +255,11 @@ extension Session {
         // Inside a block, texts, notifications and progress reports queue like messages, so the
         // block is heard whole; its rows keep the priority the client gave.
         let priority = message.inBlock && message.priority != .important ? SSIPPriority.message : message.priority
+        let key = message.command == .char || message.command == .key
+        let route = SpeechRoute(kind: .ssip(priority), text: message.text, key: key, longTextWords: settings.longTextWords)
+        let echo: KeyEcho = key ? .key : route == .long ? .longText : .none
         // The message goes with its utterance: the step may already play it, in this message's voice.
-        let (_, step) = plan.say(message, .ssip(priority), language: language, at: now)
+        let (_, step) = plan.say(message, .ssip(priority), language: language, echo: echo, at: now)
         follow(step)
     }
 
@@ -266,7 +275,7 @@ extension Session {
     }
 
     /// `PAUSE`: what the client has playing stops (`704 PAUSED`) and is held, with what waits,
-    /// until `RESUME`; a message with index marks resumes from the last one the listener heard.
+    /// until `RESUME`; it resumes from what the listener was hearing (``SSIPMessage/remainder``).
     private mutating func pauseSSIP(_ client: ClientID) {
         guard ssipClients[client]?.paused == false else { return }
         ssipClients[client]?.paused = true
@@ -301,16 +310,18 @@ extension Session {
             }
             ssipEvent(.end, .end(message: message.id, client: message.client.rawValue), for: message)
             ssipGate.ended(key: message.key, clientName: message.clientName, at: now)
+        case .interrupted where message.heldByKey:
+            // A key echo stopped it, and the rest goes on after it: no event for this part.
+            return
         case .interrupted, .dropped:
             if message.pausing, ssipClients[message.client]?.paused == true {
                 if message.began {
                     ssipEvent(.pause, .paused(message: message.id, client: message.client.rawValue), for: message)
-                    message.text = Self.remainder(of: message.text, ssml: message.ssml, after: message.lastMark)
+                    message = message.goingOn
                     message.resumed = true
                 }
                 message.began = false
                 message.pausing = false
-                message.lastMark = nil
                 ssipClients[message.client]?.held.append(message)
             } else {
                 ssipEvent(.cancel, .canceled(message: message.id, client: message.client.rawValue), for: message)
@@ -322,6 +333,8 @@ extension Session {
     func ssipRow(_ record: SpeechRecord, _ message: SSIPMessage) -> LogRow {
         var row = LogRow(record, policy: configuration.policy.name, seconds: seconds)
         fill(&row, with: message)
+        // Stopped by a key echo; the rest is another row, after the key's.
+        if message.heldByKey { row.interruptedBy = "key" }
         if message.pausing {
             // Cut while the listener heard it: interrupted, as a newer message's cut is. One still
             // waiting was only withdrawn (cancelled). Either plays again after RESUME, with a row of its own.
@@ -349,20 +362,6 @@ extension Session {
         row.dedupKey = message.key
         row.connection = Int64(message.client.rawValue)
         row.command = message.command.rawValue
-    }
-
-    /// What is left to say of a message cut by a pause: after its last index mark the listener
-    /// heard (SSML), else all of it again.
-    static func remainder(of text: String, ssml: Bool, after mark: String?) -> String {
-        guard ssml, let mark else { return text }
-        for quote in ["\"", "'"] {
-            let tag = "<mark name=\(quote)\(mark)\(quote)"
-            guard let range = text.firstRange(of: tag) else { continue }
-            let speakOpen = text.firstRange(of: "<speak")
-            let head = speakOpen.flatMap { open in text[open.lowerBound...].firstIndex(of: ">").map { String(text[open.lowerBound...$0]) } } ?? ""
-            return head + text[range.lowerBound...]
-        }
-        return text
     }
 
     // MARK: Effects

@@ -61,7 +61,9 @@ extension Session {
         // Only eSpeak NG installed: nothing to choose.
         guard !configuration.otherEngines.isEmpty else { return play }
         let key = message.map { $0.command == .char || $0.command == .key } ?? false
-        let route = SpeechRoute(kind: request.kind, text: request.text, key: key, longTextWords: settings.longTextWords)
+        // The rest of long text a key echo held stays with the long text's engine, however short.
+        let route =
+            request.echo == .longText ? .long : SpeechRoute(kind: request.kind, text: request.text, key: key, longTextWords: settings.longTextWords)
         let choice = EngineChoice.resolve(
             wanted: message?.settings.outputModule ?? settings.engine(for: route),
             voiceName: message?.settings.synthesisVoice ?? settings.voice,

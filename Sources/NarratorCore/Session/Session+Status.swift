@@ -7,7 +7,7 @@ extension Session {
         var report = StatusReport(
             version: NarratorVersion.daemon, pid: configuration.pid, uptime: (uptime * 1000).rounded() / 1000, socket: configuration.socket,
             clients: clients.count, trees: workspace.trees.count, focus: workspace.focus, audio: output,
-            voice: settings.voice ?? configuration.standardVoice, speaking: plan.scheduler.playing != nil, queue: plan.scheduler.waiting.count,
+            voice: settings.voice ?? configuration.standardVoice, speaking: plan.scheduler.playing != nil, queue: plan.scheduler.waiting.count + (plan.scheduler.held == nil ? 0 : 1),
             announcements: StatusReport.Announcements(
                 policy: queue.policy.name, waiting: queue.waiting.count,
                 treePolicies: queue.treePolicies.keys.sorted().map { ($0, queue.treePolicies[$0]!.name) }, deferred: queue.deferred.count),

@@ -110,6 +110,9 @@ public struct Session: Sendable {
         case .speechReachedMark(let utterance, let mark):
             guard !isShutDown else { break }
             ssipReachedMark(utterance, mark)
+        case .speechReached(let utterance, let offset):
+            guard !isShutDown else { break }
+            ssipReachedSentence(utterance, offset)
         case .rejectedLine(let client, _) where ssipClients[client] != nil:
             ssipLineRefused(from: client)
         case .rejectedLine(let client, let problem):

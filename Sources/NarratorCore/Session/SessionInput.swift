@@ -16,6 +16,9 @@ public enum SessionInput: Sendable {
     case speechBegan(UtteranceID)
     /// The audio reached an SSML index mark (`<mark name="..."/>`) of this utterance.
     case speechReachedMark(UtteranceID, String)
+    /// The listener started hearing the sentence that starts at this UTF-8 byte offset of the
+    /// utterance's text (by the audio timeline, not when it was synthesized).
+    case speechReached(UtteranceID, offset: Int)
     /// A line the framing refused before decoding.
     case rejectedLine(ClientID, LineProblem)
     /// The connection is gone (closed by either side, or failed).

@@ -33,6 +33,9 @@ public struct SpeechEvent: Sendable, Hashable {
         case busy
         /// Its SSIP client paused; it is spoken when the client resumes.
         case paused
+        /// The rest of long text a key echo stopped, held to go on after it: speech that would
+        /// have cut the text had it been playing came first (``SpeechPolicy``).
+        case cutWhileHeld
     }
 
     public var utterance: UtteranceID

@@ -57,15 +57,35 @@ public struct SpeechPlan: Sendable {
     /// Asks for an SSIP message to be spoken (its text, by its client, as `kind`): the message
     /// stays with its utterance (``ssipMessage(_:)``) until its life ends, when the step that ends
     /// it hands it back (``PlanStep/endedSSIP``).
-    mutating func say(_ message: SSIPMessage, _ kind: SpeechKind, language: String?, at now: MonotonicInstant) -> (UtteranceID, PlanStep) {
-        say(UtteranceRequest(id: UtteranceID(0), kind: kind, text: message.text, language: language, client: message.client), tree: nil, element: nil, ssip: message, at: now)
+    /// `echo` is its part in the key echo rule (a key, long text: ``SpeechPolicy/holds(_:for:)``).
+    mutating func say(_ message: SSIPMessage, _ kind: SpeechKind, language: String?, echo: KeyEcho = .none, at now: MonotonicInstant) -> (UtteranceID, PlanStep) {
+        say(
+            UtteranceRequest(id: UtteranceID(0), kind: kind, text: message.text, language: language, client: message.client, echo: echo), tree: nil,
+            element: nil, ssip: message, at: now)
     }
 
     private mutating func say(_ request: UtteranceRequest, tree: String?, element: String?, ssip: SSIPMessage?, at now: MonotonicInstant) -> (UtteranceID, PlanStep) {
         var step = PlanStep()
         let id = newUtterance(request, tree: tree, element: element, announcement: nil, ssip: ssip, at: now)
-        follow(scheduler.submit(entries[id]!.request, at: now), at: now, into: &step)
+        let continuation = rest(heldBy: entries[id]!.request, at: now)
+        follow(scheduler.submit(entries[id]!.request, continuation: continuation, at: now), at: now, into: &step)
         return (id, step)
+    }
+
+    /// When `request` is a key echo that holds the long SSIP text playing (``SpeechPolicy``): a
+    /// new utterance for what is left of the text, with its message (``SSIPMessage/goingOn``),
+    /// which the scheduler plays after the key echoes. The part that stops is marked, so that its
+    /// end is no event to its client.
+    private mutating func rest(heldBy request: UtteranceRequest, at now: MonotonicInstant) -> UtteranceRequest? {
+        guard let playing = scheduler.playing, SpeechPolicy.holds(playing, for: request), let entry = entries[playing.id],
+              let message = entry.ssip
+        else { return nil }
+        entries[playing.id]?.ssip?.heldByKey = true
+        let rest = message.goingOn
+        var continuation = playing
+        continuation.text = rest.text
+        let id = newUtterance(continuation, tree: entry.tree, element: entry.element, announcement: nil, ssip: rest, at: now)
+        return entries[id]!.request
     }
 
     /// A new announcement, numbered by the caller: the queue decides, and what it releases is spoken.
@@ -185,7 +205,7 @@ public struct SpeechPlan: Sendable {
         let released = scheduler.waiting.first { entries[$0.id]?.announcement != nil }
         return SpeechActivity(
             playing: scheduler.playing.map(playing) ?? released.map(playing),
-            othersWaiting: scheduler.pendingHint != nil || scheduler.waiting.contains { entries[$0.id]?.announcement == nil })
+            othersWaiting: scheduler.pendingHint != nil || scheduler.held != nil || scheduler.waiting.contains { entries[$0.id]?.announcement == nil })
     }
 
     private mutating func newUtterance(

@@ -16,6 +16,17 @@
 /// replaces its client's waiting one: ``SpeechScheduler``); the user's own navigation (focus,
 /// values) cuts other programs' ordinary speech, and an important message waits for nothing
 /// but a high announcement or another important message.
+///
+/// Key echoes hold long text instead of cutting it. An SSIP CHAR or KEY (``KeyEcho/key``)
+/// whose arrival would interrupt a playing SSIP message of route ``SpeechRoute/long``
+/// (``KeyEcho/longText``) stops it, but the message is held: what is left of it, from the start
+/// of the sentence (or index mark) the listener was hearing, plays again right after the key
+/// echo and any key echoes that arrive or wait behind it, before anything else that waits. Its
+/// client is told nothing of the hold (one `701 BEGIN`, one `702 END`). A key echo while the
+/// rest plays holds it again, the same way. While it is held, speech that would have cut it
+/// had it been playing (focus, values, announcements, a newer text or message, an important
+/// message) drops it, and so do `CANCEL`, `STOP` and `PAUSE` of its client and `stop`: then
+/// its client hears `703 CANCELED` (or `704 PAUSED`) once, as if it had been cut while playing.
 public enum SpeechPolicy {
     /// What an arriving utterance does to the one that is playing.
     public enum Arrival: Sendable, Hashable {
@@ -43,6 +54,12 @@ public enum SpeechPolicy {
             // Only a notification gives way to a newer one; anything else makes it dropped (the scheduler's rule).
             return playing == .ssip(.notification) ? .interrupt : .wait
         }
+    }
+
+    /// Whether `incoming` holds `playing`, to go on after it, instead of cutting it: a key echo
+    /// that interrupts (``arrival(of:while:)``) long text.
+    public static func holds(_ playing: UtteranceRequest, for incoming: UtteranceRequest) -> Bool {
+        incoming.echo == .key && playing.echo == .longText && arrival(of: incoming.kind, while: playing.kind) == .interrupt
     }
 
     /// The one ranking of all speech, announcements included: among waiting utterances (and among

@@ -4,6 +4,11 @@
 /// output is a ``SpeechSchedulerStep`` of commands for the runtime and events for observers.
 /// One utterance plays at a time. The runtime reports the natural end of playback with
 /// ``finished(_:at:)`` and calls ``tick(at:)`` when ``nextDeadline`` passes.
+///
+/// A key echo in the middle of long text holds it (``SpeechPolicy/holds(_:for:)``): the text
+/// stops, and the rest of it (``held``, a new utterance the caller made) plays once the key
+/// echoes have, before anything else that waits. A key echo arriving while ``held`` waits goes
+/// in front of it; speech that would have cut the text drops it (``SpeechEvent/DropReason/cutWhileHeld``).
 public struct SpeechScheduler: Sendable {
     /// A hint waiting for its focus utterance to end and for the pause after it.
     private struct PendingHint: Sendable {
@@ -22,8 +27,10 @@ public struct SpeechScheduler: Sendable {
     public private(set) var configuration: SpeechSchedulerConfiguration
     /// The utterance being synthesized or played, if any.
     public private(set) var playing: UtteranceRequest?
-    /// Utterances waiting to play, in the order they will play.
+    /// Utterances waiting to play, in the order they will play (after ``held``, but for key echoes).
     public private(set) var waiting: [UtteranceRequest] = []
+    /// The rest of long text a key echo stopped: it plays right after the key echoes.
+    public private(set) var held: UtteranceRequest?
     private var hint: PendingHint?
     private var focusOwner: FocusOwner?
 
@@ -35,18 +42,36 @@ public struct SpeechScheduler: Sendable {
     public var pendingHint: UtteranceRequest? { hint?.request }
 
     /// True when nothing plays and nothing waits.
-    public var isIdle: Bool { playing == nil && waiting.isEmpty && hint == nil }
+    public var isIdle: Bool { playing == nil && waiting.isEmpty && hint == nil && held == nil }
 
     /// When the runtime must call ``tick(at:)`` next, if a timed decision is pending.
     public var nextDeadline: MonotonicInstant? {
-        guard playing == nil, waiting.allSatisfy({ SpeechPolicy.rank($0.kind) == 0 }) else { return nil }
+        guard playing == nil, held == nil, waiting.allSatisfy({ SpeechPolicy.rank($0.kind) == 0 }) else { return nil }
         return hint?.dueAt
     }
 
-    /// A new utterance from the core.
-    public mutating func submit(_ request: UtteranceRequest, at now: MonotonicInstant) -> SpeechSchedulerStep {
+    /// A new utterance from the core. `continuation` is what is left of the playing utterance,
+    /// for when `request` holds it (``SpeechPolicy/holds(_:for:)``): it then becomes ``held``,
+    /// and is queued; otherwise it is not used.
+    public mutating func submit(
+        _ request: UtteranceRequest, continuation: UtteranceRequest? = nil, at now: MonotonicInstant
+    ) -> SpeechSchedulerStep {
         var step = SpeechSchedulerStep()
         step.events.append(SpeechEvent(utterance: request.id, kind: request.kind, phase: .queued, at: now))
+        if let kept = held, request.echo != .key,
+           SpeechPolicy.arrival(of: request.kind, while: kept.kind) == .interrupt
+        {
+            // It would have cut the text had the text been playing: it cuts it held, too.
+            step.events.append(Self.dropped(kept, .cutWhileHeld, at: now))
+            held = nil
+        }
+        if let current = playing, let continuation, SpeechPolicy.holds(current, for: request) {
+            interrupt(current, by: request.id, at: now, into: &step)
+            held = continuation
+            step.events.append(SpeechEvent(utterance: continuation.id, kind: continuation.kind, phase: .queued, at: now))
+            start(request, at: now, into: &step)
+            return step
+        }
         switch request.kind {
         case .hint:
             guard configuration.hintsEnabled else {
@@ -84,6 +109,10 @@ public struct SpeechScheduler: Sendable {
         if let current = playing, matches(current) {
             interrupt(current, by: nil, at: now, into: &step)
         }
+        if let kept = held, matches(kept) {
+            step.events.append(Self.dropped(kept, reason, at: now))
+            held = nil
+        }
         for request in waiting where matches(request) {
             step.events.append(Self.dropped(request, reason, at: now))
         }
@@ -92,9 +121,14 @@ public struct SpeechScheduler: Sendable {
         return step
     }
 
-    /// Interrupts the playing utterance if `matches` picks it (SSIP's `STOP`: what waits goes on).
+    /// Interrupts the playing utterance if `matches` picks it (SSIP's `STOP`: what waits goes on),
+    /// and drops the held rest of long text if it picks that: it is what was playing before the key echo.
     public mutating func stopPlaying(at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool) -> SpeechSchedulerStep {
         var step = SpeechSchedulerStep()
+        if let kept = held, matches(kept) {
+            step.events.append(Self.dropped(kept, .stopped, at: now))
+            held = nil
+        }
         if let current = playing, matches(current) {
             interrupt(current, by: nil, at: now, into: &step)
             advance(at: now, into: &step)
@@ -149,6 +183,10 @@ public struct SpeechScheduler: Sendable {
             step.events.append(Self.dropped(request, .stopped, at: now))
         }
         waiting.removeAll()
+        if let kept = held {
+            step.events.append(Self.dropped(kept, .stopped, at: now))
+            held = nil
+        }
         if let pending = hint {
             step.events.append(Self.dropped(pending.request, .stopped, at: now))
             hint = nil
@@ -279,6 +317,16 @@ public struct SpeechScheduler: Sendable {
     /// then low-priority announcements.
     private mutating func advance(at now: MonotonicInstant, into step: inout SpeechSchedulerStep) {
         guard playing == nil else { return }
+        if let kept = held {
+            // Key echoes that wait go first; then the held text goes on, before the rest.
+            if let key = waiting.firstIndex(where: { $0.echo == .key }) {
+                start(waiting.remove(at: key), at: now, into: &step)
+            } else {
+                held = nil
+                start(kept, at: now, into: &step)
+            }
+            return
+        }
         if let first = waiting.first, SpeechPolicy.rank(first.kind) > 0 {
             waiting.removeFirst()
             start(first, at: now, into: &step)

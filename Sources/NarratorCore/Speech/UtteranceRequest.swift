@@ -22,12 +22,27 @@ public struct UtteranceRequest: Sendable, Hashable {
     public var language: String?
     /// The connection that asked for it, when its own commands may cancel or replace it (SSIP).
     public var client: ClientID?
+    /// Its part in the key echo rule (``SpeechPolicy/holds(_:for:)``): an SSIP key echo holds
+    /// long SSIP text instead of cutting it.
+    public var echo: KeyEcho
 
-    public init(id: UtteranceID, kind: SpeechKind, text: String, language: String? = nil, client: ClientID? = nil) {
+    public init(id: UtteranceID, kind: SpeechKind, text: String, language: String? = nil, client: ClientID? = nil, echo: KeyEcho = .none) {
         self.id = id
         self.kind = kind
         self.text = text
         self.language = language
         self.client = client
+        self.echo = echo
     }
+}
+
+/// What an utterance is to the key echo rule: a typed key is heard at once, and long text it
+/// comes in the middle of goes on after it (``SpeechPolicy/holds(_:for:)``).
+public enum KeyEcho: Sendable, Hashable {
+    /// Neither: cut and cutting as its kind says.
+    case none
+    /// An SSIP CHAR or KEY.
+    case key
+    /// An SSIP message of route ``SpeechRoute/long`` (more than `long-text-words` words).
+    case longText
 }
