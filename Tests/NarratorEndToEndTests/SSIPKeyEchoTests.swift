@@ -88,6 +88,68 @@ import Testing
         #expect(summary == ["Here is interrupted key", "a spoken -", "Here is spoken -"], "\(rows)")
     }
 
+    /// The case: with `engine.long piper` and `engine.keys espeak-ng`, the long text is
+    /// heard in Piper, the key in eSpeak NG at once, then Piper goes on with the rest. The rest starts
+    /// at a sentence of the text (which one depends on Piper's pace on this machine).
+    @Test func longTextInPiperGoesOnAfterAKeyInESpeak() throws {
+        let wav = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-keyecho-\(UUID().uuidString.prefix(8))").path
+        defer { try? FileManager.default.removeItem(atPath: wav) }
+        let daemon = try DaemonHarness(audio: "wav:" + wav, extraArguments: ["--policy", "none"], ssip: true)
+        #expect(try daemon.ctl("set", "engine.long", "piper").status == 0)
+        #expect(try daemon.ctl("set", "engine.keys", "espeak-ng").status == 0)
+        // Chosen, Piper starts now (its model loads before the text comes).
+        var ready = false
+        for _ in 0..<300 where !ready {
+            ready = try daemon.ctl("status").stdout.contains("piper: ready")
+            if !ready { usleep(100_000) }
+        }
+        #expect(ready, "\(daemon.log)")
+        let monitor = try daemon.client()
+        #expect(try monitor.request(["cmd": "subscribe"])["subscribed"] == true)
+        let client = try SSIPTestClient(path: daemon.ssipSocket)
+        try expectReply(try client.command("SET SELF NOTIFICATION ALL on"), "220 OK NOTIFICATION SET")
+
+        var messages: [String] = []
+        var events: [String: [String]] = [:]
+        func take(_ lines: [String]) {
+            switch lines.last {
+            case "225 OK MESSAGE QUEUED": messages.append(String(lines[0].dropFirst(4)))
+            case let final? where final.hasPrefix("70"): events[String(lines[0].dropFirst(4)), default: []].append(final)
+            default: break
+            }
+        }
+        take(try client.speak(Self.text))
+        let long = try #require(messages.first)
+        while events[long] != ["701 BEGIN"] { take(try client.reply(timeout: .seconds(30))) }
+        usleep(2_500_000)
+        take(try client.command("KEY a"))
+        let key = messages.count == 2 ? messages[1] : ""
+        while events[long]?.last != "702 END" { take(try client.reply(timeout: .seconds(90))) }
+        #expect(events[long] == ["701 BEGIN", "702 END"], "\(events)")
+        #expect(events[key] == ["701 BEGIN", "702 END"], "\(events)")
+
+        var started: [(utterance: Double, text: String, engine: String)] = []
+        var finished: Set<Double> = []
+        while started.count < 3 || !finished.contains(started[2].utterance) {
+            let event = try monitor.nextEvent(timeout: .seconds(60))
+            guard let utterance = event["utterance"]?.numberValue else { continue }
+            if event["phase"] == "started", let text = event["text"]?.stringValue {
+                started.append((utterance, text, event["engine"]?.stringValue ?? "-"))
+            }
+            if event["phase"] == "finished" { finished.insert(utterance) }
+        }
+        #expect(started.map(\.engine) == ["piper", "espeak-ng", "piper"], "\(started)")
+        #expect(started.first?.text == Self.text && started.dropFirst().first?.text == "a", "\(started)")
+        let rest = started.count == 3 ? started[2].text : ""
+        #expect([Self.text, Self.second + Self.third, Self.third].contains(rest), "the rest starts at a sentence: \(rest)")
+        // Three utterances, all heard: Piper's, eSpeak NG's key, Piper's rest.
+        let files = try FileManager.default.contentsOfDirectory(atPath: wav).filter { $0.hasSuffix(".wav") }.sorted()
+        #expect(files.count == 3, "\(files)")
+        let seconds = try files.map { try Self.seconds(ofWAV: wav + "/" + $0) }
+        #expect(seconds.allSatisfy { $0 > 0.1 }, "\(seconds)")
+        #expect(!daemon.log.contains("engine piper stopped") && !daemon.log.contains("engine piper exited"), "\(daemon.log)")
+    }
+
     /// The length of a 16-bit mono WAV file, from its header's rate and its data's size.
     static func seconds(ofWAV path: String) throws -> Double {
         let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))

@@ -108,6 +108,29 @@ import Testing
         #expect(SpeechSettings().chosenEngines(among: SpeechEngines(espeakVoices: [], others: [Self.flite, Self.piper])) == [])
     }
 
+    /// Subscribers hear which engine was asked to say each utterance as it starts (and nothing of
+    /// engines while eSpeak NG is the only one).
+    @Test func aStartedEventNamesItsEngine() {
+        func engines(_ effects: [SessionEffect], to monitor: ClientID) -> [String?] {
+            effects.events(to: monitor).compactMap { event in
+                if case .speech(let notice) = event, case .started = notice.phase { notice.engine } else { nil }
+            }
+        }
+        var h = harness {
+            $0.routes[.long] = "piper"
+            $0.longTextWords = 3
+        }
+        let monitor = h.client()
+        h.request(monitor, .subscribe)
+        let user = h.client()
+        #expect(engines(h.request(user, .speak(text: "Short.")), to: monitor) == ["espeak-ng"])
+        #expect(engines(h.request(user, .speak(text: "This one is long enough.")), to: monitor) == ["piper"])
+        var alone = Harness(policy: .none)
+        let other = alone.client()
+        alone.request(other, .subscribe)
+        #expect(engines(alone.request(alone.client(), .speak(text: "Short.")), to: other) == [nil])
+    }
+
     @Test func ssipListsEveryModuleAndEachModulesVoices() {
         var h = harness()
         let client = h.ssipClient()

@@ -36,9 +36,12 @@ public struct SpeechNotice: Equatable, Sendable {
     public var text: String?
     public var tree: String?
     public var element: String?
+    /// The engine asked to say it (`started`, once narratord has more than eSpeak NG).
+    public var engine: String?
 
     public init(
-        utterance: UtteranceID, kind: SpeechKind, phase: SpeechEvent.Phase, at: MonotonicInstant, text: String?, tree: String?, element: String?
+        utterance: UtteranceID, kind: SpeechKind, phase: SpeechEvent.Phase, at: MonotonicInstant, text: String?, tree: String?, element: String?,
+        engine: String? = nil
     ) {
         self.utterance = utterance
         self.kind = kind
@@ -47,6 +50,7 @@ public struct SpeechNotice: Equatable, Sendable {
         self.text = text
         self.tree = tree
         self.element = element
+        self.engine = engine
     }
 }
 
@@ -99,6 +103,7 @@ extension Event {
                 object["tree"] = .optional(notice.tree)
                 object["element"] = .optional(notice.element)
             }
+            if let engine = notice.engine { object["engine"] = .string(engine) }
             if case .interrupted(let by?) = notice.phase { object["by"] = .number(Double(by.rawValue)) }
             if case .dropped(let reason) = notice.phase { object["reason"] = .string(reason.rawValue) }
             if let outcome = notice.phase.outcome { object["outcome"] = .string(outcome.rawValue) }
@@ -152,7 +157,7 @@ extension Event {
                 SpeechNotice(
                     utterance: UtteranceID(try r.unsigned("utterance")), kind: kind, phase: phase,
                     at: MonotonicInstant(nanoseconds: nanoseconds), text: try r.optionalString("text", nonEmpty: false),
-                    tree: try r.optionalString("tree"), element: try r.optionalString("element")))
+                    tree: try r.optionalString("tree"), element: try r.optionalString("element"), engine: try r.optionalString("engine")))
         }
     }
 }

@@ -37,7 +37,10 @@ extension Session {
         }
         if !step.notices.isEmpty {
             let subscribers = self.subscribers
-            for notice in step.notices {
+            for var notice in step.notices {
+                if case .started = notice.phase, !configuration.otherEngines.isEmpty {
+                    notice.engine = unplayed.last { $0.utterance.id == notice.utterance }?.engine
+                }
                 for subscriber in subscribers { send(subscriber, .speech(notice)) }
                 if case .ssip = notice.kind, let message = step.ssipMessage(notice.utterance, in: plan) { noticeSSIP(notice, message) }
             }
