@@ -55,8 +55,9 @@ extension SSIPClientTests {
             }
             #expect(spdSayHeard, "spd-say -o \(engine) was not heard")
             #expect(daemon.log.contains("engine \(engine) started"), "\(daemon.log)")
-            let rows = try server.logged(client: "spd-say") { $0.contains { $0["text"]?.stringValue?.contains("through \(engine)") == true } }
-            #expect(rows.contains { $0["outcome"] == "finished" }, "\(rows)")
+            let spoken = { (rows: [JSONValue]) in rows.contains { $0["text"]?.stringValue?.contains("through \(engine)") == true && $0["outcome"] == "spoken" } }
+            let rows = try server.logged(client: "spd-say", until: spoken)
+            #expect(spoken(rows), "narratord's log for spd-say: \(rows)")
 
             // python3-speechd's set_output_module, as Orca uses it.
             guard SSIPTests.hasPythonSpeechd else { return }
