@@ -178,7 +178,8 @@ import Testing
         child.send(SIGSTOP)
         defer { child.send(SIGCONT) }  // a test that fails early leaves no stopped process behind
         // The signal is delivered on its own time: the kernel shows the stop before the test goes on.
-        while let state = child.state, state != "T" { usleep(1_000) }
+        let stopDeadline = Date().addingTimeInterval(10)
+        while let state = child.state, state != "T", Date() < stopDeadline { usleep(1_000) }
 
         // While the engine is stopped (and before its hang bound gives it up), others are answered.
         #expect(child.state == "T")
