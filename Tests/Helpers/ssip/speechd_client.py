@@ -20,6 +20,8 @@ Scenarios:
   priorities  the priority cases of ssip.md, two connections, the event order of each case
   begins      50 short messages with the library's own callback handler: every one's BEGIN arrives
   voices      list_synthesis_voices(): every (name, language, variant) triple, in the result
+  module      set_output_module(--module), then its voices and a sentence spoken to its end:
+              list_output_modules(), the voices listed after the switch, begin, end
   all         every scenario above except pause, in one run
 """
 
@@ -397,12 +399,32 @@ def begins(address, timeout, count=50):
         c.close()
 
 
+def module(address, timeout, name="flite"):
+    """A client that picks an engine as Orca does (set_output_module), then speaks through it."""
+    t0 = time.monotonic()
+    obs = Observer("module", t0)
+    c = connect(address, name="module")
+    try:
+        modules = list(c.list_output_modules())
+        c.set_output_module(name)
+        voices = [list(v) for v in c.list_synthesis_voices()]
+        note("module", t0, "set_output_module", module=name, modules=modules, voices=len(voices))
+        speak(c, obs, "module", "Spoken through the output module the client picked.", t0)
+        done = obs.wait(obs.final("module"), timeout)
+        seq = obs.types("module")
+        return {"ok": done and seq == ["begin", "end"] and name in modules, "sequence": seq, "timed_out": not done,
+                "modules": modules, "voices": voices}
+    finally:
+        c.close()
+
+
 def marks_across_sentences(address, timeout):
     return callbacks(address, timeout, MARKS_SENTENCES, "marks_across_sentences")
 
 
 SCENARIOS = {"hello": hello, "callbacks": callbacks, "marks_across_sentences": marks_across_sentences, "setters": setters, "cancel": cancel,
-             "pause": pause, "priorities": priorities, "begins": begins, "voices": voices}
+             "pause": pause, "priorities": priorities, "begins": begins, "voices": voices,
+             "module": module}
 
 
 def main():
@@ -410,6 +432,7 @@ def main():
     p.add_argument("scenario", choices=sorted(SCENARIOS) + ["all"])
     p.add_argument("--address", default=os.environ.get("SPEECHD_ADDRESS"))
     p.add_argument("--timeout", type=float, default=20, help="per wait, seconds")
+    p.add_argument("--module", default="flite", help="the output module the module scenario picks")
     a = p.parse_args()
     if not a.address:
         emit({"kind": "result", "ok": False, "error": "no --address and no SPEECHD_ADDRESS"})
@@ -424,7 +447,7 @@ def main():
     ok = True
     for name in names:
         try:
-            r = SCENARIOS[name](a.address, a.timeout)
+            r = module(a.address, a.timeout, a.module) if name == "module" else SCENARIOS[name](a.address, a.timeout)
         except (speechd.SSIPCommunicationError, ConnectionError, FileNotFoundError) as e:
             emit({"scenario": name, "kind": "result", "ok": False, "error": "cannot reach the server: %s" % e})
             return 2
