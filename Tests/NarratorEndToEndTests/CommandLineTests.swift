@@ -42,7 +42,7 @@ import Testing
     /// `voices` on eSpeak NG's 131 voices by 101 variants: folded, filtered, paged, and a name
     /// that names nothing answered with the nearest.
     @Test func voicesFilteredPagedAndFolded() throws {
-        // eSpeak NG's catalog alone: the engine processes' voices are EngineClientTests'.
+        // eSpeak NG's catalog alone: the engine processes' voices are EnginesOfferedTests'.
         let daemon = try DaemonHarness(extraArguments: ["--engines", "none"])
         let folded = try daemon.ctl("voices")
         #expect(folded.lines.first?.hasPrefix("NAME") == true && folded.lines.contains { $0.hasPrefix("German ") })
