@@ -42,7 +42,7 @@ import Testing
         let start = h.now
         #expect(h.advance(by: .milliseconds(4_900)) == [.setTimer(start + .seconds(4)), .setTimer(start + .seconds(6))])
         let audio = h.engineWrites(.sentence(job: job.id, offset: 16), .audio(job: job.id, samples: [7]))
-        #expect(audio == [.cancelTimer, .audio(job: job.id, samples: [7]), .setTimer(h.now + .seconds(2))])
+        #expect(audio == [.sentence(job: job.id, offset: 16), .cancelTimer, .audio(job: job.id, samples: [7]), .setTimer(h.now + .seconds(2))])
         #expect(h.supervisor.health == .ready)
     }
 
