@@ -36,7 +36,7 @@ DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3
 # The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd, Orca on the headless
 # desktop and Firefox ESR's Web Speech (headless); speech-dispatcher and its eSpeak NG module only as the
 # reference the harness is proven against.
-SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng python3-speechd orca firefox-esr $(DESKTOP_TEST_PACKAGES)
+SSIP_TEST_PACKAGES := speech-dispatcher speech-dispatcher-espeak-ng speech-dispatcher-flite python3-speechd orca firefox-esr $(DESKTOP_TEST_PACKAGES)
 SSIP_SUITES := SSIPClientTests
 # Recording the shipped traces (make traces): Orca on the headless desktop reading GTK windows and a
 # web page in Firefox ESR through narratord's SSIP server. Not part of make test.

@@ -257,11 +257,17 @@ class PrivateSpeechd:
             shutil.copy(ESPEAK_MODULE_CONF, os.path.join(config, "modules", "espeak-ng.conf"))
         except OSError:
             open(os.path.join(config, "modules", "espeak-ng.conf"), "w").close()
+        # Its Flite module too when installed (speech-dispatcher-flite), for the module tests to
+        # compare against; eSpeak NG stays the default.
+        flite = ""
+        if os.access(os.path.join(SPEECHD_MODULES, "sd_flite"), os.X_OK):
+            open(os.path.join(config, "modules", "flite.conf"), "w").close()
+            flite = 'AddModule "flite" "sd_flite" "flite.conf"\n'
         with open(os.path.join(config, "speechd.conf"), "w") as f:
             f.write('CommunicationMethod "unix_socket"\nSocketPath "%s"\nTimeout 0\nLogLevel 3\n'
                     'LogDir "%s"\nAudioOutputMethod "pulse"\n'
-                    'AddModule "espeak-ng" "sd_espeak-ng" "espeak-ng.conf"\nDefaultModule espeak-ng\n'
-                    'DisableAutoSpawn\n' % (self.socket, self.dir))
+                    'AddModule "espeak-ng" "sd_espeak-ng" "espeak-ng.conf"\n%sDefaultModule espeak-ng\n'
+                    'DisableAutoSpawn\n' % (self.socket, self.dir, flite))
         env = self.pulse.env()
         env.update(XDG_RUNTIME_DIR=os.path.join(self.dir, "runtime"),
                    XDG_CONFIG_HOME=os.path.join(self.dir, "xdg-config"), HOME=self.dir)

@@ -108,5 +108,36 @@ extension SSIPClientTests {
                 }
             }
         }
+
+        /// The module commands answered as speech-dispatcher 0.11.4 (with its Flite module)
+        /// answers them, compared in one run: the same codes and final lines, each voice line
+        /// NAME, language and variant, an unknown module accepted and read back as speechd does.
+        @Test(.enabled(if: SSIPTests.installed("/usr/bin/speech-dispatcher") && SSIPTests.installed("/usr/lib/speech-dispatcher-modules/sd_flite"),
+                       "speech-dispatcher or its Flite module is not installed (apt-get install speech-dispatcher speech-dispatcher-flite)"))
+        func moduleCommandsAnswerAsSpeechDispatcherDoes() throws {
+            let dialogue = [
+                "SET SELF CLIENT_NAME test:modules:main", "LIST OUTPUT_MODULES", "SET SELF OUTPUT_MODULE flite", "GET OUTPUT_MODULE",
+                "LIST SYNTHESIS_VOICES", "SET SELF SYNTHESIS_VOICE kal16", "SET SELF LANGUAGE en", "GET OUTPUT_MODULE",
+                "SET SELF OUTPUT_MODULE nosuch", "GET OUTPUT_MODULE", "SET SELF OUTPUT_MODULE espeak-ng", "GET OUTPUT_MODULE",
+            ]
+            func answers(_ server: SSIPServer) throws -> [[String]] {
+                let client = try SSIPTestClient(path: server.socket)
+                return try dialogue.map { try client.command($0) }
+            }
+            let reference = try answers(SSIPServer(speechDispatcher: true))
+            let narrator = try answers(SSIPServer(speechDispatcher: false))
+            for (index, line) in dialogue.enumerated() {
+                let ours = narrator[index], theirs = reference[index]
+                #expect(ours.last == theirs.last, "\(line): narratord \(ours), speech-dispatcher \(theirs)")
+                #expect(Set(ours.map { $0.prefix(4) }) == Set(theirs.map { $0.prefix(4) }), "\(line): narratord \(ours), speech-dispatcher \(theirs)")
+                if line.hasPrefix("GET") { #expect(ours == theirs, "\(line)") }
+            }
+            // Both list their modules, Flite among them; each voice line has three fields.
+            #expect(reference[1].contains("250-flite") && narrator[1].contains("250-flite"), "\(reference[1]) \(narrator[1])")
+            for voices in [reference[4], narrator[4]] {
+                #expect(voices.dropLast().allSatisfy { $0.hasPrefix("249-") && $0.split(separator: "\t").count == 3 }, "\(voices)")
+                #expect(voices.contains { $0.hasPrefix("249-kal16\t") }, "\(voices)")
+            }
+        }
     }
 }
