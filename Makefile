@@ -26,9 +26,10 @@ DOCDIR     := $(PREFIX)/share/doc/narrator
 # (pipewire, pipewire-pulse and WirePlumber, which needs a D-Bus session bus: dbus),
 # and tzdata for a time zone that is not UTC (the log set aside is named in local time).
 BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev flite1-dev libflite1 pkg-config
-# Benchmarks: the same, plus Speech Dispatcher to measure beside, and the headless desktop with
-# gtk3-widget-factory and Orca (keys sent through python3-xlib's XTEST) for the AT-SPI bridge's.
-BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng orca python3-xlib
+# Benchmarks: the same, plus Speech Dispatcher to measure beside (with its eSpeak NG module, and its
+# Flite module beside narrator-flite), and the headless desktop with gtk3-widget-factory and Orca
+# (keys sent through python3-xlib's XTEST) for the AT-SPI bridge's.
+BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatcher-espeak-ng speech-dispatcher-flite orca python3-xlib
 TEST_PACKAGES  := pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus python3 sqlite3 systemd man-db util-linux bash-completion librsvg2-bin tzdata
 # A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK and Qt applications to read
 # on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's.

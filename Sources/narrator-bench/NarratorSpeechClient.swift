@@ -28,7 +28,8 @@ final class NarratorSpeechClient {
     private let client: UnixClient
     private var nextID = 0
 
-    init(pulse: any SoundServer, directory: String) throws {
+    /// - Parameter arguments: more of narratord's options, after the benchmark's own (`--engines none`).
+    init(pulse: any SoundServer, directory: String, arguments: [String] = []) throws {
         self.directory = directory
         let daemon = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("narratord").path
         guard FileManager.default.isExecutableFile(atPath: daemon) else {
@@ -36,7 +37,7 @@ final class NarratorSpeechClient {
         }
         let socket = directory + "/narratord.sock"
         process = try ChildProcess(
-            daemon, ["--socket", socket, "--ssip", directory + "/speechd.sock", "--audio", "pulse", "--state-dir", directory + "/state", "--log-level", "warning"],
+            daemon, ["--socket", socket, "--ssip", directory + "/speechd.sock", "--audio", "pulse", "--state-dir", directory + "/state", "--log-level", "warning"] + arguments,
             environment: pulse.environment, output: directory + "/narratord.stdout", error: directory + "/narratord.stderr")
         var connected: UnixClient?
         let deadline = Clock.now() + 20

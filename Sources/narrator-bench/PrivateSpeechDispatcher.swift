@@ -3,19 +3,34 @@ import NarratorPulseHarness
 import NarratorSystem
 
 /// A private Speech Dispatcher (Debian's package) in the foreground, on its own socket and
-/// configuration, with the eSpeak NG module playing into a private PulseAudio server. It never
-/// touches the user's own instance: autospawn is off and nothing is read from ~/.config.
+/// configuration, with one output module (eSpeak NG's unless told) playing into a private
+/// PulseAudio server. It never touches the user's own instance: autospawn is off and nothing is
+/// read from ~/.config.
 final class PrivateSpeechDispatcher {
     static let server = "/usr/bin/speech-dispatcher"
     static let moduleDirectory = "/usr/lib/speech-dispatcher-modules"
-    static let module = moduleDirectory + "/sd_espeak-ng"
-    static let systemModuleConfig = "/etc/speech-dispatcher/modules/espeak-ng.conf"
 
-    /// Why it could not be used here; nil when it is installed.
-    static var missing: String? {
+    /// An output module of Debian's: its name in the configuration, its binary and its package.
+    struct Module {
+        var name: String
+        var binary: String
+        var package: String
+
+        static let espeak = Module(name: "espeak-ng", binary: "sd_espeak-ng", package: "speech-dispatcher-espeak-ng")
+        static let flite = Module(name: "flite", binary: "sd_flite", package: "speech-dispatcher-flite")
+
+        var path: String { PrivateSpeechDispatcher.moduleDirectory + "/" + binary }
+        var systemConfig: String { "/etc/speech-dispatcher/modules/\(name).conf" }
+    }
+
+    /// Why it could not be used here with eSpeak NG's module; nil when both are installed.
+    static var missing: String? { missing(.espeak) }
+
+    /// Why it could not be used here with `module`; nil when both are installed.
+    static func missing(_ module: Module) -> String? {
         if !FileManager.default.isExecutableFile(atPath: server) { return "\(server) is not installed (apt-get install speech-dispatcher)" }
-        if !FileManager.default.isExecutableFile(atPath: module) {
-            return "\(module) is not installed (apt-get install speech-dispatcher-espeak-ng)"
+        if !FileManager.default.isExecutableFile(atPath: module.path) {
+            return "\(module.path) is not installed (apt-get install \(module.package))"
         }
         return nil
     }
@@ -27,15 +42,15 @@ final class PrivateSpeechDispatcher {
     let log: String
     private let process: ChildProcess
 
-    init(pulse: PrivatePulseServer, directory: String) throws {
+    init(pulse: PrivatePulseServer, directory: String, module: Module = .espeak) throws {
         self.directory = directory
         socket = directory + "/speechd.sock"
         log = directory + "/speech-dispatcher.stderr"
         let config = directory + "/config"
         try FileManager.default.createDirectory(atPath: config + "/modules", withIntermediateDirectories: true)
         try FileManager.default.createDirectory(atPath: directory + "/runtime", withIntermediateDirectories: true)
-        let moduleConfig = (try? String(contentsOfFile: Self.systemModuleConfig, encoding: .utf8)) ?? ""
-        try moduleConfig.write(toFile: config + "/modules/espeak-ng.conf", atomically: true, encoding: .utf8)
+        let moduleConfig = (try? String(contentsOfFile: module.systemConfig, encoding: .utf8)) ?? ""
+        try moduleConfig.write(toFile: config + "/modules/\(module.name).conf", atomically: true, encoding: .utf8)
         // Errors only in its log, as narratord runs at --log-level warning: logging is not what is measured.
         let settings = """
             CommunicationMethod "unix_socket"
@@ -44,8 +59,8 @@ final class PrivateSpeechDispatcher {
             LogLevel 1
             LogDir "\(directory)"
             AudioOutputMethod "pulse"
-            AddModule "espeak-ng" "sd_espeak-ng" "espeak-ng.conf"
-            DefaultModule espeak-ng
+            AddModule "\(module.name)" "\(module.binary)" "\(module.name).conf"
+            DefaultModule \(module.name)
             DisableAutoSpawn
 
             """
@@ -84,6 +99,6 @@ final class PrivateSpeechDispatcher {
     /// The server's process id.
     var pid: Int32 { process.pid }
 
-    /// The output modules it started (sd_espeak-ng), which synthesize and play in processes of their own.
+    /// The output modules it started (sd_espeak-ng, sd_flite), which synthesize and play in processes of their own.
     var modules: [Int32] { ProcessActivity.children(of: process.pid) }
 }

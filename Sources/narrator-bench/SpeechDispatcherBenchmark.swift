@@ -114,7 +114,7 @@ enum SpeechDispatcherBenchmark {
             let settle = 0.15 + Double(index % 5) * 0.01
             let steps: [() throws -> Void] = [
                 {
-                    let sample = try floorSample(rig, settle: settle)
+                    let sample = try floorSample(rig.recorder, rig.floor, settle: settle)
                     if keep { floor.append(sample) }
                 },
                 {
@@ -200,21 +200,25 @@ enum SpeechDispatcherBenchmark {
 
     /// The floor: a click into the idle stream, to its first sample at the sink; a tone flushed
     /// after `settle` seconds, to the end of its last sample there.
-    static func floorSample(_ rig: Rig, settle: Double) throws -> Samples {
-        try quiet(rig.recorder, before: "the floor's click")
-        let sent = try rig.floor.click()
-        guard let heard = rig.recorder.firstAudible(after: sent) else {
-            throw Failure(description: "the floor's click was not heard at the sink within 5 s (\(rig.recorder.describe(around: sent)))")
+    static func floorSample(_ recorder: SinkRecorder, _ floor: ClickFloor, settle: Double) throws -> Samples {
+        try quiet(recorder, before: "the floor's click")
+        let sent = try floor.click()
+        guard let heard = recorder.firstAudible(after: sent) else {
+            throw Failure(description: "the floor's click was not heard at the sink within 5 s (\(recorder.describe(around: sent)))")
         }
-        try quiet(rig.recorder, before: "the floor's tone")
-        let flushed = try rig.floor.flushedTone(recorder: rig.recorder, after: settle)
-        guard let silent = rig.recorder.silence(after: flushed) else { throw Failure(description: "the sink did not fall silent after the floor's flush") }
+        try quiet(recorder, before: "the floor's tone")
+        let flushed = try floor.flushedTone(recorder: recorder, after: settle)
+        guard let silent = recorder.silence(after: flushed) else { throw Failure(description: "the sink did not fall silent after the floor's flush") }
         return Samples(onset: [heard - sent], silence: [silent - flushed])
     }
 
     /// One SSIP sample: a short message from silence (begin, onset; then cancelled) and a long
-    /// one cancelled after `settle` seconds of playing, at a moment something is heard.
-    static func ssipSample(_ ssip: SSIPConnection, _ recorder: SinkRecorder, settle: Double) throws -> Samples {
+    /// one cancelled after `settle` seconds of playing, at a moment something is heard;
+    /// `beforeCancel` runs just before that CANCEL (to look at the engine then).
+    static func ssipSample(
+        _ ssip: SSIPConnection, _ recorder: SinkRecorder, settle: Double, short text: String = text, long: String = long,
+        beforeCancel: () -> Void = {}
+    ) throws -> Samples {
         var samples = Samples()
         try quiet(recorder, before: "\(ssip.server)'s message")
         let short = try ssip.speak(text)
@@ -232,6 +236,7 @@ enum SpeechDispatcherBenchmark {
         _ = try ssip.waitForEvent(701, message: message.message)
         Thread.sleep(forTimeInterval: settle)
         recorder.waitForLoud()
+        beforeCancel()
         let cancel = try ssip.cancelSelf(message: message.message)
         guard cancel.code == 703 else { throw Failure(description: "\(ssip.server)'s long message ended before CANCEL took effect") }
         guard let silent = recorder.silence(after: cancel.sent) else { throw Failure(description: "the sink did not fall silent after \(ssip.server)'s CANCEL") }
