@@ -27,6 +27,11 @@ public final class PulseOutput: AudioOutput {
     /// The format the stream is open in (nil: closed). Its lock serializes open and close against a
     /// concurrent flush; writes and drains read it and then call the device without the lock.
     private let stream: Mutex<AudioFormat?>
+    /// The rate the stream is opened at: eSpeak NG's and Piper's, so theirs is written as is.
+    static let streamRate = 22_050
+    /// Converts the current utterance's audio when its rate is not ``streamRate`` (written by
+    /// `begin`, used by the writing thread).
+    private let resampler = Mutex<StreamResampler?>(nil)
     /// Counts interrupts.
     private let interrupts = Atomic<UInt64>(0)
     /// The count of interrupts when the current utterance began (written by `begin` only).
@@ -68,8 +73,13 @@ public final class PulseOutput: AudioOutput {
     }
 
     /// Opens the stream in `format` if it is closed (``standBy()``) or open in another format.
-    public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {
+    public func begin(_ utterance: UtteranceID, kind: SpeechKind, format requested: AudioFormat) throws(AudioOutputError) {
         startedAt.store(interrupts.load(ordering: .acquiring), ordering: .releasing)
+        // The stream stays at one rate; audio at another is converted (``StreamResampler``).
+        let format = AudioFormat(sampleRate: Self.streamRate, channels: requested.channels)
+        resampler.withLock {
+            $0 = requested.sampleRate == Self.streamRate ? nil : StreamResampler(from: requested.sampleRate, to: Self.streamRate)
+        }
         try stream.withLock { (open: inout AudioFormat?) throws(AudioOutputError) in
             guard open != format else { return }
             if open != nil {
@@ -84,8 +94,9 @@ public final class PulseOutput: AudioOutput {
         }
     }
 
-    public func write(_ samples: [Int16]) throws(AudioOutputError) {
+    public func write(_ input: [Int16]) throws(AudioOutputError) {
         guard let format = stream.withLock({ $0 }), !wasInterrupted else { return }
+        let samples = resampler.withLock { $0 == nil ? input : $0!.process(input) }
         let piece = max(1, format.sampleRate * format.channels / 100)
         var offset = 0
         while offset < samples.count {

@@ -83,8 +83,9 @@ enum EnginesBenchmark {
                 recorder: recorder, floor: floor, auto: auto, none: none, dispatcher: dispatcher,
                 espeakAuto: try connect(auto.ssipSocket, "narratord (eSpeak NG, engines found)", module: nil),
                 espeakNone: try connect(none.ssipSocket, "narratord --engines none", module: nil),
-                flite: try connect(auto.ssipSocket, "narratord (Flite)", module: "flite"),
-                piper: try connect(auto.ssipSocket, "narratord (Piper)", module: "piper"),
+                // Their modules are chosen in `warm`: choosing one starts its engine, which `idle` checks has not happened.
+                flite: try connect(auto.ssipSocket, "narratord (Flite)", module: nil),
+                piper: try connect(auto.ssipSocket, "narratord (Piper)", module: nil),
                 spdFlite: try connect(dispatcher.socket, "speech-dispatcher (sd_flite)", module: nil))
             defer { for ssip in [rig.espeakAuto, rig.espeakNone, rig.flite, rig.piper, rig.spdFlite] { ssip.close() } }
             var failures: [String] = []
@@ -136,8 +137,10 @@ enum EnginesBenchmark {
         ]
     }
 
-    /// Each engine's first message, to its end: Piper starts its process and loads its model then.
+    /// Each engine chosen (`SET SELF OUTPUT_MODULE`, which starts it) and its first message, to its end.
     static func warm(_ rig: Rig) throws {
+        try rig.flite.command("SET SELF OUTPUT_MODULE flite")
+        try rig.piper.command("SET SELF OUTPUT_MODULE piper")
         for ssip in [rig.flite, rig.piper, rig.spdFlite] {
             try SpeechDispatcherBenchmark.quiet(rig.recorder, before: "\(ssip.server)'s first message")
             let spoken = try ssip.speak(text)

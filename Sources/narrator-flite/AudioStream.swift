@@ -21,6 +21,16 @@ final class AudioStream {
     var stopped = false
     /// Samples sent for the current job.
     var samplesSent = 0
+    /// Flite starts every utterance with 110 to 230 ms of silence (by voice), which would be
+    /// heard as that much later an onset: until the job's first audible sample, samples are held
+    /// back, and only the last `lead` of them (15 ms, the attack) go out before it.
+    enum LeadingSilence {
+        case trimming(kept: [Int16], lead: Int)
+        case done
+    }
+    var leadingSilence = LeadingSilence.done
+    /// A sample at least this loud ends the leading silence (about -42 dBFS: some voices hum below it for 100 ms before they speak).
+    static let audible: Int16 = 256
     private var scratch: [Int16] = []
 
     init(writer: FrameWriter, queue: JobQueue) {
@@ -41,6 +51,18 @@ final class AudioStream {
         }
         var from = start
         let end = start + size
+        if case .trimming(var kept, let lead) = leadingSilence {
+            let buffer = UnsafeBufferPointer(start: samples + start, count: size)
+            guard let first = buffer.firstIndex(where: { $0 >= Self.audible || $0 <= -Self.audible }) else {
+                kept = Array((kept + buffer).suffix(lead))
+                leadingSilence = .trimming(kept: kept, lead: lead)
+                return CST_AUDIO_STREAM_CONT
+            }
+            let before = Array((kept + buffer[..<first]).suffix(lead))
+            leadingSilence = .done
+            if !before.isEmpty { send(before) }
+            from = start + first
+        }
         while from < end {
             let count = min(frameLimit, end - from)
             scratch.removeAll(keepingCapacity: true)
@@ -56,6 +78,13 @@ final class AudioStream {
             from += count
         }
         return CST_AUDIO_STREAM_CONT
+    }
+
+    /// Sends `samples` (already held, so at the volume Flite made them) as one `A` frame at the job's volume.
+    private func send(_ samples: [Int16]) {
+        let scaled = gain == 1 ? samples : samples.map { Int16(clamping: Int((Float($0) * gain).rounded())) }
+        writer.send(.audio(job: job, samples: scaled))
+        samplesSent += samples.count
     }
 
     /// The C function Flite calls, finding this stream through the streaming info's userdata.

@@ -44,6 +44,7 @@ final class FliteSynthesis {
             stream.job = number
             stream.stopped = false
             stream.samplesSent = 0
+            stream.leadingSilence = .trimming(kept: [], lead: max(1, voice.sampleRate * 15 / 1000))
             stream.frameLimit = max(1, voice.sampleRate / 10)
             for sentence in SentenceSplitter.split(text) {
                 if stream.stopped || stream.queue.currentIsCancelled { break }

@@ -72,6 +72,19 @@ import Testing
         #expect(job.seconds > 1.5 && job.seconds < 8, "\(job.seconds) s")
     }
 
+    /// Flite begins each utterance with 110 to 230 ms of silence (by voice), heard as a late
+    /// onset; the engine leaves 15 ms before the first loud sample, so speech starts within a few tens of milliseconds.
+    @Test(arguments: voiceNames)
+    func speechStartsWithoutFlitesLeadingSilence(_ voice: String) throws {
+        let (engine, _) = try readyEngine()
+        let job = try run(speak(1, "Hello there. How are you today?", voice: voice), on: engine)
+        let rate = Double(try #require(job.sampleRate))
+        let first = try #require(job.samples.firstIndex { abs(Int($0)) >= 100 })
+        #expect(Double(first) / rate < 0.05, "\(voice): first audible sample at \(Double(first) / rate * 1000) ms")
+        // The later sentence keeps its pause: only the job's start is trimmed.
+        #expect(job.seconds > 1.5, "\(job.seconds) s")
+    }
+
     @Test func aLongSentenceStreamsInManyFramesOfAtMostATenthOfASecond() throws {
         let (engine, _) = try readyEngine()
         let text = "This single sentence is long enough that its audio must leave the engine in many pieces, "
