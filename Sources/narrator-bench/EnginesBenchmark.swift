@@ -225,7 +225,7 @@ enum EnginesBenchmark {
                     + "raw p50 \(ms(flite.onset)) vs \(ms(spdFlite.onset))")
             + rows(
                 "engines.piper.onset", above(onsetFloor, piper.onset), alone,
-                baseline: "Piper alone (piper_alone.py, same text and voice, model loaded): synthesize to its first chunk", ratioAtMost: 1.2,
+                baseline: "Piper alone (piper_alone.py, same text and voice, model loaded): synthesize to the first audible sample of its audio", ratioAtMost: 1.2,
                 note: "narratord's Piper (OUTPUT_MODULE piper, its first sentence, warm): \(onset); raw p50 \(ms(piper.onset)); "
                     + "Piper alone runs half before and half after the others, n=\(alone.count)")
             + rows(

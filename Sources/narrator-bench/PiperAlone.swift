@@ -23,7 +23,9 @@ enum PiperAlone {
         return nil
     }
 
-    /// Seconds from `synthesize` to the first chunk, one per run, after the voice was loaded.
+    /// Seconds from `synthesize` to the first audible sample of its audio (the first chunk's time
+    /// plus where that sample lies in it: the point narratord's onset is measured to at the sink),
+    /// one per run, after the voice was loaded.
     static func firstAudio(text: String, runs: Int) throws -> [Double] {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: python)
@@ -36,7 +38,7 @@ enum PiperAlone {
         process.waitUntilExit()
         guard process.terminationStatus == 0,
             let object = try JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let seconds = object["firstAudioSeconds"] as? [Double], seconds.count == runs
+            let seconds = object["firstAudibleSeconds"] as? [Double], seconds.count == runs
         else {
             throw Failure(description: "piper_alone.py exited \(process.terminationStatus) with \(String(decoding: data, as: UTF8.self).prefix(500))")
         }

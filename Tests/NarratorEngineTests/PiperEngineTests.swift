@@ -29,4 +29,17 @@ import Testing
     @Test func flitePassesTheSameCheck() throws {
         try check(Self.checker, BuiltProducts.directory + "/narrator-flite")
     }
+
+    /// Piper begins its audio with about 30 ms of near-silence, heard as a later onset; the engine
+    /// starts the job 15 ms before its first loud sample.
+    @Test func speechStartsWithoutPipersLeadingSilence() throws {
+        let engine = try EngineProcess(Self.piper)
+        guard case .ready = try engine.next() else { throw EngineProcessError(description: "no R frame; stderr: \(engine.standardError)") }
+        try engine.send(.speak(job: 1, text: "Hello there. How are you today?", voice: "joe", rate: 175, pitch: 50, volume: 100))
+        let job = EngineJob(try engine.frames(through: 1), job: 1)
+        let rate = Double(try #require(job.sampleRate))
+        let first = try #require(job.samples.firstIndex { abs(Int($0)) >= 100 })
+        #expect(Double(first) / rate < 0.025, "first audible sample at \(Double(first) / rate * 1000) ms")
+        #expect(job.seconds > 1, "\(job.seconds) s")
+    }
 }

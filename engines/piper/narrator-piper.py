@@ -413,11 +413,20 @@ class Engine:
         length_scale = min(max(voice.config.length_scale * NORMAL_RATE / max(job.rate, 1), low), high)
         config = SynthesisConfig(length_scale=length_scale, volume=max(job.volume, 0) / 100)
         frame_bytes = 2 * int(sample_rate * FRAME_SECONDS)
+        # The job's audio starts LEAD_SECONDS before its first loud sample: Piper begins with
+        # about 30 ms of near-silence, heard as that much later an onset.
+        trimming = True
         try:
             for offset, piece in pieces(job.text):
                 first = True
                 for chunk in voice.synthesize(piece, config):
                     audio = chunk.audio_int16_bytes
+                    if trimming:
+                        loud = first_loud_sample(audio)
+                        if loud is None:
+                            continue
+                        audio = audio[2 * max(0, loud - int(sample_rate * LEAD_SECONDS)):]
+                        trimming = False
                     for start in range(0, len(audio), frame_bytes):
                         if self._cancellation.is_cancelled(job.id):
                             raise Cancelled()
@@ -430,6 +439,20 @@ class Engine:
                 self._frames.send("F", job.id, f"Piper failed: {error}".encode())
                 return
         self._frames.send("E", job.id, bytes([1 if self._cancellation.is_cancelled(job.id) else 0]))
+
+
+LEAD_SECONDS = 0.015
+# A sample at least this loud (about -42 dBFS) ends the leading silence.
+LOUD = 256
+
+
+def first_loud_sample(audio):
+    """The index of the first sample of 16-bit little-endian `audio` at least LOUD, or None."""
+    samples = memoryview(audio).cast("h")
+    for index, sample in enumerate(samples):
+        if sample >= LOUD or sample <= -LOUD:
+            return index
+    return None
 
 
 def serve(voices):
