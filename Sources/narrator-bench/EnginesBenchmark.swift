@@ -140,6 +140,8 @@ enum EnginesBenchmark {
     /// Each engine chosen (`SET SELF OUTPUT_MODULE`, which starts it) and its first message, to its end.
     static func warm(_ rig: Rig) throws {
         try rig.flite.command("SET SELF OUTPUT_MODULE flite")
+        // The voice sd_flite speaks (the only one it lists), so both sides synthesize the same.
+        try rig.flite.command("SET SELF SYNTHESIS_VOICE kal16")
         try rig.piper.command("SET SELF OUTPUT_MODULE piper")
         for ssip in [rig.flite, rig.piper, rig.spdFlite] {
             try SpeechDispatcherBenchmark.quiet(rig.recorder, before: "\(ssip.server)'s first message")
@@ -232,7 +234,7 @@ enum EnginesBenchmark {
             + rows(
                 "engines.flite.onset", above(onsetFloor, flite.onset), above(onsetFloor, spdFlite.onset),
                 baseline: "speech-dispatcher 0.11 + sd_flite, pulse", ratioAtMost: 0.5,
-                note: "narratord's Flite (SET SELF OUTPUT_MODULE flite) beside speech-dispatcher's Flite module: \(onset); "
+                note: "narratord's Flite (SET SELF OUTPUT_MODULE flite, voice kal16, sd_flite's) beside speech-dispatcher's Flite module: \(onset); "
                     + "raw p50 \(ms(flite.onset)) vs \(ms(spdFlite.onset))")
             + rows(
                 "engines.piper.onset", above(onsetFloor, piper.onset), alone,
