@@ -92,6 +92,7 @@ enum EnginesBenchmark {
             var results = try idle(rig, failures: &failures)
             try warm(rig)
             results += try latencies(rig, runs: runs)
+            results += try stoppedEngine(rig, runs: runs)
             return (results, failures)
         } catch {
             print("engines: failed: \(error)")
@@ -257,6 +258,44 @@ enum EnginesBenchmark {
                 "engines.piper.cancel.event", piper.cancelEvent, espeakNone.cancelEvent,
                 baseline: "eSpeak NG in narratord --engines none",
                 note: "same runs: CANCEL SELF sent to 703 CANCELED")
+    }
+
+    /// Another client's replies while narrator-piper is stopped (SIGSTOP) mid-text, beside the
+    /// same while it speaks normally: the engine's threads are not the loop's, so nobody waits.
+    /// Then the engine is given up at its 2 s bound and started again; the suite waits for it.
+    static func stoppedEngine(_ rig: Rig, runs: Int) throws -> [BenchResult] {
+        func roundTrips() throws -> [Double] {
+            try (0..<runs).map { _ in
+                let start = Date()
+                _ = try rig.espeakAuto.command("SET SELF RATE 0")
+                return Date().timeIntervalSince(start)
+            }
+        }
+        guard let piper = engineChildren(of: rig.auto.pid).first(where: { $0.command.contains("narrator-piper") })?.pid else {
+            throw Failure(description: "narrator-piper is not running")
+        }
+        try SpeechDispatcherBenchmark.quiet(rig.recorder, before: "Piper's long message")
+        var spoken = try rig.piper.speak(long)
+        _ = try rig.piper.waitForEvent(701, message: spoken.message, timeout: .seconds(30))
+        let normal = try roundTrips()
+        _ = try rig.piper.cancelSelf(message: spoken.message)
+        try SpeechDispatcherBenchmark.quiet(rig.recorder, before: "Piper's long message, to be stopped")
+        spoken = try rig.piper.speak(long)
+        _ = try rig.piper.waitForEvent(701, message: spoken.message, timeout: .seconds(30))
+        kill(piper, SIGSTOP)
+        let stopped = try roundTrips()
+        _ = try rig.piper.cancelSelf(message: spoken.message)
+        // Given up at the bound, killed, and started again by narratord.
+        let deadline = Date().addingTimeInterval(30)
+        while Date() < deadline, !engineChildren(of: rig.auto.pid).contains(where: { $0.command.contains("narrator-piper") && $0.pid != piper }) {
+            Thread.sleep(forTimeInterval: 0.05)
+        }
+        let back = engineChildren(of: rig.auto.pid).contains { $0.command.contains("narrator-piper") && $0.pid != piper }
+        kill(piper, SIGCONT)
+        if !back { throw Failure(description: "narrator-piper did not come back within 30 s of its SIGSTOP") }
+        return rows(
+            "engines.stopped.reply", stopped, normal, baseline: "the same client while narrator-piper speaks normally", ratioAtMost: 2,
+            note: "another SSIP client's SET SELF RATE round trip while narrator-piper is stopped (SIGSTOP) mid-text, n=\(runs); narratord gave it up and started a new one")
     }
 
     /// p50 and p99 rows beside the baseline's, each with its targets checked.
