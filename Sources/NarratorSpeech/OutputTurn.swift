@@ -17,13 +17,11 @@ final class OutputTurn: Sendable {
         self.output = output
     }
 
-    /// Begins `id` at the output: its turn from now. An utterance that still has the output was
-    /// cut on another engine whose thread has not ended it yet: it is ended here (its stop
-    /// interrupted it, so this returns promptly), so that its audio up to the cut is kept (a
-    /// `wav:` file is written) and its late `end` is dropped.
+    /// Begins `id` at the output: its turn from now. (An utterance cut on another engine whose
+    /// thread has not ended it yet loses its turn here; its late `end` is dropped. Ending it at the
+    /// device instead raced the interrupt's flush inside pcaudiolib's PulseAudio stream.)
     func begin(_ id: UtteranceID, kind: SpeechKind, format: AudioFormat) throws(AudioOutputError) {
         try owner.withLock { (owner: inout UtteranceID?) throws(AudioOutputError) in
-            if owner != nil { try? output.end() }
             owner = nil
             try output.begin(id, kind: kind, format: format)
             owner = id

@@ -21,6 +21,8 @@ public final class WavOutput: AudioOutput {
         var format = AudioFormat(sampleRate: 22_050)
         var fileName = ""
         var interrupted = false
+        /// Begun and not ended: its file is not written yet.
+        var open = false
     }
 
     private let recording: Mutex<Recording>
@@ -43,6 +45,14 @@ public final class WavOutput: AudioOutput {
     }
 
     public func begin(_ utterance: UtteranceID, kind: SpeechKind, format: AudioFormat) {
+        // An utterance cut on one engine while the next begins on another is never ended by its
+        // engine's thread (its turn passed): its file is written now, with what it had until the cut.
+        let unfinished = recording.withLock { recording -> (String, [Int16], AudioFormat)? in
+            defer { recording.open = true }
+            guard recording.open else { return nil }
+            return (directory + "/" + recording.fileName, recording.samples, recording.format)
+        }
+        if let (path, samples, format) = unfinished { try? Syscall.writeFileAtomically(path, WavFile.encode(samples, format: format)) }
         recording.withLock { recording in
             recording.sequence += 1
             recording.fileName = Self.fileName(sequence: recording.sequence, kind: kind)
@@ -64,7 +74,8 @@ public final class WavOutput: AudioOutput {
         // The samples are taken out (the array shares its storage, nothing is copied) and
         // encoded outside the lock, so that an interrupt never waits for the encoding.
         let (path, samples, format) = recording.withLock { recording in
-            (directory + "/" + recording.fileName, recording.samples, recording.format)
+            recording.open = false
+            return (directory + "/" + recording.fileName, recording.samples, recording.format)
         }
         let bytes = WavFile.encode(samples, format: format)
         do {
