@@ -28,27 +28,20 @@ import Testing
         // Faster than the default, so that the test takes a few seconds, not twenty.
         try expectReply(try client.command("SET SELF RATE 50"), "203 OK RATE SET")
 
-        var messages: [String] = []
-        var events: [String: [String]] = [:]
-        func take(_ lines: [String]) {
-            switch lines.last {
-            case "225 OK MESSAGE QUEUED": messages.append(String(lines[0].dropFirst(4)))
-            case let final? where final.hasPrefix("70"): events[String(lines[0].dropFirst(4)), default: []].append(final)
-            default: break
-            }
-        }
+        var replies = Replies()
+        func take(_ lines: [String]) { replies.take(lines) }
         take(try client.speak(Self.text))
-        let long = try #require(messages.first)
-        while events[long] != ["701 BEGIN"] { take(try client.reply()) }
+        let long = try #require(replies.messages.first)
+        while replies.events[long] != ["701 BEGIN"] { take(try client.reply()) }
         // Well into the second sentence (the first takes about a second at this rate).
         usleep(2_500_000)
         take(try client.command("KEY a"))
-        #expect(messages.count == 2)
-        let key = messages.last ?? ""
-        while events[long]?.last != "702 END" { take(try client.reply(timeout: .seconds(60))) }
+        #expect(replies.messages.count == 2)
+        let key = replies.messages.last ?? ""
+        while replies.events[long]?.last != "702 END" { take(try client.reply(timeout: .seconds(60))) }
         // The client heard of its message once: no cancel, no pause, one BEGIN and one END.
-        #expect(events[long] == ["701 BEGIN", "702 END"], "\(events)")
-        #expect(events[key] == ["701 BEGIN", "702 END"], "\(events)")
+        #expect(replies.events[long] == ["701 BEGIN", "702 END"], "\(replies.events)")
+        #expect(replies.events[key] == ["701 BEGIN", "702 END"], "\(replies.events)")
 
         // The monitor: the text, cut by the key, then the key, then the text from its second sentence.
         var started: [(utterance: Double, text: String)] = []
@@ -109,24 +102,17 @@ import Testing
         let client = try SSIPTestClient(path: daemon.ssipSocket)
         try expectReply(try client.command("SET SELF NOTIFICATION ALL on"), "220 OK NOTIFICATION SET")
 
-        var messages: [String] = []
-        var events: [String: [String]] = [:]
-        func take(_ lines: [String]) {
-            switch lines.last {
-            case "225 OK MESSAGE QUEUED": messages.append(String(lines[0].dropFirst(4)))
-            case let final? where final.hasPrefix("70"): events[String(lines[0].dropFirst(4)), default: []].append(final)
-            default: break
-            }
-        }
+        var replies = Replies()
+        func take(_ lines: [String]) { replies.take(lines) }
         take(try client.speak(Self.text))
-        let long = try #require(messages.first)
-        while events[long] != ["701 BEGIN"] { take(try client.reply(timeout: .seconds(30))) }
+        let long = try #require(replies.messages.first)
+        while replies.events[long] != ["701 BEGIN"] { take(try client.reply(timeout: .seconds(30))) }
         usleep(2_500_000)
         take(try client.command("KEY a"))
-        let key = messages.count == 2 ? messages[1] : ""
-        while events[long]?.last != "702 END" { take(try client.reply(timeout: .seconds(90))) }
-        #expect(events[long] == ["701 BEGIN", "702 END"], "\(events)")
-        #expect(events[key] == ["701 BEGIN", "702 END"], "\(events)")
+        let key = replies.messages.count == 2 ? replies.messages[1] : ""
+        while replies.events[long]?.last != "702 END" { take(try client.reply(timeout: .seconds(90))) }
+        #expect(replies.events[long] == ["701 BEGIN", "702 END"], "\(replies.events)")
+        #expect(replies.events[key] == ["701 BEGIN", "702 END"], "\(replies.events)")
 
         var started: [(utterance: Double, text: String, engine: String)] = []
         var finished: Set<Double> = []
@@ -148,6 +134,20 @@ import Testing
         let seconds = try files.map { try Self.seconds(ofWAV: wav + "/" + $0) }
         #expect(seconds.allSatisfy { $0 > 0.1 }, "\(seconds)")
         #expect(!daemon.log.contains("engine piper stopped") && !daemon.log.contains("engine piper exited"), "\(daemon.log)")
+    }
+
+    /// An SSIP client's messages (their ids, from `225`) and each one's events (`70x`), in order.
+    struct Replies {
+        var messages: [String] = []
+        var events: [String: [String]] = [:]
+
+        mutating func take(_ lines: [String]) {
+            switch lines.last {
+            case "225 OK MESSAGE QUEUED": messages.append(String(lines[0].dropFirst(4)))
+            case let final? where final.hasPrefix("70"): events[String(lines[0].dropFirst(4)), default: []].append(final)
+            default: break
+            }
+        }
     }
 
     /// The length of a 16-bit mono WAV file, from its header's rate and its data's size.
