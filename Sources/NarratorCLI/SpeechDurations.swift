@@ -1,6 +1,7 @@
 import Foundation
 import NarratorCore
 import NarratorSpeech
+import NarratorSystem
 
 /// How long each text takes to say at one voice and rate: synthesized once, then kept in a small
 /// JSON cache so replays of the same traces do not synthesize again. The voice is eSpeak NG's, or
@@ -99,7 +100,7 @@ final class SpeechDurations {
 
     /// The directory narratorctl runs from (where `make install` puts the engines too).
     static func ownDirectory() -> String? {
-        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+        guard let path = try? Syscall.readLink("/proc/self/exe") else { return nil }
         return (path as NSString).deletingLastPathComponent
     }
 

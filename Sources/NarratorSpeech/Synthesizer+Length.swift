@@ -1,6 +1,5 @@
-import Glibc
+import Dispatch
 import NarratorCore
-import NarratorSystem
 import Synchronization
 
 /// Why a text's length could not be measured on an engine.
@@ -28,21 +27,22 @@ extension Synthesizer {
     ) throws(SynthesisLengthError) -> Double {
         let samples = Mutex(0)
         let outcome = Mutex<SynthesisJob.Outcome?>(nil)
+        let done = DispatchSemaphore(value: 0)
         let job = SynthesisJob(
             text: text, ssml: ssml, voice: voice, parameters: parameters,
             onChunk: { chunk in
                 samples.withLock { $0 += chunk.count }
                 return true
             },
-            onEnd: { result in outcome.withLock { $0 = result } })
+            onEnd: { result in
+                outcome.withLock { $0 = result }
+                done.signal()
+            })
         submit(job)
-        let deadline = MonotonicClock.now() + bound
-        while outcome.withLock({ $0 }) == nil {
-            if !(MonotonicClock.now() < deadline) {
-                job.cancel()
-                throw .timedOut(engine: engineName, seconds: Int(bound.components.seconds))
-            }
-            usleep(2_000)
+        let (seconds, attoseconds) = bound.components
+        if done.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .timedOut {
+            job.cancel()
+            throw .timedOut(engine: engineName, seconds: Int(seconds))
         }
         switch outcome.withLock({ $0 })! {
         case .failed(let error): throw .synthesis(error)
