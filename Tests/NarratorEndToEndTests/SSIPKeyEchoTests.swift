@@ -127,7 +127,8 @@ import Testing
         #expect(started.map(\.engine) == ["piper", "espeak-ng", "piper"], "\(started)")
         #expect(started.first?.text == Self.text && started.dropFirst().first?.text == "a", "\(started)")
         let rest = started.count == 3 ? started[2].text : ""
-        #expect([Self.text, Self.second + Self.third, Self.third].contains(rest), "the rest starts at a sentence: \(rest)")
+        // 2.5 s in, Piper is past its first sentence: the rest is not the whole text again.
+        #expect([Self.second + Self.third, Self.third].contains(rest), "the rest starts at a later sentence: \(rest)")
         // Three utterances, all heard: Piper's, eSpeak NG's key, Piper's rest.
         let files = try FileManager.default.contentsOfDirectory(atPath: wav).filter { $0.hasSuffix(".wav") }.sorted()
         #expect(files.count == 3, "\(files)")
