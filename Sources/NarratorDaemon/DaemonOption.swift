@@ -147,9 +147,13 @@ extension DaemonOptions {
             $0.limits.document.maxNodes = $1
         },
         .count(
-            "--max-string", "longest id, label, value or hint, in characters", 1...1_000_000,
+            "--max-string", "longest id, label or hint, in characters", 1...1_000_000,
             default: defaults.limits.document.maxStringLength
         ) { $0.limits.document.maxStringLength = $1 },
+        .count(
+            "--max-value", "longest value (a text field's text), in characters", 1...100_000_000,
+            default: defaults.limits.document.maxValueLength
+        ) { $0.limits.document.maxValueLength = $1 },
         .count("--max-trees", "trees one connection may own", 1...100_000, default: defaults.limits.treesPerClient) {
             $0.limits.treesPerClient = $1
         },

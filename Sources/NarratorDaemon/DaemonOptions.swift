@@ -24,7 +24,7 @@ public struct DaemonOptions: Equatable, Sendable {
     public var logLevel: LogLevel = .info
     /// `--max-message BYTES`: the longest request line accepted.
     public var maxMessageBytes: Int = 16 << 20
-    /// `--max-depth`, `--max-nodes`, `--max-string`, `--max-trees`, `--max-text`.
+    /// `--max-depth`, `--max-nodes`, `--max-string`, `--max-value`, `--max-trees`, `--max-text`.
     public var limits = DaemonLimits()
     /// `--espeak-data DIR`: eSpeak NG's data directory (default: the library's own).
     public var espeakData: String?

@@ -227,4 +227,58 @@ import Testing
         let none = Self.object(1, .frame, "W", children: [Self.object(2, .filler, children: [empty])])
         #expect(utterances(ATSPIMapping.document(window: none, application: "a")) == ["unlabelled, text field"])
     }
+
+    @Test("whatever a toolkit reports, the document is one the daemon takes, and each oddity is named")
+    func oddValuesAreMappedNotRefused() throws {
+        var tab = Self.object(5, .pageTab, "sample2.txt", extents: Rect(x: -1, y: -1, width: -1, height: -1))
+        tab.actions = ["activate", "", "close", "close"]
+        var field = Self.object(6, .text, states: Self.shown.union([.editable, .multiLine]), text: "abc")
+        field.selection = TextRange(location: 2, length: 9)
+        var row = Self.object(8, .listItem, "Row")
+        row.position = SetPosition(index: 0, count: 3)
+        let long = String(repeating: "x", count: 5000)
+        let window = Self.object(
+            1, .frame, "Mousepad\tx", extents: Rect(x: 0, y: 0, width: .nan, height: 10),
+            children: [
+                tab, field, row,
+                Self.object(7, .slider, "Odd", value: ATSPIValue(current: 150, minimum: 100, maximum: 0, increment: -1)),
+                Self.object(9, .pushButton, long),
+                // The same object under two parents (a toolkit's cache lists it twice).
+                Self.object(10, .panel, children: [Self.object(9, .pushButton, "again")]),
+            ])
+        let (document, oddities) = ATSPIMapping.mapped(window: window, application: "mousepad")
+        let text = TreeDocumentEncoder.json(document).compactText
+        let decoded = try TreeDocumentDecoder().decode(text: text)
+        #expect(decoded == document)
+        #expect(document.name == "mousepad: Mousepad x")
+        let said = oddities.map(\.description)
+        #expect(said == [
+            "element 1 (frame): extents [0, 0, nan, 10] are no rectangle; it has no frame",
+            "element 5 (page tab): extents [-1, -1, -1, -1] are no rectangle; it has no frame",
+            "element 5 (page tab): an action has no name; it is left out",
+            "element 5 (page tab): the action \"close\" is listed twice; it is offered once",
+            "element 6 (text): its selection [2, 9] is outside its text; it is left out",
+            "element 8 (list item): its place 0 of 3 is not in the set; it is left out",
+            "element 7 (slider): its value 150 is not within 100...0; it is kept within them",
+            "element 9 (push button): its name has 5000 characters; the first 4096 are kept",
+            "element 9 (push button): it is listed under two parents; it is read once, where it came first",
+            "element 1 (frame): its name holds a control character; a space stands for it in the tree's name",
+        ], "\(said)")
+        let tree = AccessibilityTree(document: document)
+        #expect(tree.node("7")?.adjustable == AdjustableValue(value: 100, min: 0, max: 100, step: 5))
+    }
+
+    @Test("an editor's text longer than a name may be is kept whole as the field's value, up to the value's own limit")
+    func longTextIsAValue() throws {
+        let text = String(repeating: "line of text\n", count: 1000)
+        let field = Self.object(2, .text, states: Self.shown.union([.editable, .multiLine, .focusable]), text: text)
+        let (document, oddities) = ATSPIMapping.mapped(window: Self.object(1, .frame, "Editor", children: [field]), application: "e")
+        #expect(oddities.isEmpty)
+        #expect(document.root.children[0].value == text)
+        #expect(try TreeDocumentDecoder().decode(text: TreeDocumentEncoder.json(document).compactText) == document)
+        let (cut, odd) = ATSPIMapping.mapped(
+            window: Self.object(1, .frame, "Editor", children: [field]), application: "e", limits: DocumentLimits(maxValueLength: 100))
+        #expect(cut.root.children[0].value == String(text.prefix(4096)), "never shorter than a name may be")
+        #expect(odd.map(\.description) == ["element 2 (text): its value has 13000 characters; the first 4096 are kept"])
+    }
 }

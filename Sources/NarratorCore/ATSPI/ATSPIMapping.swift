@@ -73,14 +73,64 @@ public enum ATSPIMapping {
 
     /// The tree of one top-level window: named "application: window" (unique among `taken`,
     /// with " (2)" and so on), titled with the window's name, each object a node.
-    public static func document(window: AccessibleSnapshot, application: String, taken: Set<String> = []) -> TreeDocument {
-        var names: [String: String] = [:]
-        var labels: Set<String> = []
-        collect(window, names: &names, labels: &labels)
-        var root = node(for: window, parent: nil, names: names, labels: labels, window: window.name.trimmingWhitespace)
+    public static func document(window: AccessibleSnapshot, application: String, taken: Set<String> = [], limits: DocumentLimits = .default) -> TreeDocument {
+        mapped(window: window, application: application, taken: taken, limits: limits).document
+    }
+
+    /// The tree of one top-level window, with what the toolkit reported that no document may
+    /// hold and what was made of it instead: whatever the toolkit says, the document is one
+    /// narratord takes.
+    public static func mapped(
+        window: AccessibleSnapshot, application: String, taken: Set<String> = [], limits: DocumentLimits = .default
+    ) -> (document: TreeDocument, oddities: [ATSPIOddity]) {
+        var context = MappingContext(limits: limits, window: window.name.trimmingWhitespace)
+        collect(window, names: &context.names, labels: &context.labels)
+        var root = node(for: window, parent: nil, context: &context) ?? Node(id: id(of: window.path))
         // The window is the tree's root: its frame is the screen's, its name the title.
         root.isElement = root.children.isEmpty ? nil : false
-        return TreeDocument(name: treeName(application: application, window: window.name, taken: taken), title: title(of: window), root: root)
+        var windowName = window.name
+        if windowName.unicodeScalars.contains(where: isControl) {
+            context.note(window, .controlCharacterInName)
+            windowName = String(String.UnicodeScalarView(windowName.unicodeScalars.map { isControl($0) ? " " : $0 }))
+        }
+        let name = treeName(application: clean(application), window: context.cut(windowName.trimmingWhitespace, field: "name", of: window), taken: taken)
+        var title = title(of: window)
+        if let full = title { title = context.cut(full, field: "title", of: window) }
+        return (TreeDocument(name: name, title: title, root: root), context.oddities)
+    }
+
+    /// What the mapping carries from object to object: every object's name (labels name
+    /// others), the ids already used, and the oddities met.
+    struct MappingContext {
+        let limits: DocumentLimits
+        /// The window's name: GTK names a dialog's stock icon after its kind ("Question",
+        /// "Warning"), which the dialog's title already says, so such an icon is no stop.
+        let window: String
+        var names: [String: String] = [:]
+        /// The paths of objects that label another one: a label that names a field is read as
+        /// part of the field ("Name, Ada, text field"), not once more on its own.
+        var labels: Set<String> = []
+        var ids: Set<String> = []
+        var oddities: [ATSPIOddity] = []
+
+        mutating func note(_ snapshot: AccessibleSnapshot, _ kind: ATSPIOddity.Kind) {
+            oddities.append(ATSPIOddity(element: ATSPIMapping.id(of: snapshot.path), role: snapshot.role, kind: kind))
+        }
+
+        /// `text` within the limit for `field` (a value may be longer than a label: an editor's text).
+        mutating func cut(_ text: String, field: String, of snapshot: AccessibleSnapshot) -> String {
+            let limit = field == "value" ? limits.valueLimit : limits.maxStringLength
+            guard text.utf8.count > limit, text.count > limit else { return text }
+            note(snapshot, .longText(field: field, characters: text.count, limit: limit))
+            return String(text.prefix(limit))
+        }
+    }
+
+    static func isControl(_ scalar: Unicode.Scalar) -> Bool { scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) }
+
+    /// An application's name, fit to name a tree: control characters as spaces, never empty.
+    static func clean(_ application: String) -> String {
+        String(String.UnicodeScalarView(application.unicodeScalars.map { isControl($0) ? " " : $0 })).trimmingWhitespace
     }
 
     /// What is said when focus enters the window: its name, and for a dialog or an alert that it
@@ -112,37 +162,47 @@ public enum ATSPIMapping {
         for child in snapshot.children { collect(child, names: &names, labels: &labels) }
     }
 
-    /// The node for `snapshot` and its subtree, its frame in its parent's space.
+    /// The node for `snapshot` and its subtree, its frame in its parent's space; nil for an
+    /// object already mirrored elsewhere in the window (two parents listing it).
     ///
-    /// - Parameters:
-    ///   - parent: the space the parent places its children in (`.some(nil)`: none); nil for the window.
-    ///   - labels: the paths of objects that label another one: a label that names a field is
-    ///     read as part of the field ("Name, Ada, text field"), not once more on its own.
-    ///   - window: the window's name: GTK names a dialog's stock icon after its kind ("Question",
-    ///     "Warning"), which the dialog's title already says, so such an icon is no stop.
-    static func node(for snapshot: AccessibleSnapshot, parent: Rect??, names: [String: String], labels: Set<String>, window: String) -> Node {
+    /// - Parameter parent: the space the parent places its children in (`.some(nil)`: none); nil for the window.
+    static func node(for snapshot: AccessibleSnapshot, parent: Rect??, context: inout MappingContext) -> Node? {
+        let nodeID = id(of: snapshot.path)
+        guard context.ids.insert(nodeID).inserted else {
+            context.note(snapshot, .repeatedObject)
+            return nil
+        }
         let roleTraits = traits(of: snapshot.role)
         var traits = roleTraits.union(traits(of: snapshot.states, role: roleTraits))
         if traits.contains(.staticText) { traits.remove(.textField) }
-        var node = Node(id: id(of: snapshot.path), traits: traits)
-        node.label = label(of: snapshot, names: names)
-        node.value = value(of: snapshot, traits: traits)
+        var node = Node(id: nodeID, traits: traits)
+        node.label = label(of: snapshot, names: context.names).map { context.cut($0, field: "name", of: snapshot) }
+        let value = value(of: snapshot, traits: traits)
+        node.value = value.map { context.cut($0, field: "value", of: snapshot) }
         // A selection in a field's text ("Name, Ada, selected, text field": typing replaces it).
-        if node.value != nil, node.value == snapshot.text { node.selectedTextRange = snapshot.selection }
-        node.positionInSet = snapshot.position
+        if let text = node.value, value == snapshot.text, let selection = snapshot.selection {
+            if selection.location >= 0, selection.length >= 0, selection.location + selection.length <= text.unicodeScalars.count {
+                node.selectedTextRange = selection
+            } else {
+                context.note(snapshot, .selection(selection))
+            }
+        }
+        if let position = snapshot.position {
+            if position.index >= 1, position.index <= position.count { node.positionInSet = position } else { context.note(snapshot, .position(position)) }
+        }
         if traits.contains(.adjustable), let value = snapshot.value {
-            let step = value.increment > 0 ? value.increment : max((value.maximum - value.minimum) / 20, 1)
-            node.adjustable = AdjustableValue(value: value.current, min: value.minimum, max: value.maximum, step: step)
+            node.adjustable = adjustable(value, of: snapshot, context: &context)
         }
         // GTK describes a scale by its value ("40"): a description that says the name or the
         // value again is no hint.
         let description = snapshot.description.trimmingWhitespace
         let said = [node.label, node.value, node.adjustable?.spoken()].compactMap { $0 }
-        if !description.isEmpty, !said.contains(description) { node.hint = description }
+        if !description.isEmpty, !said.contains(description) { node.hint = context.cut(description, field: "description", of: snapshot) }
         // What is not on screen (a notebook's other pages) is hidden; the window itself never is.
         node.hidden = parent != nil && !snapshot.states.contains(.showing)
         node.modal = roleTraits.contains(.dialog) || snapshot.states.contains(.modal)
         let extents = onScreen(snapshot.extents)
+        if let reported = snapshot.extents, extents == nil, !isOffScreenMark(reported) { context.note(snapshot, .extents(reported)) }
         if let extents {
             if let parentExtents = parent ?? nil {
                 node.frame = Rect(x: extents.x - parentExtents.x, y: extents.y - parentExtents.y, width: extents.width, height: extents.height)
@@ -151,9 +211,17 @@ public enum ATSPIMapping {
             }
         }
         let primary = defaultAction(in: snapshot.actions)
-        node.actions = snapshot.actions.filter { $0 != primary && !ignoredActions.contains($0.lowercased()) }
-        if labels.contains(snapshot.path), traits.contains(.staticText) { node.isElement = false }
-        if snapshot.role == .icon, !snapshot.states.contains(.focusable), !window.isEmpty, node.label == window { node.isElement = false }
+        var actions: [String] = []
+        for action in snapshot.actions where action != primary && !ignoredActions.contains(action.lowercased()) {
+            if action.isEmpty || actions.contains(action) {
+                context.note(snapshot, .badAction(action))
+            } else {
+                actions.append(context.cut(action, field: "action", of: snapshot))
+            }
+        }
+        node.actions = actions
+        if context.labels.contains(snapshot.path), traits.contains(.staticText) { node.isElement = false }
+        if snapshot.role == .icon, !snapshot.states.contains(.focusable), !context.window.isEmpty, node.label == context.window { node.isElement = false }
         // A row or cell without a name of its own is read by what it shows.
         if node.label == nil, !snapshot.children.isEmpty, !traits.intersection(Traits([.listItem, .menuItem])).isEmpty {
             node.childBehavior = .combine
@@ -162,10 +230,33 @@ public enum ATSPIMapping {
         if traits.contains(.textField), !snapshot.children.isEmpty { node.childBehavior = .ignore }
         // Children are placed in this node's space, or in the nearest ancestor's that has one.
         let space: Rect? = extents ?? (parent ?? nil)
-        node.children = pagesAfterTheirTabs(snapshot.children).map {
-            self.node(for: $0, parent: .some(space), names: names, labels: labels, window: window)
+        node.children = pagesAfterTheirTabs(snapshot.children).compactMap {
+            self.node(for: $0, parent: .some(space), context: &context)
         }
         return node
+    }
+
+    /// A Value as a declarative adjustable value the daemon takes: bounds the right way round,
+    /// the value within them, a step above zero.
+    static func adjustable(_ value: ATSPIValue, of snapshot: AccessibleSnapshot, context: inout MappingContext) -> AdjustableValue? {
+        guard value.current.isFinite else {
+            context.note(snapshot, .valueOutOfBounds(value))
+            return nil
+        }
+        var minimum: Double? = value.minimum.isFinite ? value.minimum : nil
+        var maximum: Double? = value.maximum.isFinite ? value.maximum : nil
+        var odd = false
+        if let low = minimum, let high = maximum, low > high {
+            odd = true
+            (minimum, maximum) = (high, low)
+        }
+        var current = value.current
+        if let low = minimum, current < low { current = low; odd = true }
+        if let high = maximum, current > high { current = high; odd = true }
+        if odd { context.note(snapshot, .valueOutOfBounds(value)) }
+        let range = (maximum ?? 0) - (minimum ?? 0)
+        let step = value.increment.isFinite && value.increment > 0 ? value.increment : max(range.isFinite ? range / 20 : 1, 1)
+        return AdjustableValue(value: current, min: minimum, max: maximum, step: step)
     }
 
     /// GTK puts a notebook's pages inside their page tabs; a tab with children would be a
@@ -194,10 +285,19 @@ public enum ATSPIMapping {
         return arranged
     }
 
-    /// Extents, unless they are GTK's mark of a widget that is not on screen (x = y = INT32_MIN).
+    /// Extents that are a rectangle on screen: not GTK's mark of a widget that is not on screen
+    /// (x = y = INT32_MIN), nor a negative size (-1 x -1 for a widget never laid out) or a
+    /// coordinate that is no number.
     static func onScreen(_ extents: Rect?) -> Rect? {
-        guard let extents, extents.x > -2_147_483_648, extents.y > -2_147_483_648 else { return nil }
+        guard let extents, !isOffScreenMark(extents), extents.width >= 0, extents.height >= 0,
+            extents.x.isFinite, extents.y.isFinite, extents.width.isFinite, extents.height.isFinite
+        else { return nil }
         return extents
+    }
+
+    /// GTK's extents for a widget that is not on screen: x = y = INT32_MIN (no oddity).
+    static func isOffScreenMark(_ extents: Rect) -> Bool {
+        extents.x <= -2_147_483_648 || extents.y <= -2_147_483_648
     }
 
     /// The object's name, else the names of the objects that label it, else a text field's

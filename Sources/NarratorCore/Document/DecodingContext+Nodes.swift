@@ -73,7 +73,7 @@ extension DecodingContext {
                 node.id = id
             }
         case .label: node.label = optionalString(value)
-        case .value: node.value = optionalString(value)
+        case .value: node.value = optionalString(value, limit: limits.valueLimit)
         case .hint: node.hint = optionalString(value)
         case .traits: node.traits = traits(value)
         case .children:

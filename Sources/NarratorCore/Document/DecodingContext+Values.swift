@@ -1,22 +1,24 @@
 /// Values: strings, identifiers, numbers, traits, frames, points and action lists, each checked
 /// where it stands so that a problem carries its path.
 extension DecodingContext {
-    mutating func string(_ value: JSONValue) -> String? {
+    /// A string of at most `limit` characters (by default the limit for names).
+    mutating func string(_ value: JSONValue, limit: Int? = nil) -> String? {
         guard case .string(let s) = value else {
             problem("expected a string, got \(value.typeName)")
             return nil
         }
-        if s.utf8.count > limits.maxStringLength, s.count > limits.maxStringLength {
-            problem("string longer than \(limits.maxStringLength) characters")
+        let limit = limit ?? limits.maxStringLength
+        if s.utf8.count > limit, s.count > limit {
+            problem("string longer than \(limit) characters")
             return nil
         }
         return s
     }
 
     /// A string or null; empty strings count as absent.
-    mutating func optionalString(_ value: JSONValue) -> String? {
+    mutating func optionalString(_ value: JSONValue, limit: Int? = nil) -> String? {
         if value.isNull { return nil }
-        guard let s = string(value) else { return nil }
+        guard let s = string(value, limit: limit) else { return nil }
         return s.isEmpty ? nil : s
     }
 

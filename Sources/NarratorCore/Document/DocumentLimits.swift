@@ -4,16 +4,23 @@ public struct DocumentLimits: Equatable, Sendable {
     public var maxDepth: Int
     /// Most nodes in one tree.
     public var maxNodes: Int
-    /// Longest id, label, value, hint, action or rotor name, in characters.
+    /// Longest id, label, hint, action or rotor name, in characters.
     public var maxStringLength: Int
+    /// Longest value, in characters: a text field's value is its text, and an editor's document
+    /// is far longer than any label.
+    public var maxValueLength: Int
 
-    public init(maxDepth: Int = 256, maxNodes: Int = 2_000_000, maxStringLength: Int = 4096) {
+    public init(maxDepth: Int = 256, maxNodes: Int = 2_000_000, maxStringLength: Int = 4096, maxValueLength: Int = 1_048_576) {
         self.maxDepth = maxDepth
         self.maxNodes = maxNodes
         self.maxStringLength = maxStringLength
+        self.maxValueLength = maxValueLength
     }
 
     public static let `default` = DocumentLimits()
+
+    /// The longest value taken: never shorter than a name may be.
+    var valueLimit: Int { Swift.max(maxValueLength, maxStringLength) }
 
     /// A JSON parser that admits documents within these limits (each node level nests an
     /// object inside a `children` array, plus a few levels of properties).
