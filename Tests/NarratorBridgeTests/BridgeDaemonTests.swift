@@ -17,24 +17,57 @@ import Testing
         let update = h.requestIDs.count - 1
         h.feed(.daemonLine(h.refusal(of: update, .unknownElement, #"tree "fixture: Narrator fixture" has no element "3""#)))
         #expect(h.sent() == [.register(h.desktop[":1.9"]!.windows[0], application: "fixture")])
-        #expect(h.said() == [#"narrator-atspi: update fixture: Narrator fixture was refused: tree "fixture: Narrator fixture" has no element "3""#])
+        #expect(h.said() == [#"narrator-atspi: update fixture: Narrator fixture was refused (tree "fixture: Narrator fixture" has no element "3"); registering the window again whole"#])
     }
 
-    @Test("a refused focus, register or announce is journalled only")
-    func otherRefusalsAreJournalled() throws {
+    @Test("the refusals of updates sent before the window was registered again do not cascade: one registration, one journal line")
+    func refusalsDoNotCascade() throws {
+        var h = BridgeHarness(F.fixture)
+        h.startMirrored()
+        // Three updates in flight, all of which narratord refuses (its tree is not the mirror's).
+        for name in ["Save as", "Save all", "Save now"] {
+            h.desktop[":1.9"]?.change(F.path(3)) { $0.name = name }
+            h.event("object:property-change:accessible-name", ":1.9", F.path(3))
+        }
+        #expect(h.sent().count == 3)
+        let updates = (h.requestIDs.count - 3)..<h.requestIDs.count
+        for index in updates { h.feed(.daemonLine(h.refusal(of: index, .unknownElement, #"tree "fixture: Narrator fixture" has no element "3""#))) }
+        #expect(h.sent() == [.register(h.desktop[":1.9"]!.windows[0], application: "fixture")])
+        let said = h.said()
+        #expect(said.count == 1, "\(said)")
+        // The next change is an update of the tree registered again, as usual.
+        h.desktop[":1.9"]?.change(F.path(3)) { $0.name = "Save" }
+        h.event("object:property-change:accessible-name", ":1.9", F.path(3))
+        #expect(h.sent() == [.set(F.tree, "3", #"{"label":"Save"}"#, announce: true)])
+    }
+
+    @Test("a refused registration sends no updates to a tree narratord does not have; the window is registered again once it changes")
+    func aRefusedRegistrationWaitsForAChange() throws {
         var h = BridgeHarness(F.fixture)
         h.start()
         let register = h.requestIDs.count - 1
+        _ = h.sent()
+        h.feed(.daemonLine(h.refusal(of: register, .invalidDocument, "root.frame: bad")))
+        #expect(h.said() == ["narrator-atspi: register fixture: Narrator fixture was refused (root.frame: bad); it is registered again when the window changes"])
+        // Read again with nothing changed: nothing is sent.
+        h.event("object:children-changed:add", ":1.9", F.path(2))
+        h.advance(by: .milliseconds(30))
+        #expect(h.sent() == [])
+        h.desktop[":1.9"]?.change(F.path(3)) { $0.name = "Save as" }
+        h.event("object:property-change:accessible-name", ":1.9", F.path(3))
+        #expect(h.sent() == [.register(h.desktop[":1.9"]!.windows[0], application: "fixture")])
+    }
+
+    @Test("a refused focus or announce is journalled only")
+    func otherRefusalsAreJournalled() throws {
+        var h = BridgeHarness(F.fixture)
+        h.start()
         h.focus(":1.9", F.path(3))
         let focus = h.requestIDs.count - 1
         _ = h.sent()
         h.feed(.daemonLine(h.refusal(of: focus, .unknownTree, "no tree")))
-        h.feed(.daemonLine(h.refusal(of: register, .invalidDocument, "bad")))
         #expect(h.sent() == [])
-        #expect(h.said() == [
-            "narrator-atspi: focus fixture: Narrator fixture 3 was refused: no tree",
-            "narrator-atspi: register fixture: Narrator fixture was refused: bad",
-        ])
+        #expect(h.said() == ["narrator-atspi: focus fixture: Narrator fixture 3 was refused: no tree"])
         // Each reply answers its request once: the same line again is a reply to no request.
         h.feed(.daemonLine(h.refusal(of: focus, .unknownTree, "no tree")))
         #expect(h.said().first?.hasPrefix("narrator-atspi: narratord sent a reply to no request of the bridge") == true)

@@ -31,6 +31,11 @@ public struct ATSPIMirror: Sendable {
         var alerts: Set<String> = []
         /// The ids of the objects that can take the application's focus.
         var focusable: Set<String> = []
+        /// How many times the document was registered: narratord's refusal of an update sent
+        /// before the latest registration is old news, and changes nothing.
+        var generation = 1
+        /// narratord refused the document last registered: updates wait until it changes.
+        var refused = false
     }
 
     /// What the shell does for the mirror: requests to narratord on the connection that owns
@@ -82,14 +87,27 @@ public struct ATSPIMirror: Sendable {
             let announced = alerts.filter { !known.alerts.contains($0.path) }.map { Effect.announce(tree: known.tree, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
             known.alerts = Set(alerts.map(\.path))
             known.focusable = Self.focusable(in: snapshot)
-            defer {
-                known.document = document
+            let previous = known.document
+            known.document = document
+            // A refused document is registered again once it changes, whole; until then there is
+            // no tree in narratord to update.
+            if known.refused {
+                guard document != previous else {
+                    windows[id] = known
+                    return announced
+                }
+                known.refused = false
+                known.generation += 1
                 windows[id] = known
-            }
-            // A new title (the window renamed) or a new root is a new document.
-            guard document.title == known.document.title, let changes = TreeDiff.changes(from: known.document.root, to: document.root) else {
                 return [.register(document)] + announced
             }
+            // A new title (the window renamed) or a new root is a new document.
+            guard document.title == previous.title, let changes = TreeDiff.changes(from: previous.root, to: document.root) else {
+                known.generation += 1
+                windows[id] = known
+                return [.register(document)] + announced
+            }
+            windows[id] = known
             return changes.map { .update(tree: known.tree, $0.update, announce: Self.heard($0)) } + announced
         }
         let taken = Set(windows.values.map(\.tree))
@@ -101,15 +119,33 @@ public struct ATSPIMirror: Sendable {
         return [.register(document)] + alerts.map { .announce(tree: document.name, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
     }
 
-    /// The window's document as it is, to register again whole (narratord refused an update:
-    /// an id moved elsewhere in the tree, which `update` cannot say).
-    public func resend(_ id: WindowID) -> [Effect] {
-        windows[id].map { [.register($0.document)] } ?? []
+    /// The registration of `tree` its requests belong to now.
+    public func generation(of tree: String) -> Int? {
+        windows.values.first { $0.tree == tree }?.generation
+    }
+
+    /// narratord refused a request about `tree` sent at `generation`. A refused update leaves
+    /// narratord's tree and the mirror out of step (an id moved elsewhere in the tree, which
+    /// `update` cannot say): the window is registered again whole, once, and the refusals of
+    /// the updates sent before that registration change nothing more. A refused registration
+    /// leaves no tree to update: the window waits until what the application shows changes.
+    public mutating func refused(tree: String, generation: Int, registration: Bool) -> [Effect] {
+        guard let (id, window) = windows.first(where: { $0.value.tree == tree }), window.generation == generation, !window.refused else { return [] }
+        if registration {
+            windows[id]?.refused = true
+            return []
+        }
+        windows[id]?.generation += 1
+        return [.register(window.document)]
     }
 
     /// Every window's document, to register again whole (narratord restarted).
-    public func resendAll() -> [Effect] {
-        windows.sorted { $0.value.tree < $1.value.tree }.map { .register($0.value.document) }
+    public mutating func resendAll() -> [Effect] {
+        for id in windows.keys {
+            windows[id]?.generation += 1
+            windows[id]?.refused = false
+        }
+        return windows.sorted { $0.value.tree < $1.value.tree }.map { .register($0.value.document) }
     }
 
     /// Narrator's focus where the application's last was (narratord restarted and lost it).

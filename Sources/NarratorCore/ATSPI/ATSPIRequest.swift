@@ -99,6 +99,8 @@ public enum DBusArgument: Hashable, Sendable {
     case double(Double)
     /// A value wrapped in a variant (`Properties.Set`).
     case variantDouble(Double)
+    /// An array of strings (`as`).
+    case strings([String])
 }
 
 /// Why a call brought no answer.

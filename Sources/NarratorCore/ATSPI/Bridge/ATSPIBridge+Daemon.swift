@@ -25,10 +25,22 @@ extension ATSPIBridge {
             return
         }
         guard case .failure(let error) = reply.outcome else { return }
-        journal("\(purpose) was refused: \(error.message)")
-        // An update the tree could not take (an id that moved): the window is sent whole again.
-        if case .update(let tree) = purpose, let window = mirror.trees.first(where: { $0.value == tree })?.key {
-            carryOut(mirror.resend(window))
+        switch purpose {
+        case .update(let tree, let generation):
+            // Out of step with narratord: the window is registered again whole, and its
+            // application read again so that the registration is what it shows now. Refusals of
+            // the updates sent before that registration say nothing more.
+            let decided = mirror.refused(tree: tree, generation: generation, registration: false)
+            guard !decided.isEmpty else { return }
+            journal("\(purpose) was refused (\(error.message)); registering the window again whole")
+            carryOut(decided)
+            if let window = mirror.trees.first(where: { $0.value == tree })?.key { read(window.application) }
+        case .register(let tree, let generation):
+            guard mirror.generation(of: tree) == generation else { return }
+            _ = mirror.refused(tree: tree, generation: generation, registration: true)
+            journal("\(purpose) was refused (\(error.message)); it is registered again when the window changes")
+        default:
+            journal("\(purpose) was refused: \(error.message)")
         }
     }
 

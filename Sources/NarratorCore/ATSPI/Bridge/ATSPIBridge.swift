@@ -190,12 +190,12 @@ public struct ATSPIBridge: Sendable {
             case .register(let document):
                 do {
                     let raw = try RawJSON(TreeDocumentEncoder.json(document).compactText)
-                    send(.register(tree: document.name), .register(document: raw, ephemeral: true, focusEvents: true))
+                    send(.register(tree: document.name, generation: mirror.generation(of: document.name) ?? 0), .register(document: raw, ephemeral: true, focusEvents: true))
                 } catch {
                     journal("cannot send \(document.name) to narratord: \(error)")
                 }
             case .update(let tree, let update, let announce):
-                send(.update(tree: tree), .update(tree: tree, update: update, announce: announce, notify: nil))
+                send(.update(tree: tree, generation: mirror.generation(of: tree) ?? 0), .update(tree: tree, update: update, announce: announce, notify: nil))
             case .unregister(let tree):
                 send(.unregister(tree: tree), .unregister(tree: tree))
             case .focus(let tree, let element):

@@ -2,8 +2,9 @@
 /// as an answer to that command, and a refused update is recovered by registering its window again.
 enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
     case hello
-    case register(tree: String)
-    case update(tree: String)
+    /// `generation`: the window's registration the request belongs to (``ATSPIMirror/generation(of:)``).
+    case register(tree: String, generation: Int)
+    case update(tree: String, generation: Int)
     case unregister(tree: String)
     case focus(tree: String, element: String?)
     case announce(tree: String)
@@ -22,8 +23,8 @@ enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .hello: "hello"
-        case .register(let tree): "register \(tree)"
-        case .update(let tree): "update \(tree)"
+        case .register(let tree, _): "register \(tree)"
+        case .update(let tree, _): "update \(tree)"
         case .unregister(let tree): "unregister \(tree)"
         case .focus(let tree, let element): "focus \(tree) \(element ?? "(the tree)")"
         case .announce(let tree): "announce in \(tree)"
