@@ -1,4 +1,5 @@
 import CAtspi
+import Glibc
 import NarratorCore
 
 /// The bridge's own GDBus connection to the accessibility bus: method calls sent without waiting,
@@ -12,6 +13,8 @@ public final class ATSPIBus {
     }
 
     private let connection: OpaquePointer
+    /// The bus's address, for messages.
+    public let address: String
     /// How long a call may wait for its reply: an application that takes longer is hung.
     public let timeoutMilliseconds: Int32
 
@@ -31,6 +34,7 @@ public final class ATSPIBus {
             throw ConnectError(description: "cannot connect to the accessibility bus at \(address): \(Self.message(error))")
         }
         self.connection = connection
+        self.address = address
     }
 
     deinit {
@@ -109,6 +113,12 @@ public final class ATSPIBus {
             case .uint32(let u): return g_variant_new_uint32(u)
             case .double(let d): return g_variant_new_double(d)
             case .variantDouble(let d): return g_variant_new_variant(g_variant_new_double(d))
+            case .strings(let strings):
+                var pointers = strings.map { strdup($0) }
+                defer { pointers.forEach { free($0) } }
+                return pointers.withUnsafeMutableBufferPointer { buffer in
+                    buffer.withMemoryRebound(to: UnsafePointer<gchar>?.self) { g_variant_new_strv($0.baseAddress, gssize($0.count)) }
+                }
             }
         }
         return children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }

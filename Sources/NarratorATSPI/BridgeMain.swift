@@ -28,10 +28,7 @@ public enum BridgeMain {
                 errors("narrator-atspi: cannot reach narratord at \(socket.path): \(error)")
                 return 3
             }
-            guard ATSPIReader.connect() else {
-                errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")
-                return 3
-            }
+            // The bridge's own connection first: its error says which step failed.
             let bus: ATSPIBus
             do {
                 bus = try ATSPIBus(environment: environment)
@@ -39,37 +36,46 @@ public enum BridgeMain {
                 errors("narrator-atspi: \(error)")
                 return 3
             }
+            guard ATSPIReader.connect() else {
+                errors("narrator-atspi: libatspi could not connect to the accessibility bus at \(bus.address), which answers the bridge's own connection (see libatspi's message above)")
+                return 3
+            }
             let shell = BridgeShell(daemon: link, bus: bus, socket: socket.path, environment: environment, log: errors)
             shell.run()
             return 0
         case .dump(let application, let walk):
-            guard ATSPIReader.connect() else {
-                errors("narrator-atspi: cannot reach the accessibility bus (is DBUS_SESSION_BUS_ADDRESS or DISPLAY set, and at-spi-bus-launcher running?)")
-                return 3
-            }
             let applications: [(name: String, windows: [AccessibleSnapshot])]
-            if walk {
-                applications = ATSPIReader().applications()
-            } else {
-                do {
-                    applications = try DesktopRead.all(bus: ATSPIBus(environment: environment), log: errors)
-                } catch {
-                    errors("narrator-atspi: \(error)")
-                    return 3
+            do {
+                let bus = try ATSPIBus(environment: environment)
+                if walk {
+                    guard ATSPIReader.connect() else {
+                        errors("narrator-atspi: libatspi could not connect to the accessibility bus at \(bus.address), which answers the bridge's own connection (see libatspi's message above)")
+                        return 3
+                    }
+                    applications = ATSPIReader().applications()
+                } else {
+                    applications = try DesktopRead.all(bus: bus, log: errors)
                 }
+            } catch {
+                errors("narrator-atspi: \(error)")
+                return 3
             }
             var taken: Set<String> = []
             var printed = 0
             for app in applications where application == nil || app.name == application {
                 for window in app.windows {
-                    let document = ATSPIMapping.document(window: window, application: app.name, taken: taken)
+                    let (document, oddities) = ATSPIMapping.mapped(window: window, application: app.name, taken: taken)
                     taken.insert(document.name)
                     output(TreeDocumentEncoder.json(document).compactText)
+                    // What the toolkit reported that no document may hold, and what was made of it.
+                    for oddity in oddities { errors("narrator-atspi: \(document.name): \(oddity)") }
                     printed += 1
                 }
             }
             guard printed > 0 else {
-                errors("narrator-atspi: no window" + (application.map { " of an application named '\($0)'" } ?? "") + " is on the accessibility bus")
+                let names = applications.map(\.name).filter { !$0.isEmpty }
+                let present = names.isEmpty ? "no application has a window there" : "the applications there: " + names.joined(separator: ", ")
+                errors("narrator-atspi: no window" + (application.map { " of an application named '\($0)'" } ?? "") + " is on the accessibility bus (\(present))")
                 return 1
             }
             return 0
