@@ -8,27 +8,21 @@ enum AuditCommand {
     ) -> ExitStatus {
         let target = request.target
         let bytes: [UInt8]
-        if InputFile.isFile(target) {
-            guard let read = InputFile.read(target, for: "audit", console: console) else { return .refused }
-            bytes = read
-        } else {
-            // Not a file: a tree registered with the daemon, audited as it is now.
-            switch DaemonSession.fetch(.export(tree: target), as: "audit", invocation: invocation, environment: environment, console: console) {
-            case .failure(let status):
-                return status
-            case .success(let body):
-                guard case .exported(_, let exported) = body else {
-                    console.err("narratorctl audit: narratord answered export with something else\n")
-                    return .refused
-                }
-                do {
-                    let document = try TreeDocumentDecoder().decode(exported)
-                    return audit(document: document, request: request, json: json, console: console)
-                } catch {
-                    console.err("narratorctl audit: the daemon sent an invalid document for \(target): \(error)\n")
-                    return .refused
-                }
+        switch TreeOrFile.resolve(target, for: "audit", invocation: invocation, environment: environment, console: console) {
+        case .failed(let status):
+            return status
+        case .tree(let exported):
+            // A tree registered with the daemon, audited as it is now.
+            do {
+                let document = try TreeDocumentDecoder().decode(exported)
+                return audit(document: document, request: request, json: json, console: console)
+            } catch {
+                console.err("narratorctl audit: the daemon sent an invalid document for \(target): \(error)\n")
+                return .refused
             }
+        case .file(let file):
+            guard let read = InputFile.read(file, for: "audit", console: console) else { return .refused }
+            bytes = read
         }
         let document: TreeDocument
         do {

@@ -79,9 +79,11 @@ let offlineCommands: [CommandSpec] = [
         arguments: [ArgumentSpec("FILE|TREE", help: "a tree document (JSON; - reads standard input), or a registered tree's name")],
         discussion: """
             Prints the focus stops in reading order, one utterance per line, or with --json an array
-            of {id, utterance, hint, frame, activationPoint} with screen coordinates. An existing file
-            (or -) is read offline; any other name is asked of the daemon. An invalid document
-            exits 1 with every problem listed on stderr as "json.path: reason".
+            of {id, utterance, hint, frame, activationPoint} with screen coordinates. A tree registered
+            under that name comes first (trees are named by what they show, and may look like paths:
+            "mousepad: /tmp/notes.txt - Mousepad"); otherwise the file is read offline. - is standard
+            input, and a path starting with /, ./ or ../ is always a file. An invalid document exits
+            1 with every problem listed on stderr as "json.path: reason".
             """,
         connects: .forRegisteredTree,
         build: { parsed throws(UsageError) in .show(file: parsed.positionals[0]) }),

@@ -31,12 +31,12 @@ public enum NarratorCtl {
             return .usage
         }
         switch invocation.command {
-        case .show(let file):
-            if InputFile.isFile(file) {
-                return ShowCommand.run(file: file, json: invocation.json, console: console)
+        case .show(let target):
+            switch TreeOrFile.resolve(target, for: "show", invocation: invocation, environment: environment, console: console) {
+            case .file(let file): return ShowCommand.run(file: file, json: invocation.json, console: console)
+            case .tree(let document): return ShowCommand.run(registered: target, document: document, json: invocation.json, console: console)
+            case .failed(let status): return status
             }
-            // Not a file: the name of a registered tree.
-            return ShowCommand.run(registered: file, json: invocation.json, invocation: invocation, environment: environment, console: console)
         case .announcements(let command):
             return AnnouncementTools.run(command, json: invocation.json, environment: environment, console: console)
         case .daemon(let request):

@@ -18,25 +18,14 @@ enum ShowCommand {
         return show(document, json: json, console: console)
     }
 
-    /// `narratorctl show TREE`: the registered tree as it is now, fetched with `export` and shown
+    /// `narratorctl show TREE`: the registered tree as it is now, exported by narratord and shown
     /// by the same code as a file, so that both print the same shape.
-    static func run(
-        registered name: String, json: Bool, invocation: Invocation, environment: [String: String], console: Console
-    ) -> ExitStatus {
-        switch DaemonSession.fetch(.export(tree: name), as: "show", invocation: invocation, environment: environment, console: console) {
-        case .failure(let status):
-            return status
-        case .success(let body):
-            guard case .exported(_, let exported) = body else {
-                console.err("narratorctl show: narratord answered export with something else\n")
-                return .refused
-            }
-            do {
-                return show(try TreeDocumentDecoder().decode(exported), json: json, console: console)
-            } catch {
-                console.err("narratorctl show: narratord sent an invalid document for \(name): \(error)\n")
-                return .refused
-            }
+    static func run(registered name: String, document: JSONValue, json: Bool, console: Console) -> ExitStatus {
+        do {
+            return show(try TreeDocumentDecoder().decode(document), json: json, console: console)
+        } catch {
+            console.err("narratorctl show: narratord sent an invalid document for \(name): \(error)\n")
+            return .refused
         }
     }
 

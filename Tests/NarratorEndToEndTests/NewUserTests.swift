@@ -111,6 +111,32 @@ import Testing
         #expect(try daemon.ctl("show", "player").stdout == (try daemon.ctl("show", "examples/player.json")).stdout)
     }
 
+    // Issue 21: a tree named like a path (the bridge names a window "mousepad: /tmp/x/notes.txt -
+    // Mousepad") is found by show and audit before any file; ./ or / always means a file.
+    @Test func aTreeNamedLikeAPathIsFoundBeforeAFile() throws {
+        let scratch = try Scratch()
+        let daemon = try DaemonHarness()
+        let name = "mousepad: \(scratch.path)/sample2.txt - Mousepad"
+        let document = #"{"tree": "\#(name)", "root": {"id": "r", "children": [{"id": "a", "label": "Open", "traits": ["button"]}]}}"#
+        try Data(document.utf8).write(to: URL(fileURLWithPath: scratch.path + "/tree.json"))
+        #expect(try daemon.ctl("register", scratch.path + "/tree.json").status == 0)
+        let shown = try daemon.ctl("show", name)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(shown.stdout == "Open, button\n")
+        #expect(try daemon.ctl("audit", name).status == 0)
+        // A file of the same name as a registered tree: the tree wins; ./NAME reads the file.
+        try Data(#"{"tree": "examples/player.json", "root": {"id": "r", "label": "Tree, not file", "traits": ["button"]}}"#.utf8)
+            .write(to: URL(fileURLWithPath: scratch.path + "/named.json"))
+        #expect(try daemon.ctl("register", scratch.path + "/named.json").status == 0)
+        #expect(try daemon.ctl("show", "examples/player.json").stdout == "Tree, not file, button\n")
+        let file = try daemon.ctl("show", "./examples/player.json")
+        #expect(file.stdout.hasPrefix("Now Playing"), "\(file.stdout)")
+        // Neither a tree nor a file: both are said.
+        let neither = try daemon.ctl("show", "mousepad: /nowhere/x.txt - Mousepad")
+        #expect(neither.status == 1)
+        #expect(neither.stderr.contains("and there is no file mousepad: /nowhere/x.txt - Mousepad either"), "\(neither.stderr)")
+    }
+
     // Item 6: the human status counts the deferred announcements, not only the waiting ones.
     @Test func statusCountsDeferredAnnouncements() throws {
         let scratch = try Scratch()
