@@ -12,6 +12,19 @@ private func json(_ text: String, _ option: String, _ command: String, example: 
     }
 }
 
+/// An `edit` or `caret` update from its option's JSON, its problems said as the option's.
+private func textUpdate(
+    _ text: String, _ option: String, example: String, _ decode: (JSONValue) throws(ProtocolError) -> TreeUpdate
+) throws(UsageError) -> TreeUpdate {
+    let value = try json(text, option, "update", example: example)
+    do {
+        return try decode(value)
+    } catch {
+        let key = option.dropFirst(2)
+        throw UsageError("update: \(option): \(error.message.replacingOccurrences(of: "update.\(key)", with: String(key)))", command: "update")
+    }
+}
+
 /// An argument's value as its type, once the parser has checked it against the choices the
 /// argument takes from that type.
 private func choice<Value: RawRepresentable<String>>(_ text: String, _ command: String) throws(UsageError) -> Value {
@@ -61,19 +74,25 @@ let daemonCommands: [CommandSpec] = {
                 OptionSpec("--set", value: "JSON", help: #"properties to set, e.g. '{"value": "4"}' (null clears one)"#),
                 OptionSpec("--children", value: "JSON", help: "a JSON array of nodes replacing the element's children"),
                 OptionSpec("--remove", help: "remove the element and its subtree"),
+                OptionSpec("--edit", value: "JSON", help: #"replace characters of the value, e.g. '{"range": [5, 0], "text": "x"}' types x at 5"#),
+                OptionSpec("--caret", value: "JSON", help: #"move the caret or selection, e.g. '{"range": [6, 0], "unit": "word"}' (unit: character, word or line)"#),
                 OptionSpec("--announce", help: "speak the new value if the element has focus"),
                 OptionSpec("--notify", value: "KIND", help: "screenChanged or layoutChanged: move focus and speak it", choices: ["screenChanged", "layoutChanged"]),
                 OptionSpec("--focus", value: "ID", help: "with --notify: the element to focus (default: the first)"),
             ]
         ) { parsed throws(UsageError) in
             let element = parsed.positionals[1]
-            let given = ["--set", "--children"].filter { parsed.value($0) != nil }.count + (parsed.has("--remove") ? 1 : 0)
-            guard given == 1 else { throw UsageError("update: give exactly one of --set, --children or --remove", command: "update") }
+            let given = ["--set", "--children", "--edit", "--caret"].filter { parsed.value($0) != nil }.count + (parsed.has("--remove") ? 1 : 0)
+            guard given == 1 else { throw UsageError("update: give exactly one of --set, --children, --edit, --caret or --remove", command: "update") }
             let update: TreeUpdate
             if let set = parsed.value("--set") {
                 update = .setProperties(element: element, properties: try json(set, "--set", "update", example: #"{"value": "4"}"#))
             } else if let children = parsed.value("--children") {
                 update = .replaceChildren(element: element, children: try json(children, "--children", "update", example: #"[{"id": "ok", "label": "OK", "traits": ["button"]}]"#))
+            } else if let edit = parsed.value("--edit") {
+                update = try textUpdate(edit, "--edit", example: #"{"range": [5, 0], "text": "x"}"#) { (json) throws(ProtocolError) in try TreeUpdate.edit(json, element: element) }
+            } else if let caret = parsed.value("--caret") {
+                update = try textUpdate(caret, "--caret", example: #"{"range": [6, 0], "unit": "word"}"#) { (json) throws(ProtocolError) in try TreeUpdate.caret(json, element: element) }
             } else {
                 update = .remove(element: element)
             }

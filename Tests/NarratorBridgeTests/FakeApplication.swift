@@ -15,6 +15,8 @@ struct FakeApplication: Sendable {
     /// Requests answered with no reply (the application hangs on them).
     var hangsOn: @Sendable (ATSPIRequest) -> Bool = { _ in false }
     var bus = ":1.9"
+    /// `Application.ToolkitName` and `ToolkitVersion`.
+    var toolkit = ("gtk", "3.24.38")
 
     /// Every object, in reading order.
     var all: [AccessibleSnapshot] {
@@ -121,6 +123,8 @@ struct FakeApplication: Sendable {
             return reply(.variant(.integer(Int64(table.children.count - tableHeaders))))
         case .childCount(let path):
             return find(path).map { reply(.variant(.integer(Int64($0.children.count)))) } ?? missing
+        case .toolkitName: return reply(.variant(.string(toolkit.0)))
+        case .toolkitVersion: return reply(.variant(.string(toolkit.1)))
         case .value(let path, let field):
             guard let v = find(path)?.value else { return missing }
             let n: Double

@@ -27,6 +27,23 @@ import Testing
         #expect(try command(#"{"cmd": "update", "tree": "t", "element": "a", "remove": true}"#) == .update(tree: "t", update: .remove(element: "a"), announce: false, notify: nil))
     }
 
+    @Test("edit and caret updates decode with their ranges, encode back the same, and say what is wrong with their path")
+    func textUpdates() throws {
+        let edit = try command(#"{"cmd": "update", "tree": "t", "element": "doc", "edit": {"range": [5, 0], "text": "x"}, "announce": true}"#)
+        #expect(edit == .update(tree: "t", update: .editText(element: "doc", range: TextRange(location: 5, length: 0), text: "x"), announce: true, notify: nil))
+        let caret = try command(#"{"cmd": "update", "tree": "t", "element": "doc", "caret": {"range": [6, 2], "unit": "word"}}"#)
+        #expect(caret == .update(tree: "t", update: .moveCaret(element: "doc", range: TextRange(location: 6, length: 2), unit: .word), announce: false, notify: nil))
+        #expect(try command(#"{"cmd": "update", "tree": "t", "element": "doc", "edit": {"range": [1, 3]}}"#)
+            == .update(tree: "t", update: .editText(element: "doc", range: TextRange(location: 1, length: 3), text: ""), announce: false, notify: nil))
+        for sent in [edit, caret] {
+            #expect(try command(Request(id: 1, command: sent).line) == sent)
+        }
+        #expect(failure(#"{"cmd": "update", "tree": "t", "element": "d", "edit": {"range": [-1, 0], "text": "x"}}"#)?.error.message.hasPrefix("update.edit.range: expected [location, length]") == true)
+        #expect(failure(#"{"cmd": "update", "tree": "t", "element": "d", "caret": {"range": [1, 0], "unit": "page"}}"#)?.error.message.hasPrefix("update.caret.unit: expected one of character, word, line") == true)
+        #expect(failure(#"{"cmd": "update", "tree": "t", "element": "d", "caret": {"range": [1, 0]}, "edit": {"range": [1, 0]}}"#)?.error.code == .invalidField)
+        #expect(failure(#"{"cmd": "update", "tree": "t", "element": "d", "edit": {"range": [1, 0], "txt": "x"}}"#)?.error.message == #"update.edit.txt: unknown key; an edit has "range" and "text""#)
+    }
+
     @Test func errorsCarryStableCodesAndTheId() {
         #expect(failure("{nope") == RequestFailure(id: nil, error: ProtocolError(.malformedJSON, "malformed JSON: line 1, column 2: expected a string key, got 'n'")))
         #expect(failure("[1]")?.error.code == .notAnObject)

@@ -61,6 +61,10 @@ public struct ATSPIApplicationRead: Sendable {
     private var cached: Bool?
     private var outstanding = 0
     private var failure: Outcome?
+    private var toolkitName: String?, toolkitVersion: String?
+
+    /// The dialect of AT-SPI2 the application speaks, once its toolkit answered.
+    public var dialect: ATSPIDialect { ATSPIDialect(toolkit: toolkitName ?? "", version: toolkitVersion ?? "") }
 
     /// Only this object, without its children: the row a list that manages its descendants has
     /// just made active. Nil for a whole application.
@@ -101,7 +105,7 @@ public struct ATSPIApplicationRead: Sendable {
             let position: [ATSPIRequest] = row.map { [.rowAtIndex($0.list, $0.index), .rowCount($0.list), .childCount($0.list)] } ?? []
             return walk([object], depth: 0, parent: "") + ask(position)
         }
-        return ask([.items, .name(Self.root), .children(Self.root)])
+        return ask([.items, .name(Self.root), .children(Self.root), .toolkitName, .toolkitVersion])
     }
 
     /// Where the row read alone stands: its table row of the table's rows (none for a column
@@ -216,6 +220,12 @@ public struct ATSPIApplicationRead: Sendable {
             return []
         case .childCount:
             childCount = value?.int
+            return []
+        case .toolkitName:
+            toolkitName = value?.string
+            return []
+        case .toolkitVersion:
+            toolkitVersion = value?.string
             return []
         }
         return nodes[request.path]?.walked == true ? detailsOrChildren(request.path) : []

@@ -33,7 +33,9 @@ public enum ATSPIMapping {
     /// The traits an object's states bring, given the traits of its role.
     public static func traits(of states: ATSPIStates, role: Traits) -> Traits {
         var traits: Traits = []
-        if !states.contains(.enabled) || !states.contains(.sensitive) { traits.insert(.notEnabled) }
+        // GTK 3 and Qt clear both for a widget that cannot be used; GTK 4 never reports `enabled`,
+        // and LibreOffice's paragraphs never `sensitive`: one of them is enough.
+        if !states.contains(.enabled) && !states.contains(.sensitive) { traits.insert(.notEnabled) }
         // A selected check box or tab says so once: the check box by its value, the tab by "selected".
         if states.contains(.selected), role.intersection(.checkable).isEmpty, !role.contains(.toggle) { traits.insert(.selected) }
         if states.contains(.expandable) || states.contains(.expanded) || states.contains(.collapsed) {
@@ -73,19 +75,21 @@ public enum ATSPIMapping {
 
     /// The tree of one top-level window: named "application: window" (unique among `taken`,
     /// with " (2)" and so on), titled with the window's name, each object a node.
-    public static func document(window: AccessibleSnapshot, application: String, taken: Set<String> = [], limits: DocumentLimits = .default) -> TreeDocument {
-        mapped(window: window, application: application, taken: taken, limits: limits).document
+    public static func document(
+        window: AccessibleSnapshot, application: String, taken: Set<String> = [], dialect: ATSPIDialect = .gtk3, limits: DocumentLimits = .default
+    ) -> TreeDocument {
+        mapped(window: window, application: application, taken: taken, dialect: dialect, limits: limits).document
     }
 
     /// The tree of one top-level window, with what the toolkit reported that no document may
     /// hold and what was made of it instead: whatever the toolkit says, the document is one
     /// narratord takes.
     public static func mapped(
-        window: AccessibleSnapshot, application: String, taken: Set<String> = [], limits: DocumentLimits = .default
+        window: AccessibleSnapshot, application: String, taken: Set<String> = [], dialect: ATSPIDialect = .gtk3, limits: DocumentLimits = .default
     ) -> (document: TreeDocument, oddities: [ATSPIOddity]) {
-        var context = MappingContext(limits: limits, window: window.name.trimmingWhitespace)
-        collect(window, names: &context.names, labels: &context.labels)
-        var root = node(for: window, parent: nil, context: &context) ?? Node(id: id(of: window.path))
+        var context = MappingContext(limits: limits, dialect: dialect, window: window.name.trimmingWhitespace)
+        collect(window, context: &context)
+        var root = node(for: window, parent: nil, inDocument: false, context: &context) ?? Node(id: id(of: window.path))
         // The window is the tree's root: its frame is the screen's, its name the title.
         root.isElement = root.children.isEmpty ? nil : false
         var windowName = window.name
@@ -103,6 +107,7 @@ public enum ATSPIMapping {
     /// others), the ids already used, and the oddities met.
     struct MappingContext {
         let limits: DocumentLimits
+        let dialect: ATSPIDialect
         /// The window's name: GTK names a dialog's stock icon after its kind ("Question",
         /// "Warning"), which the dialog's title already says, so such an icon is no stop.
         let window: String
@@ -156,17 +161,66 @@ public enum ATSPIMapping {
     }
 
     /// Every object's name by path, and the paths of the objects that label another one.
-    static func collect(_ snapshot: AccessibleSnapshot, names: inout [String: String], labels: inout Set<String>) {
-        if !snapshot.name.isEmpty { names[snapshot.path] = snapshot.name }
-        labels.formUnion(snapshot.labelledBy)
-        for child in snapshot.children { collect(child, names: &names, labels: &labels) }
+    static func collect(_ snapshot: AccessibleSnapshot, context: inout MappingContext) {
+        let name = ownName(of: snapshot, dialect: context.dialect)
+        if !name.isEmpty { context.names[snapshot.path] = name }
+        context.labels.formUnion(snapshot.labelledBy)
+        for child in snapshot.children { collect(child, context: &context) }
+    }
+
+    /// The object's own name, as the user should hear it: without the padding GTK puts after a
+    /// menu item's name, and in GTK 4 without the widget's class standing for a name ("GtkButton")
+    /// or a label's text said twice ("4 4").
+    static func ownName(of snapshot: AccessibleSnapshot, dialect: ATSPIDialect) -> String {
+        let name = snapshot.name.trimmingWhitespace
+        guard dialect.namesByClass, !name.isEmpty else { return name }
+        if isClassName(name) { return "" }
+        let words = name.split(separator: " ", omittingEmptySubsequences: false)
+        if words.count % 2 == 0, words.count >= 2 {
+            let half = words.count / 2
+            if Array(words[..<half]) == Array(words[half...]) { return words[..<half].joined(separator: " ") }
+        }
+        return name
+    }
+
+    /// A widget class's name ("GtkButton", "AdwGizmo", "HistoryView"): one word in CamelCase,
+    /// two humps at least, letters and digits only.
+    static func isClassName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, ("A"..."Z").contains(first),
+            name.unicodeScalars.allSatisfy({ ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) })
+        else { return false }
+        let humps = name.unicodeScalars.enumerated().filter { index, scalar in
+            index > 0 && ("A"..."Z").contains(scalar)
+        }
+        return !humps.isEmpty && name.unicodeScalars.contains { ("a"..."z").contains($0) }
+    }
+
+    /// The names of what a control shows inside it (GTK 4 puts a button's label in a child),
+    /// for a control that has no name of its own.
+    static func content(of snapshot: AccessibleSnapshot, context: MappingContext) -> String? {
+        var parts: [String] = []
+        func visit(_ node: AccessibleSnapshot) {
+            for child in node.children {
+                let name = ownName(of: child, dialect: context.dialect)
+                let text = name.isEmpty && child.role == .label ? (child.text ?? "").trimmingWhitespace : name
+                if !text.isEmpty, !parts.contains(text) { parts.append(text) } else { visit(child) }
+            }
+        }
+        visit(snapshot)
+        return parts.isEmpty ? nil : parts.joined(separator: " ")
+    }
+
+    /// Whether something inside `snapshot` takes the focus itself (GTK 4's menu button holds the
+    /// button that does): then `snapshot` is a container, not the control.
+    static func holdsAControl(_ snapshot: AccessibleSnapshot) -> Bool {
+        snapshot.children.contains { $0.states.contains(.focusable) || holdsAControl($0) }
     }
 
     /// The node for `snapshot` and its subtree, its frame in its parent's space; nil for an
     /// object already mirrored elsewhere in the window (two parents listing it).
     ///
     /// - Parameter parent: the space the parent places its children in (`.some(nil)`: none); nil for the window.
-    static func node(for snapshot: AccessibleSnapshot, parent: Rect??, context: inout MappingContext) -> Node? {
+    static func node(for snapshot: AccessibleSnapshot, parent: Rect??, inDocument: Bool, context: inout MappingContext) -> Node? {
         let nodeID = id(of: snapshot.path)
         guard context.ids.insert(nodeID).inserted else {
             context.note(snapshot, .repeatedObject)
@@ -176,7 +230,16 @@ public enum ATSPIMapping {
         var traits = roleTraits.union(traits(of: snapshot.states, role: roleTraits))
         if traits.contains(.staticText) { traits.remove(.textField) }
         var node = Node(id: nodeID, traits: traits)
-        node.label = label(of: snapshot, names: context.names).map { context.cut($0, field: "name", of: snapshot) }
+        var label = label(of: snapshot, context: context)
+        // A control with nothing else to call it by is called by what it shows, else by what it
+        // is for: its description ("Primary menu"), which is then no hint.
+        var describes = false
+        if label == nil, !traits.intersection(Self.namedByContent).isEmpty { label = content(of: snapshot, context: context) }
+        if label == nil, !traits.intersection(.needsLabel).isEmpty, !snapshot.description.trimmingWhitespace.isEmpty {
+            label = snapshot.description.trimmingWhitespace
+            describes = true
+        }
+        node.label = label.map { context.cut($0, field: "name", of: snapshot) }
         let value = value(of: snapshot, traits: traits)
         node.value = value.map { context.cut($0, field: "value", of: snapshot) }
         // A selection in a field's text ("Name, Ada, selected, text field": typing replaces it).
@@ -197,9 +260,20 @@ public enum ATSPIMapping {
         // value again is no hint.
         let description = snapshot.description.trimmingWhitespace
         let said = [node.label, node.value, node.adjustable?.spoken()].compactMap { $0 }
-        if !description.isEmpty, !said.contains(description) { node.hint = context.cut(description, field: "description", of: snapshot) }
+        if !describes, !description.isEmpty, !said.contains(description) { node.hint = context.cut(description, field: "description", of: snapshot) }
         // What is not on screen (a notebook's other pages) is hidden; the window itself never is.
-        node.hidden = parent != nil && !snapshot.states.contains(.showing)
+        // A web page keeps what is scrolled away `visible` but not `showing`, and it is there to
+        // be read; GTK 4 never says `showing`, and a closed popover is `visible` at 0 x 0.
+        let inDocument = inDocument || snapshot.role == .documentWeb || snapshot.role == .documentFrame
+        let onShow: Bool
+        if inDocument {
+            onShow = snapshot.states.contains(.visible) || snapshot.states.contains(.showing)
+        } else if context.dialect.reportsShowing {
+            onShow = snapshot.states.contains(.showing)
+        } else {
+            onShow = snapshot.states.contains(.visible) && !(snapshot.extents.map { $0.width == 0 && $0.height == 0 } ?? false)
+        }
+        node.hidden = parent != nil && !onShow
         node.modal = roleTraits.contains(.dialog) || snapshot.states.contains(.modal)
         let extents = onScreen(snapshot.extents)
         if let reported = snapshot.extents, extents == nil, !isOffScreenMark(reported) { context.note(snapshot, .extents(reported)) }
@@ -228,10 +302,15 @@ public enum ATSPIMapping {
         }
         // A text field is one stop: the icons GTK puts inside an entry are part of it, as Orca reads them.
         if traits.contains(.textField), !snapshot.children.isEmpty { node.childBehavior = .ignore }
+        // So is a button: what it shows inside it (GTK 4's label and icon) is its name, not more
+        // stops; one that holds a control of its own (GTK 4's menu button) is only its container.
+        if !traits.intersection(Traits([.button, .toggle])).isEmpty, !snapshot.children.isEmpty {
+            if holdsAControl(snapshot) { node.isElement = false } else { node.childBehavior = .ignore }
+        }
         // Children are placed in this node's space, or in the nearest ancestor's that has one.
         let space: Rect? = extents ?? (parent ?? nil)
         node.children = pagesAfterTheirTabs(snapshot.children).compactMap {
-            self.node(for: $0, parent: .some(space), context: &context)
+            self.node(for: $0, parent: .some(space), inDocument: inDocument, context: &context)
         }
         return node
     }
@@ -302,14 +381,17 @@ public enum ATSPIMapping {
 
     /// The object's name, else the names of the objects that label it, else a text field's
     /// placeholder (what Orca says of a field GTK gives no name).
-    static func label(of snapshot: AccessibleSnapshot, names: [String: String]) -> String? {
-        let own = snapshot.name.trimmingWhitespace
+    static func label(of snapshot: AccessibleSnapshot, context: MappingContext) -> String? {
+        let own = ownName(of: snapshot, dialect: context.dialect)
         if !own.isEmpty { return own }
-        let labels = snapshot.labelledBy.compactMap { names[$0]?.trimmingWhitespace }.filter { !$0.isEmpty }
+        let labels = snapshot.labelledBy.compactMap { context.names[$0] }.filter { !$0.isEmpty }
         if !labels.isEmpty { return labels.joined(separator: " ") }
         let placeholder = snapshot.placeholder?.trimmingWhitespace ?? ""
         return placeholder.isEmpty ? nil : placeholder
     }
+
+    /// Controls whose name is what they show, when they have none of their own.
+    static let namedByContent = Traits([.button, .toggle, .link, .tab, .checkBox, .radioButton])
 
     /// The value of what can be checked when it is checked (pressed, for a toggle button), and
     /// when it is not: narratord says them as "checked" and "not checked".

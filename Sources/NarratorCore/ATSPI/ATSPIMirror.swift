@@ -76,9 +76,9 @@ public struct ATSPIMirror: Sendable {
 
     /// `window` of the application `name` was read: registered if it is new, otherwise updated
     /// element by element (registered again when its root changed).
-    public mutating func windowRead(_ id: WindowID, application name: String, snapshot: AccessibleSnapshot) -> [Effect] {
+    public mutating func windowRead(_ id: WindowID, application name: String, snapshot: AccessibleSnapshot, dialect: ATSPIDialect = .gtk3) -> [Effect] {
         if var known = windows[id] {
-            var document = ATSPIMapping.document(window: snapshot, application: name, taken: [])
+            var document = ATSPIMapping.document(window: snapshot, application: name, taken: [], dialect: dialect)
             document.name = known.tree
             known.actions = Self.actions(in: snapshot)
             known.stops = Self.stops(of: document)
@@ -111,7 +111,7 @@ public struct ATSPIMirror: Sendable {
             return changes.map { .update(tree: known.tree, $0.update, announce: Self.heard($0)) } + announced
         }
         let taken = Set(windows.values.map(\.tree))
-        let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken)
+        let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken, dialect: dialect)
         let alerts = Self.alerts(in: snapshot)
         windows[id] = Window(
             tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: document),

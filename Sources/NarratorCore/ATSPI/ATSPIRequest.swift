@@ -28,6 +28,10 @@ public enum ATSPIRequest: Hashable, Sendable {
     case rowAtIndex(String, Int)
     case rowCount(String)
     case childCount(String)
+    /// The application's toolkit and its version (`Application.ToolkitName`, `ToolkitVersion`),
+    /// asked of its root: which dialect of AT-SPI2 it speaks.
+    case toolkitName
+    case toolkitVersion
 
     /// The Value interface's properties, each its own `Get` (Qt 5 drops off the bus when asked
     /// `GetAll`).
@@ -39,6 +43,7 @@ public enum ATSPIRequest: Hashable, Sendable {
     public var path: String {
         switch self {
         case .items: return "/org/a11y/atspi/cache"
+        case .toolkitName, .toolkitVersion: return ATSPIApplicationRead.root
         case .name(let p), .description(let p), .role(let p), .states(let p), .interfaces(let p), .children(let p), .relations(let p),
             .extents(let p), .actions(let p), .text(let p), .selection(let p), .attributes(let p), .value(let p, _),
             .rowAtIndex(let p, _), .rowCount(let p), .childCount(let p):
@@ -72,6 +77,8 @@ public enum ATSPIRequest: Hashable, Sendable {
             return DBusCall(path: path, interface: "org.a11y.atspi.Table", method: "GetRowAtIndex", arguments: [.int32(Int32(clamping: index))])
         case .rowCount: return property("org.a11y.atspi.Table", "NRows")
         case .childCount: return property(accessible, "ChildCount")
+        case .toolkitName: return property("org.a11y.atspi.Application", "ToolkitName")
+        case .toolkitVersion: return property("org.a11y.atspi.Application", "ToolkitVersion")
         }
     }
 }

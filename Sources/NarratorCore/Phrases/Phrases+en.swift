@@ -7,6 +7,7 @@ extension PhraseData {
         "heading": "heading", "link": "link", "searchField": "search field", "button": "button",
         "switchButton": "switch button", "tab": "tab", "image": "image", "adjustable": "adjustable",
         "tabPosition": "{index} of {count}", "selectedText": "{text} selected", "space": "space", "deletedText": "{text} deleted", "on": "on", "off": "off",
+        "tabCharacter": "tab", "newline": "newline", "blank": "blank", "unselectedText": "{text} unselected", "unselected": "unselected",
         "actionsAvailable": "actions available",
         "checkBox": "check box", "radioButton": "radio button", "comboBox": "combo box", "textField": "text field",
         "menu": "menu", "menuItem": "menu item", "listItem": "list item", "progressBar": "progress bar",

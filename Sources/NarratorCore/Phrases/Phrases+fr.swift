@@ -7,6 +7,7 @@ extension PhraseData {
         "heading": "en-tête", "link": "lien", "searchField": "champ de recherche", "button": "bouton",
         "switchButton": "interrupteur", "tab": "onglet", "image": "image", "adjustable": "réglable",
         "tabPosition": "{index} sur {count}", "selectedText": "{text} sélectionné", "space": "espace", "deletedText": "{text} supprimé", "on": "activé", "off": "désactivé",
+        "tabCharacter": "tabulation", "newline": "retour à la ligne", "blank": "vide", "unselectedText": "{text} désélectionné", "unselected": "désélectionné",
         "actionsAvailable": "actions disponibles",
         "checkBox": "case à cocher", "radioButton": "bouton radio", "comboBox": "liste déroulante", "textField": "champ de texte",
         "menu": "menu", "menuItem": "élément de menu", "listItem": "élément de liste", "progressBar": "barre de progression",

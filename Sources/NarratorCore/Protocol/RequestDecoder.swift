@@ -144,10 +144,12 @@ struct Fields {
         if let properties = reader.value("set") { kinds.append(.setProperties(element: element, properties: properties)) }
         if let children = reader.value("children") { kinds.append(.replaceChildren(element: element, children: children)) }
         if try reader.optionalBool("remove") == true { kinds.append(.remove(element: element)) }
+        if let edit = reader.value("edit") { kinds.append(try TreeUpdate.edit(edit, element: element)) }
+        if let caret = reader.value("caret") { kinds.append(try TreeUpdate.caret(caret, element: element)) }
         guard kinds.count == 1 else {
             throw ProtocolError(
                 kinds.isEmpty ? .missingField : .invalidField,
-                "update: give exactly one of \"set\" (properties), \"children\" (new children) or \"remove\": true")
+                "update: give exactly one of \"set\" (properties), \"children\" (new children), \"edit\" (a text edit), \"caret\" (a caret move) or \"remove\": true")
         }
         var notify: LayoutNotification?
         if let kind = try reader.optionalChoice("notify", ["screenChanged", "layoutChanged"]) {
@@ -155,5 +157,56 @@ struct Fields {
             notify = kind == "screenChanged" ? .screenChanged(element: target) : .layoutChanged(element: target)
         }
         return .update(tree: tree, update: kinds[0], announce: try reader.optionalBool("announce") ?? false, notify: notify)
+    }
+}
+
+extension TreeUpdate {
+    /// `{"range": [location, length], "text": "..."}`: characters of the value replaced.
+    public static func edit(_ value: JSONValue, element: String) throws(ProtocolError) -> TreeUpdate {
+        guard case .object(let object) = value else {
+            throw FieldReader.invalid("update.edit", #"an object such as {"range": [5, 0], "text": "x"}"#, value)
+        }
+        for member in object.members where member.key != "range" && member.key != "text" {
+            throw ProtocolError(.invalidField, "update.edit.\(member.key): unknown key; an edit has \"range\" and \"text\"")
+        }
+        let range = try textRange(object["range"], at: "update.edit.range")
+        let text: String
+        switch object["text"] {
+        case .string(let s)?: text = s
+        case nil, .null?: text = ""
+        case let other?: throw FieldReader.invalid("update.edit.text", "a string (empty to delete)", other)
+        }
+        return .editText(element: element, range: range, text: text)
+    }
+
+    /// `{"range": [location, length], "unit": "word"}`: the caret or selection moved.
+    public static func caret(_ value: JSONValue, element: String) throws(ProtocolError) -> TreeUpdate {
+        guard case .object(let object) = value else {
+            throw FieldReader.invalid("update.caret", #"an object such as {"range": [5, 0], "unit": "character"}"#, value)
+        }
+        for member in object.members where member.key != "range" && member.key != "unit" {
+            throw ProtocolError(.invalidField, "update.caret.\(member.key): unknown key; a caret move has \"range\" and \"unit\"")
+        }
+        let range = try textRange(object["range"], at: "update.caret.range")
+        var unit: CaretMotion.Unit?
+        switch object["unit"] {
+        case nil, .null?: unit = nil
+        case .string(let name)? where CaretMotion.Unit(rawValue: name) != nil: unit = CaretMotion.Unit(rawValue: name)
+        case let other?:
+            throw FieldReader.invalid("update.caret.unit", "one of " + CaretMotion.Unit.allCases.map(\.rawValue).joined(separator: ", "), other)
+        }
+        return .moveCaret(element: element, range: range, unit: unit)
+    }
+
+    /// `[location, length]` in characters.
+    static func textRange(_ value: JSONValue?, at path: String) throws(ProtocolError) -> TextRange {
+        guard let value else { throw ProtocolError(.missingField, "\(path): missing ([location, length] in characters)") }
+        guard case .array(let numbers) = value, numbers.count == 2,
+            case .number(let location) = numbers[0], case .number(let length) = numbers[1],
+            let start = Int(exactly: location), let count = Int(exactly: length), start >= 0, count >= 0
+        else {
+            throw FieldReader.invalid(path, "[location, length]: two whole numbers, not negative", value)
+        }
+        return TextRange(location: start, length: count)
     }
 }

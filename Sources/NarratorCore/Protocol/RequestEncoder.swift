@@ -47,6 +47,13 @@ extension RequestCommand {
             case .setProperties(_, let properties): fields.append(member("set", properties))
             case .replaceChildren(_, let children): fields.append(member("children", children))
             case .remove: fields.append(member("remove", true))
+            case .editText(_, let range, let text):
+                let edit: JSONValue = ["range": .array([.number(Double(range.location)), .number(Double(range.length))]), "text": .string(text)]
+                fields.append(member("edit", edit))
+            case .moveCaret(_, let range, let unit):
+                var caret = [member("range", .array([.number(Double(range.location)), .number(Double(range.length))]))]
+                if let unit { caret.append(member("unit", .string(unit.rawValue))) }
+                fields.append(member("caret", .object(JSONObject(caret))))
             }
             if announce { fields.append(member("announce", true)) }
             switch notify {

@@ -40,13 +40,37 @@ extension Session {
         case .setProperties: payloadKey = "set"
         case .replaceChildren: payloadKey = "children"
         case .remove: payloadKey = "remove"
+        case .editText: payloadKey = "edit"
+        case .moveCaret: payloadKey = "caret"
         }
         // What the focused element said before: an announced update that leaves it the same (the
         // owner confirming a value the daemon already spoke) says nothing again.
         let before = announce ? focusedSpeech(tree: tree, element: update.element) : nil
         let typedBefore = announce ? focusedFieldText(tree: tree, element: update.element) : nil
+        // An edit says what it put in, or what it took out, as it was made.
+        var edit: TextEdit?
+        if case .editText(_, let range, let text) = update, let old = typedBefore {
+            let scalars = Array(old.unicodeScalars)
+            if range.location + range.length <= scalars.count {
+                var deleted = String.UnicodeScalarView()
+                deleted.append(contentsOf: scalars[range.location..<(range.location + range.length)])
+                edit = TextEdit(inserted: text, deleted: String(deleted))
+            }
+        }
+        // A caret or selection moving in the focused field says what it moved over.
+        let caretBefore = typedBefore != nil ? workspace.trees[tree]?.node(update.element)?.selectedTextRange : nil
+        let caretUnit: CaretMotion.Unit?? = Self.caretMove(update)
         let repaired = try moving { (w) throws(NarratorError) in try w.update(tree: tree, update, path: [.key(payloadKey)]) }
         var report = UpdateReport(tree: tree, element: update.element)
+        if announce, notify == nil, repaired == nil, let unit = caretUnit, let text = typedBefore, let focus = workspace.focus,
+            let range = workspace.trees[tree]?.node(update.element)?.selectedTextRange
+        {
+            if let said = CaretMotion(text: text, from: caretBefore, to: range, unit: unit).spoken(workspace.trees[tree]!.phrases) {
+                say(said, .value, tree: tree, element: focus.element)
+                report.spokenValue = said
+            }
+            return report
+        }
         if let notify {
             let outcome: FocusOutcome
             switch notify {
@@ -62,13 +86,24 @@ extension Session {
             report.focus = speakFocus(repaired)
         } else if announce, let text = focusedSpeech(tree: tree, element: update.element), text != before, let focus = workspace.focus {
             // A field the user types into says the keys' work, not the whole text again.
-            let typed = typedBefore.flatMap { old in
-                focusedFieldText(tree: tree, element: update.element).flatMap { TextEdit(from: old, to: $0).spoken(workspace.trees[tree]!.phrases) }
+            let phrases = workspace.trees[tree]!.phrases
+            let typed = edit.map { $0.spoken(phrases) } ?? typedBefore.flatMap { old in
+                focusedFieldText(tree: tree, element: update.element).flatMap { TextEdit(from: old, to: $0).spoken(phrases) }
             }
             say(typed ?? text, .value, tree: tree, element: focus.element)
             report.spokenValue = typed ?? text
         }
         return report
+    }
+
+    /// Whether `update` only moves a caret or selection (a `caret` update, with its unit when it
+    /// has one, or a `set` of `selectedTextRange` alone): nil for any other update.
+    static func caretMove(_ update: TreeUpdate) -> CaretMotion.Unit?? {
+        switch update {
+        case .moveCaret(_, _, let unit): return .some(unit)
+        case .setProperties(_, .object(let properties)) where properties.members.map(\.key) == ["selectedTextRange"]: return .some(nil)
+        default: return nil
+        }
     }
 
     /// What an announced change of `element` says when it is the focused stop: its spoken value,

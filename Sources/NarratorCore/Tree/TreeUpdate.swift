@@ -6,10 +6,21 @@ public enum TreeUpdate: Equatable, Sendable {
     case replaceChildren(element: String, children: JSONValue)
     /// Remove an element and its subtree.
     case remove(element: String)
+    /// Replace the characters `range` covers in the element's value (a text field's text) with
+    /// `text`: an insertion where the range is empty, a deletion where the text is. A caret in
+    /// the value moves to the end of what was put in. What an editor sends as each key is typed:
+    /// a few bytes, whatever the length of its document, and exactly what changed.
+    case editText(element: String, range: TextRange, text: String)
+    /// Move the caret (an empty range) or the selection in the element's value to `range`,
+    /// `unit` saying what the move was by (Left, Ctrl+Right, Down): what an announced move says
+    /// (the character, the word, the line; what a selection took in or gave back).
+    case moveCaret(element: String, range: TextRange, unit: CaretMotion.Unit?)
 
     public var element: String {
         switch self {
-        case .setProperties(let element, _), .replaceChildren(let element, _), .remove(let element): element
+        case .setProperties(let element, _), .replaceChildren(let element, _), .remove(let element), .editText(let element, _, _),
+            .moveCaret(let element, _, _):
+            element
         }
     }
 }
@@ -61,6 +72,17 @@ extension AccessibilityTree {
                 let childSlot = append(child, parent: slot)
                 childSlots[Int(slot)].append(childSlot)
             }
+        case .editText(_, let range, let text):
+            nodes[Int(slot)] = try edited(nodes[Int(slot)], range: range, text: text, limit: decoder.limits.valueLimit, path: path)
+            return
+        case .moveCaret(_, let range, _):
+            let count = (nodes[Int(slot)].value ?? "").unicodeScalars.count
+            guard range.location + range.length <= count else {
+                throw .invalidDocument(.invalid([DocumentProblem(
+                    path: (path + [.key("range")]).rendered, message: "[\(range.location), \(range.length)] is outside the value's \(count) characters")]))
+            }
+            nodes[Int(slot)].selectedTextRange = range
+            return
         case .remove:
             let parent = parentSlot[Int(slot)]
             guard parent >= 0 else { throw .cannotRemoveRoot(tree: name) }
@@ -128,5 +150,31 @@ extension Node {
         var count = 1
         for index in children.indices { count += children[index].subtreeCount }
         return count
+    }
+}
+
+extension AccessibilityTree {
+    /// `node` with `range` of its value replaced by `text`, and a caret or selection in the value
+    /// moved to just after what was put in.
+    func edited(_ node: Node, range: TextRange, text: String, limit: Int, path: [JSONPathComponent]) throws(NarratorError) -> Node {
+        func refuse(_ message: String) -> NarratorError {
+            .invalidDocument(.invalid([DocumentProblem(path: (path + [.key("range")]).rendered, message: message)]))
+        }
+        guard node.adjustable == nil, node.representation == nil else {
+            throw refuse("element \"\(node.id)\" has a declarative value, not text; set it with \"set\"")
+        }
+        var scalars = Array((node.value ?? "").unicodeScalars)
+        guard range.location + range.length <= scalars.count else {
+            throw refuse("[\(range.location), \(range.length)] is outside the value's \(scalars.count) characters")
+        }
+        let inserted = Array(text.unicodeScalars)
+        scalars.replaceSubrange(range.location..<(range.location + range.length), with: inserted)
+        guard scalars.count <= limit else { throw refuse("the value would be \(scalars.count) characters, over the limit of \(limit)") }
+        var changed = node
+        var value = String.UnicodeScalarView()
+        value.append(contentsOf: scalars)
+        changed.value = value.isEmpty ? nil : String(value)
+        if changed.selectedTextRange != nil { changed.selectedTextRange = TextRange(location: range.location + inserted.count, length: 0) }
+        return changed
     }
 }

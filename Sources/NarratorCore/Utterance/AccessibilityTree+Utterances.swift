@@ -43,7 +43,8 @@ extension AccessibilityTree {
 
         let labelParts = self.labelParts(slot, node: node, phrases: phrases)
         if labelParts.isEmpty {
-            if !traits.intersection(.needsLabel).isEmpty { parts.append(phrases[.unlabelled]) }
+            // A document's text says what it is (an editor's text area has no name, and needs none).
+            if !traits.intersection(.needsLabel).isEmpty, !isDocument(node) { parts.append(phrases[.unlabelled]) }
         } else {
             parts.append(contentsOf: labelParts)
         }
@@ -91,7 +92,7 @@ extension AccessibilityTree {
     /// selected text and "selected"; nil when nothing (or only blanks) is, or the value is not
     /// text (a check box's, a declarative range's).
     func selectionPhrase(_ node: Node, phrases: PhraseTable) -> String? {
-        guard let range = node.selectedTextRange, let value = node.value, node.representation == nil, node.declarativeAdjustable == nil,
+        guard let range = node.selectedTextRange, let value = node.value, node.representation == nil, node.declarativeAdjustable == nil, !isDocument(node),
             node.traits.intersection(.checkable).isEmpty, !node.traits.contains(.toggle),
             let selected = range.selected(in: value).map(String.init), !selected.trimmingWhitespace.isEmpty
         else { return nil }
@@ -135,7 +136,18 @@ extension AccessibilityTree {
             default: return value
             }
         }
+        // A text of several lines is read at the caret: the line it is on, as a screen reader
+        // says it on entering an editor, never the whole document.
+        if isDocument(node) {
+            return CaretMotion.line(at: node.selectedTextRange?.location ?? 0, in: Array(value.unicodeScalars), phrases)
+        }
         return value
+    }
+
+    /// A text field whose value has several lines: an editor's document.
+    func isDocument(_ node: Node) -> Bool {
+        guard let value = node.value, node.representation == nil, !node.traits.intersection(Traits([.textField, .searchField])).isEmpty else { return false }
+        return value.unicodeScalars.contains("\n")
     }
 
     /// "N of M" for a tab whose parent is a tab bar.

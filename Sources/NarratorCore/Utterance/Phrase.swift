@@ -17,6 +17,12 @@ public enum Phrase: String, CaseIterable, Sendable {
     case selectedText
     /// A text field edited as the user types: a blank typed, and "{text} deleted".
     case space, deletedText
+    /// Characters with no sound of their own: a tab and a line break, typed or reached by the caret.
+    case tabCharacter, newline
+    /// The caret on an empty line, or at the end of one (as Orca says it).
+    case blank
+    /// "{text} unselected": what a selection gave back; "unselected" alone: all of it.
+    case unselectedText, unselected
     /// Follows the hint when an element has custom actions.
     case actionsAvailable
 }

@@ -6,6 +6,12 @@ public struct TextEdit: Equatable, Sendable {
     public var inserted: String
     public var deleted: String
 
+    /// An edit known as it was made (an `edit` update): nothing to guess.
+    public init(inserted: String, deleted: String) {
+        self.inserted = inserted
+        self.deleted = deleted
+    }
+
     /// The edit from `old` to `new`: what lies between their longest common start and end.
     public init(from old: String, to new: String) {
         let a = Array(old), b = Array(new)
@@ -17,12 +23,14 @@ public struct TextEdit: Equatable, Sendable {
         deleted = String(a[start..<(a.count - end)])
     }
 
-    /// The words for it: what was typed (white space alone as "space"), else what was deleted
-    /// ("x deleted"); nil when the text is the same.
+    /// The words for it: what was typed (a character with no sound of its own by its name:
+    /// "space", "tab", "newline"), else what was deleted ("x deleted"); nil when the text is the same.
     public func spoken(_ phrases: PhraseTable) -> String? {
         func said(_ text: String) -> String {
+            let scalars = Array(text.unicodeScalars)
+            if scalars.count == 1 { return CaretMotion.name(of: scalars[0], phrases) }
             let trimmed = text.trimmingWhitespace
-            return trimmed.isEmpty ? phrases[.space] : trimmed
+            return trimmed.isEmpty ? CaretMotion.name(of: scalars.first ?? " ", phrases) : trimmed
         }
         if !inserted.isEmpty { return said(inserted) }
         if !deleted.isEmpty { return phrases[.deletedText].replacingAll("{text}", with: said(deleted)) }

@@ -73,7 +73,9 @@ extension ATSPIBridge {
 
     private mutating func completed(_ id: ReadID, _ read: BridgeRead) {
         switch read.purpose {
-        case .whole: finished(read.application, read.read.outcome)
+        case .whole:
+            if case .read = read.read.outcome { applications[read.application]?.dialect = read.read.dialect }
+            finished(read.application, read.read.outcome)
         case .object(let path): objectRead(id, path, in: read.application, read.read.outcome)
         case .activeRow(let row, let index, let list): activeRowRead(row, at: index, of: list, in: read.application, read.read.outcome)
         }
@@ -117,7 +119,7 @@ extension ATSPIBridge {
                 // Objects read alone while this read was in flight are newer than what it found.
                 for (path, object) in application.freshObjects { window = window.replacing(path, with: object) }
                 present[window.path] = window
-                decided += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window), application)
+                decided += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window, dialect: application.dialect), application)
             }
             application.freshObjects = [:]
             for path in application.windows.keys.sorted() where present[path] == nil {
@@ -208,7 +210,7 @@ extension ATSPIBridge {
                 application.windows[window] = patched
                 if application.wholeRead != nil { application.freshObjects[path] = object }
                 applications[name] = application
-                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched), application))
+                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application))
             } else {
                 applications[name] = application
             }
@@ -236,7 +238,7 @@ extension ATSPIBridge {
         application.index(grafted)
         applications[name] = application
         let id = WindowID(application: name, path: window)
-        carryOut(mirror.windowRead(id, application: application.name, snapshot: grafted))
+        carryOut(mirror.windowRead(id, application: application.name, snapshot: grafted, dialect: application.dialect))
         carryOut(mirror.focusMoved(id, path: row))
     }
 

@@ -2,6 +2,8 @@
 struct BridgeApplication: Sendable {
     /// Its name as it reports it ("gedit"); empty until its first read.
     var name = ""
+    /// The dialect of AT-SPI2 its toolkit speaks, from its first read.
+    var dialect = ATSPIDialect.gtk3
     /// Its windows as last read, by object path.
     var windows: [String: AccessibleSnapshot] = [:]
     /// The window each of its objects is in, by object path.
