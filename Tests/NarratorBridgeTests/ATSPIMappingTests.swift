@@ -44,7 +44,8 @@ import Testing
                     object(13, .toggleButton, "Shuffle", states: shown.union(.pressed), actions: ["click"]),
                     object(14, .progressBar, "Copying", value: ATSPIValue(current: 40, minimum: 0, maximum: 100, increment: 0)),
                     object(15, .comboBox, "Font", states: shown.union(.expandable), actions: ["press"]),
-                    object(16, .pushButton, "Print", states: [.showing, .visible, .enabled], actions: ["click"]),
+                    // GTK 3 clears both enabled and sensitive on a widget that cannot be used.
+                    object(16, .pushButton, "Print", states: [.showing, .visible], actions: ["click"]),
                 ]),
         ])
 
@@ -161,16 +162,17 @@ import Testing
         #expect(utterances(ATSPIMapping.document(window: window, application: "a")) == [example.spoken])
     }
 
-    @Test("a control without a sensitive state is dimmed; text that cannot be edited is read, not typed into")
+    @Test("a control neither enabled nor sensitive is dimmed (GTK 4 says only sensitive); text that cannot be edited is read, not typed into")
     func dimmedAndReadOnly() {
         let window = Self.object(
             1, .frame, "W",
             children: [
-                Self.object(2, .pushButton, "Undo", states: [.enabled, .showing, .visible]),
+                Self.object(2, .pushButton, "Undo", states: [.showing, .visible]),
+                Self.object(5, .pushButton, "Redo", states: [.sensitive, .showing, .visible]),
                 Self.object(3, .text, "Licence", states: Self.shown.union(.multiLine), text: "MIT"),
                 Self.object(4, .passwordText, "Password", states: Self.shown.union(.editable), text: "secret"),
             ])
-        #expect(utterances(ATSPIMapping.document(window: window, application: "a")) == ["Undo, button, dimmed", "Licence", "Password, text field"])
+        #expect(utterances(ATSPIMapping.document(window: window, application: "a")) == ["Undo, button, dimmed", "Redo, button", "Licence", "Password, text field"])
     }
 
     @Test("a list row without a name is read by what it shows")
@@ -280,5 +282,64 @@ import Testing
             window: Self.object(1, .frame, "Editor", children: [field]), application: "e", limits: DocumentLimits(maxValueLength: 100))
         #expect(cut.root.children[0].value == String(text.prefix(4096)), "never shorter than a name may be")
         #expect(odd.map(\.description) == ["element 2 (text): its value has 13000 characters; the first 4096 are kept"])
+    }
+
+    @Test("GTK 4 (gnome-calculator) reads as its buttons show: no class names, no doubled names, no stops inside a button, a closed popover hidden")
+    func gtk4Calculator() {
+        let gtk4: ATSPIStates = [.sensitive, .visible]
+        let button: ATSPIStates = gtk4.union(.focusable)
+        func label(_ n: Int, _ text: String) -> AccessibleSnapshot {
+            var l = Self.object(n, .label, text, states: gtk4, extents: Rect(x: 0, y: 0, width: 55, height: 40))
+            l.text = text
+            return l
+        }
+        let window = Self.object(
+            1, .frame, "Calculator", states: [.active, .sensitive, .showing, .visible], extents: Rect(x: 0, y: 0, width: 355, height: 486),
+            children: [
+                Self.object(
+                    2, .panel, states: gtk4, extents: Rect(x: 0, y: 0, width: 355, height: 486),
+                    children: [
+                        // The display: named after its class.
+                        Self.object(3, .text, "GtkSourceView", states: gtk4.union([.editable, .focusable, .multiLine]), extents: Rect(x: 0, y: 166, width: 343, height: 32), text: "12"),
+                        Self.object(4, .pushButton, "4 4", states: button, extents: Rect(x: 16, y: 336, width: 55, height: 40), actions: ["click"], labelledBy: [5], children: [label(5, "4")]),
+                        Self.object(6, .pushButton, "GtkButton", states: button, extents: Rect(x: 284, y: 240, width: 55, height: 40), actions: ["click"], description: "Pi [Ctrl+P]", children: [label(7, "π")]),
+                        Self.object(8, .pushButton, "GtkImage", states: button, extents: Rect(x: 16, y: 240, width: 55, height: 40), actions: ["click"], description: "Clear Display [Escape]"),
+                        // A menu button holds the button that takes the focus.
+                        Self.object(
+                            9, .pushButton, "GtkMenuButton", states: gtk4, extents: Rect(x: 105, y: 6, width: 78, height: 34), description: "Mode selection",
+                            children: [Self.object(10, .pushButton, "Basic", states: button, extents: Rect(x: 114, y: 11, width: 60, height: 24), actions: ["click"], labelledBy: [11], children: [label(11, "Basic")])]),
+                        // A closed popover: visible, 0 x 0.
+                        Self.object(12, .panel, "GtkPopoverMenu", states: [.sensitive, .vertical, .visible], extents: Rect(x: 201, y: 6, width: 0, height: 0), children: [
+                            Self.object(13, .menuItem, "New Window", states: button, extents: Rect(x: 201, y: 6, width: 0, height: 0)),
+                        ]),
+                    ]),
+            ])
+        let document = ATSPIMapping.document(window: window, application: "gnome-calculator", dialect: .gtk4)
+        #expect(utterances(document) == ["unlabelled, 12, text field", "4, button", "π, button", "Clear Display [Escape], button", "Basic, button"], "\(utterances(document))")
+        let tree = AccessibilityTree(document: document)
+        #expect(tree.utterance(atStop: 2).hint == "Pi [Ctrl+P]")
+        #expect(tree.utterance(atStop: 3).hint == nil, "the description is its name")
+        // GTK 3 keeps its own words: a name is a name.
+        #expect(utterances(ATSPIMapping.document(window: window, application: "a", dialect: .gtk3)).contains("GtkImage, button, dimmed") == false)
+        #expect(ATSPIDialect(toolkit: "GTK", version: "4.8.3") == .gtk4)
+        #expect(ATSPIDialect(toolkit: "gtk", version: "3.24.38") == .gtk3)
+        #expect(ATSPIDialect(toolkit: "Gecko", version: "153.8.0") == .gecko)
+        #expect(ATSPIDialect(toolkit: "Qt", version: "5.15.8") == .qt)
+    }
+
+    @Test("a web page's content scrolled out of view is still there to read: visible, not showing, is not hidden")
+    func webContentOffScreen() {
+        let offScreen: ATSPIStates = [.enabled, .sensitive, .visible, .focusable]
+        let window = Self.object(
+            1, .frame, "Page — Mozilla Firefox",
+            children: [
+                Self.object(2, .documentWeb, "Page", states: Self.shown, children: [
+                    Self.object(3, .heading, "Welcome"),
+                    Self.object(4, .link, "Far below", states: offScreen, extents: Rect(x: 48, y: 38148, width: 100, height: 19)),
+                ]),
+                // Outside the page, not showing is hidden as ever.
+                Self.object(5, .pushButton, "Hidden", states: offScreen),
+            ])
+        #expect(utterances(ATSPIMapping.document(window: window, application: "Firefox", dialect: .gecko)) == ["Welcome, heading", "Far below, link"])
     }
 }
