@@ -22,6 +22,11 @@ static inline AtspiAccessible *narrator_atspi_event_object(AtspiEvent *event) {
     return object && ATSPI_IS_ACCESSIBLE(object) ? ATSPI_ACCESSIBLE(object) : NULL;
 }
 
+// The text an event carries (what a text change inserted or deleted), or NULL when it carries none.
+static inline const char *narrator_atspi_event_text(AtspiEvent *event) {
+    return G_VALUE_HOLDS_STRING(&event->any_data) ? g_value_get_string(&event->any_data) : NULL;
+}
+
 // The D-Bus name of the application an accessible belongs to (":1.42").
 static inline const char *narrator_atspi_bus_name(AtspiAccessible *accessible) {
     return accessible->parent.app ? accessible->parent.app->bus_name : NULL;

@@ -26,6 +26,7 @@ final class BridgeShell {
     /// A watch waits for narratord's socket to take the rest of the requests.
     private var flushing = false
     private var listener: UnsafeMutablePointer<AtspiEventListener>?
+    private var keys: UnsafeMutablePointer<AtspiDeviceListener>?
 
     init(daemon: DaemonLink, bus: ATSPIBus, socket: String, environment: [String: String], log: @escaping (String) -> Void) {
         self.daemon = daemon
@@ -37,6 +38,7 @@ final class BridgeShell {
 
     deinit {
         if let listener { g_object_unref(listener) }
+        if let keys { g_object_unref(keys) }
     }
 
     /// Subscribes to the desktop's events and runs until the process is stopped.
@@ -49,6 +51,7 @@ final class BridgeShell {
         }
         listener = atspi_event_listener_new({ event, context in _ = Trampoline.call(context, UnsafeMutableRawPointer(event)) }, box.retained, Trampoline.release)
         for type in ATSPIEvent.subscribed { atspi_event_listener_register(listener, type, nil) }
+        listenForKeys()
         if let daemon { watch(daemon) }
         bus.whenClosed { [unowned self] in feed(.busClosed) }
         feed(.started)
@@ -62,7 +65,37 @@ final class BridgeShell {
             let path = narrator_atspi_path(source).map({ String(cString: $0) })
         else { return nil }
         let object = narrator_atspi_event_object(event).flatMap { narrator_atspi_path($0) }.map { String(cString: $0) }
-        return ATSPIEvent(type, application: name, path: path, detail1: Int(event.pointee.detail1), object: object)
+        let text = narrator_atspi_event_text(event).map { String(cString: $0) }
+        return ATSPIEvent(
+            type, application: name, path: path, detail1: Int(event.pointee.detail1), detail2: Int(event.pointee.detail2), object: object, text: text)
+    }
+
+    /// Listens to the keys the user presses (never taking them: the application still gets
+    /// each), for every combination of Shift, Caps Lock, Control, Alt and Num Lock: what
+    /// tells a caret move by a character from one by a word or a line. GTK 4 reports no keys;
+    /// a registration the registry refuses is said once, and the moves then tell by themselves.
+    private func listenForKeys() {
+        let box = Trampoline { [unowned self] event in
+            guard let event = event?.assumingMemoryBound(to: AtspiDeviceEvent.self) else { return false }
+            feed(.key(KeyPress(keysym: UInt32(truncatingIfNeeded: event.pointee.id), modifiers: UInt32(truncatingIfNeeded: event.pointee.modifiers))))
+            // Not consumed: the key goes on to the application.
+            return false
+        }
+        keys = atspi_device_listener_new({ event, context in Trampoline.call(context, UnsafeMutableRawPointer(event)) ? 1 : 0 }, box.retained, Trampoline.release)
+        for mask in 0..<32 {
+            var error: UnsafeMutablePointer<GError>?
+            // X's bits: Shift 1, Lock 2, Control 4, Mod1 (Alt) 8, Mod2 (Num Lock) 16.
+            let modifiers = AtspiKeyMaskType(mask)
+            // Its result says nothing (libatspi 2.46 answers false for a registration that works);
+            // an error does.
+            _ = atspi_register_keystroke_listener(keys, nil, modifiers, UInt32(1 << ATSPI_KEY_PRESSED_EVENT.rawValue), ATSPI_KEYLISTENER_NOSYNC, &error)
+            if let error {
+                let message = String(cString: error.pointee.message)
+                g_error_free(error)
+                log("narrator-atspi: the registry does not report keys (\(message)); caret moves are told by how far they go")
+                return
+            }
+        }
     }
 
     private func feed(_ input: BridgeInput) {

@@ -42,33 +42,94 @@ import Testing
         #expect(reads.allSatisfy { $0.requests.first == .items }, "no read of the field alone")
     }
 
-    @Test("each key typed into the focused entry reads it alone, at once, and is one update to be said")
-    func typingIsEchoed() throws {
+    /// The harness with the fixture's entry (6, "Ada", caret at its end) focused.
+    static func focusedEntry() -> BridgeHarness {
         var h = BridgeHarness(F.fixture)
+        h.desktop[":1.9"]?.change(F.path(6)) { $0.selection = TextRange(location: 3, length: 0) }
         h.startMirrored()
         h.focus(":1.9", F.path(6))
         _ = h.sent()
         _ = h.reads()
-        h.desktop[":1.9"]?.change(F.path(6)) { $0.text = "Adam" }
-        h.event("object:text-changed:insert", ":1.9", F.path(6), detail1: 3)
-        #expect(h.sent() == [.set(F.tree, "6", #"{"value":"Adam"}"#, announce: true)])
-        let reads = h.reads()
-        #expect(reads.count == 1 && reads[0].requests.allSatisfy { $0.path == F.path(6) })
-        #expect(!h.pendingTimers.contains(.batch), "no batch delay")
-        h.desktop[":1.9"]?.change(F.path(6)) { $0.text = "Ada" }
-        h.event("object:text-changed:delete", ":1.9", F.path(6), detail1: 3)
-        #expect(h.sent() == [.set(F.tree, "6", #"{"value":"Ada"}"#, announce: true)])
-        #expect(h.said() == [])
+        return h
     }
 
-    @Test("the selection moving in a field (End) is mirrored but not said")
-    func aSelectionMovingIsQuiet() throws {
-        var h = BridgeHarness(F.fixture)
-        h.desktop[":1.9"]?.change(F.path(6)) { $0.selection = Self.everything }
-        h.startMirrored()
+    static func edit(_ location: Int, _ length: Int, _ text: String) -> RequestCommand {
+        .update(tree: F.tree, update: .editText(element: "6", range: TextRange(location: location, length: length), text: text), announce: true, notify: nil)
+    }
+
+    static func caret(_ location: Int, length: Int = 0, _ unit: CaretMotion.Unit?, announce: Bool = true) -> RequestCommand {
+        .update(tree: F.tree, update: .moveCaret(element: "6", range: TextRange(location: location, length: length), unit: unit), announce: announce, notify: nil)
+    }
+
+    @Test("each key typed is one edit, sent at once from the event's own text: nothing read, nothing merged, the caret's move after it quiet")
+    func typingIsEchoed() throws {
+        var h = Self.focusedEntry()
+        for (offset, character) in "m x".enumerated() {
+            h.event("object:text-changed:insert", ":1.9", F.path(6), detail1: 3 + offset, detail2: 1, text: String(character))
+            // GTK moves the caret after each insertion: the edit put it there already.
+            h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 4 + offset)
+        }
+        #expect(h.sent() == [Self.edit(3, 0, "m"), Self.edit(4, 0, " "), Self.edit(5, 0, "x")])
+        h.event("object:text-changed:delete", ":1.9", F.path(6), detail1: 5, detail2: 1, text: "x")
+        h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 5)
+        #expect(h.sent() == [Self.edit(5, 1, "")])
+        #expect(h.reads().isEmpty, "no read of the field")
+        #expect(!h.pendingTimers.contains(.batch), "no batch delay")
+        #expect(h.said() == [])
+        // What the bridge holds is what the entry holds: a read of it changes nothing.
+        h.desktop[":1.9"]?.change(F.path(6)) { $0.text = "Adam "; $0.selection = TextRange(location: 5, length: 0) }
+        h.event("object:property-change:accessible-name", ":1.9", F.path(6))
+        #expect(h.sent() == [])
+    }
+
+    @Test("an edit that does not fit what the bridge holds (GTK 4's negative offset, a deleted text that is not there) has the field read again")
+    func anEditThatDoesNotFitIsRead() throws {
+        var h = Self.focusedEntry()
+        h.desktop[":1.9"]?.change(F.path(6)) { $0.text = "715" }
+        h.event("object:text-changed:insert", ":1.9", F.path(6), detail1: -3, detail2: 3, text: "715")
+        #expect(h.reads().count == 1)
+        #expect(h.sent() == [.set(F.tree, "6", #"{"value":"715"}"#, announce: true)])
+        h.event("object:text-changed:delete", ":1.9", F.path(6), detail1: 0, detail2: 1, text: "x")
+        #expect(h.reads().count == 1)
+    }
+
+    @Test("a caret move says what the key moved it by; Shift extends a selection, which says what it took in; a plain key collapses it")
+    func caretAndSelection() throws {
+        var h = Self.focusedEntry()
+        let left: UInt32 = 0xFF51, home: UInt32 = 0xFF50
+        h.feed(.key(KeyPress(keysym: left, modifiers: 0)))
+        h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 2)
+        h.feed(.key(KeyPress(keysym: left, modifiers: 4)))
+        h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 0)
+        #expect(h.sent() == [Self.caret(2, .character), Self.caret(0, .word)])
+        // Shift+Right: the caret's move is quiet, the selection's says it.
+        h.feed(.key(KeyPress(keysym: 0xFF53, modifiers: 1)))
+        h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 1)
+        h.desktop[":1.9"]?.change(F.path(6)) { $0.selection = TextRange(location: 0, length: 1) }
+        h.event("object:text-selection-changed", ":1.9", F.path(6))
+        #expect(h.sent() == [Self.caret(0, length: 1, .character)])
+        // Home: the selection goes; the caret stays at 0 (no move event), and the selection's
+        // end leaves it there.
+        h.feed(.key(KeyPress(keysym: home, modifiers: 0)))
         h.desktop[":1.9"]?.change(F.path(6)) { $0.selection = nil }
         h.event("object:text-selection-changed", ":1.9", F.path(6))
-        #expect(h.sent() == [.set(F.tree, "6", #"{"selectedTextRange":null}"#, announce: false)])
-        #expect(h.reads().count == 1)
+        #expect(h.sent() == [Self.caret(1, .character)], "where the last caret move put it")
+        // A key long ago says nothing of a move now: the move tells.
+        h.advance(by: .seconds(2))
+        h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 3)
+        #expect(h.sent() == [Self.caret(3, nil)])
+        #expect(h.reads().isEmpty)
+    }
+
+    @Test("a read begun before an edit brings the text as it was: the edited text is kept")
+    func aReadOlderThanAnEditKeepsTheEdit() throws {
+        var h = Self.focusedEntry()
+        h.holds = { _, question in if case .read = question { true } else { false } }
+        h.event("object:state-changed:sensitive", ":1.9", F.path(6), detail1: 1)
+        h.event("object:text-changed:insert", ":1.9", F.path(6), detail1: 3, detail2: 1, text: "m")
+        #expect(h.sent() == [Self.edit(3, 0, "m")])
+        h.holds = { _, _ in false }
+        h.release()
+        #expect(h.sent() == [], "the read's text (Ada) is older than the edit (Adam)")
     }
 }

@@ -69,8 +69,8 @@ struct BridgeHarness {
     }
 
     /// An event from `application` about `path`.
-    mutating func event(_ type: String, _ application: String, _ path: String, detail1: Int = 0, object: String? = nil) {
-        feed(.event(ATSPIEvent(type, application: application, path: path, detail1: detail1, object: object)))
+    mutating func event(_ type: String, _ application: String, _ path: String, detail1: Int = 0, detail2: Int = 0, object: String? = nil, text: String? = nil) {
+        feed(.event(ATSPIEvent(type, application: application, path: path, detail1: detail1, detail2: detail2, object: object, text: text)))
     }
 
     /// The application's focus moves to `path`.
@@ -202,6 +202,8 @@ struct BridgeHarness {
         case .rowIndex(_, let row, let list):
             guard let app = desktop[application] else { return .failure(.gone) }
             return .success(.structure([.integer(Int64(app.find(list)?.children.firstIndex { $0.path == row } ?? -1))]))
+        case .selection(_, let path):
+            return desktop[application]?.answer(.selection(path)) ?? .failure(.gone)
         case .act:
             return desktop[application] == nil ? .failure(.gone) : actionAnswer
         }

@@ -4,8 +4,8 @@ import Testing
 /// The AT-SPI events the real GTK fixture (Tests/Helpers/atspi/fixture.py) sent as a user gave its
 /// window the focus, tabbed through it, cleared the check box, typed into the entry and chose the
 /// other tab (the keys of BridgeRunTests), recorded on a headless desktop by
-/// Tests/Helpers/atspi/record_events.py: each event's type, detail1 and its source's number, as the
-/// shell hands them to the core. To re-record, run that script with --swift and paste its output
+/// Tests/Helpers/atspi/record_events.py: each event's type, detail1, detail2, its source's number
+/// and what it carries, as the shell hands them to the core. To re-record, run that script with --swift and paste its output
 /// over `steps` (and check `BridgeRecordedTests.fixture` against its --tree).
 enum GTKRecording {
     struct Event: Sendable {
@@ -13,13 +13,17 @@ enum GTKRecording {
         /// The source's object path without /org/a11y/atspi/accessible/.
         var number: String
         var detail1: Int
+        var detail2: Int
         var object: String?
+        var text: String?
 
-        init(_ type: String, _ number: String, detail1: Int, object: String? = nil) {
+        init(_ type: String, _ number: String, detail1: Int, detail2: Int = 0, object: String? = nil, text: String? = nil) {
             self.type = type
             self.number = number
             self.detail1 = detail1
+            self.detail2 = detail2
             self.object = object
+            self.text = text
         }
     }
 
@@ -52,16 +56,19 @@ enum GTKRecording {
             .init("object:state-changed:focused", "2", detail1: 0),
             .init("object:state-changed:focused", "12", detail1: 1),
             .init("object:text-selection-changed", "12", detail1: 0),
+            .init("object:text-caret-moved", "12", detail1: 3),
             .init("object:state-changed:focused", "12", detail1: 1),
         ]),
         Step("End", [
             .init("object:text-selection-changed", "12", detail1: 0),
         ]),
         Step("m", [
-            .init("object:text-changed:insert", "12", detail1: 3),
+            .init("object:text-changed:insert", "12", detail1: 3, detail2: 1, text: "m"),
+            .init("object:text-caret-moved", "12", detail1: 4),
         ]),
         Step("BackSpace", [
-            .init("object:text-changed:delete", "12", detail1: 3),
+            .init("object:text-changed:delete", "12", detail1: 3, detail2: 1, text: "m"),
+            .init("object:text-caret-moved", "12", detail1: 3),
         ]),
         Step("Tab", [
             .init("object:state-changed:focused", "12", detail1: 0),
@@ -152,12 +159,14 @@ enum GTKRecording {
                 $0.selection = TextRange(location: 0, length: 3)
             }
         }, [.set(tree, "12", #"{"selectedTextRange":[0,3]}"#, announce: false), .focus(tree: tree, element: "12")]),
-        ("End", { app in app.change(path(12)) { $0.selection = nil } },
-         [.set(tree, "12", #"{"selectedTextRange":null}"#, announce: false)]),
-        ("m", { app in app.change(path(12)) { $0.text = "Adam" } },
-         [.set(tree, "12", #"{"value":"Adam"}"#, announce: true)]),
-        ("BackSpace", { app in app.change(path(12)) { $0.text = "Ada" } },
-         [.set(tree, "12", #"{"value":"Ada"}"#, announce: true)]),
+        // End: the selection goes, the caret stays at its end (no move event), said "unselected".
+        ("End", { app in app.change(path(12)) { $0.selection = TextRange(location: 3, length: 0) } },
+         [.update(tree: tree, update: .moveCaret(element: "12", range: TextRange(location: 3, length: 0), unit: nil), announce: true, notify: nil)]),
+        // Each key one edit, from the event's own text; the caret's move after it says nothing more.
+        ("m", { app in app.change(path(12)) { $0.text = "Adam"; $0.selection = TextRange(location: 4, length: 0) } },
+         [.update(tree: tree, update: .editText(element: "12", range: TextRange(location: 3, length: 0), text: "m"), announce: true, notify: nil)]),
+        ("BackSpace", { app in app.change(path(12)) { $0.text = "Ada"; $0.selection = TextRange(location: 3, length: 0) } },
+         [.update(tree: tree, update: .editText(element: "12", range: TextRange(location: 3, length: 1), text: ""), announce: true, notify: nil)]),
         ("Tab", { app in
             app.change(path(12)) { $0.states.remove(.focused) }
             app.change(path(23)) { $0.states.insert(.focused) }
@@ -195,7 +204,9 @@ enum GTKRecording {
             h.desktop[bus] = app
             if answerLate { h.holds = { _, _ in true } }
             for event in step.events {
-                h.event(event.type, bus, path(Int(event.number) ?? -1), detail1: event.detail1, object: event.object.map { path(Int($0) ?? -1) })
+                h.event(
+                    event.type, bus, path(Int(event.number) ?? -1), detail1: event.detail1, detail2: event.detail2,
+                    object: event.object.map { path(Int($0) ?? -1) }, text: event.text)
             }
             h.holds = { _, _ in false }
             h.release()
@@ -234,6 +245,14 @@ enum GTKRecording {
             var expected = scripted.sent
             // Its read ends while the focus waits: what changed on the way to the focus is not said.
             if scripted.key == "Right" { expected[1] = .set(Self.tree, "8", #"{"traits":["selected","tab"]}"#, announce: false) }
+            // The entry's caret and selection come as their events while its focus waits for its
+            // read (quietly: the focus says the selection).
+            if index == 3 {
+                func caret(_ location: Int, _ length: Int) -> RequestCommand {
+                    .update(tree: Self.tree, update: .moveCaret(element: "12", range: TextRange(location: location, length: length), unit: nil), announce: false, notify: nil)
+                }
+                expected = [caret(3, 0), caret(0, 3), .focus(tree: Self.tree, element: "12")]
+            }
             #expect(got == expected, "step \(index): \(scripted.key)")
         }
         #expect(h.said() == [])

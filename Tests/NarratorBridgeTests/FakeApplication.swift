@@ -110,6 +110,9 @@ struct FakeApplication: Sendable {
             guard let s = find(path) else { return missing }
             let start = s.selection?.location ?? 2, end = s.selection.map { $0.location + $0.length } ?? 2
             return .success(.structure([.integer(Int64(start)), .integer(Int64(end))]))
+        case .caret(let path):
+            guard let s = find(path) else { return missing }
+            return reply(.variant(.integer(Int64(s.selection.map { $0.location + $0.length } ?? -1))))
         case .attributes(let path):
             guard let s = find(path) else { return missing }
             var attributes: [DBusValue] = [.structure([.string("toolkit"), .string("gtk")])]

@@ -43,6 +43,7 @@ public struct ATSPIApplicationRead: Sendable {
         var actions: [String] = []
         var text: String?
         var selection: TextRange?
+        var caret: Int?
         var value: [ATSPIRequest.ValueField: Double] = [:]
         var labelledBy: [String] = []
         var placeholder: String?
@@ -205,6 +206,9 @@ public struct ATSPIApplicationRead: Sendable {
             let start = arguments?[0]?.int ?? 0, end = arguments?[1]?.int ?? 0
             update(path) { $0.selection = end > start && start >= 0 ? TextRange(location: start, length: end - start) : nil }
             return []
+        case .caret(let path):
+            update(path) { $0.caret = value?.int.flatMap { $0 >= 0 ? $0 : nil } }
+            return []
         case .attributes(let path):
             let placeholder = (value?.items ?? []).first { $0[0]?.string == "placeholder-text" }?[1]?.string
             update(path) { $0.placeholder = placeholder }
@@ -330,7 +334,7 @@ public struct ATSPIApplicationRead: Sendable {
         if interfaces.contains("org.a11y.atspi.Action") { requests.append(.actions(path)) }
         if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }
         if interfaces.contains("org.a11y.atspi.Text"), states.contains(.editable) || node.role == .text || node.role == .entry {
-            requests += [.text(path), .selection(path), .attributes(path)]
+            requests += [.text(path), .selection(path), .caret(path), .attributes(path)]
         }
         return requests
     }
@@ -359,7 +363,8 @@ public struct ATSPIApplicationRead: Sendable {
                 current: current, minimum: node.value[.minimum] ?? 0, maximum: node.value[.maximum] ?? 0, increment: node.value[.increment] ?? 0)
         }
         snapshot.text = node.text
-        snapshot.selection = node.selection
+        // A selection, else the caret as an empty one (within the text: a caret past it is none).
+        snapshot.selection = node.selection ?? node.caret.flatMap { $0 <= (node.text ?? "").unicodeScalars.count ? TextRange(location: $0, length: 0) : nil }
         snapshot.labelledBy = node.labelledBy
         snapshot.placeholder = node.placeholder
         snapshot.children = (node.children ?? []).filter { nodes[$0] != nil }.map { self.snapshot($0) }

@@ -61,7 +61,7 @@ public struct ATSPIMirror: Sendable {
         case announce(tree: String, element: String, text: String)
     }
 
-    private(set) var windows: [WindowID: Window] = [:]
+    var windows: [WindowID: Window] = [:]
     /// The element Narrator was last asked to focus, so that GTK's double focus event moves it once.
     private var lastFocus: (window: WindowID, path: String)?
     /// A window activated with nothing focused in it yet, waiting for its focus event.

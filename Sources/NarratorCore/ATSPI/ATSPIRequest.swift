@@ -19,6 +19,8 @@ public enum ATSPIRequest: Hashable, Sendable {
     /// The first selection of a text (its start and end offsets): GTK selects a field's text as it
     /// takes the focus.
     case selection(String)
+    /// Where a text's caret is (`Text.CaretOffset`; -1 where it has none).
+    case caret(String)
     /// The object's attributes (`a{ss}`), for a text field's placeholder.
     case attributes(String)
     case value(String, ValueField)
@@ -45,7 +47,7 @@ public enum ATSPIRequest: Hashable, Sendable {
         case .items: return "/org/a11y/atspi/cache"
         case .toolkitName, .toolkitVersion: return ATSPIApplicationRead.root
         case .name(let p), .description(let p), .role(let p), .states(let p), .interfaces(let p), .children(let p), .relations(let p),
-            .extents(let p), .actions(let p), .text(let p), .selection(let p), .attributes(let p), .value(let p, _),
+            .extents(let p), .actions(let p), .text(let p), .selection(let p), .caret(let p), .attributes(let p), .value(let p, _),
             .rowAtIndex(let p, _), .rowCount(let p), .childCount(let p):
             return p
         }
@@ -71,6 +73,7 @@ public enum ATSPIRequest: Hashable, Sendable {
         case .actions: return DBusCall(path: path, interface: "org.a11y.atspi.Action", method: "GetActions")
         case .text: return DBusCall(path: path, interface: "org.a11y.atspi.Text", method: "GetText", arguments: [.int32(0), .int32(-1)])
         case .selection: return DBusCall(path: path, interface: "org.a11y.atspi.Text", method: "GetSelection", arguments: [.int32(0)])
+        case .caret: return property("org.a11y.atspi.Text", "CaretOffset")
         case .attributes: return DBusCall(path: path, interface: accessible, method: "GetAttributes")
         case .value(_, let field): return property("org.a11y.atspi.Value", field.rawValue)
         case .rowAtIndex(_, let index):

@@ -10,14 +10,15 @@ BridgeRecordedTests.swift; `--tree` prints the fixture's objects too (path, role
 to check that `BridgeRecordedTests.fixture` still has GTK's paths, roles and states (and if a
 step's events changed, its `script` entry: what GTK changes at that step, and what is sent).
 The event types are the ones the bridge subscribes to (ATSPIEvent.subscribed); each event is
-recorded as the bridge's shell copies it: its type, detail1, its source's path, and the path of
-the object it carries (an active descendant's row), if any.
+recorded as the bridge's shell copies it: its type, detail1, detail2, its source's path, the path of
+the object it carries (an active descendant's row), if any, and the text it carries (what a text
+change inserted or deleted), if any.
 
 It starts a headless desktop of its own (Xvfb, a private session bus that activates nothing, the
 AT-SPI bus launcher and registry), the fixture, and a listener (this file run with --listen,
 printing one JSON line per event); then gives the fixture's window the input focus and presses
 keys with xdotool, waiting after each for the events to stop. Without --swift it prints one JSON
-object per step: {"key": "Tab", "events": [[type, detail1, path, object], ...]}.
+object per step: {"key": "Tab", "events": [[type, detail1, detail2, path, object, text], ...]}.
 """
 
 import argparse
@@ -40,7 +41,8 @@ SUBSCRIBED = [
     "object:property-change:accessible-value", "object:property-change:accessible-description", "object:state-changed:checked",
     "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:showing",
     "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:defunct", "object:text-changed",
-    "object:text-selection-changed", "object:active-descendant-changed", "window:create", "window:destroy", "window:activate",
+    "object:text-selection-changed", "object:text-caret-moved", "object:active-descendant-changed", "window:create", "window:destroy",
+    "window:activate",
 ]
 
 # What a user does, in order: the window given the focus, then the keys of the desktop tests
@@ -62,11 +64,13 @@ def listen():
         source = event.source
         carried = event.any_data
         obj = carried.path if isinstance(carried, Atspi.Accessible) else None
+        text = carried if isinstance(carried, str) and event.type.startswith("object:text-changed") else None
         try:
             app = source.get_application().get_name()
         except GLib.Error:
             app = ""
-        print(json.dumps({"type": event.type, "detail1": event.detail1, "path": source.path, "object": obj, "app": app}), flush=True)
+        print(json.dumps({"type": event.type, "detail1": event.detail1, "detail2": event.detail2, "path": source.path, "object": obj,
+                          "text": text, "app": app}), flush=True)
 
     listener = Atspi.EventListener.new(on_event)
     for t in SUBSCRIBED:
@@ -206,7 +210,7 @@ def record(want_tree):
             argv = ["xdotool", "windowfocus", "--sync", window] if how is None else ["xdotool", how, key]
             subprocess.run(argv, env=desktop.env, check=True)
             events = [e for e in settle() if "type" in e and e.get("app") == "narrator-fixture"]
-            steps.append({"key": key, "events": [[e["type"], e["detail1"], e["path"], e["object"]] for e in events]})
+            steps.append({"key": key, "events": [[e["type"], e["detail1"], e["detail2"], e["path"], e["object"], e["text"]] for e in events]})
         return steps, tree
     finally:
         desktop.stop()
@@ -217,10 +221,12 @@ def swift(steps):
     out = ["    static let steps: [Step] = ["]
     for step in steps:
         out.append("        Step(%s, [" % json.dumps(step["key"]))
-        for type_, detail1, path, obj in step["events"]:
+        for type_, detail1, detail2, path, obj, text in step["events"]:
             number = path.rsplit("/", 1)[-1]
-            carried = ", object: %s" % json.dumps(obj.rsplit("/", 1)[-1]) if obj else ""
-            out.append("            .init(%s, %s, detail1: %d%s)," % (json.dumps(type_), json.dumps(number), detail1, carried))
+            more = ", detail2: %d" % detail2 if detail2 else ""
+            more += ", object: %s" % json.dumps(obj.rsplit("/", 1)[-1]) if obj else ""
+            more += ", text: %s" % json.dumps(text) if text is not None else ""
+            out.append("            .init(%s, %s, detail1: %d%s)," % (json.dumps(type_), json.dumps(number), detail1, more))
         out.append("        ]),")
     out.append("    ]")
     return "\n".join(out)

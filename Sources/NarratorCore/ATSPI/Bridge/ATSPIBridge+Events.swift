@@ -49,6 +49,12 @@ extension ATSPIBridge {
                 applications[name]?.waiting.append(.activate(window: path))
                 if !isNew { read(name) }
             }
+        case .textInserted, .textDeleted:
+            textChanged(event, in: name, inserted: event.kind == .textInserted)
+        case .caretMoved:
+            caretMoved(event, in: name)
+        case .selectionChanged:
+            selectionChanged(path, in: name)
         case .objectChanged where application.windowOf[path] != nil && application.wholeRead == nil:
             readObject(path, in: name)
         case .objectChanged, .structure:

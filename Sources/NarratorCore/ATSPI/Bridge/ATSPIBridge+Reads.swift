@@ -40,6 +40,8 @@ extension ATSPIBridge {
         case .rowIndex(let application, let row, let list):
             guard case .success(let index) = reply else { return }
             readActiveDescendant(row, at: index[0]?.int ?? 0, of: list, in: application)
+        case .selection(let application, let path):
+            selectionRead(path, in: application, reply)
         case .act(let window, let what):
             switch reply {
             case .success(let value):
@@ -63,7 +65,8 @@ extension ATSPIBridge {
         var read = read
         let requests = read.start()
         for request in requests { ask(.read(id, request), of: application, request.call) }
-        let started = BridgeRead(application: application, purpose: purpose, read: read)
+        let started = BridgeRead(application: application, purpose: purpose, read: read, textEditsAtStart: applications[application]?.textEdits ?? [:],
+            selectionEditsAtStart: applications[application]?.selectionEdits ?? [:])
         if read.isComplete {
             completed(id, started)
         } else {
@@ -76,7 +79,7 @@ extension ATSPIBridge {
         case .whole:
             if case .read = read.read.outcome { applications[read.application]?.dialect = read.read.dialect }
             finished(read.application, read.read.outcome)
-        case .object(let path): objectRead(id, path, in: read.application, read.read.outcome)
+        case .object(let path): objectRead(id, path, in: read.application, read.read.outcome, since: (read.textEditsAtStart[path], read.selectionEditsAtStart[path]))
         case .activeRow(let row, let index, let list): activeRowRead(row, at: index, of: list, in: read.application, read.read.outcome)
         }
     }
@@ -183,7 +186,7 @@ extension ATSPIBridge {
         start(id, ATSPIApplicationRead(object: path), .object(path: path), of: name)
     }
 
-    private mutating func objectRead(_ id: ReadID, _ path: String, in name: String, _ outcome: ATSPIApplicationRead.Outcome) {
+    private mutating func objectRead(_ id: ReadID, _ path: String, in name: String, _ outcome: ATSPIApplicationRead.Outcome, since: (text: Int?, selection: Int?)) {
         guard var application = applications[name] else { return }
         application.objectReads.remove(id)
         switch outcome {
@@ -197,6 +200,15 @@ extension ATSPIBridge {
             return
         case .read(_, let objects):
             if var object = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] {
+                // Its text (or caret) changed by events since the read began: the read's is older.
+                if let held = snapshot.object(at: path) {
+                    if application.textEdits[path] != since.text {
+                        object.text = held.text
+                        object.selection = held.selection
+                    } else if application.selectionEdits[path] != since.selection {
+                        object.selection = held.selection
+                    }
+                }
                 // A row of a list that manages its descendants keeps what it now says across
                 // reads, and its place in the list, which only its first read asked.
                 for (list, rows) in application.activeDescendants {

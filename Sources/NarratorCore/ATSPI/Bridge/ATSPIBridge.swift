@@ -55,7 +55,9 @@ public struct ATSPIBridge: Sendable {
     private var busGone = false
     /// The effects of the input being handled, and its time.
     private var effects: [BridgeEffect] = []
-    private var now = MonotonicInstant(nanoseconds: 0)
+    private(set) var now = MonotonicInstant(nanoseconds: 0)
+    /// The last key pressed, and when.
+    var lastKey: (KeyPress, MonotonicInstant)?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -79,6 +81,8 @@ public struct ATSPIBridge: Sendable {
             rescan()
         case .event(let event):
             take(event)
+        case .key(let key):
+            lastKey = (key, now)
         case .answered(let question, let reply):
             answered(question, reply)
         case .daemonLine(let line):

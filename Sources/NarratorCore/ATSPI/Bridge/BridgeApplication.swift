@@ -22,6 +22,13 @@ struct BridgeApplication: Sendable {
     var unresponsive = false
     /// Objects read alone while a whole read was in flight: laid over its result, being newer.
     var freshObjects: [String: AccessibleSnapshot] = [:]
+    /// Where the last caret move put each text's caret (a selection that goes leaves it there).
+    var carets: [String: Int] = [:]
+    /// How many times each text was changed from its events: a read begun before a change
+    /// brings its text as it was, and keeps the changed one.
+    var textEdits: [String: Int] = [:]
+    /// The same for each text's caret and selection.
+    var selectionEdits: [String: Int] = [:]
     /// The rows made active in each list that manages its descendants, by the list's path, with
     /// their index in it: what the mirror holds of such a list, kept across reads (the row left
     /// stays, so that Narrator's focus on it is never repaired to somewhere else).
@@ -74,4 +81,7 @@ struct BridgeRead: Sendable {
     var application: String
     var purpose: Purpose
     var read: ATSPIApplicationRead
+    /// The application's text, and caret and selection, changes counted when the read began.
+    var textEditsAtStart: [String: Int] = [:]
+    var selectionEditsAtStart: [String: Int] = [:]
 }

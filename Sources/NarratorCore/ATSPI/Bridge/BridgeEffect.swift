@@ -31,6 +31,8 @@ public enum BridgeQuestion: Hashable, Sendable {
     case selectedRow(application: String, list: String)
     /// That row's index in the list, to read it with its place.
     case rowIndex(application: String, row: String, list: String)
+    /// A text's selection (`Text.GetSelection`), after it changed.
+    case selection(application: String, path: String)
     /// An action carried out for narratord (`what` says it in the journal if it fails).
     case act(ATSPIMirror.WindowID, what: String)
 }

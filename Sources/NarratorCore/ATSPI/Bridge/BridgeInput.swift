@@ -5,6 +5,8 @@ public enum BridgeInput: Equatable, Sendable {
     /// list the desktop's applications.
     case started
     case event(ATSPIEvent)
+    /// A key pressed, from AT-SPI2's keystroke listener.
+    case key(KeyPress)
     /// The reply to a question the bridge asked (or why none came: `.timedOut` once the
     /// question's bound passed, `.gone` when the application left the bus).
     case answered(BridgeQuestion, Result<DBusValue, DBusFailure>)
