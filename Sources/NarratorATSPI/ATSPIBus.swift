@@ -51,6 +51,25 @@ public final class ATSPIBus {
             { context, _ in Trampoline.release(context) }, G_CONNECT_DEFAULT)
     }
 
+    /// Says on the session bus that a screen reader runs (`org.a11y.Status`: `IsEnabled` and
+    /// `ScreenReaderEnabled`), as Orca does: toolkits that turn their accessibility on only when
+    /// asked (Firefox, Chromium) then do, at their start. The error, if any, for the journal.
+    public static func announceScreenReader() -> String? {
+        var error: UnsafeMutablePointer<GError>?
+        guard let session = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else { return "no session bus: \(message(error))" }
+        defer { g_object_unref(UnsafeMutableRawPointer(session)) }
+        for property in ["IsEnabled", "ScreenReaderEnabled"] {
+            let value = g_variant_new_variant(g_variant_new_boolean(1))
+            var arguments: [OpaquePointer?] = [g_variant_new_string("org.a11y.Status"), g_variant_new_string(property), value]
+            let tuple = arguments.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
+            guard let reply = g_dbus_connection_call_sync(
+                session, "org.a11y.Bus", "/org/a11y/bus", "org.freedesktop.DBus.Properties", "Set", tuple, nil, G_DBUS_CALL_FLAGS_NONE, 2_000, nil, &error)
+            else { return "org.a11y.Status.\(property) could not be set: \(message(error))" }
+            g_variant_unref(reply)
+        }
+        return nil
+    }
+
     private static func addressFromSessionBus() throws(ConnectError) -> String {
         var error: UnsafeMutablePointer<GError>?
         guard let session = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {

@@ -40,6 +40,8 @@ public enum BridgeMain {
                 errors("narrator-atspi: libatspi could not connect to the accessibility bus at \(bus.address), which answers the bridge's own connection (see libatspi's message above)")
                 return 3
             }
+            // A screen reader runs from now on: Firefox and Chromium turn their accessibility on.
+            if let problem = ATSPIBus.announceScreenReader() { errors("narrator-atspi: \(problem); applications that wait to be asked may stay silent") }
             let shell = BridgeShell(daemon: link, bus: bus, socket: socket.path, environment: environment, log: errors)
             shell.run()
             return 0
