@@ -210,7 +210,8 @@ struct ServerOutputStallTests {
         server.thaw()
         #expect(eventually { output.status.active == "fake" })
         #expect(output.status == OutputStatus(spec: .pulse, active: "fake", fallback: false))
-        #expect(changes.all.last == output.status, "onChange was told about the reconnect")
+        // onChange is called after the status is set, outside the output's lock: wait for it.
+        #expect(eventually { changes.all.last == output.status }, "onChange was told about the reconnect")
         #expect(server.devices.count == 2, "one connection attempt at a time, however long it hangs")
         #expect(eventually { server.freed.count == 1 }, "the given-up device is freed once its calls returned")
         #expect(first.received.interrupts >= 1, "the given-up device was silenced when it answered")
