@@ -53,7 +53,10 @@ public struct ATSPIReader {
             snapshot.text = text(of: accessible)
             snapshot.selection = selection(of: accessible)
             snapshot.placeholder = attribute("placeholder-text", of: accessible)
+        } else if snapshot.name.isEmpty, ATSPIMapping.textRoles.contains(snapshot.role) {
+            snapshot.text = text(of: accessible)
         }
+        if snapshot.role == .heading { snapshot.level = attribute("level", of: accessible).flatMap { Int($0) } }
         snapshot.labelledBy = labelledBy(accessible)
         if depth < maximumDepth, !snapshot.states.contains(.managesDescendants) {
             snapshot.children = children(of: accessible).map { child in

@@ -47,6 +47,7 @@ public struct ATSPIApplicationRead: Sendable {
         var value: [ATSPIRequest.ValueField: Double] = [:]
         var labelledBy: [String] = []
         var placeholder: String?
+        var level: Int?
         /// Its extents, actions, value and text were asked for (once its states and interfaces were known).
         var detailsAsked = false
         /// Found by walking (asked what it is, one question at a time) rather than in the cache.
@@ -210,8 +211,13 @@ public struct ATSPIApplicationRead: Sendable {
             update(path) { $0.caret = value?.int.flatMap { $0 >= 0 ? $0 : nil } }
             return []
         case .attributes(let path):
-            let placeholder = (value?.items ?? []).first { $0[0]?.string == "placeholder-text" }?[1]?.string
-            update(path) { $0.placeholder = placeholder }
+            let attributes = value?.items ?? []
+            let placeholder = attributes.first { $0[0]?.string == "placeholder-text" }?[1]?.string
+            let level = attributes.first { $0[0]?.string == "level" }?[1]?.string.flatMap { Int($0) }
+            update(path) {
+                $0.placeholder = placeholder
+                $0.level = level
+            }
             return []
         case .value(let path, let field):
             update(path) { $0.value[field] = value?.double ?? 0 }
@@ -333,9 +339,16 @@ public struct ATSPIApplicationRead: Sendable {
         if interfaces.contains("org.a11y.atspi.Component"), states.contains(.showing) { requests.append(.extents(path)) }
         if interfaces.contains("org.a11y.atspi.Action") { requests.append(.actions(path)) }
         if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }
-        if interfaces.contains("org.a11y.atspi.Text"), states.contains(.editable) || node.role == .text || node.role == .entry {
-            requests += [.text(path), .selection(path), .caret(path), .attributes(path)]
+        if interfaces.contains("org.a11y.atspi.Text") {
+            if states.contains(.editable) || node.role == .text || node.role == .entry {
+                requests += [.text(path), .selection(path), .caret(path), .attributes(path)]
+            } else if (node.name ?? "").isEmpty, ATSPIMapping.textRoles.contains(node.role ?? .unknown) {
+                // What a web page's paragraph says is its text, not its name (it has none).
+                requests.append(.text(path))
+            }
         }
+        // A heading's level is an attribute ("level:2").
+        if node.role == .heading { requests.append(.attributes(path)) }
         return requests
     }
 
@@ -367,6 +380,7 @@ public struct ATSPIApplicationRead: Sendable {
         snapshot.selection = node.selection ?? node.caret.flatMap { $0 <= (node.text ?? "").unicodeScalars.count ? TextRange(location: $0, length: 0) : nil }
         snapshot.labelledBy = node.labelledBy
         snapshot.placeholder = node.placeholder
+        snapshot.level = node.level
         snapshot.children = (node.children ?? []).filter { nodes[$0] != nil }.map { self.snapshot($0) }
         return snapshot
     }

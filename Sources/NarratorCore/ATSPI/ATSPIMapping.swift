@@ -14,7 +14,7 @@ public enum ATSPIMapping {
         case .comboBox: Traits(.comboBox)
         case .text, .entry, .passwordText: Traits(.textField)
         case .slider, .spinButton, .scrollBar: Traits(.adjustable)
-        case .label, .static, .caption: Traits(.staticText)
+        case .label, .static, .caption, .paragraph: Traits(.staticText)
         case .heading: Traits(.header)
         case .link: Traits(.link)
         case .image, .icon, .animation: Traits(.image)
@@ -239,6 +239,13 @@ public enum ATSPIMapping {
             label = snapshot.description.trimmingWhitespace
             describes = true
         }
+        // A web page's paragraph says its text; a text with children in it (a link inside a
+        // paragraph) is read as its runs between them, below.
+        let runs = value(of: snapshot, traits: traits) == nil ? snapshot.text.map(runs(of:)) : nil
+        if label == nil, snapshot.children.isEmpty, let runs {
+            let text = runs.compactMap { $0 }.joined(separator: " ")
+            if !text.isEmpty { label = text }
+        }
         node.label = label.map { context.cut($0, field: "name", of: snapshot) }
         let value = value(of: snapshot, traits: traits)
         node.value = value.map { context.cut($0, field: "value", of: snapshot) }
@@ -250,6 +257,7 @@ public enum ATSPIMapping {
                 context.note(snapshot, .selection(selection))
             }
         }
+        if let level = snapshot.level, traits.contains(.header), (1...6).contains(level) { node.headingLevel = level }
         if let position = snapshot.position {
             if position.index >= 1, position.index <= position.count { node.positionInSet = position } else { context.note(snapshot, .position(position)) }
         }
@@ -309,8 +317,19 @@ public enum ATSPIMapping {
         }
         // Children are placed in this node's space, or in the nearest ancestor's that has one.
         let space: Rect? = extents ?? (parent ?? nil)
-        node.children = pagesAfterTheirTabs(snapshot.children).compactMap {
+        var children = pagesAfterTheirTabs(snapshot.children).compactMap {
             self.node(for: $0, parent: .some(space), inDocument: inDocument, context: &context)
+        }
+        if !children.isEmpty, let runs, runs.count > 1, node.label == nil {
+            children = interleave(runs, with: children, id: nodeID)
+        }
+        node.children = children
+        // A text that says nothing (an empty result line), or an alert with nothing in it
+        // (Firefox's region for its own announcements), is no stop.
+        if node.label == nil, node.value == nil, children.isEmpty,
+            traits.subtracting(Traits([.notEnabled])) == Traits(.staticText) || traits.subtracting(Traits([.notEnabled])) == Traits(.alert)
+        {
+            node.isElement = false
         }
         return node
     }
@@ -388,6 +407,58 @@ public enum ATSPIMapping {
         if !labels.isEmpty { return labels.joined(separator: " ") }
         let placeholder = snapshot.placeholder?.trimmingWhitespace ?? ""
         return placeholder.isEmpty ? nil : placeholder
+    }
+
+    /// Roles whose text (the Text interface) is what they say when they have no name: a web
+    /// page's paragraphs and sections, a heading, a label, a cell.
+    public static let textRoles: Set<ATSPIRole> = [
+        .paragraph, .heading, .static, .label, .caption, .section, .listItem, .tableCell, .text, .header, .footer, .blockQuote,
+        .article, .form, .landmark, .documentWeb, .entry,
+    ]
+
+    /// The object replacement character: where a web page's text holds one of its children (a
+    /// link inside a paragraph).
+    static let embedded: Unicode.Scalar = "\u{FFFC}"
+
+    /// The runs of a text between its embedded objects ("Read the ￼ first" has two), each
+    /// trimmed; an empty run is nil, so that the runs line up with the children.
+    static func runs(of text: String) -> [String?] {
+        text.unicodeScalars.split(separator: embedded, omittingEmptySubsequences: false).map { run in
+            let said = String(String.UnicodeScalarView(run)).trimmingWhitespace
+            return said.isEmpty ? nil : said
+        }
+    }
+
+    /// A text's runs between its embedded objects, each a static text of its own (its id the
+    /// text's and its place: "12~0"), in order with the children they stand between.
+    static func interleave(_ runs: [String?], with children: [Node], id: String) -> [Node] {
+        var result: [Node] = []
+        for (index, run) in runs.enumerated() {
+            if let run { result.append(Node(id: "\(id)~\(index)", label: run, traits: Traits(.staticText))) }
+            if index < children.count, index < runs.count - 1 { result.append(children[index]) }
+        }
+        if children.count > runs.count - 1 { result += children[(runs.count - 1)...] }
+        // Inline text (an <em> inside a sentence) is read with the words around it: one stop.
+        var merged: [Node] = []
+        for node in result {
+            if let last = merged.last, isPlainText(last), isPlainText(node), let before = last.label, let after = node.label {
+                merged[merged.count - 1].label = before + (Self.joinsWithoutSpace(after) ? "" : " ") + after
+            } else {
+                merged.append(node)
+            }
+        }
+        return merged
+    }
+
+    /// A static text and nothing more: no children, no actions, no other trait.
+    static func isPlainText(_ node: Node) -> Bool {
+        node.traits == Traits(.staticText) && node.children.isEmpty && node.actions.isEmpty && node.label != nil && node.isElement != false
+    }
+
+    /// Punctuation that follows a word without a space (", under History.").
+    static func joinsWithoutSpace(_ text: String) -> Bool {
+        guard let first = text.unicodeScalars.first else { return true }
+        return ".,;:!?)".unicodeScalars.contains(first)
     }
 
     /// Controls whose name is what they show, when they have none of their own.

@@ -31,6 +31,9 @@ public struct ATSPIMirror: Sendable {
         var alerts: Set<String> = []
         /// The ids of the objects that can take the application's focus.
         var focusable: Set<String> = []
+        /// Each web document's first stop: a page taking the focus (as it loads, as its window
+        /// becomes active) is entered there, the document itself being no stop.
+        var entries: [String: String] = [:]
         /// How many times the document was registered: narratord's refusal of an update sent
         /// before the latest registration is old news, and changes nothing.
         var generation = 1
@@ -81,12 +84,14 @@ public struct ATSPIMirror: Sendable {
             var document = ATSPIMapping.document(window: snapshot, application: name, taken: [], dialect: dialect)
             document.name = known.tree
             known.actions = Self.actions(in: snapshot)
-            known.stops = Self.stops(of: document)
+            let compiled = AccessibilityTree(document: document)
+            known.stops = Self.stops(of: compiled)
             known.focused = Self.focused(in: snapshot)
             let alerts = Self.alerts(in: snapshot)
             let announced = alerts.filter { !known.alerts.contains($0.path) }.map { Effect.announce(tree: known.tree, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
             known.alerts = Set(alerts.map(\.path))
             known.focusable = Self.focusable(in: snapshot)
+            known.entries = Self.entries(in: snapshot, tree: compiled)
             let previous = known.document
             known.document = document
             // A refused document is registered again once it changes, whole; until then there is
@@ -112,10 +117,12 @@ public struct ATSPIMirror: Sendable {
         }
         let taken = Set(windows.values.map(\.tree))
         let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken, dialect: dialect)
+        let compiled = AccessibilityTree(document: document)
         let alerts = Self.alerts(in: snapshot)
         windows[id] = Window(
-            tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: document),
-            focused: Self.focused(in: snapshot), alerts: Set(alerts.map(\.path)), focusable: Self.focusable(in: snapshot))
+            tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: compiled),
+            focused: Self.focused(in: snapshot), alerts: Set(alerts.map(\.path)), focusable: Self.focusable(in: snapshot),
+            entries: Self.entries(in: snapshot, tree: compiled))
         return [.register(document)] + alerts.map { .announce(tree: document.name, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
     }
 
@@ -172,7 +179,8 @@ public struct ATSPIMirror: Sendable {
     /// Narrator's focus follows, once, when the element is one of the tree's stops.
     public mutating func focusMoved(_ window: WindowID, path: String) -> [Effect] {
         guard let mirrored = windows[window] else { return [] }
-        let element = ATSPIMapping.id(of: path)
+        var element = ATSPIMapping.id(of: path)
+        if !mirrored.stops.contains(element), let entry = mirrored.entries[element] { element = entry }
         guard mirrored.stops.contains(element) else { return [] }
         if activating == window { activating = nil }
         if let last = lastFocus, last.window == window, last.path == path { return [] }
@@ -187,7 +195,7 @@ public struct ATSPIMirror: Sendable {
     /// on a guess and be corrected a moment later, which would cut the title off.
     public mutating func windowActivated(_ window: WindowID) -> [Effect] {
         guard let mirrored = windows[window] else { return [] }
-        if let focused = mirrored.focused, mirrored.stops.contains(ATSPIMapping.id(of: focused)) {
+        if let focused = mirrored.focused, mirrored.stops.contains(ATSPIMapping.id(of: focused)) || mirrored.entries[ATSPIMapping.id(of: focused)] != nil {
             activating = nil
             return focusMoved(window, path: focused)
         }
@@ -325,8 +333,24 @@ public struct ATSPIMirror: Sendable {
         snapshot.first { $0.states.contains(.focused) }?.path
     }
 
-    static func stops(of document: TreeDocument) -> Set<String> {
-        let tree = AccessibilityTree(document: document)
+    /// The first stop inside each web document of the window, by the document's id.
+    static func entries(in snapshot: AccessibleSnapshot, tree: AccessibilityTree) -> [String: String] {
+        var documents: [String] = []
+        func visit(_ node: AccessibleSnapshot) {
+            if node.role == .documentWeb || node.role == .documentFrame { documents.append(ATSPIMapping.id(of: node.path)) }
+            node.children.forEach(visit)
+        }
+        visit(snapshot)
+        guard !documents.isEmpty else { return [:] }
+        var entries: [String: String] = [:]
+        for id in documents {
+            guard let first = (0..<tree.stops.count).first(where: { tree.isStop($0, inside: id) }) else { continue }
+            entries[id] = tree.stopID(at: first)
+        }
+        return entries
+    }
+
+    static func stops(of tree: AccessibilityTree) -> Set<String> {
         return Set((0..<tree.stops.count).map { tree.stopID(at: $0) })
     }
 }

@@ -30,7 +30,7 @@ public enum ATSPIRequest: Hashable, Sendable {
     case rowAtIndex(String, Int)
     case rowCount(String)
     case childCount(String)
-    /// The application's toolkit and its version (`Application.ToolkitName`, `ToolkitVersion`),
+    /// The application's toolkit and its version (`Application.ToolkitName`, `Version`),
     /// asked of its root: which dialect of AT-SPI2 it speaks.
     case toolkitName
     case toolkitVersion
@@ -81,7 +81,7 @@ public enum ATSPIRequest: Hashable, Sendable {
         case .rowCount: return property("org.a11y.atspi.Table", "NRows")
         case .childCount: return property(accessible, "ChildCount")
         case .toolkitName: return property("org.a11y.atspi.Application", "ToolkitName")
-        case .toolkitVersion: return property("org.a11y.atspi.Application", "ToolkitVersion")
+        case .toolkitVersion: return property("org.a11y.atspi.Application", "Version")
         }
     }
 }

@@ -65,12 +65,17 @@ public struct ATSPIRole: Hashable, Sendable, CustomStringConvertible {
     public static let entry = ATSPIRole(code: 79)
     public static let caption = ATSPIRole(code: 81)
     public static let documentFrame = ATSPIRole(code: 82)
+    public static let section = ATSPIRole(code: 85)
+    public static let form = ATSPIRole(code: 87)
     public static let heading = ATSPIRole(code: 83)
     public static let link = ATSPIRole(code: 88)
     public static let tableRow = ATSPIRole(code: 90)
     public static let treeItem = ATSPIRole(code: 91)
     public static let documentWeb = ATSPIRole(code: 95)
     public static let listBox = ATSPIRole(code: 98)
+    public static let blockQuote = ATSPIRole(code: 105)
+    public static let article = ATSPIRole(code: 109)
+    public static let landmark = ATSPIRole(code: 110)
     public static let grouping = ATSPIRole(code: 99)
     public static let notification = ATSPIRole(code: 101)
     public static let infoBar = ATSPIRole(code: 102)
@@ -140,12 +145,17 @@ public struct ATSPIRole: Hashable, Sendable, CustomStringConvertible {
         79: "entry",
         81: "caption",
         82: "document frame",
+        85: "section",
+        87: "form",
         83: "heading",
         88: "link",
         90: "table row",
         91: "tree item",
         95: "document web",
         98: "list box",
+        105: "block quote",
+        109: "article",
+        110: "landmark",
         99: "grouping",
         101: "notification",
         102: "info bar",

@@ -27,6 +27,8 @@ public struct AccessibleSnapshot: Equatable, Sendable {
     public var labelledBy: [String]
     /// A text field's `placeholder-text` attribute ("Search"), its label when it has no other.
     public var placeholder: String?
+    /// A heading's `level` attribute (a web page's h2 is 2).
+    public var level: Int?
     public var children: [AccessibleSnapshot]
 
     public init(

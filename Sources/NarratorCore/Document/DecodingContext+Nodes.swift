@@ -104,6 +104,7 @@ extension DecodingContext {
         case .rotors: node.rotors = value.isNull ? [] : rotors(value)
         case .selectedTextRange: node.selectedTextRange = value.isNull ? nil : textRange(value)
         case .positionInSet: node.positionInSet = value.isNull ? nil : setPosition(value)
+        case .headingLevel: node.headingLevel = value.isNull ? nil : headingLevel(value)
         }
     }
 

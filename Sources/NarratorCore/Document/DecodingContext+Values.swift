@@ -139,6 +139,16 @@ extension DecodingContext {
         return (Int(n.0), Int(n.1))
     }
 
+    /// A heading's level: a whole number from 1 to 6.
+    mutating func headingLevel(_ value: JSONValue) -> Int? {
+        guard let n = number(value) else { return nil }
+        guard n == n.rounded(), n >= 1, n <= 6 else {
+            problem("expected a heading level, a whole number from 1 to 6, got \(JSONWriter.format(n))")
+            return nil
+        }
+        return Int(n)
+    }
+
     mutating func point(_ value: JSONValue) -> Point? {
         guard let n = numbers(value, count: 2, what: "[x, y]") else { return nil }
         return Point(x: n.0, y: n.1)

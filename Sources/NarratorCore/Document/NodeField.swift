@@ -2,7 +2,7 @@
 /// meaning and its bit in the "seen" mask.
 public enum NodeField: String, CaseIterable, Sendable {
     case id, label, value, hint, traits, children, childBehavior, isElement, hidden, sortPriority, modal, frame
-    case activationPoint, actions, magicTap, escape, adjustable, representation, rotors, selectedTextRange, positionInSet
+    case activationPoint, actions, magicTap, escape, adjustable, representation, rotors, selectedTextRange, positionInSet, headingLevel
 
     /// The field a key names, or nil. Written out by length because the synthesised
     /// `init(rawValue:)` hashes the key into a cache, which cost more than all the comparisons.
@@ -36,7 +36,12 @@ public enum NodeField: String, CaseIterable, Sendable {
             }
         case 9: field = key == "isElement" ? .isElement : nil
         case 10: field = key == "adjustable" ? .adjustable : nil
-        case 12: field = key == "sortPriority" ? .sortPriority : nil
+        case 12:
+            switch key {
+            case "sortPriority": field = .sortPriority
+            case "headingLevel": field = .headingLevel
+            default: field = nil
+            }
         case 13:
             switch key {
             case "childBehavior": field = .childBehavior
@@ -75,6 +80,7 @@ public enum NodeField: String, CaseIterable, Sendable {
         case .rotors: 18
         case .selectedTextRange: 19
         case .positionInSet: 20
+        case .headingLevel: 21
         }
     }
 }

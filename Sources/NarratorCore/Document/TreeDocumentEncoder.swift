@@ -28,6 +28,7 @@ public enum TreeDocumentEncoder {
         if let point = node.activationPoint { put("activationPoint", [.number(point.x), .number(point.y)]) }
         func pair(_ a: Int, _ b: Int) -> JSONValue { [.number(Double(a)), .number(Double(b))] }
         if let position = node.positionInSet { put("positionInSet", pair(position.index, position.count)) }
+        if let level = node.headingLevel { put("headingLevel", .number(Double(level))) }
         if let range = node.selectedTextRange { put("selectedTextRange", pair(range.location, range.length)) }
         if !node.actions.isEmpty { put("actions", .array(node.actions.map(JSONValue.string))) }
         if node.magicTap { put("magicTap", true) }

@@ -60,7 +60,7 @@ public enum AdjustOutcome: Equatable, Sendable {
 
 /// A rotor the user can turn to, with its items.
 public struct RotorSummary: Equatable, Sendable {
-    public enum Kind: String, Sendable { case headings, links, actions, custom }
+    public enum Kind: String, Sendable { case headings, links, controls, actions, custom }
     public var name: String
     public var kind: Kind
     /// Element ids for navigation rotors; action names for the actions rotor.

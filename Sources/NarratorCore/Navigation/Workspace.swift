@@ -174,8 +174,9 @@ public struct Workspace: Sendable {
 
     // MARK: Rotors
 
-    /// The rotors available at the focus: headings and links when the tree has any, the
-    /// focused element's actions, and the tree's custom rotors.
+    /// The rotors available at the focus: headings and links when the tree has any, its form
+    /// controls when it has a field to fill in (a web page's form), the focused element's
+    /// actions, and the tree's custom rotors.
     public func rotors(tree name: String? = nil) throws(NarratorError) -> [RotorSummary] {
         let (tree, current) = try cursor(in: name)
         var rotors: [RotorSummary] = []
@@ -183,6 +184,8 @@ public struct Workspace: Sendable {
         if !headings.isEmpty { rotors.append(RotorSummary(name: "headings", kind: .headings, items: headings)) }
         let links = tree.stopIDs(withTrait: .link)
         if !links.isEmpty { rotors.append(RotorSummary(name: "links", kind: .links, items: links)) }
+        let controls = tree.formControlIDs()
+        if !controls.isEmpty { rotors.append(RotorSummary(name: "controls", kind: .controls, items: controls)) }
         if let current {
             let actions = tree.actions(atStop: current)
             if !actions.isEmpty { rotors.append(RotorSummary(name: "actions", kind: .actions, items: actions)) }
@@ -338,6 +341,15 @@ extension AccessibilityTree {
     /// Ids of the stops that carry a trait, in reading order (the headings and links rotors).
     func stopIDs(withTrait trait: Trait) -> [String] {
         stops.compactMap { nodes[Int($0)].effectiveTraits.contains(trait) ? nodes[Int($0)].id : nil }
+    }
+
+    /// The stops a form is filled in with (fields, check boxes, radio buttons, combo boxes,
+    /// sliders, and the buttons among them), when there is a field at all: none otherwise.
+    func formControlIDs() -> [String] {
+        let fields = Traits([.textField, .searchField, .checkBox, .radioButton, .comboBox])
+        let controls = fields.union(Traits([.adjustable, .button, .toggle]))
+        guard stops.contains(where: { !nodes[Int($0)].effectiveTraits.intersection(fields).isEmpty }) else { return [] }
+        return stops.compactMap { nodes[Int($0)].effectiveTraits.intersection(controls).isEmpty ? nil : nodes[Int($0)].id }
     }
 
     /// The custom rotors of every visible node, in document order (indexed at reindex, so a

@@ -8,6 +8,7 @@ extension PhraseData {
         "switchButton": "Schalter", "tab": "Tab", "image": "Bild", "adjustable": "anpassbar",
         "tabPosition": "{index} von {count}", "selectedText": "{text} ausgewählt", "space": "Leerzeichen", "deletedText": "{text} gelöscht", "on": "ein", "off": "aus",
         "tabCharacter": "Tabulator", "newline": "Zeilenumbruch", "blank": "leer", "unselectedText": "{text} nicht ausgewählt", "unselected": "Auswahl aufgehoben",
+        "headingLevel": "Überschrift Ebene {level}",
         "actionsAvailable": "Aktionen verfügbar",
         "checkBox": "Kontrollkästchen", "radioButton": "Optionsfeld", "comboBox": "Kombinationsfeld", "textField": "Textfeld",
         "menu": "Menü", "menuItem": "Menüeintrag", "listItem": "Listeneintrag", "progressBar": "Fortschrittsbalken",

@@ -8,6 +8,7 @@ extension PhraseData {
         "switchButton": "switch button", "tab": "tab", "image": "image", "adjustable": "adjustable",
         "tabPosition": "{index} of {count}", "selectedText": "{text} selected", "space": "space", "deletedText": "{text} deleted", "on": "on", "off": "off",
         "tabCharacter": "tab", "newline": "newline", "blank": "blank", "unselectedText": "{text} unselected", "unselected": "unselected",
+        "headingLevel": "heading level {level}",
         "actionsAvailable": "actions available",
         "checkBox": "check box", "radioButton": "radio button", "comboBox": "combo box", "textField": "text field",
         "menu": "menu", "menuItem": "menu item", "listItem": "list item", "progressBar": "progress bar",

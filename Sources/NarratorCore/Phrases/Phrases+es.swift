@@ -8,6 +8,7 @@ extension PhraseData {
         "switchButton": "interruptor", "tab": "pestaña", "image": "imagen", "adjustable": "ajustable",
         "tabPosition": "{index} de {count}", "selectedText": "{text} seleccionado", "space": "espacio", "deletedText": "{text} borrado", "on": "activado", "off": "desactivado",
         "tabCharacter": "tabulador", "newline": "salto de línea", "blank": "en blanco", "unselectedText": "{text} deseleccionado", "unselected": "deseleccionado",
+        "headingLevel": "encabezado de nivel {level}",
         "actionsAvailable": "acciones disponibles",
         "checkBox": "casilla de verificación", "radioButton": "botón de opción", "comboBox": "cuadro combinado", "textField": "campo de texto",
         "menu": "menú", "menuItem": "elemento de menú", "listItem": "elemento de lista", "progressBar": "barra de progreso",

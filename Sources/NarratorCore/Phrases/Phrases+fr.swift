@@ -8,6 +8,7 @@ extension PhraseData {
         "switchButton": "interrupteur", "tab": "onglet", "image": "image", "adjustable": "réglable",
         "tabPosition": "{index} sur {count}", "selectedText": "{text} sélectionné", "space": "espace", "deletedText": "{text} supprimé", "on": "activé", "off": "désactivé",
         "tabCharacter": "tabulation", "newline": "retour à la ligne", "blank": "vide", "unselectedText": "{text} désélectionné", "unselected": "désélectionné",
+        "headingLevel": "titre de niveau {level}",
         "actionsAvailable": "actions disponibles",
         "checkBox": "case à cocher", "radioButton": "bouton radio", "comboBox": "liste déroulante", "textField": "champ de texte",
         "menu": "menu", "menuItem": "élément de menu", "listItem": "élément de liste", "progressBar": "barre de progression",

@@ -232,6 +232,12 @@ public struct AccessibilityTree: Sendable {
         return Point(x: frame.x + point.x, y: frame.y + point.y)
     }
 
+    /// Whether the stop at `position` is the element `id` or inside it.
+    func isStop(_ position: Int, inside id: String) -> Bool {
+        guard let ancestor = slotByID[id] else { return false }
+        return isInSubtree(stops[position], of: ancestor)
+    }
+
     func isInSubtree(_ slot: Slot, of ancestor: Slot) -> Bool {
         var current = slot
         while current >= 0 {

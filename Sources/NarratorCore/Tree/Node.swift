@@ -66,6 +66,12 @@ public struct Node: Equatable, Sendable {
         get { rare?.properties.positionInSet }
         set { rareProperties.positionInSet = newValue }
     }
+    /// A header's level, 1 for the page's title down to 6 ("heading level 2"), as a web page's
+    /// headings have: the outline a user navigates by.
+    public var headingLevel: Int? {
+        get { rare?.properties.headingLevel }
+        set { rareProperties.headingLevel = newValue }
+    }
 
     public init(
         id: String, label: String? = nil, value: String? = nil, hint: String? = nil, traits: Traits = [],

@@ -10,6 +10,7 @@ struct RareNodeProperties: Equatable, Sendable {
     var rotors: [CustomRotor] = []
     var selectedTextRange: TextRange?
     var positionInSet: SetPosition?
+    var headingLevel: Int?
 
     /// None of them set: the node stores no box.
     static let empty = RareNodeProperties()

@@ -51,7 +51,9 @@ extension AccessibilityTree {
         if let value = spokenValue(slot, phrases: phrases) { parts.append(value) }
         if let selection = selectionPhrase(node, phrases: phrases) { parts.append(selection) }
 
-        if traits.contains(.header) { parts.append(phrases[.heading]) }
+        if traits.contains(.header) {
+            parts.append(node.headingLevel.map { phrases[.headingLevel].replacingAll("{level}", with: "\($0)") } ?? phrases[.heading])
+        }
         if traits.contains(.link) { parts.append(phrases[.link]) }
         if traits.contains(.searchField) { parts.append(phrases[.searchField]) }
         if traits.contains(.textField) { parts.append(phrases[.textField]) }

@@ -23,6 +23,8 @@ public enum Phrase: String, CaseIterable, Sendable {
     case blank
     /// "{text} unselected": what a selection gave back; "unselected" alone: all of it.
     case unselectedText, unselected
+    /// "heading level {level}": a header with a level.
+    case headingLevel
     /// Follows the hint when an element has custom actions.
     case actionsAvailable
 }

@@ -27,6 +27,10 @@ extension ATSPIBridge {
             guard var read = reads[id] else { return }
             let next = read.read.take(request, reply)
             for request in next { ask(.read(id, request), of: read.application, request.call) }
+            // Not answered in time: the read is given up whole, and what waits of it with it.
+            if case .failure(let failure) = reply, failure == .timedOut || failure == .gone {
+                for withdrawn in withdraw(read: id, of: read.application) { _ = read.read.take(withdrawn, .failure(failure)) }
+            }
             if read.read.isComplete {
                 reads[id] = nil
                 completed(id, read)
@@ -264,6 +268,7 @@ extension ATSPIBridge {
     /// The application left the bus (or the bus went): its reads are dropped and its trees go.
     mutating func forget(_ name: String) {
         applications.removeValue(forKey: name)
+        dropQuestions(of: name)
         reads = reads.filter { $0.value.application != name }
         carryOut(mirror.applicationGone(name))
     }

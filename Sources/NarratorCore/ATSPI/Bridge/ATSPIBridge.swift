@@ -24,6 +24,8 @@ public struct ATSPIBridge: Sendable {
         public var retryDelay: Duration = .seconds(5)
         /// How often narratord, and a new accessibility bus, are looked for once gone.
         public var reconnectDelay: Duration = .seconds(1)
+        /// How many questions are in flight to one application at a time (the rest wait in order).
+        public var questionsInFlight = 128
         /// How many rows of one lazily read list the mirror keeps (the nearest to the latest one).
         public var rowsKept = 100
 
@@ -54,7 +56,11 @@ public struct ATSPIBridge: Sendable {
     /// The accessibility bus went away: a new one is looked for.
     private var busGone = false
     /// The effects of the input being handled, and its time.
-    private var effects: [BridgeEffect] = []
+    var effects: [BridgeEffect] = []
+    /// Each application's questions in flight and waiting (``QuestionWindow``), and where each
+    /// question in flight went.
+    var questionWindows: [String: QuestionWindow] = [:]
+    var destinations: [BridgeQuestion: [String]] = [:]
     private(set) var now = MonotonicInstant(nanoseconds: 0)
     /// The last key pressed, and when.
     var lastKey: (KeyPress, MonotonicInstant)?
@@ -84,6 +90,7 @@ public struct ATSPIBridge: Sendable {
         case .key(let key):
             lastKey = (key, now)
         case .answered(let question, let reply):
+            answerArrived(question)
             answered(question, reply)
         case .daemonLine(let line):
             takeDaemonLine(line)
@@ -173,10 +180,6 @@ public struct ATSPIBridge: Sendable {
     }
 
     // MARK: Effects
-
-    mutating func ask(_ question: BridgeQuestion, of application: String, _ call: DBusCall) {
-        effects.append(.ask(question, application: application, call, timeout: configuration.questionTimeout))
-    }
 
     /// Sends narratord `command`, remembering what it was for until its reply comes.
     mutating func send(_ purpose: DaemonPurpose, _ command: RequestCommand) {

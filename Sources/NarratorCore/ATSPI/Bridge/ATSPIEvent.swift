@@ -82,6 +82,6 @@ public struct ATSPIEvent: Equatable, Sendable, CustomStringConvertible {
         "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:showing",
         "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:defunct", "object:text-changed",
         "object:text-selection-changed", "object:text-caret-moved", "object:active-descendant-changed", "window:create", "window:destroy",
-        "window:activate",
+        "window:activate", "document:load-complete", "document:reload",
     ]
 }
