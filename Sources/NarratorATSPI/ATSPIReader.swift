@@ -117,14 +117,18 @@ public struct ATSPIReader {
         return string(atspi_text_get_text(text, 0, count, nil))
     }
 
-    /// The text's first selection, if it has one.
+    /// The text's first selection, else its caret as an empty one (as the bulk read takes it:
+    /// the line a field says is the caret's, not always the first).
     func selection(of accessible: UnsafeMutablePointer<AtspiAccessible>) -> TextRange? {
         guard let text = atspi_accessible_get_text_iface(accessible) else { return nil }
         defer { g_object_unref(text) }
-        guard let range = atspi_text_get_selection(text, 0, nil) else { return nil }
-        defer { g_free(range) }
-        let start = Int(range.pointee.start_offset), end = Int(range.pointee.end_offset)
-        return end > start && start >= 0 ? TextRange(location: start, length: end - start) : nil
+        if let range = atspi_text_get_selection(text, 0, nil) {
+            defer { g_free(range) }
+            let start = Int(range.pointee.start_offset), end = Int(range.pointee.end_offset)
+            if end > start && start >= 0 { return TextRange(location: start, length: end - start) }
+        }
+        let caret = Int(atspi_text_get_caret_offset(text, nil))
+        return caret >= 0 && caret <= Int(atspi_text_get_character_count(text, nil)) ? TextRange(location: caret, length: 0) : nil
     }
 
     /// One of the object's attributes ("placeholder-text"), if it has it.

@@ -91,7 +91,7 @@ struct BridgeDumpTests {
             Self.bridge, ["dump"], environment: ["PATH": "/usr/bin:/bin", "HOME": desktop.directory, "DBUS_SESSION_BUS_ADDRESS": "unix:path=/nonexistent"],
             timeout: .seconds(30))
         #expect(nowhere.status == 3)
-        #expect(nowhere.stderr.contains("cannot reach the accessibility bus"), "\(nowhere.stderr)")
+        #expect(nowhere.stderr.contains("no session bus (is DBUS_SESSION_BUS_ADDRESS set?)"), "\(nowhere.stderr)")
         let usage = try CompletedRun.run(Self.bridge, ["dumb"])
         #expect(usage.status == 2 && usage.stderr.contains("unknown command 'dumb'"))
     }
