@@ -150,7 +150,7 @@ let daemonCommands: [CommandSpec] = {
         CommandSpec(
             name: "rotor", summary: "list rotors, or move to the next/previous item of one",
             arguments: [
-                ArgumentSpec("NAME", help: "headings, links, actions, or a custom rotor", optional: true),
+                ArgumentSpec("NAME", help: "headings, links, controls (form fields), actions, or a custom rotor", optional: true),
                 ArgumentSpec(
                     "DIRECTION", help: "which item to move to", optional: true, choices: Workspace.Move.allCases.map(\.rawValue),
                     shownDefault: Workspace.Move.next.rawValue),

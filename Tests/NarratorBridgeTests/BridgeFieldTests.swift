@@ -93,6 +93,40 @@ import Testing
         #expect(h.reads().count == 1)
     }
 
+    @Test("GTK 4 reports an insertion into a text view its length early and the caret from before it: typed into gnome-calculator's display, each key is an edit where it went, the stale caret quiet")
+    func gtk4TextViewInsertions() throws {
+        var calculator = F.fixture
+        calculator.toolkit = ("GTK", "4.8.3")
+        calculator.change(F.path(6)) {
+            $0.text = nil
+            $0.states.insert(.multiLine)
+            $0.selection = TextRange(location: 0, length: 0)
+        }
+        var h = BridgeHarness(calculator)
+        h.startMirrored()
+        h.focus(":1.9", F.path(6))
+        _ = h.sent()
+        _ = h.reads()
+        // "12+3" as gnome-calculator 43 (GTK 4.8.3) reports it: "1" at -1 (the caret stays at 0:
+        // no move), then each key one before its place, and the caret where it was before it.
+        h.event("object:text-changed:insert", ":1.9", F.path(6), detail1: -1, detail2: 1, text: "1")
+        for (offset, character) in "2+3".enumerated() {
+            h.event("object:text-changed:insert", ":1.9", F.path(6), detail1: offset, detail2: 1, text: String(character))
+            h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: offset + 1)
+        }
+        #expect(h.sent() == [Self.edit(0, 0, "1"), Self.edit(1, 0, "2"), Self.edit(2, 0, "+"), Self.edit(3, 0, "3")])
+        // Return: the result takes the sum's place (a deletion is reported where it was, and
+        // the caret after it rightly: the caret was not known yet, so its move is sent).
+        h.event("object:text-changed:delete", ":1.9", F.path(6), detail1: 0, detail2: 4, text: "12+3")
+        h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 0)
+        h.event("object:text-changed:insert", ":1.9", F.path(6), detail1: -2, detail2: 2, text: "15")
+        #expect(h.sent() == [Self.edit(0, 4, ""), Self.caret(0, nil), Self.edit(0, 0, "15")])
+        #expect(h.reads().isEmpty, "every event fit: nothing read again")
+        // The caret's next move is the user's, and said.
+        h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 1)
+        #expect(h.sent() == [Self.caret(1, nil)])
+    }
+
     @Test("a caret move says what the key moved it by; Shift extends a selection, which says what it took in; a plain key collapses it")
     func caretAndSelection() throws {
         var h = Self.focusedEntry()

@@ -143,6 +143,34 @@ import Testing
         #expect(h.sent() == [])
     }
 
+    @Test("an application that activated its window before it was on the registry's list is entered once read, and only once")
+    func aLostActivationIsEnteredOnTheFirstRead() throws {
+        var h = BridgeHarness(F.fixture)
+        h.startMirrored()
+        var dialog = F.dialog
+        dialog.windows[0].states.insert(.active)
+        h.desktop[":1.7"] = dialog
+        h.event("object:children-changed:add", ATSPIBridge.registry, ATSPIApplicationRead.root)
+        // Entered as an activation is: on its focus, or its first stop once the focus is not told.
+        h.advance(by: .milliseconds(200))
+        let sent = h.sent()
+        #expect(sent.first?.registeredTree == F.question)
+        #expect(sent.dropFirst() == [.focus(tree: F.question, element: nil)], "\(sent)")
+        // The activation event, late: not a second entry.
+        h.event("window:activate", ":1.7", dialog.windows[0].path)
+        h.advance(by: .milliseconds(200))
+        #expect(h.sent().isEmpty)
+    }
+
+    @Test("applications found at the bridge's start are not entered for being active")
+    func activeAtStartIsNotEntered() throws {
+        var dialog = F.dialog
+        dialog.windows[0].states.insert(.active)
+        var h = BridgeHarness(dialog)
+        h.start()
+        #expect(!h.sent().contains { if case .focus = $0 { true } else { false } })
+    }
+
     @Test("a new application on the desktop is read once the desktop's children change, or on its first event")
     func aNewApplicationIsRead() throws {
         var h = BridgeHarness(F.fixture)

@@ -28,6 +28,12 @@ public struct ATSPIApplicationRead: Sendable {
 
     /// At most this deep: a tree deeper than any toolkit builds is cut rather than followed forever.
     public let maximumDepth: Int
+    /// At most this many children of one object are walked by this read; the rest are left for
+    /// later reads (``unreadChildren``). A web page's list of 2,500 items is mirrored as its first
+    /// items at once, and the others as they are read after it, rather than all before anything.
+    public var childrenAtOnce = Int.max
+    /// The children this read left for later, by parent, in the order the parents were walked.
+    public private(set) var unreadChildren: [(parent: String, children: [String])] = []
 
     private struct Node: Sendable {
         var depth: Int
@@ -71,6 +77,8 @@ public struct ATSPIApplicationRead: Sendable {
     /// Only this object, without its children: the row a list that manages its descendants has
     /// just made active. Nil for a whole application.
     private let object: String?
+    /// For a read of several subtrees: their roots.
+    private var objects: [String] = []
     /// For a row read alone: its list and its index there, and what the list said of its rows.
     private let row: (list: String, index: Int)?
     private var tableRow: Int?, rowCount: Int?, childCount: Int?
@@ -88,6 +96,21 @@ public struct ATSPIApplicationRead: Sendable {
         row = nil
     }
 
+    /// A read of the object at `path` and everything under it, walked (its outcome holds it as
+    /// the only "window"): a part of a window whose children changed, read without the rest.
+    public init(subtree path: String, maximumDepth: Int = 64) {
+        self.init(subtrees: [path], maximumDepth: maximumDepth)
+    }
+
+    /// A read of the objects at `paths` (siblings, in order) and everything under each: the
+    /// outcome holds them as its "windows", in that order.
+    public init(subtrees paths: [String], maximumDepth: Int = 64) {
+        self.maximumDepth = maximumDepth
+        object = paths.first
+        objects = paths
+        row = nil
+    }
+
     /// A read of the row at `index` in `list` (a list that manages its descendants), with its
     /// place among the list's rows ("2 of 10000"): the list's table row for the index and its
     /// number of rows, or, where the list is no table, the index among its children.
@@ -102,10 +125,11 @@ public struct ATSPIApplicationRead: Sendable {
     public mutating func start() -> [ATSPIRequest] {
         if let object {
             cached = false
-            windows = [object]
+            let roots = objects.isEmpty ? [object] : objects
+            windows = roots
             applicationName = ""
             let position: [ATSPIRequest] = row.map { [.rowAtIndex($0.list, $0.index), .rowCount($0.list), .childCount($0.list)] } ?? []
-            return walk([object], depth: 0, parent: "") + ask(position)
+            return walk(roots, depth: 0, parent: "") + ask(position)
         }
         return ask([.items, .name(Self.root), .children(Self.root), .toolkitName, .toolkitVersion])
     }
@@ -173,8 +197,13 @@ public struct ATSPIApplicationRead: Sendable {
             }
             // No answer keeps what the cache said; an answer is the order, and what to walk.
             guard let node = nodes[path], value != nil else { return [] }
-            update(path) { $0.children = children }
-            return walk(children, depth: node.depth + 1, parent: path)
+            var walked = children
+            if node.walked, children.count > childrenAtOnce {
+                walked = Array(children.prefix(childrenAtOnce))
+                unreadChildren.append((path, Array(children.dropFirst(childrenAtOnce))))
+            }
+            update(path) { $0.children = walked }
+            return walk(walked, depth: node.depth + 1, parent: path)
         case .role(let path):
             update(path) { $0.role = ATSPIRole(code: UInt32(value?.int ?? 0)) }
         case .states(let path):
@@ -306,7 +335,7 @@ public struct ATSPIApplicationRead: Sendable {
             node.parent = parent
             node.walked = true
             nodes[path] = node
-            requests += [.role(path), .name(path), .description(path), .states(path), .interfaces(path), .relations(path)]
+            requests += [.role(path), .name(path), .description(path), .states(path), .interfaces(path)]
         }
         return ask(requests)
     }
@@ -331,11 +360,11 @@ public struct ATSPIApplicationRead: Sendable {
         nodes[path]?.detailsAsked = true
         let interfaces = node.interfaces ?? []
         let states = node.states ?? []
-        // From the cache, relations are asked only of labels (which name what they label) and of
-        // controls with no name of their own: no other object's relations change what is said.
+        // Relations are asked only of labels (which name what they label) and of controls with
+        // no name of their own: no other object's relations change what is said.
         let control = states.contains(.focusable) || !interfaces.isDisjoint(with: ["org.a11y.atspi.Action", "org.a11y.atspi.Value", "org.a11y.atspi.Text"])
         let wantsRelations = node.role == .label || ((node.name ?? "").isEmpty && control)
-        var requests: [ATSPIRequest] = !node.walked && wantsRelations ? [.relations(path)] : []
+        var requests: [ATSPIRequest] = wantsRelations ? [.relations(path)] : []
         if interfaces.contains("org.a11y.atspi.Component"), states.contains(.showing) { requests.append(.extents(path)) }
         if interfaces.contains("org.a11y.atspi.Action") { requests.append(.actions(path)) }
         if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }

@@ -30,4 +30,12 @@ public enum ATSPIDialect: String, Equatable, Sendable {
     /// Whether the toolkit names a widget without a label after its class ("GtkButton",
     /// "AdwGizmo") and doubles a label's text in a button's name ("4 4").
     var namesByClass: Bool { self == .gtk4 }
+
+    /// Whether an insertion into a multi-line text (a GtkTextView) is reported `length`
+    /// characters before where it went, with the caret as it was before it. GTK 4 reports both
+    /// from its buffer's `insert-text` handler, which runs before the text goes in, as the
+    /// iterator's offset minus the length: typing "12" into gnome-calculator's empty display
+    /// reports "1" at -1, then "2" at 0 and the caret at 1. Its entries report from after the
+    /// insertion, rightly.
+    var reportsTextViewInsertionsEarly: Bool { self == .gtk4 }
 }

@@ -80,6 +80,26 @@ extension AccessibleSnapshot {
         return copy
     }
 
+    /// The tree with the object at `path` and everything under it given as `subtree`: a part
+    /// whose children changed (a web page's script rewrote it), read again alone.
+    public func replacingSubtree(_ path: String, with subtree: AccessibleSnapshot) -> AccessibleSnapshot {
+        if self.path == path { return subtree }
+        var copy = self
+        copy.children = children.map { $0.replacingSubtree(path, with: subtree) }
+        return copy
+    }
+
+    /// Every object path of this tree.
+    public var paths: Set<String> {
+        var all: Set<String> = []
+        func visit(_ node: AccessibleSnapshot) {
+            all.insert(node.path)
+            for child in node.children { visit(child) }
+        }
+        visit(self)
+        return all
+    }
+
     /// The first object of this tree, in reading order, that `matches`.
     public func first(where matches: (AccessibleSnapshot) -> Bool) -> AccessibleSnapshot? {
         if matches(self) { return self }

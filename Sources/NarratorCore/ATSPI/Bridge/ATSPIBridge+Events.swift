@@ -37,12 +37,17 @@ extension ATSPIBridge {
                 if states.contains(.managesDescendants) { readSelectedRow(of: path, in: name) }
             } else {
                 applications[name]?.waiting.append(.focus(path: path))
-                // A read begun for this very event already sees the object; one begun before may not.
-                if !isNew { read(name) }
+                // A read begun for this very event already sees the object; one begun before may
+                // not. While a long page's rest is read, that reading brings it.
+                if !isNew, !application.filling { read(name) }
             }
         case .activeDescendant:
             if let row = event.object { readActiveDescendant(row, at: event.detail1, of: path, in: name) }
         case .windowActivated:
+            if application.enteredOnRead != nil {
+                applications[name]?.enteredOnRead = nil
+                if application.enteredOnRead == path { return }
+            }
             if current, application.windows[path] != nil {
                 activated(WindowID(application: name, path: path))
             } else {
@@ -57,6 +62,12 @@ extension ATSPIBridge {
             selectionChanged(path, in: name)
         case .objectChanged where application.windowOf[path] != nil && application.wholeRead == nil:
             readObject(path, in: name)
+        case .structure where application.dialect == .gecko && event.changesChildren && application.windowOf[path] != nil && application.wholeRead == nil:
+            // A web page changed under one of its objects: only that part is read again, once the
+            // batch fires, not a browser of 10,000 objects. (A GTK application is read whole from
+            // its cache in two round trips, about what one part costs.)
+            applications[name]?.changedParts.insert(path)
+            armBatch()
         case .objectChanged, .structure:
             applications[name]?.pending = true
             armBatch()

@@ -27,16 +27,17 @@ struct QuestionWindow: Sendable {
 }
 
 extension ATSPIBridge {
+    // The windows are changed where they are held: a copy taken out of the dictionary would copy
+    // its waiting questions (tens of thousands for a web page) at every question.
     mutating func ask(_ question: BridgeQuestion, of application: String, _ call: DBusCall) {
-        var window = questionWindows[application] ?? QuestionWindow()
-        if window.inFlight < configuration.questionsInFlight {
-            window.inFlight += 1
+        if questionWindows[application] == nil { questionWindows[application] = QuestionWindow() }
+        if questionWindows[application]!.inFlight < configuration.questionsInFlight {
+            questionWindows[application]!.inFlight += 1
             destinations[question, default: []].append(application)
             effects.append(.ask(question, application: application, call, timeout: configuration.questionTimeout))
         } else {
-            window.waiting.append((question, call))
+            questionWindows[application]!.waiting.append((question, call))
         }
-        questionWindows[application] = window
     }
 
     /// An answer came (or its bound passed): its place in the window is free for the next.
@@ -44,14 +45,14 @@ extension ATSPIBridge {
         guard var sent = destinations[question], !sent.isEmpty else { return }
         let application = sent.removeFirst()
         destinations[question] = sent.isEmpty ? nil : sent
-        guard var window = questionWindows[application] else { return }
-        window.inFlight -= 1
-        while window.inFlight < configuration.questionsInFlight, let (question, call) = window.takeNext() {
-            window.inFlight += 1
+        guard questionWindows[application] != nil else { return }
+        questionWindows[application]!.inFlight -= 1
+        while questionWindows[application]!.inFlight < configuration.questionsInFlight, let (question, call) = questionWindows[application]!.takeNext() {
+            questionWindows[application]!.inFlight += 1
             destinations[question, default: []].append(application)
             effects.append(.ask(question, application: application, call, timeout: configuration.questionTimeout))
         }
-        questionWindows[application] = window.inFlight == 0 && !window.hasWaiting ? nil : window
+        if questionWindows[application]!.inFlight == 0, !questionWindows[application]!.hasWaiting { questionWindows[application] = nil }
     }
 
     /// The questions of read `id` still waiting to be sent, taken out of the window (the read was

@@ -18,24 +18,25 @@ extension ATSPIBridge {
             }
             let present = Set((value[0]?.items ?? []).compactMap { $0[0]?.string })
             for name in present.sorted() where applications[name] == nil {
-                applications[name] = BridgeApplication()
+                var arrived = BridgeApplication()
+                arrived.arrived = desktopListed
+                applications[name] = arrived
                 read(name)
             }
+            desktopListed = true
             for name in Set(applications.keys).subtracting(present).sorted() { forget(name) }
         case .read(let id, let request):
-            // A read of an application forgotten meanwhile is answered into nothing.
-            guard var read = reads[id] else { return }
-            let next = read.read.take(request, reply)
-            for request in next { ask(.read(id, request), of: read.application, request.call) }
+            // A read of an application forgotten meanwhile is answered into nothing. The read is
+            // changed where it is held (a copy taken out would copy its 10,000 objects at each answer).
+            guard let application = reads[id]?.application else { return }
+            let next = reads[id]!.read.take(request, reply)
+            for request in next { ask(.read(id, request), of: application, request.call) }
             // Not answered in time: the read is given up whole, and what waits of it with it.
             if case .failure(let failure) = reply, failure == .timedOut || failure == .gone {
-                for withdrawn in withdraw(read: id, of: read.application) { _ = read.read.take(withdrawn, .failure(failure)) }
+                for withdrawn in withdraw(read: id, of: application) { _ = reads[id]!.read.take(withdrawn, .failure(failure)) }
             }
-            if read.read.isComplete {
-                reads[id] = nil
+            if reads[id]!.read.isComplete, let read = reads.removeValue(forKey: id) {
                 completed(id, read)
-            } else {
-                reads[id] = read
             }
         case .selectedRow(let application, let list):
             guard case .success(let value) = reply, let row = value[0]?.objectPath, row != "/org/a11y/atspi/null" else { return }
@@ -81,9 +82,17 @@ extension ATSPIBridge {
     private mutating func completed(_ id: ReadID, _ read: BridgeRead) {
         switch read.purpose {
         case .whole:
-            if case .read = read.read.outcome { applications[read.application]?.dialect = read.read.dialect }
+            if case .read = read.read.outcome {
+                applications[read.application]?.dialect = read.read.dialect
+                // What it left unread replaces what was left before (which it read again).
+                applications[read.application]?.unread = read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+                applications[read.application]?.fillRead = nil
+            }
             finished(read.application, read.read.outcome)
+            fillNext(read.application)
+        case .fill(let parent): filled(id, parent, read)
         case .object(let path): objectRead(id, path, in: read.application, read.read.outcome, since: (read.textEditsAtStart[path], read.selectionEditsAtStart[path]))
+        case .part(let path): partRead(id, path, read)
         case .activeRow(let row, let index, let list): activeRowRead(row, at: index, of: list, in: read.application, read.read.outcome)
         }
     }
@@ -92,13 +101,17 @@ extension ATSPIBridge {
     mutating func read(_ name: String) {
         guard applications[name] != nil else { return }
         applications[name]?.pending = false
+        // The whole read covers the parts that changed.
+        applications[name]?.changedParts = []
         if applications[name]?.wholeRead != nil {
             applications[name]?.again = true
             return
         }
         let id = newReadID()
         applications[name]?.wholeRead = id
-        start(id, ATSPIApplicationRead(), .whole, of: name)
+        var whole = ATSPIApplicationRead()
+        whole.childrenAtOnce = configuration.childrenAtOnce
+        start(id, whole, .whole, of: name)
     }
 
     private mutating func finished(_ name: String, _ outcome: ATSPIApplicationRead.Outcome) {
@@ -117,6 +130,12 @@ extension ATSPIBridge {
             armRetry()
         case .read(let title, let windows):
             if application.unresponsive { journal("\(title) (\(name)) answers again") }
+            // An application that just started may have activated its window before it was on
+            // the registry's list, when nothing could be asked of it (GTK 4 does; a slow start
+            // does): its first read enters the window it finds active, unless an activation waits.
+            let lostActivation = application.arrived && application.windows.isEmpty
+                ? windows.first { $0.states.contains(.active) && !application.waiting.contains(.activate(window: $0.path)) }?.path : nil
+            application.arrived = false
             application.unresponsive = false
             application.name = title
             var decided: [ATSPIMirror.Effect] = []
@@ -140,7 +159,11 @@ extension ATSPIBridge {
             application.again = false
             applications[name] = application
             carryOut(decided)
-            settleWaiting(name, moreComing: again)
+            settleWaiting(name, moreComing: again || application.filling)
+            if let lostActivation, applications[name]?.windows[lostActivation] != nil {
+                applications[name]?.enteredOnRead = lostActivation
+                activated(WindowID(application: name, path: lostActivation))
+            }
             if again { read(name) }
         }
     }
@@ -232,6 +255,130 @@ extension ATSPIBridge {
             }
         }
         settleWaiting(name, moreComing: false)
+    }
+
+    /// The parts of `name` whose children changed, each read again with what is under it; an
+    /// object under another changed one is read with that one. Too many parts, and the whole
+    /// application is read instead.
+    mutating func readChangedParts(of name: String) {
+        guard let application = applications[name] else { return }
+        applications[name]?.changedParts = []
+        let changed = application.changedParts.filter { application.windowOf[$0] != nil }
+        var under: Set<String> = []
+        for path in changed where !under.contains(path) {
+            if let part = application.object(path) { under.formUnion(part.paths.subtracting([path])) }
+        }
+        let parts = changed.subtracting(under).sorted()
+        guard parts.count <= configuration.changedPartsRead else {
+            read(name)
+            return
+        }
+        for path in parts {
+            let id = newReadID()
+            applications[name]?.objectReads.insert(id)
+            var part = ATSPIApplicationRead(subtree: path)
+            part.childrenAtOnce = configuration.childrenAtOnce
+            start(id, part, .part(path: path), of: name)
+        }
+    }
+
+    /// A changed part was read: it takes the place of what was mirrored under its object, each
+    /// text in it changed by events since the read began keeping what the events made of it.
+    private mutating func partRead(_ id: ReadID, _ path: String, _ read: BridgeRead) {
+        let name = read.application
+        guard var application = applications[name] else { return }
+        application.objectReads.remove(id)
+        switch read.read.outcome {
+        case .gone:
+            forget(name)
+            return
+        case .unresponsive:
+            applications[name] = application
+            self.read(name)
+            return
+        case .read(_, let objects):
+            guard var part = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] else {
+                applications[name] = application
+                break
+            }
+            if let held = snapshot.object(at: path) {
+                for edited in part.paths where application.textEdits[edited] != read.textEditsAtStart[edited]
+                    || application.selectionEdits[edited] != read.selectionEditsAtStart[edited] {
+                    guard var object = part.object(at: edited), let kept = held.object(at: edited) else { continue }
+                    object.text = kept.text
+                    object.selection = kept.selection
+                    part = part.replacing(edited, with: object)
+                }
+            }
+            // What was left unread under the part was read again with it, or left again.
+            let within = part.paths
+            application.unread.removeAll { within.contains($0.parent) }
+            application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+            let patched = snapshot.replacingSubtree(path, with: part).grafting(application.grafts)
+            application.windows[window] = patched
+            application.windowOf = application.windowOf.filter { $0.value != window }
+            application.index(patched)
+            // A whole read begun meanwhile may have found the part as it was: it is done again.
+            if application.wholeRead != nil { application.again = true }
+            applications[name] = application
+            carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application))
+        }
+        settleWaiting(name, moreComing: applications[name]?.filling ?? false)
+        fillNext(name)
+    }
+
+    /// Reads the next children left unread (at most ``Configuration/fillChunk`` of one parent),
+    /// unless such a read is in flight: one at a time, so that the application's other reads
+    /// (a focus move's) go between them.
+    mutating func fillNext(_ name: String) {
+        guard let application = applications[name], application.fillRead == nil, let first = application.unread.first else { return }
+        let chunk = Array(first.children.prefix(configuration.fillChunk))
+        if first.children.count > chunk.count {
+            applications[name]?.unread[0].children.removeFirst(chunk.count)
+        } else {
+            applications[name]?.unread.removeFirst()
+        }
+        let id = newReadID()
+        applications[name]?.fillRead = id
+        var read = ATSPIApplicationRead(subtrees: chunk)
+        read.childrenAtOnce = configuration.childrenAtOnce
+        start(id, read, .fill(parent: first.parent), of: name)
+    }
+
+    /// Children left unread were read: they join their parent's children in the mirror, after
+    /// those read before them, and the focus moves waiting for them are carried out.
+    private mutating func filled(_ id: ReadID, _ parent: String, _ read: BridgeRead) {
+        let name = read.application
+        // A whole read since has read them again (or found them gone): this one is stale.
+        guard var application = applications[name], application.fillRead == id else { return }
+        application.fillRead = nil
+        switch read.read.outcome {
+        case .gone:
+            forget(name)
+            return
+        case .unresponsive:
+            applications[name] = application
+            self.read(name)
+            return
+        case .read(_, let objects):
+            application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+            if let window = application.windowOf[parent], let snapshot = application.windows[window], var held = snapshot.object(at: parent) {
+                held.children += objects.map { $0.grafting(application.grafts) }
+                let patched = snapshot.replacingSubtree(parent, with: held)
+                application.windows[window] = patched
+                application.index(patched)
+                applications[name] = application
+                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application))
+            } else {
+                applications[name] = application
+            }
+        }
+        // A focus move waiting for an object the reading of the rest did not bring (it came
+        // after the read began) is found by reading the application again.
+        let filling = applications[name]?.filling ?? false
+        settleWaiting(name, moreComing: true)
+        if !filling, applications[name]?.waiting.isEmpty == false { self.read(name) }
+        fillNext(name)
     }
 
     /// A list that manages its descendants made `row` (at `index` in it) active: the row alone

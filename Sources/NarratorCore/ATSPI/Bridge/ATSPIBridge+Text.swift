@@ -26,7 +26,11 @@ extension ATSPIBridge {
         let scalars = Array((object.text ?? "").unicodeScalars)
         let given = Array((event.text ?? "").unicodeScalars)
         let length = inserted ? given.count : max(event.detail2, given.count)
-        let offset = event.detail1
+        // GTK 4 reports an insertion into a text view before it is made: `length` early, and the
+        // caret from before it next.
+        let early = inserted && application.dialect.reportsTextViewInsertionsEarly && object.states.contains(.multiLine)
+        let offset = early ? event.detail1 + length : event.detail1
+        applications[name]?.staleCaret = early ? (event.path, offset) : nil
         // An event that does not fit what the bridge holds (GTK 4 reports negative offsets; Qt a
         // wrong deleted text) is not guessed at: the object is read again, and the difference said.
         let fits = offset >= 0 && offset <= scalars.count
@@ -41,7 +45,9 @@ extension ATSPIBridge {
         var changed = scalars
         changed.replaceSubrange(range.location..<(range.location + range.length), with: Array(text.unicodeScalars))
         edited.text = changed.isEmpty ? nil : String(String.UnicodeScalarView(changed))
-        if edited.selection != nil { edited.selection = TextRange(location: range.location + text.unicodeScalars.count, length: 0) }
+        // The caret ends after what was put in (or where text was taken out), known or not before:
+        // the caret move the application sends next is then no move, and says nothing again.
+        edited.selection = TextRange(location: range.location + text.unicodeScalars.count, length: 0)
         applications[name]?.carets[event.path] = range.location + text.unicodeScalars.count
         hold(edited, at: event.path, in: name, window: window, text: true)
         let id = WindowID(application: name, path: window)
@@ -54,6 +60,9 @@ extension ATSPIBridge {
 
     /// The caret of the object at `event.path` moved to `event.detail1`.
     mutating func caretMoved(_ event: ATSPIEvent, in name: String) {
+        let stale = applications[name]?.staleCaret
+        applications[name]?.staleCaret = nil
+        if let stale, stale.path == event.path, stale.offset == event.detail1 { return }
         guard let application = applications[name], let window = application.windowOf[event.path],
             var object = application.windows[window]?.object(at: event.path), event.detail1 >= 0
         else { return }

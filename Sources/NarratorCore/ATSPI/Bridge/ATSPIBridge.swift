@@ -28,6 +28,14 @@ public struct ATSPIBridge: Sendable {
         public var questionsInFlight = 128
         /// How many rows of one lazily read list the mirror keeps (the nearest to the latest one).
         public var rowsKept = 100
+        /// Up to how many changed parts of one application are read again each on its own; more
+        /// in one batch, and the whole application is read (fewer questions than so many parts).
+        public var changedPartsRead = 32
+        /// At most this many children of one object are read with the rest of a window; the
+        /// others are read after it is mirrored, ``fillChunk`` children at a time, so that a long
+        /// web page is heard at once and complete within seconds.
+        public var childrenAtOnce = 100
+        public var fillChunk = 250
 
         public init(socket: String) { self.socket = socket }
     }
@@ -55,6 +63,8 @@ public struct ATSPIBridge: Sendable {
     private var nextActivation = 1
     /// The accessibility bus went away: a new one is looked for.
     private var busGone = false
+    /// The desktop was listed once: applications found after that arrived while the bridge ran.
+    var desktopListed = false
     /// The effects of the input being handled, and its time.
     var effects: [BridgeEffect] = []
     /// Each application's questions in flight and waiting (``QuestionWindow``), and where each
@@ -127,7 +137,13 @@ public struct ATSPIBridge: Sendable {
         switch timer {
         case .batch:
             batchArmed = false
-            for name in applications.keys.sorted() where applications[name]?.pending == true { read(name) }
+            for name in applications.keys.sorted() {
+                if applications[name]?.pending == true {
+                    read(name)
+                } else if applications[name]?.changedParts.isEmpty == false {
+                    readChangedParts(of: name)
+                }
+            }
         case .retryUnresponsive:
             retryArmed = false
             for name in applications.keys.sorted() where applications[name]?.unresponsive == true { read(name) }

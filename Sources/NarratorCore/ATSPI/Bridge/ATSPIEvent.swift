@@ -68,6 +68,12 @@ public struct ATSPIEvent: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether the event says that what is under its object changed (children added or removed,
+    /// a document loaded), and nothing above it: reading that part again is enough.
+    public var changesChildren: Bool {
+        type.hasPrefix("object:children-changed") || type.hasPrefix("document:load-complete") || type.hasPrefix("document:reload")
+    }
+
     /// Event types that change only their object's own facts.
     static let objectEvents = [
         "object:property-change:accessible-name", "object:property-change:accessible-value", "object:property-change:accessible-description",

@@ -12,10 +12,25 @@ struct BridgeApplication: Sendable {
     var wholeRead: ReadID?
     /// Reads of one object alone in flight (a focus move waits for them too).
     var objectReads: Set<ReadID> = []
+    /// Children of big objects (a web page's long list) not read yet, by parent, in order: read
+    /// a part at a time after what was read at once is mirrored (``ATSPIBridge/fillNext(_:)``).
+    var unread: [UnreadChildren] = []
+    /// The read of such children in flight, if any.
+    var fillRead: ReadID?
+    /// It came on the desktop while the bridge ran (not found at its start): its first read
+    /// enters the window it finds active, whose activation may have come before it could be read.
+    var arrived = false
+    /// The window that first read entered: the activation event that may still come for it is
+    /// not said a second time.
+    var enteredOnRead: String?
     /// Read again once the read in flight ends (events came during it).
     var again = false
     /// Events came: read again when the batch timer fires.
     var pending = false
+    /// Mirrored objects whose children changed: each read again with what is under it when the
+    /// batch timer fires, not the whole application (a web page's script changes a paragraph
+    /// of a page of 10,000 nodes).
+    var changedParts: Set<String> = []
     /// Focus moves and activations that wait for a read (the object was not mirrored yet).
     var waiting: [Waiting] = []
     /// It did not answer the last read: said once, read again every few seconds.
@@ -24,6 +39,11 @@ struct BridgeApplication: Sendable {
     var freshObjects: [String: AccessibleSnapshot] = [:]
     /// Where the last caret move put each text's caret (a selection that goes leaves it there).
     var carets: [String: Int] = [:]
+    /// The caret GTK 4 reports with an insertion into a text view (where it was before the
+    /// insertion), by the text's path, until the next caret move or edit: that move is stale,
+    /// not the user's (``ATSPIDialect/reportsTextViewInsertionsEarly``). GTK never reports a
+    /// real move there meanwhile: the caret it last reported is that very place.
+    var staleCaret: (path: String, offset: Int)?
     /// How many times each text was changed from its events: a read begun before a change
     /// brings its text as it was, and keeps the changed one.
     var textEdits: [String: Int] = [:]
@@ -33,6 +53,14 @@ struct BridgeApplication: Sendable {
     /// their index in it: what the mirror holds of such a list, kept across reads (the row left
     /// stays, so that Narrator's focus on it is never repaired to somewhere else).
     var activeDescendants: [String: [ActiveRow]] = [:]
+
+    /// Whether some of its objects are still to be read after the rest was mirrored.
+    var filling: Bool { !unread.isEmpty || fillRead != nil }
+
+    struct UnreadChildren: Equatable, Sendable {
+        var parent: String
+        var children: [String]
+    }
 
     struct ActiveRow: Equatable, Sendable {
         var index: Int
@@ -47,7 +75,7 @@ struct BridgeApplication: Sendable {
     var grafts: [String: [AccessibleSnapshot]] { activeDescendants.mapValues { $0.map(\.row) } }
 
     /// No read of it is in flight or due: what is mirrored is what it showed last.
-    var isCurrent: Bool { wholeRead == nil && objectReads.isEmpty && !pending }
+    var isCurrent: Bool { wholeRead == nil && objectReads.isEmpty && !pending && changedParts.isEmpty }
 
     /// Whether a focus move waits for a read (what changes on the way there is not announced).
     var focusWaits: Bool { waiting.contains { if case .focus = $0 { true } else { false } } }
@@ -74,6 +102,10 @@ struct BridgeRead: Sendable {
         case whole
         /// One object whose own facts changed.
         case object(path: String)
+        /// One object and everything under it: its children changed.
+        case part(path: String)
+        /// Children of `parent` left unread by an earlier read, with what is under them.
+        case fill(parent: String)
         /// The row a list made active, at `index` in it.
         case activeRow(row: String, index: Int, list: String)
     }
