@@ -97,6 +97,18 @@ import Testing
         #expect(json["root"]?["children"]?.arrayValue?.first?["selectedTextRange"] == .array([.number(10), .number(0)]))
     }
 
+    @Test("a space or tab typed at a line's end is said, though the line as it is said does not change")
+    func whitespaceAtALinesEnd() throws {
+        var (h, app) = try Self.editor()
+        func edit(_ location: Int, _ length: Int, _ text: String) -> [String] {
+            h.request(app, .update(tree: "ed", update: .editText(element: "doc", range: TextRange(location: location, length: length), text: text), announce: true, notify: nil)).played
+        }
+        // "First line of text" ends at 18, before the line break.
+        #expect(edit(18, 0, " ") == ["space"])
+        #expect(edit(19, 0, "\t") == ["tab"])
+        #expect(edit(19, 1, "") == ["tab deleted"])
+    }
+
     @Test("an edit or caret move outside the value is refused with its path, and changes nothing")
     func outsideTheValue() throws {
         var (h, app) = try Self.editor()

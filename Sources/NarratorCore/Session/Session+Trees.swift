@@ -84,7 +84,9 @@ extension Session {
             report.focus = speakFocus(outcome)
         } else if let repaired {
             report.focus = speakFocus(repaired)
-        } else if announce, let text = focusedSpeech(tree: tree, element: update.element), text != before, let focus = workspace.focus {
+        } else if announce, let text = focusedSpeech(tree: tree, element: update.element), text != before || edit != nil, let focus = workspace.focus {
+            // An edit is said even where what the stop says did not change: a space typed at
+            // a line's end leaves the line as it is said ("First line") and is still "space".
             // A field the user types into says the keys' work, not the whole text again.
             let phrases = workspace.trees[tree]!.phrases
             let typed = edit.map { $0.spoken(phrases) } ?? typedBefore.flatMap { old in
