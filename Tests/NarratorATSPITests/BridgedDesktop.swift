@@ -1,9 +1,15 @@
 import Foundation
+import Testing
 import Glibc
 import NarratorCore
 import NarratorDesktopHarness
 import NarratorSystem
 import NarratorTestSupport
+
+/// The suites of applications nobody here wrote (Mousepad, gnome-calculator, Firefox, Qt), one
+/// at a time: each starts a desktop and a real application, and two at once on two cores make
+/// each other's start-up slower than any wait a user would accept.
+@Suite(.serialized) struct RealApplications {}
 
 /// A headless desktop with a real narratord (null audio) and `narrator-atspi run` between it and
 /// whatever applications a test starts there: what the tests of real applications (Mousepad,
@@ -142,6 +148,7 @@ final class BridgedDesktop {
             Thread.sleep(forTimeInterval: 0.05)
         }
         if try condition() { return }
-        throw Failure(description: "waited in vain for \(what); the bridge said: \(desktop.log("bridge").suffix(2_000)); narratord: \(desktop.log("narratord").suffix(1_500))")
+        let spoken = (try? said(after: 0).suffix(8).joined(separator: " | ")) ?? "?"
+        throw Failure(description: "waited in vain for \(what); said last: \(spoken); the bridge said: \(desktop.log("bridge").suffix(2_000)); narratord: \(desktop.log("narratord").suffix(1_500))")
     }
 }

@@ -1,0 +1,103 @@
+import Foundation
+import NarratorDesktopHarness
+import NarratorTestSupport
+import Testing
+
+extension RealApplications {
+    /// Firefox ESR showing a local page (Tests/Helpers/firefox/page.html: headings, a paragraph, a
+    /// link, a form): the page is a tree narratord holds, Tab says what a screen reader user needs
+    /// of each control, the rotors move over the page, and a change the page makes to itself is
+    /// mirrored.
+    @Suite(
+        "Firefox: a web page read, tabbed through and moved over by heading",
+        .serialized,
+        // Not yet reliable: in about one run in three the mirror keeps the page as it was while it
+        // loaded (a heading without its name), so these run only when asked for. docs/atspi.md.
+        .enabled(if: ProcessInfo.processInfo.environment["NARRATOR_FIREFOX_TESTS"] == "1", "set NARRATOR_FIREFOX_TESTS=1: the page load still races the bridge's reads"),
+        .enabled(if: HeadlessDesktop.isInstalled && FirefoxProfile.isInstalled
+                 && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "Firefox ESR or the headless desktop is not installed (make test-deps)")
+    )
+    struct FirefoxPageTests {
+        @Test("the page is entered on its first heading; Tab reaches the link, the field, the check box and the button with their names, roles and states")
+        func tabThroughThePage() throws {
+            let session = try FirefoxPage.open()
+            #expect(try session.press("Tab") == ["Read the docs, link"])
+            #expect(try session.press("Tab") == ["Email, text field"])
+            #expect(try session.press("Tab") == ["Remember me, not checked, check box"])
+            #expect(try session.press("Tab") == ["Send, button"])
+            #expect(try session.press("shift+Tab") == ["Remember me, not checked, check box"])
+            #expect(try session.press("space") == ["checked"])
+            #expect(try session.press("shift+Tab") == ["Email, text field"])
+        }
+
+        @Test("the headings rotor moves over the page's headings, in order, with their levels; the controls rotor over its form")
+        func headingsRotor() throws {
+            let session = try FirefoxPage.open()
+            let rotors = try session.ctl("rotor")
+            #expect(rotors.status == 0, "\(rotors.stderr)")
+            #expect(rotors.lines.contains { $0.hasPrefix("headings") }, "\(rotors.stdout)")
+            #expect(try session.ctl("rotor", "headings", "first").lines == ["Welcome, heading level 1"])
+            #expect(try session.ctl("rotor", "headings", "next").lines == ["Sign in, heading level 2"])
+            #expect(try session.ctl("rotor", "headings", "next").lines == ["More, heading level 2"])
+            #expect(try session.ctl("rotor", "headings", "next").lines == ["More, heading level 2 (boundary)"])
+            #expect(try session.ctl("rotor", "headings", "previous").lines == ["Sign in, heading level 2"])
+            #expect(try session.ctl("rotor", "controls", "next").lines == ["Email, text field"])
+            #expect(try session.ctl("rotor", "links", "first").lines == ["Read the docs, link"])
+            // Narrator's next after a heading is the text under it, read in place.
+            try session.ctl("rotor", "headings", "first")
+            #expect(try session.ctl("next").lines == ["This page tests what a screen reader says."])
+        }
+
+        @Test("what the page changes in itself (a button's script writing a paragraph) is in the mirror, and the page still moves with Tab")
+        func domChange() throws {
+            let session = try FirefoxPage.open()
+            for _ in 0..<4 { _ = try session.press("Tab") }
+            _ = try session.press("space")  // Send: its script writes "Sent, thank you" into #news
+            try session.wait("the paragraph the button wrote, in narratord's tree") {
+                try session.ctl("show", session.pageTree).stdout.contains("Sent, thank you")
+            }
+            #expect(try session.press("shift+Tab") == ["Remember me, not checked, check box"])
+        }
+    }
+}
+
+/// The test page, loaded in Firefox on the desktop.
+enum FirefoxPage {
+    static let page = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Helpers/firefox/page.html").path
+
+    /// The desktop with the page loaded, its window focused and entered: the window's title and
+    /// the page's first heading said.
+    static func open() throws -> BridgedDesktop {
+        let session = try BridgedDesktop()
+        let arguments = try FirefoxProfile.arguments(profile: session.desktop.directory + "/firefox-profile", page: page)
+        try session.launch(FirefoxProfile.firefox, arguments, name: "firefox")
+        try session.wait("Firefox's window as a tree", timeout: .seconds(90)) { try session.tree(containing: "Firefox") != nil }
+        // The window takes the input focus, as a click on it gives it (there is no window manager).
+        try session.focusWindow("Narrator test page")
+        // The title is said with the first thing said in the window: Firefox's own toolbar, or
+        // the page's first heading when the page is there first.
+        do {
+            try session.wait("the page's window entered on its first heading", timeout: .seconds(60)) {
+                // (Its level may come with a read after the first: the rotor test asks for it.)
+                try session.said(after: 0).contains { $0.contains("Welcome, heading") }
+            }
+            // The page as loaded: a read begun while it loaded is followed by one of all of it.
+            try session.wait("the loaded page in narratord's tree", timeout: .seconds(60)) {
+                let shown = try session.ctl("show", try session.pageTree).lines
+                return shown.contains("Welcome, heading level 1") && shown.contains("Send, button")
+            }
+        } catch {
+            let trees = (try? session.ctl("trees").stdout) ?? ""
+            throw BridgedDesktop.Failure(description: "\(error)\ntrees: \(trees)\nsaid: \((try? session.said(after: 0)) ?? [])")
+        }
+        return session
+    }
+}
+
+extension BridgedDesktop {
+    /// The tree of Firefox's window.
+    var pageTree: String {
+        get throws { try tree(containing: "Firefox") ?? "" }
+    }
+}
