@@ -99,48 +99,59 @@ enum ATSPIBenchmark {
         return results
     }
 
-    /// Key press to speech started for a focus change (Tab) in the GTK fixture, measured by
-    /// Tests/Helpers/atspi/focus_latency.py on a desktop of its own: Narrator (narrator-atspi
-    /// and narratord from this build) beside the AT-SPI event's own latency (a bare libatspi
-    /// listener) and beside Orca 43 speaking through the same narratord's SSIP socket.
+    /// Key press to speech started, measured by Tests/Helpers/atspi/focus_latency.py on a desktop of its own, once
+    /// per application: a focus change (Tab) in the GTK fixture and in Firefox ESR on a local page, and a caret move by
+    /// line (Down/Up) in Mousepad. Narrator (narrator-atspi and narratord from this build) beside the AT-SPI event's
+    /// own latency (a bare libatspi listener) and beside Orca 43 speaking through the same narratord's SSIP socket.
     static func focusLatency(presses: Int) -> [BenchResult] {
         let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
         let script = binaries.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Helpers/atspi/focus_latency.py").path
         guard FileManager.default.fileExists(atPath: script), FileManager.default.isExecutableFile(atPath: "/usr/bin/orca") else {
             return [.skipped("atspi.focus", reason: "Orca or \(script) is missing (make bench installs Orca; run from the repository's .build)")]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, "--bin", binaries.path, "--presses", String(presses)]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return [.skipped("atspi.focus", reason: "cannot run \(script): \(error)")] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            return [.skipped("atspi.focus", reason: "focus_latency.py exited \(process.terminationStatus) without a result")]
-        }
-        if let skip = json["skip"] as? String { return [.skipped("atspi.focus", reason: skip)] }
-        func p50(_ key: String) -> Double? { (json[key] as? [String: Any])?["p50"] as? Double }
-        func p90(_ key: String) -> Double? { (json[key] as? [String: Any])?["p90"] as? Double }
-        // The event's latency while only the bridge listens (Orca, running, slows the application's events).
-        let byPhase = (json["event_ms_by_phase"] as? [String: Any])?["narrator"] as? [String: Any]
-        guard let narrator = p50("narrator_ms"), let event = byPhase?["p50"] as? Double ?? p50("event_ms"), let orca = p50("orca_ms") else {
-            return [.skipped("atspi.focus", reason: "focus_latency.py measured too little: \(String(data: data, encoding: .utf8)?.prefix(300) ?? "")")]
-        }
-        let samples = json["samples"] as? Int ?? presses
-        let spread = String(format: "p90 %.1f ms against %.1f", p90("narrator_ms") ?? 0, p90("orca_ms") ?? 0)
-        return [
-            BenchResult(
-                name: "atspi.focus.event", value: narrator, unit: "ms", baseline: event,
-                baselineName: "the AT-SPI focus event reaching a bare libatspi listener, in the same phase",
-                note: "key press (XTEST) to narratord starting the focus speech, median of \(samples) Tab presses in the GTK fixture"),
-            BenchResult(
-                name: "atspi.focus.orca", value: narrator, unit: "ms", baseline: orca,
-                baselineName: "Orca 43: key press to its SPEAK reaching the SSIP socket",
-                note: "the same presses, Orca alone on the desktop in its own phase; \(spread); target: at most 0.5x"),
+        // (--app, the results' name, what narratord starts to speak, the keys pressed, the event the listener hears)
+        let applications = [
+            ("fixture", "atspi.focus", "the focus speech", "Tab presses in the GTK fixture", "the AT-SPI focus event"),
+            ("firefox", "atspi.key.firefox", "the focused control's name",
+             "Tab/shift+Tab presses in Firefox ESR on Tests/Helpers/firefox/page.html (link, text field, check box, button)",
+             "the AT-SPI focus event"),
+            ("mousepad", "atspi.key.mousepad", "the new line", "Down/Up presses in Mousepad (the caret moves by line, lines 1 to 5 and back)",
+             "the AT-SPI caret event (object:text-caret-moved)"),
         ]
+        return applications.flatMap { app, name, speech, pressed, event in
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+            process.arguments = [script, "--app", app, "--bin", binaries.path, "--presses", String(presses)]
+            let output = Pipe()
+            process.standardOutput = output
+            process.standardError = FileHandle.nullDevice
+            do { try process.run() } catch { return [BenchResult.skipped(name, reason: "cannot run \(script): \(error)")] }
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+                return [.skipped(name, reason: "focus_latency.py --app \(app) exited \(process.terminationStatus) without a result")]
+            }
+            if let skip = json["skip"] as? String { return [.skipped(name, reason: skip)] }
+            func p50(_ key: String) -> Double? { (json[key] as? [String: Any])?["p50"] as? Double }
+            func p90(_ key: String) -> Double? { (json[key] as? [String: Any])?["p90"] as? Double }
+            // The event's latency while only the bridge listens (Orca, running, slows the application's events).
+            let byPhase = (json["event_ms_by_phase"] as? [String: Any])?["narrator"] as? [String: Any]
+            guard let narrator = p50("narrator_ms"), let eventP50 = byPhase?["p50"] as? Double ?? p50("event_ms"), let orca = p50("orca_ms") else {
+                return [.skipped(name, reason: "focus_latency.py --app \(app) measured too little: \(String(data: data, encoding: .utf8)?.prefix(300) ?? "")")]
+            }
+            let samples = json["samples"] as? Int ?? presses
+            let spread = String(format: "p90 %.1f ms against %.1f", p90("narrator_ms") ?? 0, p90("orca_ms") ?? 0)
+            return [
+                BenchResult(
+                    name: name + ".event", value: narrator, unit: "ms", baseline: eventP50,
+                    baselineName: "\(event) reaching a bare libatspi listener, in the same phase",
+                    note: "key press (XTEST) to narratord starting \(speech), median of \(samples) \(pressed)"),
+                BenchResult(
+                    name: name + ".orca", value: narrator, unit: "ms", baseline: orca,
+                    baselineName: "Orca 43: key press to its SPEAK reaching the SSIP socket",
+                    note: "the same presses, Orca alone on the desktop in its own phase; \(spread); target: at most 0.5x"),
+            ]
+        }
     }
 
     /// The bus name of the application called `name`, once it is on the desktop (up to 20 s).

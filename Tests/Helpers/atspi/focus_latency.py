@@ -1,10 +1,12 @@
 #!/usr/bin/python3
 """Key press to speech started, for a focus change (Tab) in the GTK fixture: the AT-SPI event
-itself, Narrator, and Orca 43, on the same headless desktop in the same run.
+itself, Narrator, and Orca 43, on the same headless desktop in the same run. With --app, the same
+for Tab in Firefox ESR or for a caret move by line (Down/Up) in Mousepad (see "Other
+applications" below).
 
-    /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py [--bin DIR] [--presses N]
-        [--interval SECONDS] [--detail FILE] [--log-dir DIR] [--timeout SECONDS]
-        [--orca-wait SECONDS] [--orca-retries N]
+    /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py [--app fixture|firefox|mousepad]
+        [--bin DIR] [--presses N] [--interval SECONDS] [--detail FILE] [--log-dir DIR]
+        [--timeout SECONDS] [--orca-wait SECONDS] [--orca-retries N]
 
     e.g. cp .build/debug/{narratord,narratorctl,narrator-atspi} /tmp/bin/ &&
          /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py --bin /tmp/bin --detail presses.json
@@ -58,13 +60,40 @@ Output: one JSON object on stdout: {"samples": N, "event_ms": {"p50", "p90", "mi
 (stats over the presses both phases measured for the event, and per phase under
 "event_ms_by_phase"; "after_event_ms": each reader's time after the event, press by press;
 "by_control": p50s per control), progress on stderr. Exit 0 when every measure has at least half the
-presses, 1 otherwise, 2 with {"skip": reason} when Orca, Xvfb, xdotool, python3-xlib, gi's Atspi
-or a Narrator binary is missing. Everything runs in its own process group and is killed at the
-end; whatever still carries this run's environment after that is killed too ("swept"); the
-temporary directory is removed (logs copied to --log-dir first).
+presses, 1 otherwise, 2 with {"skip": reason} when Orca, Xvfb, xdotool, python3-xlib, gi's Atspi,
+a Narrator binary or the --app application is missing. Everything runs in its own process group
+and is killed at the end; whatever still carries this run's environment after that is killed too
+("swept"); the temporary directory is removed (logs copied to --log-dir first).
 
 Typical run: about 60 s on 2 cores with the default 20 presses (start-up 3-5 s, each phase
 --presses x --interval plus ~5 s for the fixture and the reader to settle).
+
+Other applications (--app; the default, fixture, is all of the above). Everything else is the
+same: the phases, the keys, the clocks, the matching, the output (whose "app" names the
+application; "by_control" is keyed by what each key reaches):
+
+  firefox   Firefox ESR (/usr/bin/firefox-esr) on Tests/Helpers/firefox/page.html, a fresh profile
+            per phase (FIREFOX_PREFS as user.js: no first-run pages, no network), started with
+            `--no-remote --profile DIR file://PAGE`, GNOME_ACCESSIBILITY=1, MOZ_ENABLE_WAYLAND=0
+            (GSETTINGS_BACKEND=memory is the desktop's), after org.a11y.Status IsEnabled=true is
+            set on the session bus (Firefox turns AT-SPI on only then). Its window gets the focus
+            as soon as it shows (a windowfocus later, while Orca reads the loaded page, makes Orca
+            cancel that and go quiet). The warm-up Tab goes from the page to the link; then the
+            cycle Tab, Tab, Tab, shift+Tab, shift+Tab, shift+Tab (Read the docs link -> Email entry
+            -> Remember me check box -> Send push button -> Remember me -> Email -> Read the docs).
+            The text looked for is the control's name. Orca reads the whole page as it loads (the
+            title, "Finished loading", the page summary, then Say All, which sends each chunk
+            only after the previous one's 702 END): the Orca phase waits for that to end (nothing
+            sent, nothing pending, no 702/703 for 3 s, then again for 2 s) before the first key.
+            Orca's echo of shift+Tab may also be "left tab".
+  mousepad  Mousepad (/usr/bin/mousepad) on a file of five lines (MOUSEPAD_TEXT), caret at the
+            start of line 1. The keys are Down and Up: the warm-up Down reaches line 2, then the
+            cycle Down, Down, Down, Up, Up, Up, Up, Down (lines 3, 4, 5, 4, 3, 2, 1, 2), i.e.
+            Down x4 and Up x4 between line 1 and line 5. Each phase opens a file of its own
+            (Mousepad reopens a file with the caret where it was left). The text looked for is
+            the new line ("blank" for the empty line 4, as both readers say it). The listener
+            listens for "object:text-caret-moved" (role "text") instead of focus events, so
+            event_ms is key to caret event. Orca sends no key echo for arrows.
 """
 
 import argparse
@@ -89,22 +118,66 @@ CYCLE = [("Tab", "Remember me", "check box"), ("Tab", "Name", "text"), ("Tab", "
          ("shift+Tab", "Save", "push button")]
 WARMUP = ("Tab", "Remember me", "check box")  # from Save; then the cycle starts at Name...
 KEY_ECHO = {"tab", "shift", "left shift", "right shift", "shift tab"}
+FOCUS_EVENT = "object:state-changed:focused"
+
+FIREFOX = "/usr/bin/firefox-esr"
+FIREFOX_PAGE = os.path.join(REPO, "Tests", "Helpers", "firefox", "page.html")
+FIREFOX_TITLE = "Narrator test page"
+# A fresh profile that opens the page and nothing else, and never reaches for the network
+# (FirefoxProfile.preferences in Sources/NarratorDesktopHarness).
+FIREFOX_PREFS = [
+    ("browser.aboutwelcome.enabled", False), ("browser.shell.checkDefaultBrowser", False),
+    ("browser.startup.homepage_override.mstone", "ignore"), ("startup.homepage_welcome_url", ""),
+    ("browser.startup.firstrunSkipsHomepage", True), ("datareporting.policy.dataSubmissionEnabled", False),
+    ("datareporting.healthreport.uploadEnabled", False), ("toolkit.telemetry.reportingpolicy.firstRun", False),
+    ("accessibility.force_disabled", 0), ("app.update.enabled", False), ("browser.tabs.warnOnClose", False),
+    ("browser.newtabpage.enabled", False), ("extensions.pocket.enabled", False),
+    ("browser.sessionstore.resume_from_crash", False), ("network.captive-portal-service.enabled", False),
+    ("network.connectivity-service.enabled", False), ("browser.safebrowsing.update.enabled", False),
+    ("app.normandy.enabled", False),
+]
+FIREFOX_CYCLE = [("shift+Tab", "Read the docs", "link"), ("Tab", "Email", "entry"),
+                 ("Tab", "Remember me", "check box"), ("Tab", "Send", "push button"),
+                 ("shift+Tab", "Remember me", "check box"), ("shift+Tab", "Email", "entry")]
+FIREFOX_WARMUP = ("Tab", "Read the docs", "link")  # from the page; then the cycle starts at Email...
+
+MOUSEPAD = "/usr/bin/mousepad"
+MOUSEPAD_FILE = "sample.txt"
+MOUSEPAD_TEXT = "First line of text\nSecond line here\nThird\n\nFifth line\n"
+MOUSEPAD_CYCLE = [("Down", "Second line here", "text"), ("Down", "Third", "text"), ("Down", "blank", "text"),
+                  ("Down", "Fifth line", "text"), ("Up", "blank", "text"), ("Up", "Third", "text"),
+                  ("Up", "Second line here", "text"), ("Up", "First line of text", "text")]
+MOUSEPAD_WARMUP = ("Down", "Second line here", "text")  # from line 1; then the cycle starts at Third...
+
+# Per application: its binary, the keys (the warm-up, then the cycle from its second entry), what
+# Orca's key echo may say, the event the listener stamps, the tree narratord mirrors it as, what
+# "control" means in the notes, and the default --timeout.
+APPS = {
+    "fixture": {"bin": None, "warmup": WARMUP, "cycle": CYCLE, "echo": KEY_ECHO, "event": FOCUS_EVENT,
+                "tree": None, "what": "control", "timeout": 300},
+    "firefox": {"bin": FIREFOX, "warmup": FIREFOX_WARMUP, "cycle": FIREFOX_CYCLE, "echo": KEY_ECHO | {"left tab"},
+                "event": FOCUS_EVENT, "tree": FIREFOX_TITLE, "what": "control", "timeout": 420},
+    "mousepad": {"bin": MOUSEPAD, "warmup": MOUSEPAD_WARMUP, "cycle": MOUSEPAD_CYCLE, "echo": KEY_ECHO,
+                 "event": "object:text-caret-moved", "tree": MOUSEPAD_FILE, "what": "line", "timeout": 300},
+}
 
 
 # ---------------------------------------------------------------- the listener (child process)
 
 
-def listener_main():
-    """Prints {"t": time.time(), "name", "role"} for each focus gain, {"ready": true} first."""
+def listener_main(kind=FOCUS_EVENT):
+    """Prints {"t": time.time(), "name", "role"} for each focus gain (or, for another event `kind`,
+    each such event, with its detail1 as "offset"), {"ready": true} first."""
     import gi
     gi.require_version("Atspi", "2.0")
     from gi.repository import Atspi
 
     out = sys.stdout
+    focus = kind == FOCUS_EVENT
 
     def on_event(event):
         t = time.time()  # first thing: the moment libatspi hands the event over
-        if event.detail1 != 1:
+        if focus and event.detail1 != 1:
             return
         name = role = None
         try:
@@ -112,12 +185,15 @@ def listener_main():
             role = event.source.get_role_name()
         except Exception as e:  # the source may be gone already
             name = "error: %s" % e
-        out.write(json.dumps({"t": t, "name": name, "role": role}) + "\n")
+        d = {"t": t, "name": name, "role": role}
+        if not focus:
+            d["offset"] = event.detail1
+        out.write(json.dumps(d) + "\n")
         out.flush()
 
     Atspi.init()
     listener = Atspi.EventListener.new(on_event)
-    listener.register("object:state-changed:focused")
+    listener.register(kind)
     out.write(json.dumps({"ready": True, "t": time.time()}) + "\n")
     out.flush()
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
@@ -125,7 +201,7 @@ def listener_main():
 
 
 if len(sys.argv) > 1 and sys.argv[1] == "--listener":
-    listener_main()
+    listener_main(*sys.argv[2:3])
     sys.exit(0)
 
 
@@ -186,6 +262,8 @@ class Latency(Compare):
     def __init__(self, args):
         args.orca_debug = False
         super().__init__(args)
+        self.app_name = args.app
+        self.cfg = APPS[args.app]
         self.presses = {"narrator": [], "orca": []}
         self.clock = {}
         self.notes = []
@@ -232,8 +310,10 @@ class Latency(Compare):
 
     def start_listener(self, phase):
         name = "listener-" + phase
-        self.listener = self.scope.spawn(name, ["/usr/bin/python3", os.path.abspath(__file__), "--listener"],
-                                         env=self.env)
+        argv = ["/usr/bin/python3", os.path.abspath(__file__), "--listener"]
+        if self.cfg["event"] != FOCUS_EVENT:
+            argv.append(self.cfg["event"])
+        self.listener = self.scope.spawn(name, argv, env=self.env)
         self.listener_out = self.scope.path(name + ".out")
         deadline = time.monotonic() + 15
         while time.monotonic() < deadline and '"ready": true' not in tail(self.listener_out):
@@ -260,16 +340,69 @@ class Latency(Compare):
 
     def start_fixture_only(self, phase):
         name = "fixture-" + phase
-        self.fixture = self.scope.spawn(name, ["/usr/bin/python3", os.path.join(HERE, "fixture.py"),
+        self.target = self.scope.spawn(name, ["/usr/bin/python3", os.path.join(HERE, "fixture.py"),
                                                "--lifetime", str(self.opts.timeout)], env=self.env)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and '"ready": true' not in tail(self.scope.path(name + ".out")):
-            if self.fixture.poll() is not None:
+            if self.target.poll() is not None:
                 raise RuntimeError("the fixture exited: " + tail(self.scope.path(name + ".err")))
             time.sleep(0.05)
-        self.window = self.window_of(self.fixture)
+        self.window = self.window_of(self.target)
         if not self.window:
             raise RuntimeError("the fixture showed no window: " + tail(self.scope.path(name + ".err")))
+
+    def start_app(self, phase):
+        """The application of --app, started afresh (self.target), its window in self.window."""
+        if self.app_name == "fixture":
+            return self.start_fixture_only(phase)
+        name = "%s-%s" % (self.app_name, phase)
+        env = dict(self.env)
+        if self.app_name == "mousepad":
+            # A file of its own per phase: Mousepad puts the caret where it was when the same file
+            # was last closed (the narrator phase ends on line 4).
+            os.makedirs(self.scope.path("files-" + phase))
+            path = os.path.join(self.scope.path("files-" + phase), MOUSEPAD_FILE)
+            with open(path, "w") as f:
+                f.write(MOUSEPAD_TEXT)
+            argv = [MOUSEPAD, path]
+            find = ["--pid"]
+        else:
+            prof = self.scope.path("ffprofile-" + phase)
+            os.makedirs(prof)
+            with open(os.path.join(prof, "user.js"), "w") as f:
+                for key, value in FIREFOX_PREFS:
+                    f.write("user_pref(%s, %s);\n" % (json.dumps(key), json.dumps(value)))
+            # Firefox turns its AT-SPI on only when a screen reader is said to run.
+            r = subprocess.run([TOOLS["dbus-send"], "--session", "--print-reply", "--dest=org.a11y.Bus",
+                                "/org/a11y/bus", "org.freedesktop.DBus.Properties.Set", "string:org.a11y.Status",
+                                "string:IsEnabled", "variant:boolean:true"], env=self.env, capture_output=True,
+                               text=True, timeout=10)
+            if r.returncode != 0:
+                raise RuntimeError("cannot set org.a11y.Status IsEnabled: " + r.stderr.strip()[:300])
+            env.update(GNOME_ACCESSIBILITY="1", MOZ_ENABLE_WAYLAND="0")
+            argv = [FIREFOX, "--no-remote", "--profile", prof, "file://" + FIREFOX_PAGE]
+            find = ["--class", "firefox"]
+        t0 = time.monotonic()
+        self.target = self.scope.spawn(name, argv, env=env)
+        self.window = None
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            q = find + [str(self.target.pid)] if find == ["--pid"] else find
+            r = subprocess.run([TOOLS["xdotool"], "search", "--onlyvisible"] + q, env=self.env,
+                               capture_output=True, text=True, timeout=5)
+            if r.stdout.split():
+                self.window = r.stdout.split()[-1]
+                break
+            if self.target.poll() is not None:
+                raise RuntimeError("%s exited: %s" % (self.app_name, tail(self.scope.path(name + ".err"))))
+            time.sleep(0.1)
+        if not self.window:
+            raise RuntimeError("%s showed no window: %s" % (self.app_name, tail(self.scope.path(name + ".err"))))
+        self.step(name + " window", window=self.window, after_s=round(time.monotonic() - t0, 2))
+        if self.app_name == "firefox":
+            # At once, before the page has loaded: a windowfocus later, while Orca reads the loaded
+            # page, makes Orca cancel that and say nothing more.
+            self.xdo("windowfocus", "--sync", self.window)
 
     def start_orca_phase(self):
         self.pulse = None  # no sound server: narratord's null audio
@@ -287,25 +420,28 @@ class Latency(Compare):
         self.xd = display.Display(self.display)
         if not self.xd.query_extension("XTEST"):
             raise RuntimeError("the X server has no XTEST")
-        self.keycodes = {k: self.xd.keysym_to_keycode(XK.string_to_keysym(k)) for k in ("Tab", "Shift_L")}
+        self.keycodes = {k: self.xd.keysym_to_keycode(XK.string_to_keysym(k))
+                         for k in {"Shift_L"} | {key.split("+")[-1] for (key, _, _) in self.cfg["cycle"]}}
         self.scope.closers.append(self.xd.close)
 
     def press(self, key):
-        """Presses and releases `key` ("Tab" or "shift+Tab"); returns time.time() taken just before
-        the Tab KeyPress was written to the X server, the time just after, and the time the first
-        key of the combination (Shift) went down (what belongs to the previous press ends there)."""
+        """Presses and releases `key` ("Tab" or "shift+Tab"; "Down", "Up"); returns time.time() taken
+        just before the Tab (Down, Up) KeyPress was written to the X server, the time just after, and
+        the time the first key of the combination (Shift) went down (what belongs to the previous
+        press ends there)."""
         X, xt, d, kc = self.X, self.xtest, self.xd, self.keycodes
-        shift = key == "shift+Tab"
+        shift = key.startswith("shift+")
+        main = key.split("+")[-1]
         t_first = time.time()
         if shift:
             xt.fake_input(d, X.KeyPress, kc["Shift_L"])
             d.sync()
             time.sleep(0.02)
         t = time.time()
-        xt.fake_input(d, X.KeyPress, kc["Tab"])
+        xt.fake_input(d, X.KeyPress, kc[main])
         d.flush()
         t_sent = time.time()
-        xt.fake_input(d, X.KeyRelease, kc["Tab"])
+        xt.fake_input(d, X.KeyRelease, kc[main])
         if shift:
             xt.fake_input(d, X.KeyRelease, kc["Shift_L"])
         d.sync()
@@ -313,11 +449,12 @@ class Latency(Compare):
 
     def drive(self, phase):
         """The warm-up key and the presses; [(key, control, role, t, t_sent)]."""
-        self.press(WARMUP[0])
+        self.press(self.cfg["warmup"][0])
         time.sleep(self.opts.interval)
         out = []
+        cycle = self.cfg["cycle"]
         for i in range(self.opts.presses):
-            key, control, role = CYCLE[(i + 1) % len(CYCLE)]
+            key, control, role = cycle[(i + 1) % len(cycle)]
             t, t_sent, t_first = self.press(key)
             out.append({"i": i, "key": key, "control": control, "role": role, "t": t, "t_first": t_first,
                         "write_ms": round(ms(t_sent, t), 3)})
@@ -459,8 +596,9 @@ class Latency(Compare):
             p["event"] = e and {"ms": round(ms(e["t"], p["t"]), 2), "name": e.get("name"), "role": e.get("role"),
                                 "role_ok": role_ok}
             mine = [(t, x, raw) for (t, x, raw) in texts if p["t"] <= t < t_end and x]
-            echo = next(((t, x, r) for (t, x, r) in mine if x.strip().rstrip(".").lower() in KEY_ECHO), None)
-            said = next(((t, x, r) for (t, x, r) in mine if x.strip().rstrip(".").lower() not in KEY_ECHO), None)
+            key_echo = self.cfg["echo"]
+            echo = next(((t, x, r) for (t, x, r) in mine if x.strip().rstrip(".").lower() in key_echo), None)
+            said = next(((t, x, r) for (t, x, r) in mine if x.strip().rstrip(".").lower() not in key_echo), None)
             p["orca_echo"] = echo and {"ms": round(ms(echo[0], p["t"]), 2), "text": echo[1]}
             if said:
                 row = self.orca_row(rows, said[0], said[2])
@@ -480,20 +618,23 @@ class Latency(Compare):
         self.step("narrator phase")
         self.start_bridge()
         self.start_listener("narrator")
-        self.start_fixture_only("narrator")
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline and orca_compare.TREE not in self.ctl("trees").stdout:
+        self.start_app("narrator")
+        tree = self.cfg["tree"] or orca_compare.TREE
+        deadline = time.monotonic() + (20 if self.app_name == "fixture" else 40)
+        while time.monotonic() < deadline and tree not in self.ctl("trees").stdout:
             time.sleep(0.1)
-        if orca_compare.TREE not in self.ctl("trees").stdout:
-            raise RuntimeError("the bridge did not mirror the fixture: " + tail(self.scope.path("bridge.err")))
-        self.xdo("windowfocus", "--sync", self.window)
+        if tree not in self.ctl("trees").stdout:
+            raise RuntimeError("the bridge did not mirror the %s: %s" % (
+                "fixture" if self.app_name == "fixture" else self.app_name, tail(self.scope.path("bridge.err"))))
+        if self.app_name != "firefox":  # Firefox's window had the focus as it showed
+            self.xdo("windowfocus", "--sync", self.window)
         time.sleep(1.0)
-        self.wait_quiet(0.8)
+        self.wait_quiet(0.8, timeout=15 if self.app_name == "fixture" else 60)
         self.clock_check()
         presses = self.drive("narrator")
         self.wait_quiet(0.8)
         self.presses["narrator"] = self.measure_narrator(presses)
-        for proc in (self.listener, self.fixture, self.bridge):
+        for proc in (self.listener, self.target, self.bridge):
             self.stop(proc)
         self.wait_quiet(0.5)
 
@@ -504,7 +645,7 @@ class Latency(Compare):
                 return self.orca_phase_once()
             except OrcaKilled as e:
                 self.notes.append("%s; the phase was run again" % e)
-                for proc in (getattr(self, "listener", None), getattr(self, "fixture", None),
+                for proc in (getattr(self, "listener", None), getattr(self, "target", None),
                              getattr(self, "orca", None)):
                     if proc is not None:
                         self.stop(proc)
@@ -517,24 +658,37 @@ class Latency(Compare):
         self.step("orca phase")
         self.start_orca_phase()
         self.start_listener("orca")
-        self.start_fixture_only("orca")
-        self.xdo("windowfocus", "--sync", self.window)
-        # Orca greets the window ("Narrator fixture frame. Save push button. ..."); let it finish.
-        self.wait_for(lambda xs: any("Save" in x for x in xs), 15)
-        self.orca_settle()
+        self.start_app("orca")
+        if self.app_name == "firefox":
+            # Orca reads the loaded page: the frame, "Finished loading ...", the page summary, then
+            # Say All, which sends each chunk only after the previous one's 702 END. Until it ends.
+            self.wait_for(lambda xs: any("Finished loading" in x or "Page has" in x for x in xs), 40)
+            self.orca_settle(quiet=3.0, timeout=90, ends=True)
+            time.sleep(2.0)
+            self.orca_settle(quiet=2.0, timeout=60, ends=True)
+        else:
+            self.xdo("windowfocus", "--sync", self.window)
+            # Orca greets the window ("Narrator fixture frame. Save push button. ..."; Mousepad:
+            # "... frame. text. First line of text."); let it finish.
+            first = "First line of text" if self.app_name == "mousepad" else "Save"
+            self.wait_for(lambda xs: any(first in x for x in xs), 15)
+            self.orca_settle()
         presses = self.drive("orca")
         self.orca_settle()
         self.presses["orca"] = self.measure_orca(presses)
         self.wait_quiet(0.5)
         self.clock_from_orca(self.narrator_rows())
-        for proc in (self.listener, self.fixture, self.orca):
+        for proc in (self.listener, self.target, self.orca):
             self.stop(proc)
 
-    def orca_settle(self, quiet=0.6, timeout=12):
-        """Orca has sent nothing for `quiet` s and has nothing pending (the tap's clock is time.time())."""
+    def orca_settle(self, quiet=0.6, timeout=12, ends=False):
+        """Orca has sent nothing for `quiet` s and has nothing pending (the tap's clock is time.time());
+        with `ends`, nor been told of an END or a CANCELED for as long (Say All sends its next
+        chunk only after the previous one's 702 END)."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            lines = self.tap.lines("C>")
+            lines = [x for x in self.tap.lines() if x[2] == "C>" or
+                     (ends and x[2] == "S<" and x[3][:4] in (b"702 ", b"703 "))]
             last = lines[-1][0] if lines else 0
             if time.time() - last >= quiet and not self.pending():
                 return True
@@ -555,6 +709,7 @@ class Latency(Compare):
         n_after = [p["narrator"]["ms"] - p["event"]["ms"] for p in nar if p.get("narrator") and p.get("event")]
         o_after = [p["orca"]["ms"] - p["event"]["ms"] for p in orc if p.get("orca") and p.get("event")]
         out = {
+            "app": self.app_name,
             "samples": self.opts.presses,
             "event_ms": stats(ev_n + ev_o),
             "narrator_ms": stats(n_ms),
@@ -571,7 +726,7 @@ class Latency(Compare):
         }
         if out["narrator_ms"]["p50"] is not None and out["orca_ms"]["p50"]:
             out["narrator_over_orca"] = round(out["narrator_ms"]["p50"] / out["orca_ms"]["p50"], 3)
-        for control in sorted({c for (_, c, _) in CYCLE}):
+        for control in sorted({c for (_, c, _) in self.cfg["cycle"]}):
             out["by_control"][control] = {
                 "event_p50": stats([p["event"]["ms"] for p in nar + orc if p["control"] == control and p.get("event")])["p50"],
                 "narrator_p50": stats([p["narrator"]["ms"] for p in nar if p["control"] == control and p.get("narrator")])["p50"],
@@ -586,11 +741,12 @@ class Latency(Compare):
                 notes.append("%d of %d presses had no %s sample" % (v, self.opts.presses, k))
         wrong_role = sum(1 for p in nar + orc if p.get("event") and not p["event"]["role_ok"])
         if wrong_role:
-            notes.append("%d focus events were not of the expected control's role" % wrong_role)
+            notes.append("%d %s events were not of the expected %s's role" % (
+                wrong_role, "focus" if self.cfg["event"] == FOCUS_EVENT else self.cfg["event"], self.cfg["what"]))
         unnamed = sum(1 for p in orc if p.get("orca") and not p["orca"]["names_control"])
         if unnamed:
-            notes.append("Orca's first words did not name the control on %d presses (e.g. %r)" % (
-                unnamed, next(p["orca"]["text"] for p in orc if p.get("orca") and not p["orca"]["names_control"])))
+            notes.append("Orca's first words did not name the %s on %d presses (e.g. %r)" % (
+                self.cfg["what"], unnamed, next(p["orca"]["text"] for p in orc if p.get("orca") and not p["orca"]["names_control"])))
         outcomes = {}
         for p in orc:
             if p.get("orca"):
@@ -620,19 +776,23 @@ class Latency(Compare):
 
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    p.add_argument("--app", choices=sorted(APPS), default="fixture",
+                   help="the application: the GTK fixture (Tab), Firefox ESR on a local page (Tab), Mousepad (Down/Up)")
     p.add_argument("--bin", default=os.environ.get("NARRATOR_BIN") or os.path.join(REPO, ".build", "debug"),
                    help="directory with narratord, narratorctl and narrator-atspi")
     p.add_argument("--presses", type=int, default=20, help="keys measured per phase (after one warm-up key)")
     p.add_argument("--interval", type=float, default=1.0, help="seconds between keys")
     p.add_argument("--detail", help="write every press (its times and texts) here, as JSON")
     p.add_argument("--log-dir", help="copy the run's logs here")
-    p.add_argument("--timeout", type=float, default=300, help="the whole run; then everything is killed")
+    p.add_argument("--timeout", type=float,
+                   help="the whole run; then everything is killed (default: 300 s, Firefox 420 s)")
     p.add_argument("--orca-wait", type=float, default=120,
                    help="seconds to wait for other Orcas of this user on the machine to end before starting ours "
                         "(Orca will not run beside them, and this run does not replace them)")
     p.add_argument("--orca-retries", type=int, default=2,
                    help="times to run the Orca phase again when our Orca is killed from outside")
     a = p.parse_args()
+    a.timeout = a.timeout or APPS[a.app]["timeout"]
     a.bin = os.path.abspath(a.bin)
     a.log_dir = a.log_dir and os.path.abspath(a.log_dir)
 
@@ -643,6 +803,7 @@ def main():
                            "orca", "xdotool") if not os.access(TOOLS[n], os.X_OK)]
     missing += [os.path.join(a.bin, n) for n in ("narratord", "narratorctl", "narrator-atspi")
                 if not os.access(os.path.join(a.bin, n), os.X_OK)]
+    missing += [x for x in [APPS[a.app]["bin"]] if x and not os.access(x, os.X_OK)]
     if missing:
         return skip("missing: " + ", ".join(missing))
     try:
@@ -678,7 +839,7 @@ def main():
             if error:
                 out["error"] = error
                 out["logs"] = {n: tail(c.scope.path(n + ".err"), 600)
-                               for n in ("narratord", "bridge", "orca", "fixture-narrator", "fixture-orca",
+                               for n in ("narratord", "bridge", "orca", a.app + "-narrator", a.app + "-orca",
                                          "listener-narrator", "listener-orca")
                                if os.path.exists(c.scope.path(n + ".err"))}
             if a.detail:
