@@ -184,4 +184,29 @@ import Testing
         let opened = mirror.windowRead(Self.zenity, application: "zenity", snapshot: alert)
         #expect(opened.last == .announce(tree: "zenity: Warning", element: "8", text: "Warning, Disk almost full"), "\(opened)")
     }
+
+    @Test("a page named as it loads: the heading the focus entered on nameless is said again once named, with the window's new title registered")
+    func aHeadingNamedAfterTheEntryIsSaidAgain() throws {
+        let firefox = ATSPIMirror.WindowID(application: ":1.4", path: "/org/a11y/atspi/accessible/1")
+        func page(loaded: Bool) -> AccessibleSnapshot {
+            Object.object(1, .frame, loaded ? "Welcome page — Mozilla Firefox" : "Mozilla Firefox", children: [
+                Object.object(2, .documentWeb, loaded ? "Welcome page" : "", states: Object.shown.union([.focusable, .focused]), children: [
+                    Object.object(3, .heading, loaded ? "Welcome" : ""),
+                    Object.object(4, .link, "Read on", states: Object.shown.union(.focusable)),
+                ])
+            ])
+        }
+        var mirror = ATSPIMirror()
+        let registered = mirror.windowRead(firefox, application: "Firefox", snapshot: page(loaded: false), dialect: .gecko)
+        guard case .register(let document)? = registered.first else { Issue.record("\(registered)"); return }
+        // The page takes the focus: Narrator enters it on its first stop, the heading.
+        #expect(mirror.focusMoved(firefox, path: "/org/a11y/atspi/accessible/2") == [.focus(tree: document.name, element: "3")])
+        let loaded = mirror.windowRead(firefox, application: "Firefox", snapshot: page(loaded: true), dialect: .gecko)
+        #expect(loaded.count == 2, "\(loaded)")
+        guard case .register(let renamed)? = loaded.first else { Issue.record("\(loaded)"); return }
+        #expect(renamed.title == "Welcome page — Mozilla Firefox")
+        #expect(loaded.last == .focus(tree: document.name, element: "3"))
+        // Read again unchanged: nothing more.
+        #expect(mirror.windowRead(firefox, application: "Firefox", snapshot: page(loaded: true), dialect: .gecko) == [])
+    }
 }

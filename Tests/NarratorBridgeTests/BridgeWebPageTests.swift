@@ -95,4 +95,76 @@ import Testing
         #expect(sent.compactMap(Self.items(in:)) == [350, 400])
         #expect(sent.last == .focus(tree: Self.tree, element: "450"))
     }
+
+    @Test("a heading named while its page's part is being read keeps its name when that older read answers last")
+    func anOlderPartReadKeepsANewerName() throws {
+        var h = BridgeHarness(Self.browser(items: 3))
+        let heading = "/org/a11y/atspi/accessible/9"
+        h.desktop[":1.4"]?.change("/org/a11y/atspi/accessible/2") { $0.children.insert(Object.object(9, .heading, "", states: Object.shown), at: 0) }
+        h.startMirrored()
+        _ = h.reads()
+        // The page loads: its document's part is read, slowly (its answers held)...
+        h.holds = { _, _ in true }
+        h.event("document:load-complete", ":1.4", "/org/a11y/atspi/accessible/2")
+        h.advance(by: .milliseconds(25))
+        let part = try #require(h.reads().first?.id)
+        // ...and meanwhile the heading gets its name, read alone and answered at once.
+        h.holds = { _, question in if case .read(let id, _) = question { return id == part } else { return false } }
+        h.desktop[":1.4"]?.change(heading) { $0.name = "Welcome" }
+        h.event("object:property-change:accessible-name", ":1.4", heading)
+        // The part read answers last, with the heading as it was when it asked.
+        h.desktop[":1.4"]?.change(heading) { $0.name = "" }
+        h.holds = { _, _ in false }
+        h.release()
+        #expect(h.reads().contains { $0.id == part } == false && h.held.isEmpty)
+        h.desktop[":1.4"]?.change(heading) { $0.name = "Welcome" }
+        #expect(!h.sent().isEmpty)
+        let document = try #require(h.bridge.mirror.windows.values.first?.document)
+        func label(_ node: Node) -> String?? {
+            if node.id == "9" { return .some(node.label) }
+            return node.children.lazy.compactMap(label).first
+        }
+        #expect(label(document.root) == .some("Welcome"))
+    }
+
+    @Test("a heading named after the page was entered on it is said, though the page's focus comes again meanwhile")
+    func aNameForTheFocusIsSaidThoughTheFocusComesAgain() throws {
+        var h = BridgeHarness(Self.browser(items: 3))
+        let document = "/org/a11y/atspi/accessible/2", heading = "/org/a11y/atspi/accessible/9"
+        h.desktop[":1.4"]?.change(document) { $0.children.insert(Object.object(9, .heading, "", states: Object.shown), at: 0) }
+        h.startMirrored()
+        h.focus(":1.4", document)
+        #expect(h.sent() == [.focus(tree: Self.tree, element: "9")], "entered on its first stop, the heading")
+        // Firefox names the heading, and focuses the page again while the heading is read.
+        h.holds = { _, _ in true }
+        h.desktop[":1.4"]?.change(heading) { $0.name = "Welcome" }
+        h.event("object:property-change:accessible-name", ":1.4", heading)
+        h.focus(":1.4", document)
+        h.holds = { _, _ in false }
+        h.release()
+        let sent = h.sent()
+        #expect(sent.contains(.update(tree: Self.tree, update: .setProperties(element: "9", properties: .object(JSONObject(["label": "Welcome"]))), announce: true, notify: nil)), "\(sent)")
+    }
+
+    @Test("a focus that waits is replaced by the next: the page's blank document focused before it does not quiet the heading's name")
+    func aLaterFocusReplacesOneThatWaits() throws {
+        var h = BridgeHarness(Self.browser(items: 3))
+        let document = "/org/a11y/atspi/accessible/2", heading = "/org/a11y/atspi/accessible/9"
+        h.desktop[":1.4"]?.change(document) { $0.children.insert(Object.object(9, .heading, "", states: Object.shown), at: 0) }
+        h.startMirrored()
+        h.focus(":1.4", document)
+        #expect(h.sent() == [.focus(tree: Self.tree, element: "9")])
+        // The blank document Firefox focused first (never read: gone), then the page again, and
+        // the heading named, all while the read these bring is slow to answer.
+        h.holds = { _, _ in true }
+        h.focus(":1.4", "/org/a11y/atspi/accessible/777")
+        h.focus(":1.4", document)
+        h.desktop[":1.4"]?.change(heading) { $0.name = "Welcome" }
+        h.event("object:property-change:accessible-name", ":1.4", heading)
+        h.holds = { _, _ in false }
+        h.release()
+        h.advance(by: .milliseconds(100))
+        let sent = h.sent()
+        #expect(sent.contains(.update(tree: Self.tree, update: .setProperties(element: "9", properties: .object(JSONObject(["label": "Welcome"]))), announce: true, notify: nil)), "\(sent)")
+    }
 }

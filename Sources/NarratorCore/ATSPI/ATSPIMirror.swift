@@ -110,7 +110,7 @@ public struct ATSPIMirror: Sendable {
             guard document.title == previous.title, let changes = TreeDiff.changes(from: previous.root, to: document.root) else {
                 known.generation += 1
                 windows[id] = known
-                return [.register(document)] + announced
+                return [.register(document)] + sayAgain(id, known, from: previous) + announced
             }
             windows[id] = known
             return changes.map { .update(tree: known.tree, $0.update, announce: Self.heard($0)) } + announced
@@ -159,6 +159,31 @@ public struct ATSPIMirror: Sendable {
     public func focusAgain() -> [Effect] {
         guard let last = lastFocus, let window = windows[last.window] else { return [] }
         return [.focus(tree: window.tree, element: ATSPIMapping.id(of: last.path))]
+    }
+
+    /// After `window` is registered again (renamed: a page's title came as it loaded), what
+    /// Narrator's focus there says now, if it says something new: a heading the page named only
+    /// after the focus entered it. An update would have said it; a new registration says nothing.
+    private func sayAgain(_ id: WindowID, _ window: Window, from previous: TreeDocument) -> [Effect] {
+        guard let last = lastFocus, last.window == id else { return [] }
+        var element = ATSPIMapping.id(of: last.path)
+        if !window.stops.contains(element), let entry = window.entries[element] { element = entry }
+        guard window.stops.contains(element), let now = Self.node(element, in: window.document.root) else { return [] }
+        let before = Self.node(element, in: previous.root)
+        guard before?.label != now.label || before?.value != now.value || before?.traits != now.traits else { return [] }
+        return [.focus(tree: window.tree, element: element)]
+    }
+
+    /// The node with `id` under (or at) `root`.
+    static func node(_ id: String, in root: Node) -> Node? {
+        if root.id == id { return root }
+        for child in root.children { if let found = node(id, in: child) { return found } }
+        return nil
+    }
+
+    /// Whether the application's focus Narrator follows last was on `path` of `application`.
+    public func hasFocus(application: String, path: String) -> Bool {
+        lastFocus.map { $0.window.application == application && $0.path == path } ?? false
     }
 
     /// The window closed (or its object went defunct): its tree goes.

@@ -22,6 +22,9 @@ extension ATSPIBridge {
         switch event.kind {
         case .focus(let gained):
             guard gained else { return }
+            // The application's focus is on one object: an earlier focus still waiting for its
+            // read (a page's blank document, focused as the page replaced it) is gone by now.
+            applications[name]?.waiting.removeAll { if case .focus = $0 { true } else { false } }
             // What changed with the focus (a state, a new page) is read first, so the stop exists.
             if current, let window = application.windowOf[path] {
                 let states = application.windows[window]?.object(at: path)?.states ?? []

@@ -87,6 +87,8 @@ extension ATSPIBridge {
                 // What it left unread replaces what was left before (which it read again).
                 applications[read.application]?.unread = read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
                 applications[read.application]?.fillRead = nil
+                // Objects read alone before it began are no newer than what it found.
+                if let kept = applications[read.application]?.readAlone.filter({ $0.value > id }) { applications[read.application]?.readAlone = kept }
             }
             finished(read.application, read.read.outcome)
             fillNext(read.application)
@@ -145,7 +147,7 @@ extension ATSPIBridge {
                 // Objects read alone while this read was in flight are newer than what it found.
                 for (path, object) in application.freshObjects { window = window.replacing(path, with: object) }
                 present[window.path] = window
-                decided += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window, dialect: application.dialect), application)
+                decided += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window, dialect: application.dialect), application, name)
             }
             application.freshObjects = [:]
             for path in application.windows.keys.sorted() where present[path] == nil {
@@ -170,8 +172,14 @@ extension ATSPIBridge {
 
     /// A focus move waited for this read: what changed where the focus was (a tab no longer
     /// selected) is not said on the way out.
-    func quieted(_ decided: [ATSPIMirror.Effect], _ application: BridgeApplication) -> [ATSPIMirror.Effect] {
-        guard application.focusWaits else { return decided }
+    func quieted(_ decided: [ATSPIMirror.Effect], _ application: BridgeApplication, _ name: String) -> [ATSPIMirror.Effect] {
+        // A focus that waits to land where Narrator's focus already is (a page's document
+        // focused again as it loads) moves nowhere: what changes there is said.
+        let moving = application.waiting.contains { wait in
+            if case .focus(let path) = wait { return !mirror.hasFocus(application: name, path: path) }
+            return false
+        }
+        guard moving else { return decided }
         return decided.map { effect in
             if case .update(let tree, let update, _) = effect { return .update(tree: tree, update, announce: false) }
             return effect
@@ -247,9 +255,10 @@ extension ATSPIBridge {
                 }
                 let patched = snapshot.replacing(path, with: object)
                 application.windows[window] = patched
+                application.readAlone[path] = id
                 if application.wholeRead != nil { application.freshObjects[path] = object }
                 applications[name] = application
-                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application))
+                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
             } else {
                 applications[name] = application
             }
@@ -310,6 +319,7 @@ extension ATSPIBridge {
                     part = part.replacing(edited, with: object)
                 }
             }
+            part = keepingNewer(part, than: id, in: application, held: snapshot)
             // What was left unread under the part was read again with it, or left again.
             let within = part.paths
             application.unread.removeAll { within.contains($0.parent) }
@@ -321,10 +331,21 @@ extension ATSPIBridge {
             // A whole read begun meanwhile may have found the part as it was: it is done again.
             if application.wholeRead != nil { application.again = true }
             applications[name] = application
-            carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application))
+            carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
         }
         settleWaiting(name, moreComing: applications[name]?.filling ?? false)
         fillNext(name)
+    }
+
+    /// `part` as read by `id`, with each object in it that a later read of it alone brought
+    /// (a heading named once the page loaded) as that read found it: answers come in any order.
+    private func keepingNewer(_ part: AccessibleSnapshot, than id: ReadID, in application: BridgeApplication, held snapshot: AccessibleSnapshot) -> AccessibleSnapshot {
+        var part = part
+        for path in part.paths {
+            guard let alone = application.readAlone[path], alone > id, let newer = snapshot.object(at: path) else { continue }
+            part = part.replacing(path, with: newer)
+        }
+        return part
     }
 
     /// Reads the next children left unread (at most ``Configuration/fillChunk`` of one parent),
@@ -363,12 +384,12 @@ extension ATSPIBridge {
         case .read(_, let objects):
             application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
             if let window = application.windowOf[parent], let snapshot = application.windows[window], var held = snapshot.object(at: parent) {
-                held.children += objects.map { $0.grafting(application.grafts) }
+                held.children += objects.map { keepingNewer($0.grafting(application.grafts), than: id, in: application, held: snapshot) }
                 let patched = snapshot.replacingSubtree(parent, with: held)
                 application.windows[window] = patched
                 application.index(patched)
                 applications[name] = application
-                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application))
+                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
             } else {
                 applications[name] = application
             }

@@ -55,7 +55,7 @@ extension ATSPIBridge {
             readObject(event.path, in: name)
             return
         }
-        carryOut(quieted(decided, application))
+        carryOut(quieted(decided, application, name))
     }
 
     /// The caret of the object at `event.path` moved to `event.detail1`.
@@ -76,7 +76,7 @@ extension ATSPIBridge {
         guard range.location <= (object.text ?? "").unicodeScalars.count else { return }
         object.selection = range
         hold(object, at: event.path, in: name, window: window, text: false)
-        carryOut(quieted(mirror.caretMoved(WindowID(application: name, path: window), path: event.path, to: range, unit: key?.caretUnit, announce: true), application))
+        carryOut(quieted(mirror.caretMoved(WindowID(application: name, path: window), path: event.path, to: range, unit: key?.caretUnit, announce: true), application, name))
     }
 
     /// The selection of the object at `path` changed: its extent is asked.
@@ -103,7 +103,7 @@ extension ATSPIBridge {
         }
         object.selection = range
         hold(object, at: path, in: name, window: window, text: false)
-        carryOut(quieted(mirror.caretMoved(WindowID(application: name, path: window), path: path, to: range, unit: recentKey?.caretUnit, announce: true), application))
+        carryOut(quieted(mirror.caretMoved(WindowID(application: name, path: window), path: path, to: range, unit: recentKey?.caretUnit, announce: true), application, name))
     }
 
     /// Keeps `object` as the application's object at `path`: in its window as last read, and

@@ -37,6 +37,9 @@ struct BridgeApplication: Sendable {
     var unresponsive = false
     /// Objects read alone while a whole read was in flight: laid over its result, being newer.
     var freshObjects: [String: AccessibleSnapshot] = [:]
+    /// The read that last brought each object read alone (its name changed, say): a part of a
+    /// page read since before then keeps what that read found of it, being older.
+    var readAlone: [String: ReadID] = [:]
     /// Where the last caret move put each text's caret (a selection that goes leaves it there).
     var carets: [String: Int] = [:]
     /// The caret GTK 4 reports with an insertion into a text view (where it was before the

@@ -38,10 +38,12 @@ public enum BridgeQuestion: Hashable, Sendable {
 }
 
 /// Identifies one read in flight.
-public struct ReadID: Hashable, Sendable, CustomStringConvertible {
+public struct ReadID: Hashable, Comparable, Sendable, CustomStringConvertible {
     public let rawValue: Int
     public init(_ rawValue: Int) { self.rawValue = rawValue }
     public var description: String { "read \(rawValue)" }
+    /// Reads are numbered as they begin: the greater began later.
+    public static func < (lhs: ReadID, rhs: ReadID) -> Bool { lhs.rawValue < rhs.rawValue }
 }
 
 /// The bridge's timers, each a reason to be woken.
