@@ -11,8 +11,8 @@ extension RealApplications {
     @Suite(
         "Firefox: a web page read, tabbed through and moved over by heading",
         .serialized,
-        // Not yet reliable: in about one run in three the mirror keeps the page as it was while it
-        // loaded (a heading without its name), so these run only when asked for. docs/atspi.md.
+        // Not yet reliable (about one test in 15 fails: a page's load still races the reads and
+        // the focus events), so these run only when asked for. docs/atspi.md.
         .enabled(if: ProcessInfo.processInfo.environment["NARRATOR_FIREFOX_TESTS"] == "1", "set NARRATOR_FIREFOX_TESTS=1: the page load still races the bridge's reads"),
         .enabled(if: HeadlessDesktop.isInstalled && FirefoxProfile.isInstalled
                  && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "Firefox ESR or the headless desktop is not installed (make test-deps)")
@@ -41,11 +41,14 @@ extension RealApplications {
             #expect(try session.ctl("rotor", "headings", "next").lines == ["More, heading level 2"])
             #expect(try session.ctl("rotor", "headings", "next").lines == ["More, heading level 2 (boundary)"])
             #expect(try session.ctl("rotor", "headings", "previous").lines == ["Sign in, heading level 2"])
-            #expect(try session.ctl("rotor", "controls", "next").lines == ["Email, text field"])
-            #expect(try session.ctl("rotor", "links", "first").lines == ["Read the docs, link"])
             // Narrator's next after a heading is the text under it, read in place.
             try session.ctl("rotor", "headings", "first")
-            #expect(try session.ctl("next").lines == ["This page tests what a screen reader says."])
+            let next = try session.ctl("next")
+            #expect(next.lines == ["This page tests what a screen reader says."], "\(next.stderr)")
+            // (Last: Narrator's focus on a control moves Firefox's, whose focus event, coming
+            // back, would move Narrator's again if a command came quicker than it.)
+            #expect(try session.ctl("rotor", "controls", "next").lines == ["Email, text field"])
+            #expect(try session.ctl("rotor", "links", "first").lines == ["Read the docs, link"])
         }
 
         @Test("what the page changes in itself (a button's script writing a paragraph) is in the mirror, and the page still moves with Tab")
