@@ -87,10 +87,8 @@ extension ATSPIBridge {
                 // What it left unread replaces what was left before (which it read again).
                 applications[read.application]?.unread = read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
                 applications[read.application]?.fillRead = nil
-                // Objects read alone before it began are no newer than what it found.
-                if let kept = applications[read.application]?.readAlone.filter({ $0.value > id }) { applications[read.application]?.readAlone = kept }
             }
-            finished(read.application, read.read.outcome)
+            finished(read.application, id, read.read.outcome)
             fillNext(read.application)
         case .fill(let parent): filled(id, parent, read)
         case .object(let path): objectRead(id, path, in: read.application, read.read.outcome, since: (read.textEditsAtStart[path], read.selectionEditsAtStart[path]))
@@ -116,7 +114,7 @@ extension ATSPIBridge {
         start(id, whole, .whole, of: name)
     }
 
-    private mutating func finished(_ name: String, _ outcome: ATSPIApplicationRead.Outcome) {
+    private mutating func finished(_ name: String, _ id: ReadID, _ outcome: ATSPIApplicationRead.Outcome) {
         guard var application = applications[name] else { return }
         application.wholeRead = nil
         switch outcome {
@@ -144,12 +142,13 @@ extension ATSPIBridge {
             var present: [String: AccessibleSnapshot] = [:]
             for found in windows where !found.states.contains(.defunct) {
                 var window = found.grafting(application.grafts)
-                // Objects read alone while this read was in flight are newer than what it found.
-                for (path, object) in application.freshObjects { window = window.replacing(path, with: object) }
+                // Objects read alone (or changed by events) since this read began are newer than what it found.
+                if let held = application.windows[window.path] { window = keepingNewer(window, than: id, in: application, held: held) }
                 present[window.path] = window
                 decided += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window, dialect: application.dialect), application, name)
             }
-            application.freshObjects = [:]
+            // Objects read alone before it began are no newer than what it found.
+            application.readAlone = application.readAlone.filter { $0.value > id }
             for path in application.windows.keys.sorted() where present[path] == nil {
                 decided += mirror.windowGone(WindowID(application: name, path: path))
             }
@@ -255,8 +254,8 @@ extension ATSPIBridge {
                 }
                 let patched = snapshot.replacing(path, with: object)
                 application.windows[window] = patched
-                application.readAlone[path] = id
-                if application.wholeRead != nil { application.freshObjects[path] = object }
+                // Newer than what any read begun before now finds of it, however it answers.
+                application.readAlone[path] = ReadID(nextRead)
                 applications[name] = application
                 carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
             } else {
@@ -337,8 +336,9 @@ extension ATSPIBridge {
         fillNext(name)
     }
 
-    /// `part` as read by `id`, with each object in it that a later read of it alone brought
-    /// (a heading named once the page loaded) as that read found it: answers come in any order.
+    /// `part` as read by `id`, with each object in it that a read of it alone brought since `id`
+    /// began (a heading named once the page loaded), or an event changed since, as held: answers
+    /// come in any order.
     private func keepingNewer(_ part: AccessibleSnapshot, than id: ReadID, in application: BridgeApplication, held snapshot: AccessibleSnapshot) -> AccessibleSnapshot {
         var part = part
         for path in part.paths {

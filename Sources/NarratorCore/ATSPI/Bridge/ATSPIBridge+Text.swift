@@ -113,7 +113,8 @@ extension ATSPIBridge {
         guard var application = applications[name], let snapshot = application.windows[window] else { return }
         application.windows[window] = snapshot.replacing(path, with: object)
         if text { application.textEdits[path, default: 0] += 1 } else { application.selectionEdits[path, default: 0] += 1 }
-        if application.wholeRead != nil { application.freshObjects[path] = object }
+        // Newer than what any read begun before now finds of it.
+        application.readAlone[path] = ReadID(nextRead)
         applications[name] = application
     }
 }

@@ -35,10 +35,9 @@ struct BridgeApplication: Sendable {
     var waiting: [Waiting] = []
     /// It did not answer the last read: said once, read again every few seconds.
     var unresponsive = false
-    /// Objects read alone while a whole read was in flight: laid over its result, being newer.
-    var freshObjects: [String: AccessibleSnapshot] = [:]
-    /// The read that last brought each object read alone (its name changed, say): a part of a
-    /// page read since before then keeps what that read found of it, being older.
+    /// When each object was last brought by a read of it alone (its name changed, say) or
+    /// changed by an event, as the next read to begin then: a read of the application or of a
+    /// part begun before that keeps the object as held, what it found being older.
     var readAlone: [String: ReadID] = [:]
     /// Where the last caret move put each text's caret (a selection that goes leaves it there).
     var carets: [String: Int] = [:]
