@@ -168,17 +168,10 @@ public struct ATSPIMirror: Sendable {
         guard let last = lastFocus, last.window == id else { return [] }
         var element = ATSPIMapping.id(of: last.path)
         if !window.stops.contains(element), let entry = window.entries[element] { element = entry }
-        guard window.stops.contains(element), let now = Self.node(element, in: window.document.root) else { return [] }
-        let before = Self.node(element, in: previous.root)
+        guard window.stops.contains(element), let now = window.document.root.find(element) else { return [] }
+        let before = previous.root.find(element)
         guard before?.label != now.label || before?.value != now.value || before?.traits != now.traits else { return [] }
         return [.focus(tree: window.tree, element: element)]
-    }
-
-    /// The node with `id` under (or at) `root`.
-    static func node(_ id: String, in root: Node) -> Node? {
-        if root.id == id { return root }
-        for child in root.children { if let found = node(id, in: child) { return found } }
-        return nil
     }
 
     /// Whether the application's focus Narrator follows last was on `path` of `application`.
