@@ -30,16 +30,4 @@ public enum FirefoxProfile {
         try preferences.map { "user_pref(\"\($0.0)\", \($0.1));\n" }.joined().write(toFile: directory + "/user.js", atomically: true, encoding: .utf8)
         return ["--no-remote", "--profile", directory, URL(fileURLWithPath: page).absoluteString]
     }
-
-    /// A page of about `items` x 4 + 70 accessible objects (in Firefox: a heading, then a list
-    /// whose items each hold a link, a button, a check box and an image): a long page, as the
-    /// web has many, for measuring how it is mirrored.
-    public static func longPage(items: Int) -> String {
-        var html = #"<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Long page</title></head><body><h1>A long list</h1><ul>"#
-        for index in 0..<items {
-            html += "<li><a href=\"#i\(index)\">Item link \(index)</a> <button type=\"button\">Btn \(index)</button> "
-                + "<input type=\"checkbox\" aria-label=\"Check \(index)\"> <span role=\"img\" aria-label=\"Icon \(index)\">*</span></li>"
-        }
-        return html + "</ul></body></html>\n"
-    }
 }
