@@ -121,6 +121,15 @@ final class BridgedDesktop {
         return try settle(after: before, quiet: quiet)
     }
 
+    /// Presses `key` and waits until it has made narratord say something (at most 30 s) and
+    /// nothing more came for a moment: the texts said, in order. For keys that must be heard.
+    func hear(_ key: String) throws -> [String] {
+        let before = try lastUtterance()
+        try xdotool("key", key)
+        try wait("something said for \(key)") { !(try said(after: before)).isEmpty }
+        return try settle(after: before)
+    }
+
     /// What was said after utterance `id`, once nothing new came for `quiet` (at most 10 s).
     func settle(after id: Int, quiet: Duration = .milliseconds(400)) throws -> [String] {
         var said = try self.said(after: id)

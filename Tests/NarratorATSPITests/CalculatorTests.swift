@@ -31,15 +31,6 @@ extension RealApplications {
             return session
         }
 
-        /// Presses `key` and waits until it has made narratord say something (at most 30 s) and
-        /// nothing more came for a moment: the texts said, in order.
-        static func press(_ session: BridgedDesktop, _ key: String) throws -> [String] {
-            let before = try session.lastUtterance()
-            try session.xdotool("key", key)
-            try session.wait("something said for \(key)") { !(try session.said(after: before)).isEmpty }
-            return try session.settle(after: before)
-        }
-
         /// Tab until the focus lands on a stop (GTK 4 sometimes stops first on a scroll pane, which
         /// is none): what that Tab said.
         static func tab(_ session: BridgedDesktop) throws -> [String] {
@@ -73,7 +64,7 @@ extension RealApplications {
             // The first stop entered says the window's title with it.
             #expect(first.first?.hasPrefix("Calculator, ") == true, "\(first)")
             var buttons = [first]
-            for _ in 0..<2 { buttons.append(try Self.press(session, "Tab")) }
+            for _ in 0..<2 { buttons.append(try session.hear("Tab")) }
             for said in buttons {
                 let button = said.first { $0.hasSuffix(", button") }
                 let label = button.map { String($0.dropLast(", button".count)).replacingOccurrences(of: "Calculator, ", with: "") } ?? ""
@@ -86,20 +77,20 @@ extension RealApplications {
         func typingASum() throws {
             let session = try Self.calculator()
             _ = try Self.tab(session)
-            #expect(try Self.press(session, "shift+Tab").first?.hasSuffix("text field") == true, "back on the display")
-            #expect(try Self.press(session, "1") == ["1"])
-            #expect(try Self.press(session, "2") == ["2"])
-            #expect(try Self.press(session, "plus") == ["+"])
-            #expect(try Self.press(session, "3") == ["3"])
+            #expect(try session.hear("shift+Tab").first?.hasSuffix("text field") == true, "back on the display")
+            #expect(try session.hear("1") == ["1"])
+            #expect(try session.hear("2") == ["2"])
+            #expect(try session.hear("plus") == ["+"])
+            #expect(try session.hear("3") == ["3"])
             // What Narrator holds is what the display shows (GTK 4's early offsets not taken as given:
             // they would make it "2+31").
             #expect(try session.ctl("show", Self.tree).lines.contains("unlabelled, 12+3, text field"))
-            let result = try Self.press(session, "Return")
+            let result = try session.hear("Return")
             #expect(result.last == "15", "\(result)")
             // The sum going may be said ("12+3 deleted", then "blank"), but no stale character.
             #expect(result.allSatisfy { $0 == "15" || $0.hasSuffix(" deleted") || $0 == "blank" }, "\(result)")
             #expect(try session.ctl("show", Self.tree).lines.contains("unlabelled, 15, text field"))
-            #expect(try Self.press(session, "Escape") == ["15 deleted"])
+            #expect(try session.hear("Escape") == ["15 deleted"])
         }
     }
 }

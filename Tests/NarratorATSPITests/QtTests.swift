@@ -36,21 +36,13 @@ extension RealApplications {
             return session
         }
 
-        /// Presses `key` and waits until it has made narratord say something (at most 30 s) and
-        /// nothing more came for a moment: the texts said, in order.
-        static func press(_ session: BridgedDesktop, _ key: String) throws -> [String] {
-            let before = try session.lastUtterance()
-            try session.xdotool("key", key)
-            try session.wait("something said for \(key)") { !(try session.said(after: before)).isEmpty }
-            return try session.settle(after: before)
-        }
 
         /// The window with its line edit focused ("Ada", all of it selected, as Qt selects a line
         /// edit's text when Tab brings the focus to it).
         static func lineEdit() throws -> BridgedDesktop {
             let session = try window()
-            _ = try press(session, "Tab")
-            #expect(try press(session, "Tab") == ["Name, Ada, selected, text field"])
+            _ = try session.hear("Tab")
+            #expect(try session.hear("Tab") == ["Name, Ada, selected, text field"])
             return session
         }
 
@@ -66,12 +58,12 @@ extension RealApplications {
         @Test("Tab says the check box with its state, Space its change, Tab the line edit by its buddy label, the slider with its value")
         func tabSaysTheControls() throws {
             let session = try Self.window()
-            #expect(try Self.press(session, "Tab") == ["Remember me, checked, check box"])
-            #expect(try Self.press(session, "space") == ["not checked"])
-            #expect(try Self.press(session, "Tab") == ["Name, Ada, selected, text field"])
-            #expect(try Self.press(session, "Tab").first == "Volume, 40, adjustable")
-            #expect(try Self.press(session, "Right") == ["41"])
-            #expect(try Self.press(session, "shift+Tab") == ["Name, Ada, selected, text field"])
+            #expect(try session.hear("Tab") == ["Remember me, checked, check box"])
+            #expect(try session.hear("space") == ["not checked"])
+            #expect(try session.hear("Tab") == ["Name, Ada, selected, text field"])
+            #expect(try session.hear("Tab").first == "Volume, 40, adjustable")
+            #expect(try session.hear("Right") == ["41"])
+            #expect(try session.hear("shift+Tab") == ["Name, Ada, selected, text field"])
         }
 
         @Test("typing into the line edit says each letter and space, BackSpace what it deleted; Left, Right and Home say the character at the caret")
@@ -83,11 +75,11 @@ extension RealApplications {
             try session.xdotool("type", "--delay", "100", "Hi there")
             try session.wait("eight keys said") { try session.said(after: before).count >= 8 }
             #expect(try session.settle(after: before) == ["H", "i", "space", "t", "h", "e", "r", "e"])
-            #expect(try Self.press(session, "BackSpace") == ["e deleted"])
-            #expect(try Self.press(session, "Left") == ["r"])
-            #expect(try Self.press(session, "Left") == ["e"])
-            #expect(try Self.press(session, "Right") == ["r"])
-            #expect(try Self.press(session, "Home") == ["A"])
+            #expect(try session.hear("BackSpace") == ["e deleted"])
+            #expect(try session.hear("Left") == ["r"])
+            #expect(try session.hear("Left") == ["e"])
+            #expect(try session.hear("Right") == ["r"])
+            #expect(try session.hear("Home") == ["A"])
             // What narratord holds is what the line edit holds.
             #expect(try session.ctl("show", Self.tree).lines.contains("Name, AdaHi ther, text field"))
         }

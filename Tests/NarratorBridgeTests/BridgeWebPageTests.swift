@@ -127,13 +127,25 @@ import Testing
         #expect(label(document.root) == .some("Welcome"))
     }
 
-    @Test("a heading named after the page was entered on it is said, though the page's focus comes again meanwhile")
-    func aNameForTheFocusIsSaidThoughTheFocusComesAgain() throws {
-        var h = BridgeHarness(Self.browser(items: 3))
-        let document = "/org/a11y/atspi/accessible/2", heading = "/org/a11y/atspi/accessible/9"
+    static let document = "/org/a11y/atspi/accessible/2", heading = "/org/a11y/atspi/accessible/9"
+    /// The heading's name, sent as a change the user hears.
+    static let headingNamed = RequestCommand.update(
+        tree: tree, update: .setProperties(element: "9", properties: .object(JSONObject(["label": "Welcome"]))), announce: true, notify: nil)
+
+    /// A page whose first object is a heading Firefox has not named yet (object 9), mirrored, and
+    /// the page focused: Narrator's focus entered on the heading (the test reads what was sent).
+    static func enteredOnNamelessHeading() -> BridgeHarness {
+        var h = BridgeHarness(browser(items: 3))
         h.desktop[":1.4"]?.change(document) { $0.children.insert(Object.object(9, .heading, "", states: Object.shown), at: 0) }
         h.startMirrored()
         h.focus(":1.4", document)
+        return h
+    }
+
+    @Test("a heading named after the page was entered on it is said, though the page's focus comes again meanwhile")
+    func aNameForTheFocusIsSaidThoughTheFocusComesAgain() throws {
+        var h = Self.enteredOnNamelessHeading()
+        let document = Self.document, heading = Self.heading
         #expect(h.sent() == [.focus(tree: Self.tree, element: "9")], "entered on its first stop, the heading")
         // Firefox names the heading, and focuses the page again while the heading is read.
         h.holds = { _, _ in true }
@@ -143,16 +155,13 @@ import Testing
         h.holds = { _, _ in false }
         h.release()
         let sent = h.sent()
-        #expect(sent.contains(.update(tree: Self.tree, update: .setProperties(element: "9", properties: .object(JSONObject(["label": "Welcome"]))), announce: true, notify: nil)), "\(sent)")
+        #expect(sent.contains(Self.headingNamed), "\(sent)")
     }
 
     @Test("a focus that waits is replaced by the next: the page's blank document focused before it does not quiet the heading's name")
     func aLaterFocusReplacesOneThatWaits() throws {
-        var h = BridgeHarness(Self.browser(items: 3))
-        let document = "/org/a11y/atspi/accessible/2", heading = "/org/a11y/atspi/accessible/9"
-        h.desktop[":1.4"]?.change(document) { $0.children.insert(Object.object(9, .heading, "", states: Object.shown), at: 0) }
-        h.startMirrored()
-        h.focus(":1.4", document)
+        var h = Self.enteredOnNamelessHeading()
+        let document = Self.document, heading = Self.heading
         #expect(h.sent() == [.focus(tree: Self.tree, element: "9")])
         // The blank document Firefox focused first (never read: gone), then the page again, and
         // the heading named, all while the read these bring is slow to answer.
@@ -165,6 +174,6 @@ import Testing
         h.release()
         h.advance(by: .milliseconds(100))
         let sent = h.sent()
-        #expect(sent.contains(.update(tree: Self.tree, update: .setProperties(element: "9", properties: .object(JSONObject(["label": "Welcome"]))), announce: true, notify: nil)), "\(sent)")
+        #expect(sent.contains(Self.headingNamed), "\(sent)")
     }
 }
