@@ -148,7 +148,7 @@ let daemonCommands: [CommandSpec] = {
         CommandSpec(name: "magic-tap", summary: "the main action, handled by the nearest element up from the focus") { _ throws(UsageError) in request(.magicTap) },
         CommandSpec(name: "escape", summary: "dismiss, handled by the nearest element up from the focus") { _ throws(UsageError) in request(.escape) },
         CommandSpec(
-            name: "rotor", summary: "list rotors, or move to the next/previous item of one",
+            name: "rotor", summary: "list rotors, or move to the next/previous item of one (past the last it goes round to the first)",
             arguments: [
                 ArgumentSpec("NAME", help: "headings, links, controls (form fields), actions, or a custom rotor", optional: true),
                 ArgumentSpec(

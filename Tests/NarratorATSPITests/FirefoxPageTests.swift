@@ -39,7 +39,8 @@ extension RealApplications {
             #expect(try session.ctl("rotor", "headings", "first").lines == ["Welcome, heading level 1"])
             #expect(try session.ctl("rotor", "headings", "next").lines == ["Sign in, heading level 2"])
             #expect(try session.ctl("rotor", "headings", "next").lines == ["More, heading level 2"])
-            #expect(try session.ctl("rotor", "headings", "next").lines == ["More, heading level 2 (boundary)"])
+            #expect(try session.ctl("rotor", "headings", "next").lines == ["wrapped to top, Welcome, heading level 1"])
+            #expect(try session.ctl("rotor", "headings", "previous").lines == ["wrapped to bottom, More, heading level 2"])
             #expect(try session.ctl("rotor", "headings", "previous").lines == ["Sign in, heading level 2"])
             // Narrator's next after a heading is the text under it, read in place.
             try session.ctl("rotor", "headings", "first")

@@ -111,10 +111,14 @@ import Testing
         #expect(inbox.focus.element == "inbox")
         guard case .moved(let updates) = try w.rotor("Unread", .next) else { Issue.record("no move"); return }
         #expect(updates.focus.element == "updates")
-        guard case .moved(let end) = try w.rotor("Unread", .next) else { Issue.record("no move"); return }
-        #expect(end.boundary && end.focus.element == "updates")
+        // Past the last target the rotor goes round to the first and says so; back again, to the last.
+        guard case .moved(let round) = try w.rotor("Unread", .next) else { Issue.record("no move"); return }
+        #expect(!round.boundary && round.focus.element == "inbox")
+        #expect(round.spokenText == "wrapped to top, " + round.utterance.text)
         guard case .moved(let back) = try w.rotor("Unread", .previous) else { Issue.record("no move"); return }
-        #expect(back.focus.element == "inbox")
+        #expect(back.focus.element == "updates" && back.spokenText == "wrapped to bottom, " + back.utterance.text)
+        guard case .moved(let forth) = try w.rotor("Unread", .previous) else { Issue.record("no move"); return }
+        #expect(forth.focus.element == "inbox" && forth.spokenText == forth.utterance.text)
         guard case .moved(let link) = try w.rotor("links", .next) else { Issue.record("no move"); return }
         #expect(link.utterance.text == "Help, link")
         #expect(throws: NarratorError.unknownRotor("unred", available: ["headings", "links", "Unread"])) { try w.rotor("unred", .next) }

@@ -29,12 +29,15 @@ import Testing
         #expect(try daemon.ctl("trees").stdout == "no trees registered (narratorctl register FILE registers one)\n")
     }
 
-    @Test func aBoundarySpeaksNothingSoNoHintIsPrinted() throws {
+    @Test func aRotorPastItsLastTargetGoesRoundAndSaysSo() throws {
         let daemon = try DaemonHarness()
         try daemon.ctl("register", DaemonHarness.repository + "/examples/player.json")
         try daemon.ctl("focus", "player", "play")
-        // The headings rotor has nothing after "play": focus stays, nothing is said, the hint neither.
-        #expect(try daemon.ctl("rotor", "headings").stdout == "Play, button (boundary)\n")
+        // The headings rotor has nothing after "play": it goes round to the first heading.
+        #expect(try daemon.ctl("rotor", "headings").stdout == "wrapped to top, Now Playing, heading\n")
+        // On the only heading there is nowhere to go: focus stays, nothing is said, the hint neither.
+        #expect(try daemon.ctl("rotor", "headings").stdout == "Now Playing, heading (boundary)\n")
+        #expect(try daemon.ctl("rotor", "headings", "previous").stdout == "Now Playing, heading (boundary)\n")
     }
 
     @Test func usageErrorsNameTheCommandAsOtherMessagesDo() throws {

@@ -29,6 +29,11 @@ public struct FocusOutcome: Equatable, Sendable {
         self.spokenText = spokenText ?? utterance.text
         self.boundary = boundary
     }
+    /// A rotor went round past its last (or first) target: `phrase` ("wrapped to top") is said
+    /// before the target.
+    mutating func wrap(saying phrase: String) {
+        spokenText = phrase + ", " + spokenText
+    }
 }
 
 /// A request for the app that owns a tree: it performs the action and answers with an update.

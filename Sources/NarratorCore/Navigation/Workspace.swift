@@ -232,7 +232,13 @@ public struct Workspace: Sendable {
         }
         guard let target else {
             guard let current else { throw .emptyTree(tree.name) }
-            return .moved(boundary(in: tree, at: current))
+            // Past its last (or first) target the rotor goes round and says so, as Orca's
+            // structural navigation does: silence at the end would tell the user nothing.
+            let round = direction == .next ? positions.first : direction == .previous ? positions.last : nil
+            guard let round, round != current else { return .moved(boundary(in: tree, at: current)) }
+            var outcome = moveFocus(to: round, in: tree)
+            outcome.wrap(saying: tree.phrases[direction == .next ? .wrappedToTop : .wrappedToBottom])
+            return .moved(outcome)
         }
         return .moved(moveFocus(to: target, in: tree))
     }

@@ -27,6 +27,9 @@ public enum Phrase: String, CaseIterable, Sendable {
     case headingLevel
     /// Follows the hint when an element has custom actions.
     case actionsAvailable
+    /// Said before a rotor's target when it went round past the last target (to the first) or
+    /// past the first (to the last).
+    case wrappedToTop, wrappedToBottom
 }
 
 /// The phrases of one language. Lookups fall back to English for anything a table lacks,
