@@ -23,13 +23,15 @@ public struct ATSPIReader {
         return status == 0 || status == 1
     }
 
-    /// The applications on the desktop, by name, with their top-level windows.
-    public func applications() -> [(name: String, windows: [AccessibleSnapshot])] {
+    /// The applications on the desktop, by name, with their top-level windows; with `named`, only
+    /// that application's windows are walked (the others are listed without theirs).
+    public func applications(named only: String? = nil) -> [(name: String, windows: [AccessibleSnapshot])] {
         guard let desktop = atspi_get_desktop(0) else { return [] }
         defer { g_object_unref(desktop) }
         return children(of: desktop).map { application in
             defer { g_object_unref(application) }
             let name = string(atspi_accessible_get_name(application, nil))
+            guard only == nil || name == only else { return (name, []) }
             let windows = children(of: application).map { window in
                 defer { g_object_unref(window) }
                 return snapshot(window, depth: 0)

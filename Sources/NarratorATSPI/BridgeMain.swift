@@ -54,7 +54,7 @@ public enum BridgeMain {
                         errors("narrator-atspi: libatspi could not connect to the accessibility bus at \(bus.address), which answers the bridge's own connection (see libatspi's message above)")
                         return 3
                     }
-                    applications = ATSPIReader().applications()
+                    applications = ATSPIReader().applications(named: application)
                 } else {
                     applications = try DesktopRead.all(bus: bus, log: errors)
                 }

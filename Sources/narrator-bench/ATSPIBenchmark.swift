@@ -14,18 +14,36 @@ enum ATSPIBenchmark {
 
     static let factory = "/usr/bin/gtk3-widget-factory"
 
-    static func run(repeats: Int, moves: Int) throws -> [BenchResult] {
-        guard HeadlessDesktop.isInstalled, FileManager.default.isExecutableFile(atPath: factory) else {
-            return [.skipped("atspi", reason: "the headless desktop or gtk3-widget-factory is not installed (make test-deps)")]
+    /// The suite: the widget factory and Firefox's pages (``WebPageBenchmark``) on one headless
+    /// desktop (libatspi connects once per process, so every figure that walks with it shares the
+    /// desktop), then key press to speech, each application on a desktop of its own.
+    /// With `onlyPages` (the `pages` suite), Firefox's pages alone.
+    static func suite(repeats: Int, moves: Int, pageRepeats: Int, presses: Int, onlyPages: Bool = false) throws -> [BenchResult] {
+        guard HeadlessDesktop.isInstalled else {
+            return [.skipped("atspi", reason: "the headless desktop is not installed (make test-deps)")]
         }
-        let desktop = try HeadlessDesktop()
-        defer { desktop.stop() }
-        // libatspi finds the buses in this process's environment.
-        for key in ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
-            if let value = desktop.environment[key] { setenv(key, value, 1) }
+        var results: [BenchResult] = []
+        do {
+            let desktop = try HeadlessDesktop()
+            defer { desktop.stop() }
+            // libatspi finds the buses in this process's environment.
+            for key in ["DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "XDG_RUNTIME_DIR"] {
+                if let value = desktop.environment[key] { setenv(key, value, 1) }
+            }
+            unsetenv("AT_SPI_BUS_ADDRESS")
+            if !onlyPages { results += try run(desktop: desktop, repeats: repeats, moves: moves) }
+            results += try WebPageBenchmark.run(desktop: desktop, repeats: pageRepeats)
         }
-        unsetenv("AT_SPI_BUS_ADDRESS")
-        _ = try desktop.launch(factory, [], name: "factory")
+        return onlyPages ? results : results + focusLatency(presses: presses)
+    }
+
+    static func run(desktop: HeadlessDesktop, repeats: Int, moves: Int) throws -> [BenchResult] {
+        guard FileManager.default.isExecutableFile(atPath: factory) else {
+            return [.skipped("atspi", reason: "gtk3-widget-factory is not installed (make test-deps)")]
+        }
+        let factoryProcess = try desktop.launch(factory, [], name: "factory")
+        // The pages' benchmark that follows reads Firefox alone.
+        defer { _ = try? factoryProcess.send(SIGTERM) }
         guard ATSPIReader.connect() else { throw Failure(description: "libatspi cannot reach the accessibility bus") }
         // A listener, as every screen reader has one: GTK serves its cache once someone listens.
         let listener = atspi_event_listener_new({ event, _ in
@@ -48,10 +66,10 @@ enum ATSPIBenchmark {
         var walkTimes: [Double] = [], bulkTimes: [Double] = []
         var walkNodes = 0, bulkNodes = 0, requests = 0, cache = false
         var windows: [AccessibleSnapshot] = []
-        _ = ATSPIReader().applications()
+        _ = ATSPIReader().applications(named: "gtk3-widget-factory")
         for _ in 0..<repeats {
             var t0 = Clock.now()
-            let walked = ATSPIReader().applications().filter { $0.name == "gtk3-widget-factory" }.flatMap(\.windows)
+            let walked = ATSPIReader().applications(named: "gtk3-widget-factory").filter { $0.name == "gtk3-widget-factory" }.flatMap(\.windows)
             walkTimes.append(Clock.now() - t0)
             walkNodes = walked.map(\.count).reduce(0, +)
             t0 = Clock.now()
