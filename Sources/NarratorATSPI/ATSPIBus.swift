@@ -1,6 +1,7 @@
 import CAtspi
 import Glibc
 import NarratorCore
+import NarratorSystem
 
 /// The bridge's own GDBus connection to the accessibility bus: method calls sent without waiting,
 /// their replies decoded into ``DBusValue``s and delivered on the GLib main loop's thread, the one
@@ -13,6 +14,18 @@ public final class ATSPIBus {
     }
 
     private let connection: OpaquePointer
+    /// A call waiting for its reply: when to give up on it, and whom to tell.
+    private struct Pending {
+        var deadline: MonotonicInstant
+        var completion: (Result<DBusValue, DBusFailure>) -> Void
+    }
+
+    /// Calls sent and not yet answered, by serial; their replies come through `router`.
+    private var pending: [UInt32: Pending] = [:]
+    private let router: ReplyRouter
+    private var filter: UInt32 = 0
+    /// The deadline the timeout timer is armed for, if it is.
+    private var timerDeadline: MonotonicInstant?
     /// The bus's address, for messages.
     public let address: String
     /// How long a call may wait for its reply: an application that takes longer is hung.
@@ -35,9 +48,14 @@ public final class ATSPIBus {
         }
         self.connection = connection
         self.address = address
+        var deliver: ([ReplyRouter.Reply]) -> Void = { _ in }
+        router = ReplyRouter { deliver($0) }
+        filter = router.install(on: connection)
+        deliver = { [weak self] replies in self?.deliver(replies) }
     }
 
     deinit {
+        g_dbus_connection_remove_filter(connection, filter)
         g_object_unref(UnsafeMutableRawPointer(connection))
     }
 
@@ -94,21 +112,51 @@ public final class ATSPIBus {
     public func send(
         _ call: DBusCall, to bus: String, timeout: Duration? = nil, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void
     ) {
-        let connection = connection
-        let box = Trampoline { result in
-            var error: UnsafeMutablePointer<GError>?
-            if let reply = g_dbus_connection_call_finish(connection, OpaquePointer(result), &error) {
-                defer { g_variant_unref(reply) }
-                completion(.success(DBusValue.decode(reply)))
-            } else {
-                completion(.failure(ATSPIBus.failure(error)))
-            }
-            return false
+        guard let message = g_dbus_message_new_method_call(bus, call.path, call.interface, call.method) else {
+            completion(.failure(.error(name: "", message: "cannot build the call \(call.interface).\(call.method) to \(bus)")))
+            return
         }
-        let milliseconds = timeout.map { Int32(clamping: $0.components.seconds * 1_000 + $0.components.attoseconds / 1_000_000_000_000_000) }
-        g_dbus_connection_call(
-            connection, bus, call.path, call.interface, call.method, Self.parameters(call.arguments), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-            milliseconds ?? timeoutMilliseconds, nil, { _, result, context in Trampoline.once(context, UnsafeMutableRawPointer(result)) }, box.retained)
+        defer { g_object_unref(UnsafeMutableRawPointer(message)) }
+        if let parameters = Self.parameters(call.arguments) { g_dbus_message_set_body(message, parameters) }
+        g_dbus_message_set_flags(message, G_DBUS_MESSAGE_FLAGS_NO_AUTO_START)
+        switch router.send(message, on: connection) {
+        case .failure(let failure):
+            completion(.failure(failure))
+        case .success(let serial):
+            let deadline = MonotonicClock.now() + (timeout ?? .milliseconds(Int(timeoutMilliseconds)))
+            pending[serial] = Pending(deadline: deadline, completion: completion)
+            armTimeout(for: deadline)
+        }
+    }
+
+    /// The replies the router took, handed to their calls' completions in the order they came.
+    private func deliver(_ replies: [ReplyRouter.Reply]) {
+        for reply in replies {
+            guard let call = pending.removeValue(forKey: reply.serial) else { continue }
+            call.completion(reply.result)
+        }
+    }
+
+    /// Arms the one timer for the earliest deadline of the calls waiting, unless it fires sooner.
+    private func armTimeout(for deadline: MonotonicInstant) {
+        if let armed = timerDeadline, armed <= deadline { return }
+        timerDeadline = deadline
+        let now = MonotonicClock.now()
+        let milliseconds = deadline > now ? UInt32(clamping: (deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000) : 0
+        Trampoline.after(milliseconds: milliseconds) { [weak self] in self?.expire(armedFor: deadline) }
+    }
+
+    /// Fails every call past its deadline with `.timedOut`, then arms the timer for the next.
+    private func expire(armedFor deadline: MonotonicInstant) {
+        guard timerDeadline == deadline else { return }
+        timerDeadline = nil
+        let now = MonotonicClock.now()
+        let late = pending.filter { $0.value.deadline <= now }
+        router.forget(Array(late.keys))
+        for serial in late.keys.sorted() {
+            pending.removeValue(forKey: serial)?.completion(.failure(.timedOut))
+        }
+        if let next = pending.values.map(\.deadline).min() { armTimeout(for: next) }
     }
 
     /// `call`, waiting for its reply: for the benchmark's one-property baseline, never the bridge.
@@ -153,11 +201,16 @@ public final class ATSPIBus {
             name = String(cString: remote)
             g_free(remote)
         }
+        return failure(errorName: name, message: error.pointee.message.map { String(cString: $0) } ?? "")
+    }
+
+    /// An error reply's reason: the application gone from the bus (the bus says so for it), or its own error.
+    static func failure(errorName name: String, message: String) -> DBusFailure {
         switch name {
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner", "org.freedesktop.DBus.Error.NoReply":
             return .gone
         default:
-            return .error(name: name, message: error.pointee.message.map { String(cString: $0) } ?? "")
+            return .error(name: name, message: message)
         }
     }
 
