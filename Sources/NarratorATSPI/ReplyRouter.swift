@@ -27,7 +27,7 @@ final class ReplyRouter: @unchecked Sendable {
     /// Calls awaited here and not yet answered (read without the lock, to choose how to drain).
     private let outstanding = Atomic<Int>(0)
     /// More calls out than this, and replies are handed over in batches.
-    static let batchingThreshold = 16
+    static let batchingThreshold = 64
     /// Runs on the main loop's thread with every reply taken since the last drain.
     private let deliver: ([Reply]) -> Void
 

@@ -11,9 +11,6 @@ extension RealApplications {
     @Suite(
         "Firefox: a web page read, tabbed through and moved over by heading",
         .serialized,
-        // Not yet reliable (about one test in 15 fails: a page's load still races the reads and
-        // the focus events), so these run only when asked for. docs/atspi.md.
-        .enabled(if: ProcessInfo.processInfo.environment["NARRATOR_FIREFOX_TESTS"] == "1", "set NARRATOR_FIREFOX_TESTS=1: the page load still races the bridge's reads"),
         .enabled(if: HeadlessDesktop.isInstalled && FirefoxProfile.isInstalled
                  && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "Firefox ESR or the headless desktop is not installed (make test-deps)")
     )
