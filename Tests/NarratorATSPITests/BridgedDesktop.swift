@@ -158,6 +158,9 @@ final class BridgedDesktop {
         }
         if try condition() { return }
         let spoken = (try? said(after: 0).suffix(8).joined(separator: " | ")) ?? "?"
-        throw Failure(description: "waited in vain for \(what); said last: \(spoken); the bridge said: \(desktop.log("bridge").suffix(2_000)); narratord: \(desktop.log("narratord").suffix(1_500))")
+        // narratord's own log beside what the monitor saw queued: which of the two missed it.
+        let logged = (try? logged().suffix(8).joined(separator: " | ")) ?? "?"
+        let focus = (try? self.focus()).map { "\($0?.tree ?? "-") / \($0?.element ?? "-")" } ?? "?"
+        throw Failure(description: "waited in vain for \(what); said last: \(spoken); narratord's log: \(logged); focus: \(focus); the bridge said: \(desktop.log("bridge").suffix(2_000)); narratord: \(desktop.log("narratord").suffix(1_500))")
     }
 }

@@ -20,7 +20,15 @@ struct ChildProcessTests {
         defer { close(ends[0]); close(ends[1]) }
         let child = try ChildProcess("/bin/sleep", ["60"], environment: [:])
         defer { _ = try? child.kill() }
-        let held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd").sorted()
+        // sleep opens its locale's files for a moment as it starts: an inherited descriptor stays,
+        // so the set is read until it is only the standard streams, for up to 5 s.
+        var held: [String] = []
+        let deadline = ContinuousClock.now + .seconds(5)
+        repeat {
+            held = try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.pid)/fd").sorted()
+            if held == ["0", "1", "2"] { break }
+            Thread.sleep(forTimeInterval: 0.02)
+        } while ContinuousClock.now < deadline
         #expect(held == ["0", "1", "2"])
     }
 
