@@ -17,7 +17,9 @@ extension ATSPIMirror {
             let inserted = Array(text.unicodeScalars)
             scalars.replaceSubrange(range.location..<(range.location + range.length), with: inserted)
             node.value = scalars.isEmpty ? nil : String(String.UnicodeScalarView(scalars))
-            if node.selectedTextRange != nil { node.selectedTextRange = TextRange(location: range.location + inserted.count, length: 0) }
+            // The caret ends after what was put in, known before or not (a page's field read again
+            // as its first letter came has none): the caret move that follows is then no move.
+            node.selectedTextRange = TextRange(location: range.location + inserted.count, length: 0)
             edit = .editText(element: element, range: range, text: text)
         }
         guard found, let edit else { return nil }
