@@ -33,6 +33,15 @@ final class BridgedDesktop {
         let deadline = ContinuousClock.now + .seconds(20)
         while !FileManager.default.fileExists(atPath: socket), ContinuousClock.now < deadline { Thread.sleep(forTimeInterval: 0.05) }
         monitor = try desktop.launch(BuiltProducts.directory + "/narratorctl", ["--socket", socket, "monitor", "--json"], name: "monitor")
+        // What is said is read from the monitor: it must be subscribed before anything can be
+        // said (on a loaded machine its start can take longer than the bridge's first focus), so
+        // a word is spoken until the monitor has printed it.
+        let ready = ContinuousClock.now + .seconds(30)
+        while ContinuousClock.now < ready {
+            _ = try? CompletedRun.run(BuiltProducts.directory + "/narratorctl", ["--socket", socket, "speak", "ready"], timeout: .seconds(30))
+            if Self.spoken(monitoredIn: desktop.directory).contains(where: { $0.text == "ready" }) { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         bridge = try desktop.launch(BuiltProducts.directory + "/narrator-atspi", ["run", "--socket", socket], name: "bridge")
     }
 
@@ -63,7 +72,12 @@ final class BridgedDesktop {
 
     /// Everything narratord was asked to say so far, oldest first: each utterance's id, kind and text.
     func spoken() throws -> [(id: Int, kind: String, text: String)] {
-        let lines = ((try? String(contentsOfFile: desktop.directory + "/monitor.out", encoding: .utf8)) ?? "").split(separator: "\n")
+        Self.spoken(monitoredIn: desktop.directory)
+    }
+
+    /// What the monitor of the desktop in `directory` printed as queued.
+    static func spoken(monitoredIn directory: String) -> [(id: Int, kind: String, text: String)] {
+        let lines = ((try? String(contentsOfFile: directory + "/monitor.out", encoding: .utf8)) ?? "").split(separator: "\n")
         return lines.compactMap { line in
             guard let event = try? JSONParser().parse(String(line)), event["phase"]?.stringValue == "queued",
                 let id = event["utterance"]?.numberValue, let text = event["text"]?.stringValue
@@ -161,6 +175,6 @@ final class BridgedDesktop {
         // narratord's own log beside what the monitor saw queued: which of the two missed it.
         let logged = (try? logged().suffix(8).joined(separator: " | ")) ?? "?"
         let focus = (try? self.focus()).map { "\($0?.tree ?? "-") / \($0?.element ?? "-")" } ?? "?"
-        throw Failure(description: "waited in vain for \(what); said last: \(spoken); narratord's log: \(logged); focus: \(focus); the bridge said: \(desktop.log("bridge").suffix(2_000)); narratord: \(desktop.log("narratord").suffix(1_500))")
+        throw Failure(description: "waited in vain for \(what); said last: \(spoken); narratord's log: \(logged); focus: \(focus); the monitor said: \(desktop.log("monitor").suffix(500)) and printed \(((try? String(contentsOfFile: desktop.directory + "/monitor.out", encoding: .utf8)) ?? "").suffix(600)); the bridge said: \(desktop.log("bridge").suffix(2_000)); narratord: \(desktop.log("narratord").suffix(1_500))")
     }
 }
