@@ -249,8 +249,11 @@ public enum ATSPIMapping {
         node.label = label.map { context.cut($0, field: "name", of: snapshot) }
         let value = value(of: snapshot, traits: traits)
         node.value = value.map { context.cut($0, field: "value", of: snapshot) }
-        // A selection in a field's text ("Name, Ada, selected, text field": typing replaces it).
-        if let text = node.value, value == snapshot.text, let selection = snapshot.selection {
+        // A selection in a field's text ("Name, Ada, selected, text field": typing replaces it),
+        // and the caret of an empty field, so that the caret it reports as it takes the focus is
+        // no move (it would say "blank" after the focus).
+        let fieldText = node.value ?? (snapshot.states.contains(.editable) && (snapshot.text ?? "").isEmpty ? "" : nil)
+        if let text = fieldText, value == snapshot.text, let selection = snapshot.selection {
             if selection.location >= 0, selection.length >= 0, selection.location + selection.length <= text.unicodeScalars.count {
                 node.selectedTextRange = selection
             } else {
