@@ -11,13 +11,6 @@ extension RealApplications {
     @Suite(
         "Firefox: a web page read, tabbed through and moved over by heading",
         .serialized,
-        // Not yet proven for every CI run: with both cores busy, one run in 14 heard "blank"
-        // after the text field's focus (the caret an empty field reports as it takes the focus,
-        // fixed since: ATSPIMapping keeps an empty field's caret); and one full make test run of
-        // four missed the page's entry, which narratord had said, because the monitor was not yet
-        // subscribed (BridgedDesktop now waits for it). These run only when asked for.
-        // docs/atspi.md.
-        .enabled(if: ProcessInfo.processInfo.environment["NARRATOR_FIREFOX_TESTS"] == "1", "set NARRATOR_FIREFOX_TESTS=1: the page's entry is not yet heard in every full run"),
         .enabled(if: HeadlessDesktop.isInstalled && FirefoxProfile.isInstalled
                  && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "Firefox ESR or the headless desktop is not installed (make test-deps)")
     )
