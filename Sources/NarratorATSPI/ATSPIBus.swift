@@ -170,6 +170,24 @@ public final class ATSPIBus {
         return .success(DBusValue.decode(reply))
     }
 
+    /// The bus name of the application called `name`, once the registry lists it (asked every
+    /// 100 ms, up to `timeout`), or nil: for the benchmarks and tests, which wait for an
+    /// application they started. It blocks; the bridge never waits so.
+    public func application(named name: String, timeout: Duration = .seconds(20)) -> String? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if case .success(let listed) = sendAndWait(ATSPIRequest.children(ATSPIApplicationRead.root).call, to: ATSPIBridge.registry) {
+                for candidate in (listed[0]?.items ?? []).compactMap({ $0[0]?.string }) {
+                    if case .success(let named) = sendAndWait(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: candidate), named[0]?.string == name {
+                        return candidate
+                    }
+                }
+            }
+            usleep(100_000)
+        }
+        return nil
+    }
+
     /// The arguments as a (floating) tuple, or nil for none.
     private static func parameters(_ arguments: [DBusArgument]) -> OpaquePointer? {
         guard !arguments.isEmpty else { return nil }

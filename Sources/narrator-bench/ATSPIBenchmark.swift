@@ -174,20 +174,8 @@ enum ATSPIBenchmark {
 
     /// The bus name of the application called `name`, once it is on the desktop (up to 20 s).
     static func waitForApplication(_ name: String, on bus: ATSPIBus) throws -> String {
-        let deadline = Clock.now() + 20
-        while Clock.now() < deadline {
-            if case .success(let value) = bus.sendAndWait(ATSPIRequest.children(ATSPIApplicationRead.root).call, to: "org.a11y.atspi.Registry") {
-                for application in (value[0]?.items ?? []).compactMap({ $0[0]?.string }) {
-                    if case .success(let named) = bus.sendAndWait(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application),
-                        named[0]?.string == name
-                    {
-                        return application
-                    }
-                }
-            }
-            usleep(100_000)
-        }
-        throw Failure(description: "\(name) did not appear on the accessibility bus")
+        guard let application = bus.application(named: name) else { throw Failure(description: "\(name) did not appear on the accessibility bus") }
+        return application
     }
 
 }

@@ -19,6 +19,16 @@ struct BenchResult {
         BenchResult(name: name, value: 0, unit: "", skipped: reason)
     }
 
+    /// The p50 and p99 of `samples` (seconds) beside the same of `baseline`, in milliseconds:
+    /// `name.p50` with `note`, `name.p99` with `target`.
+    static func percentiles(_ name: String, _ samples: [Double], beside baseline: [Double], baselineName: String, note: String, target: String) -> [BenchResult] {
+        [(50.0, note), (99.0, target)].map { percentile, text in
+            BenchResult(
+                name: "\(name).p\(Int(percentile))", value: Stats.percentile(samples, percentile) * 1000, unit: "ms",
+                baseline: Stats.percentile(baseline, percentile) * 1000, baselineName: baselineName, note: text)
+        }
+    }
+
     var json: [String: Any] {
         if let skipped { return ["name": name, "skipped": skipped] }
         var object: [String: Any] = ["name": name, "value": value, "unit": unit, "note": note]

@@ -152,14 +152,9 @@ enum BusyDaemonBenchmark {
         let note = String(
             format: "%d samples each; meanwhile %d registers of %dk elements (median %.0f ms each) and %d label updates",
             busy.count, work.registers, nodes / 1000, registerMedian, work.updates)
-        return [
-            BenchResult(
-                name: "busy.ssip-begin.p50", value: Stats.percentile(busy, 50) * 1000, unit: "ms", baseline: Stats.percentile(idle, 50) * 1000,
-                baselineName: "the same with the daemon otherwise idle", note: "SPEAK to 701 BEGIN while another client registers and updates; " + note),
-            BenchResult(
-                name: "busy.ssip-begin.p99", value: Stats.percentile(busy, 99) * 1000, unit: "ms", baseline: Stats.percentile(idle, 99) * 1000,
-                baselineName: "the same with the daemon otherwise idle", note: "target: at most 2x"),
-        ]
+        return BenchResult.percentiles(
+            "busy.ssip-begin", busy, beside: idle, baselineName: "the same with the daemon otherwise idle",
+            note: "SPEAK to 701 BEGIN while another client registers and updates; " + note, target: "target: at most 2x")
     }
 
     /// SPEAK to the message's 701 BEGIN, then CANCEL SELF until its 703, so that the next

@@ -190,14 +190,9 @@ enum WebPageBenchmark {
         let note = String(
             format: "%d samples each; the bridge registered the page %.0f ms after it started and narratord held all of it (%d elements of the %d objects) after %.0f ms (medians of %d rounds)",
             busy.count, Stats.median(firstRegistered) * 1000, largest, objects, Stats.median(whole) * 1000, rounds)
-        return [
-            BenchResult(
-                name: "atspi.mirror.ssip-begin.p50", value: Stats.percentile(busy, 50) * 1000, unit: "ms", baseline: Stats.percentile(idle, 50) * 1000,
-                baselineName: "the same with the bridge stopped", note: "SPEAK to 701 BEGIN while narrator-atspi mirrors the long page into narratord; " + note),
-            BenchResult(
-                name: "atspi.mirror.ssip-begin.p99", value: Stats.percentile(busy, 99) * 1000, unit: "ms", baseline: Stats.percentile(idle, 99) * 1000,
-                baselineName: "the same with the bridge stopped", note: "target: at most 2x"),
-        ]
+        return BenchResult.percentiles(
+            "atspi.mirror.ssip-begin", busy, beside: idle, baselineName: "the same with the bridge stopped",
+            note: "SPEAK to 701 BEGIN while narrator-atspi mirrors the long page into narratord; " + note, target: "target: at most 2x")
     }
 
     /// How many elements narratord holds of the long page's window (0 before it is registered).

@@ -17,8 +17,6 @@ import Testing
              "the headless desktop or zenity is not installed (make test-deps)")
 )
 struct ATSPIBusTests {
-    struct Failure: Error, CustomStringConvertible { var description: String }
-
     /// Runs the main loop (this thread's, the one the bus delivers on) until `done` or 10 s.
     func loop(until done: () -> Bool) {
         let deadline = ContinuousClock.now + .seconds(10)
@@ -27,23 +25,6 @@ struct ATSPIBusTests {
         }
     }
 
-    /// zenity's bus name, once it is on the registry's list.
-    func application(named name: String, on bus: ATSPIBus) throws -> String {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if case .success(let listed) = bus.sendAndWait(ATSPIRequest.children(ATSPIApplicationRead.root).call, to: ATSPIBridge.registry) {
-                for candidate in (listed[0]?.items ?? []).compactMap({ $0[0]?.string }) {
-                    if case .success(let named) = bus.sendAndWait(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: candidate),
-                        named[0]?.string == name
-                    {
-                        return candidate
-                    }
-                }
-            }
-            usleep(100_000)
-        }
-        throw Failure(description: "\(name) did not appear on the accessibility bus")
-    }
 
     @Test("many calls at once are each answered once, with calls that wait on the same connection among them; a name gone from the bus is .gone; a stopped application's call ends at its bound while others are answered")
     func everyCallAnsweredOnce() throws {
@@ -59,7 +40,7 @@ struct ATSPIBusTests {
         var environment = desktop.environment
         environment["AT_SPI_BUS_ADDRESS"] = address
         let bus = try ATSPIBus(environment: environment)
-        let name = try application(named: "zenity", on: bus)
+        let name = try #require(bus.application(named: "zenity"), "zenity did not appear on the accessibility bus")
 
         var answers: [Int: [Result<DBusValue, DBusFailure>]] = [:]
         let count = 500
