@@ -48,10 +48,8 @@ public final class ATSPIBus {
         }
         self.connection = connection
         self.address = address
-        var deliver: ([ReplyRouter.Reply]) -> Void = { _ in }
-        router = ReplyRouter { deliver($0) }
-        filter = router.install(on: connection)
-        deliver = { [weak self] replies in self?.deliver(replies) }
+        router = ReplyRouter()
+        filter = router.install(on: connection) { [weak self] replies in self?.deliver(replies) }
     }
 
     deinit {

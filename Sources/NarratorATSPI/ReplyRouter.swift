@@ -24,20 +24,15 @@ final class ReplyRouter: @unchecked Sendable {
     }
 
     private let shared = Mutex(Shared())
-    /// Calls awaited here and not yet answered (read without the lock, to choose how to drain).
-    private let outstanding = Atomic<Int>(0)
     /// More calls out than this, and replies are handed over in batches.
     static let batchingThreshold = 64
-    /// Runs on the main loop's thread with every reply taken since the last drain.
-    private let deliver: ([Reply]) -> Void
-
-    init(deliver: @escaping ([Reply]) -> Void) {
-        self.deliver = deliver
-    }
+    /// Runs on the main loop's thread with every reply taken since the last drain; set once, by
+    /// ``install(on:deliver:)``, before any call is sent.
+    private var deliver: ([Reply]) -> Void = { _ in }
 
     /// Sends `message` on `connection` and awaits its reply here. The serial is recorded under
     /// the same lock the worker thread takes to look it up, so that a reply quicker than the
-    /// recording is still recognised. Nil (with the reason) when GDBus could not send it.
+    /// recording is still recognised. The serial, or why GDBus could not send it.
     func send(_ message: OpaquePointer, on connection: OpaquePointer) -> Result<UInt32, DBusFailure> {
         shared.withLock { shared in
             var serial: UInt32 = 0
@@ -48,7 +43,6 @@ final class ReplyRouter: @unchecked Sendable {
                 return .failure(.error(name: "", message: "cannot send: \(reason)"))
             }
             shared.awaited.insert(serial)
-            outstanding.add(1, ordering: .relaxed)
             return .success(serial)
         }
     }
@@ -56,13 +50,15 @@ final class ReplyRouter: @unchecked Sendable {
     /// Stops awaiting `serials` (given up on): a reply that still comes goes to GDBus, which drops it.
     func forget(_ serials: [UInt32]) {
         shared.withLock { shared in
-            for serial in serials where shared.awaited.remove(serial) != nil { outstanding.subtract(1, ordering: .relaxed) }
+            for serial in serials { shared.awaited.remove(serial) }
         }
     }
 
-    /// Installs the filter on `connection`; it holds this router until GDBus lets it go.
-    func install(on connection: OpaquePointer) -> UInt32 {
-        g_dbus_connection_add_filter(
+    /// Installs the filter on `connection`, handing replies to `deliver`; the filter holds this
+    /// router until GDBus lets it go.
+    func install(on connection: OpaquePointer, deliver: @escaping ([Reply]) -> Void) -> UInt32 {
+        self.deliver = deliver
+        return g_dbus_connection_add_filter(
             connection,
             { _, message, incoming, context in
                 guard let message, let context else { return message }
@@ -83,20 +79,20 @@ final class ReplyRouter: @unchecked Sendable {
         guard type == G_DBUS_MESSAGE_TYPE_METHOD_RETURN || type == G_DBUS_MESSAGE_TYPE_ERROR else { return message }
         let serial = g_dbus_message_get_reply_serial(message)
         guard shared.withLock({ $0.awaited.remove(serial) != nil }) else { return message }
-        outstanding.subtract(1, ordering: .relaxed)
         let result = Self.decode(message, isError: type == G_DBUS_MESSAGE_TYPE_ERROR)
         g_object_unref(UnsafeMutableRawPointer(message))
-        let schedule = shared.withLock { shared in
+        // How long a drain to be scheduled waits (nil: one is already): while many calls are out (a
+        // bulk read), it waits a millisecond so that the replies coming meanwhile are handed over
+        // with this one, and the calls their answers lead to go out together: one wake-up of each
+        // thread for many replies, not for each.
+        let wait: UInt32? = shared.withLock { shared in
             shared.taken.append((serial, result))
-            defer { shared.drainScheduled = true }
-            return !shared.drainScheduled
+            guard !shared.drainScheduled else { return nil }
+            shared.drainScheduled = true
+            return shared.awaited.count > Self.batchingThreshold ? 1 : 0
         }
-        if schedule {
-            // Attached to the main loop's (default) context from this thread, which wakes it. While
-            // many calls are out (a bulk read), the drain waits a millisecond so that the replies
-            // coming meanwhile are handed over with this one, and the calls their answers lead to
-            // go out together: one wake-up of each thread for many replies, not for each.
-            let wait: UInt32 = outstanding.load(ordering: .relaxed) > Self.batchingThreshold ? 1 : 0
+        if let wait {
+            // Attached to the main loop's (default) context from this thread, which wakes it.
             _ = g_timeout_add_full(
                 G_PRIORITY_DEFAULT, wait,
                 { context in

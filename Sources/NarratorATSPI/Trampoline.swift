@@ -2,8 +2,7 @@ import CAtspi
 
 /// The one way a GLib or libatspi C callback reaches Swift: a closure boxed behind the
 /// callback's `gpointer`. The box is retained while GLib holds it and released by GLib's destroy
-/// notify (``release``), or by ``once(_:_:)`` for a callback that runs exactly once. The closure
-/// takes the callback's one pointer argument (an event, an async result), or nil.
+/// notify (``release``). The closure takes the callback's one pointer argument (an event), or nil.
 final class Trampoline {
     typealias Body = (UnsafeMutableRawPointer?) -> Bool
     private let body: Body
@@ -20,12 +19,6 @@ final class Trampoline {
     static func call(_ context: UnsafeMutableRawPointer?, _ argument: UnsafeMutableRawPointer? = nil) -> Bool {
         guard let context else { return false }
         return Unmanaged<Trampoline>.fromOpaque(context).takeUnretainedValue().body(argument)
-    }
-
-    /// Calls the closure behind `context` and releases the box: for a callback GLib runs once.
-    static func once(_ context: UnsafeMutableRawPointer?, _ argument: UnsafeMutableRawPointer?) {
-        guard let context else { return }
-        _ = Unmanaged<Trampoline>.fromOpaque(context).takeRetainedValue().body(argument)
     }
 
     /// GLib's destroy notify for a box it held.
