@@ -121,10 +121,8 @@ enum BusyDaemonBenchmark {
 
     static func run(rounds: Int, samplesPerRound: Int, nodes: Int) throws -> [BenchResult] {
         let daemon = try DaemonBenchmark.Daemon(ssip: true)
-        let ssip = try SSIPConnection(path: daemon.ssipSocket, server: "narratord")
+        let ssip = try echoClient(daemon)
         defer { ssip.close() }
-        try ssip.command("SET SELF CLIENT_NAME user:bench:echo")
-        try ssip.command("SET SELF NOTIFICATION ALL on")
         let registering = RegisteringClient(socket: daemon.socket, nodes: nodes, updatesPerRegister: 20)
         defer { registering.stop() }
 
@@ -155,6 +153,14 @@ enum BusyDaemonBenchmark {
         return BenchResult.percentiles(
             "busy.ssip-begin", busy, beside: idle, baselineName: "the same with the daemon otherwise idle",
             note: "SPEAK to 701 BEGIN while another client registers and updates; " + note, target: "target: at most 2x")
+    }
+
+    /// An SSIP client of `daemon` that hears every event of its messages: what ``speakToBegin(_:)`` samples with.
+    static func echoClient(_ daemon: DaemonBenchmark.Daemon) throws -> SSIPConnection {
+        let ssip = try SSIPConnection(path: daemon.ssipSocket, server: "narratord")
+        try ssip.command("SET SELF CLIENT_NAME user:bench:echo")
+        try ssip.command("SET SELF NOTIFICATION ALL on")
+        return ssip
     }
 
     /// SPEAK to the message's 701 BEGIN, then CANCEL SELF until its 703, so that the next

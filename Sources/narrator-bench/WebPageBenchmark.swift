@@ -141,10 +141,8 @@ enum WebPageBenchmark {
     /// with the bridge stopped, alternating, so that both see the same machine.
     static func onsetWhileMirroring(desktop: HeadlessDesktop, binaries: URL, objects: Int) throws -> [BenchResult] {
         let daemon = try DaemonBenchmark.Daemon(ssip: true)
-        let ssip = try SSIPConnection(path: daemon.ssipSocket, server: "narratord")
+        let ssip = try BusyDaemonBenchmark.echoClient(daemon)
         defer { ssip.close() }
-        try ssip.command("SET SELF CLIENT_NAME user:bench:echo")
-        try ssip.command("SET SELF NOTIFICATION ALL on")
         let rounds = 3
         var idle: [Double] = [], busy: [Double] = [], firstRegistered: [Double] = [], whole: [Double] = []
         var largest = 0

@@ -36,11 +36,15 @@ final class BridgedDesktop {
         // What is said is read from the monitor: it must be subscribed before anything can be
         // said (on a loaded machine its start can take longer than the bridge's first focus), so
         // a word is spoken until the monitor has printed it.
+        // (Said again each second, not each poll: one the monitor missed is gone.)
         let ready = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < ready {
-            _ = try? CompletedRun.run(BuiltProducts.directory + "/narratorctl", ["--socket", socket, "speak", "ready"], timeout: .seconds(30))
-            if Self.spoken(monitoredIn: desktop.directory).contains(where: { $0.text == "ready" }) { break }
-            Thread.sleep(forTimeInterval: 0.1)
+        var spokenAt = ContinuousClock.now - .seconds(1)
+        while ContinuousClock.now < ready, !Self.spoken(monitoredIn: desktop.directory).contains(where: { $0.text == "ready" }) {
+            if ContinuousClock.now - spokenAt >= .seconds(1) {
+                spokenAt = ContinuousClock.now
+                _ = try? CompletedRun.run(BuiltProducts.directory + "/narratorctl", ["--socket", socket, "speak", "ready"], timeout: .seconds(30))
+            }
+            Thread.sleep(forTimeInterval: 0.05)
         }
         bridge = try desktop.launch(BuiltProducts.directory + "/narrator-atspi", ["run", "--socket", socket], name: "bridge")
     }

@@ -18,26 +18,17 @@ extension RealApplications {
         @Test("the page is entered on its first heading; Tab reaches the link, the field, the check box and the button with their names, roles and states; typing into the field says each letter once")
         func tabThroughThePage() throws {
             let session = try FirefoxPage.open()
-            var heard: [String]
-            heard = try session.hear("Tab")
-            #expect(heard == ["Read the docs, link"], "after Tab")
-            heard = try session.hear("Tab")
-            #expect(heard == ["Email, text field"], "after Tab")
-            heard = try session.hear("Tab")
-            #expect(heard == ["Remember me, not checked, check box"], "after Tab")
-            heard = try session.hear("Tab")
-            #expect(heard == ["Send, button"], "after Tab")
-            heard = try session.hear("shift+Tab")
-            #expect(heard == ["Remember me, not checked, check box"], "after shift+Tab")
-            heard = try session.hear("space")
-            #expect(heard == ["checked"], "after space")
-            heard = try session.hear("shift+Tab")
-            #expect(heard == ["Email, text field"], "after shift+Tab")
-            // Typed into the field: each letter once (the first used to be said twice, its caret
-            // move after a read of the field that knew no caret).
-            for letter in ["a", "b"] {
-                heard = try session.hear(letter)
-                #expect(heard == [letter], "after typing \(letter)")
+            let keys: [(key: String, says: [String])] = [
+                ("Tab", ["Read the docs, link"]), ("Tab", ["Email, text field"]), ("Tab", ["Remember me, not checked, check box"]),
+                ("Tab", ["Send, button"]), ("shift+Tab", ["Remember me, not checked, check box"]), ("space", ["checked"]),
+                ("shift+Tab", ["Email, text field"]),
+                // Typed into the field: each letter once (the first used to be said twice, its
+                // caret move after a read of the field that knew no caret).
+                ("a", ["a"]), ("b", ["b"]),
+            ]
+            for (key, says) in keys {
+                let heard = try session.hear(key)
+                #expect(heard == says, "after \(key)")
             }
         }
 

@@ -53,6 +53,17 @@ import Testing
         return h
     }
 
+    /// The harness with the fixture's entry (6) empty and its caret not known, mirrored.
+    static func emptyField() -> BridgeHarness {
+        var h = BridgeHarness(F.fixture)
+        h.desktop[":1.9"]?.change(F.path(6)) {
+            $0.text = nil
+            $0.selection = nil
+        }
+        h.startMirrored()
+        return h
+    }
+
     static func edit(_ location: Int, _ length: Int, _ text: String) -> RequestCommand {
         .update(tree: F.tree, update: .editText(element: "6", range: TextRange(location: location, length: length), text: text), announce: true, notify: nil)
     }
@@ -84,12 +95,7 @@ import Testing
 
     @Test("the first letter typed into a field whose caret was not known (Firefox's field, read again as its text leaf came) is said once: the caret's move after it is no move")
     func firstLetterIntoAFieldWithoutACaret() throws {
-        var h = BridgeHarness(F.fixture)
-        h.desktop[":1.9"]?.change(F.path(6)) {
-            $0.text = nil
-            $0.selection = nil
-        }
-        h.startMirrored()
+        var h = Self.emptyField()
         h.focus(":1.9", F.path(6))
         _ = h.sent()
         _ = h.reads()
@@ -102,12 +108,7 @@ import Testing
 
     @Test("the caret an empty field reports as it takes the focus, while the field is read, is where the field is entered: no move, nothing said after the focus")
     func theCaretOfAFieldTakingTheFocusIsNoMove() throws {
-        var h = BridgeHarness(F.fixture)
-        h.desktop[":1.9"]?.change(F.path(6)) {
-            $0.text = nil
-            $0.selection = nil
-        }
-        h.startMirrored()
+        var h = Self.emptyField()
         h.desktop[":1.9"]?.change(F.path(6)) { $0.selection = TextRange(location: 0, length: 0) }
         h.holds = { _, _ in true }
         h.focus(":1.9", F.path(6))
