@@ -3,27 +3,28 @@ import Glibc
 import NarratorCore
 import NarratorSystem
 
-/// The bridge's own GDBus connection to the accessibility bus: method calls sent without waiting,
-/// their replies decoded into ``DBusValue``s and delivered on the GLib main loop's thread, the one
-/// thread that uses this object. libatspi's calls block until each reply; these do not, so a
-/// hundred questions cost one round trip and a hung application holds up no one but itself.
+/// The bridge's own connection to the accessibility bus (``DBusSocket``): method calls sent
+/// without waiting, their replies decoded into ``DBusValue``s and delivered on the GLib main
+/// loop's thread, the one thread that uses this object. libatspi's calls block until each reply;
+/// these do not, so a hundred questions cost one round trip and a hung application holds up no one
+/// but itself.
 public final class ATSPIBus {
     /// Why the bus could not be reached.
     public struct ConnectError: Error, CustomStringConvertible {
         public let description: String
     }
 
-    private let connection: OpaquePointer
+    private let socket: DBusSocket
     /// A call waiting for its reply: when to give up on it, and whom to tell.
     private struct Pending {
         var deadline: MonotonicInstant
         var completion: (Result<DBusValue, DBusFailure>) -> Void
     }
 
-    /// Calls sent and not yet answered, by serial; their replies come through `router`.
+    /// Calls sent and not yet answered, by serial.
     private var pending: [UInt32: Pending] = [:]
-    private let router: ReplyRouter
-    private var filter: UInt32 = 0
+    /// Whom to tell when the bus goes.
+    private var closedHandlers: [() -> Void] = []
     /// The deadline the timeout timer is armed for, if it is.
     private var timerDeadline: MonotonicInstant?
     /// The bus's address, for messages.
@@ -41,30 +42,38 @@ public final class ATSPIBus {
         } else {
             address = try Self.addressFromSessionBus()
         }
-        var error: UnsafeMutablePointer<GError>?
-        let flags = GDBusConnectionFlags(rawValue: G_DBUS_CONNECTION_FLAGS_AUTHENTICATION_CLIENT.rawValue | G_DBUS_CONNECTION_FLAGS_MESSAGE_BUS_CONNECTION.rawValue)
-        guard let connection = g_dbus_connection_new_for_address_sync(address, flags, nil, nil, &error) else {
-            throw ConnectError(description: "cannot connect to the accessibility bus at \(address): \(Self.message(error))")
+        do {
+            socket = try DBusSocket(address: address)
+        } catch {
+            throw ConnectError(description: "cannot connect to the accessibility bus at \(address): \(error)")
         }
-        self.connection = connection
         self.address = address
-        router = ReplyRouter()
-        filter = router.install(on: connection) { [weak self] replies in self?.deliver(replies) }
-    }
-
-    deinit {
-        g_dbus_connection_remove_filter(connection, filter)
-        g_object_unref(UnsafeMutableRawPointer(connection))
+        socket.received = { [weak self] message in self?.take(message) }
+        socket.closed = { [weak self] reason in self?.lost(reason) }
     }
 
     /// Calls `body` on this thread when the bus goes away (the launcher stopped or crashed).
     func whenClosed(_ body: @escaping () -> Void) {
-        let box = Trampoline { _ in body(); return true }
-        typealias Handler = @convention(c) (OpaquePointer?, gboolean, UnsafeMutablePointer<GError>?, UnsafeMutableRawPointer?) -> Void
-        let handler: Handler = { _, _, _, context in _ = Trampoline.call(context) }
-        _ = g_signal_connect_data(
-            UnsafeMutableRawPointer(connection), "closed", unsafeBitCast(handler, to: GCallback.self), box.retained,
-            { context, _ in Trampoline.release(context) }, G_CONNECT_DEFAULT)
+        closedHandlers.append(body)
+    }
+
+    /// A reply to one of our calls goes to its completion; anything else (the bus's own
+    /// NameAcquired) is not for us.
+    private func take(_ message: DBusIncoming) {
+        guard let serial = message.replySerial, let call = pending.removeValue(forKey: serial) else { return }
+        switch message.kind {
+        case .methodReturn: call.completion(.success(message.body))
+        case .error: call.completion(.failure(Self.failure(errorName: message.errorName ?? "", message: message.errorMessage)))
+        case .methodCall, .signal: pending[serial] = call
+        }
+    }
+
+    /// The bus went: every call out fails, and whoever asked is told.
+    private func lost(_ reason: String) {
+        let failed = pending
+        pending = [:]
+        for serial in failed.keys.sorted() { failed[serial]?.completion(.failure(.error(name: "", message: reason))) }
+        for handler in closedHandlers { handler() }
     }
 
     /// Says on the session bus that a screen reader runs (`org.a11y.Status`: `IsEnabled` and
@@ -110,29 +119,13 @@ public final class ATSPIBus {
     public func send(
         _ call: DBusCall, to bus: String, timeout: Duration? = nil, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void
     ) {
-        guard let message = g_dbus_message_new_method_call(bus, call.path, call.interface, call.method) else {
-            completion(.failure(.error(name: "", message: "cannot build the call \(call.interface).\(call.method) to \(bus)")))
+        guard let serial = socket.send(call, to: bus) else {
+            completion(.failure(.error(name: "", message: "cannot send: \(socket.closedBecause ?? "the accessibility bus is closed")")))
             return
         }
-        defer { g_object_unref(UnsafeMutableRawPointer(message)) }
-        if let parameters = Self.parameters(call.arguments) { g_dbus_message_set_body(message, parameters) }
-        g_dbus_message_set_flags(message, G_DBUS_MESSAGE_FLAGS_NO_AUTO_START)
-        switch router.send(message, on: connection) {
-        case .failure(let failure):
-            completion(.failure(failure))
-        case .success(let serial):
-            let deadline = MonotonicClock.now() + (timeout ?? .milliseconds(Int(timeoutMilliseconds)))
-            pending[serial] = Pending(deadline: deadline, completion: completion)
-            armTimeout(for: deadline)
-        }
-    }
-
-    /// The replies the router took, handed to their calls' completions in the order they came.
-    private func deliver(_ replies: [ReplyRouter.Reply]) {
-        for reply in replies {
-            guard let call = pending.removeValue(forKey: reply.serial) else { continue }
-            call.completion(reply.result)
-        }
+        let deadline = MonotonicClock.now() + (timeout ?? .milliseconds(Int(timeoutMilliseconds)))
+        pending[serial] = Pending(deadline: deadline, completion: completion)
+        armTimeout(for: deadline)
     }
 
     /// Arms the one timer for the earliest deadline of the calls waiting, unless it fires sooner.
@@ -150,7 +143,6 @@ public final class ATSPIBus {
         timerDeadline = nil
         let now = MonotonicClock.now()
         let late = pending.filter { $0.value.deadline <= now }
-        router.forget(Array(late.keys))
         for serial in late.keys.sorted() {
             pending.removeValue(forKey: serial)?.completion(.failure(.timedOut))
         }
@@ -159,13 +151,11 @@ public final class ATSPIBus {
 
     /// `call`, waiting for its reply: for the benchmark's one-property baseline, never the bridge.
     public func sendAndWait(_ call: DBusCall, to bus: String) -> Result<DBusValue, DBusFailure> {
-        var error: UnsafeMutablePointer<GError>?
-        guard let reply = g_dbus_connection_call_sync(
-            connection, bus, call.path, call.interface, call.method, Self.parameters(call.arguments), nil, G_DBUS_CALL_FLAGS_NO_AUTO_START,
-            timeoutMilliseconds, nil, &error)
-        else { return .failure(Self.failure(error)) }
-        defer { g_variant_unref(reply) }
-        return .success(DBusValue.decode(reply))
+        guard let reply = socket.call(call, to: bus, timeoutMilliseconds: timeoutMilliseconds) else {
+            return .failure(socket.closedBecause.map { .error(name: "", message: $0) } ?? .timedOut)
+        }
+        if reply.kind == .error { return .failure(Self.failure(errorName: reply.errorName ?? "", message: reply.errorMessage)) }
+        return .success(reply.body)
     }
 
     /// The bus name of the application called `name`, once the registry lists it (asked every
@@ -184,40 +174,6 @@ public final class ATSPIBus {
             usleep(100_000)
         }
         return nil
-    }
-
-    /// The arguments as a (floating) tuple, or nil for none.
-    private static func parameters(_ arguments: [DBusArgument]) -> OpaquePointer? {
-        guard !arguments.isEmpty else { return nil }
-        var children: [OpaquePointer?] = arguments.map { argument in
-            switch argument {
-            case .string(let s): return g_variant_new_string(s)
-            case .int32(let i): return g_variant_new_int32(i)
-            case .uint32(let u): return g_variant_new_uint32(u)
-            case .double(let d): return g_variant_new_double(d)
-            case .variantDouble(let d): return g_variant_new_variant(g_variant_new_double(d))
-            case .strings(let strings):
-                var pointers = strings.map { strdup($0) }
-                defer { pointers.forEach { free($0) } }
-                return pointers.withUnsafeMutableBufferPointer { buffer in
-                    buffer.withMemoryRebound(to: UnsafePointer<gchar>?.self) { g_variant_new_strv($0.baseAddress, gssize($0.count)) }
-                }
-            }
-        }
-        return children.withUnsafeMutableBufferPointer { g_variant_new_tuple($0.baseAddress, gsize($0.count)) }
-    }
-
-    /// A failed call's reason: no reply in time, the application gone from the bus, or its error.
-    private static func failure(_ error: UnsafeMutablePointer<GError>?) -> DBusFailure {
-        guard let error else { return .error(name: "", message: "no reply and no error") }
-        defer { g_error_free(error) }
-        if error.pointee.domain == g_io_error_quark(), error.pointee.code == Int32(G_IO_ERROR_TIMED_OUT.rawValue) { return .timedOut }
-        var name = ""
-        if let remote = g_dbus_error_get_remote_error(error) {
-            name = String(cString: remote)
-            g_free(remote)
-        }
-        return failure(errorName: name, message: error.pointee.message.map { String(cString: $0) } ?? "")
     }
 
     /// An error reply's reason: the application gone from the bus (the bus says so for it), or its own error.

@@ -33,6 +33,13 @@ final class Trampoline {
         _ = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { Trampoline.call($0) ? 1 : 0 }, box.retained, release)
     }
 
+    /// Runs `body` once on the main loop, in the iteration after this one, beside the sources
+    /// of default priority (an idle of lower priority would wait while a busy socket is readable).
+    static func soon(_ body: @escaping () -> Void) {
+        let box = Trampoline { _ in body(); return false }
+        _ = g_idle_add_full(G_PRIORITY_DEFAULT, { Trampoline.call($0) ? 1 : 0 }, box.retained, release)
+    }
+
     /// Runs `body` each time `fd` is readable, until it returns false.
     static func whenReadable(_ fd: Int32, _ body: @escaping () -> Bool) {
         let box = Trampoline { _ in body() }

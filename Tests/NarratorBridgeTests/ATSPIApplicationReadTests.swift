@@ -191,4 +191,70 @@ struct ATSPIApplicationReadTests {
         app.cacheMisnumbers = ["/a/3"]
         #expect(read(app).0 == .read(name: "fixture", windows: [window]))
     }
+
+    @Test("Firefox (Gecko) is walked with one GetAll an object, a small page's children asked with the rest, a leaf of a big one never asked for its children")
+    func geckoIsWalkedWithGetAll() {
+        var heading = AccessibleSnapshot(path: "/a/9", role: .heading, name: "Prices", states: [.showing, .visible])
+        heading.level = 2
+        var page = window
+        page.children[0].children.append(heading)
+        var app = FakeApplication(windows: [page], offersCache: false)
+        app.toolkit = ("Gecko", "153.0")
+        var read = ATSPIApplicationRead()
+        var wave = read.start()
+        var asked: [ATSPIRequest] = []
+        var waves = 0
+        while !wave.isEmpty {
+            waves += 1
+            asked += wave
+            wave = wave.flatMap { read.take($0, app.answer($0)) }
+        }
+        #expect(read.outcome == .read(name: "fixture", windows: [page]))
+        let objects = app.all.map(\.path)
+        // Name, description, child count and attributes (the heading's level, the field's
+        // placeholder) in one question: none of them asked alone.
+        #expect(asked.filter { if case .properties = $0 { return true } else { return false } }.count == objects.count)
+        #expect(!asked.contains { request in
+            switch request {
+            case .name(let path), .description(let path), .attributes(let path): return path != ATSPIApplicationRead.root
+            default: return false
+            }
+        })
+        // Small, so every object's children were asked with what it is: after the start, one round
+        // trip a level (the window, the panel, the controls), then the controls' details.
+        #expect(waves == 1 + 3 + 1)
+
+        // Big: past the first objects, an object is asked for its children only when it has some.
+        let items = (0..<1_200).map { AccessibleSnapshot(path: "/l/\($0)", role: .listItem, name: "Item \($0)", states: [.showing, .visible]) }
+        let list = AccessibleSnapshot(path: "/l/list", role: .list, states: [.showing, .visible], children: items)
+        var big = FakeApplication(windows: [AccessibleSnapshot(path: "/l/w", role: .frame, name: "Long", children: [list])], offersCache: false)
+        big.toolkit = ("Gecko", "153.0")
+        var bigRead = ATSPIApplicationRead()
+        var next = bigRead.start()
+        var childrenAsked = 0
+        while !next.isEmpty {
+            childrenAsked += next.filter { if case .children = $0 { return true } else { return false } }.count
+            next = next.flatMap { bigRead.take($0, big.answer($0)) }
+        }
+        #expect(bigRead.outcome == .read(name: "fixture", windows: big.windows))
+        // The root's, the window's, the list's, and the first items' while fewer than 1,000 objects were known.
+        #expect(childrenAsked == 3 + ATSPIApplicationRead.eagerChildrenBelow - 3)
+    }
+
+    @Test("GTK and Qt are walked as before: name and description asked alone (Qt 5 leaves the bus when asked GetAll)")
+    func othersAreWalkedWithoutGetAll() {
+        for toolkit in [("Qt", "5.15.8"), ("GTK", "3.24.38")] {
+            var app = FakeApplication(windows: [window], offersCache: false)
+            app.toolkit = toolkit
+            var read = ATSPIApplicationRead()
+            var wave = read.start()
+            var asked: [ATSPIRequest] = []
+            while !wave.isEmpty {
+                asked += wave
+                wave = wave.flatMap { read.take($0, app.answer($0)) }
+            }
+            #expect(read.outcome == .read(name: "fixture", windows: [window]))
+            #expect(!asked.contains { if case .properties = $0 { return true } else { return false } }, "\(toolkit)")
+        }
+    }
 }

@@ -58,6 +58,14 @@ struct FakeApplication: Sendable {
 
     func ref(_ path: String) -> DBusValue { .structure([.string(bus), .string(path)]) }
 
+    /// An object's attributes (`a{ss}`): the toolkit's, a field's placeholder, a heading's level.
+    func attributes(_ s: AccessibleSnapshot) -> DBusValue {
+        var attributes: [DBusValue] = [.structure([.string("toolkit"), .string(toolkit.0)])]
+        if let placeholder = s.placeholder { attributes.append(.structure([.string("placeholder-text"), .string(placeholder)])) }
+        if let level = s.level { attributes.append(.structure([.string("level"), .string(String(level))])) }
+        return .array(attributes)
+    }
+
     func states(_ s: ATSPIStates) -> DBusValue {
         .array([.unsigned(s.rawValue & 0xFFFF_FFFF), .unsigned(s.rawValue >> 32)])
     }
@@ -114,10 +122,15 @@ struct FakeApplication: Sendable {
             guard let s = find(path) else { return missing }
             return reply(.variant(.integer(Int64(s.selection.map { $0.location + $0.length } ?? -1))))
         case .attributes(let path):
+            return find(path).map { reply(attributes($0)) } ?? missing
+        case .properties(let path):
+            // Properties.GetAll on Accessible: a{sv}, as at-spi2-atk answers it.
             guard let s = find(path) else { return missing }
-            var attributes: [DBusValue] = [.structure([.string("toolkit"), .string("gtk")])]
-            if let placeholder = s.placeholder { attributes.append(.structure([.string("placeholder-text"), .string(placeholder)])) }
-            return reply(.array(attributes))
+            func entry(_ key: String, _ value: DBusValue) -> DBusValue { .structure([.string(key), .variant(value)]) }
+            return reply(.array([
+                entry("Name", .string(s.name)), entry("Description", .string(s.description)), entry("Locale", .string("en-US")),
+                entry("ChildCount", .integer(Int64(s.children.count))), entry("Attributes", attributes(s)),
+            ]))
         case .rowAtIndex(let path, let index):
             guard find(path)?.role == .table else { return missing }
             return reply(.integer(Int64(index < tableHeaders ? -1 : index - tableHeaders)))

@@ -58,8 +58,12 @@ public struct ATSPIApplicationRead: Sendable {
         var detailsAsked = false
         /// Found by walking (asked what it is, one question at a time) rather than in the cache.
         var walked = false
-        /// How many children the cache says it has.
+        /// How many children the cache (or `GetAll`) says it has.
         var childCount = 0
+        /// Its attributes came with its other properties (``ATSPIRequest/properties(_:)``).
+        var attributesRead = false
+        /// Its children were asked with what it is, not after.
+        var childrenAsked = false
     }
 
     private var nodes: [String: Node] = [:]
@@ -131,7 +135,9 @@ public struct ATSPIApplicationRead: Sendable {
             let position: [ATSPIRequest] = row.map { [.rowAtIndex($0.list, $0.index), .rowCount($0.list), .childCount($0.list)] } ?? []
             return walk(roots, depth: 0, parent: "") + ask(position)
         }
-        return ask([.items, .name(Self.root), .children(Self.root), .toolkitName, .toolkitVersion])
+        // The toolkit before the windows: an application answers in order, so the walk that the
+        // windows start knows which dialect it walks.
+        return ask([.items, .name(Self.root), .toolkitName, .toolkitVersion, .children(Self.root)])
     }
 
     /// Where the row read alone stands: its table row of the table's rows (none for a column
@@ -203,7 +209,9 @@ public struct ATSPIApplicationRead: Sendable {
                 unreadChildren.append((path, Array(children.dropFirst(childrenAtOnce))))
             }
             update(path) { $0.children = walked }
-            return walk(walked, depth: node.depth + 1, parent: path)
+            // Asked with what the object is, its children wait until that is known.
+            guard node.walked else { return walk(walked, depth: node.depth + 1, parent: path) }
+            return node.detailsAsked ? walkChildren(of: path) : []
         case .role(let path):
             update(path) { $0.role = ATSPIRole(code: UInt32(value?.int ?? 0)) }
         case .states(let path):
@@ -212,6 +220,21 @@ public struct ATSPIApplicationRead: Sendable {
             update(path) { $0.interfaces = Set((value?.items ?? []).compactMap(\.string)) }
         case .description(let path):
             update(path) { $0.description = value?.string ?? "" }
+        case .properties(let path):
+            var properties: [String: DBusValue] = [:]
+            for entry in value?.items ?? [] {
+                if let key = entry[0]?.string, let property = entry[1] { properties[key] = property.unwrapped }
+            }
+            let attributes = Self.attributes(properties["Attributes"])
+            update(path) { node in
+                node.name = properties["Name"]?.string ?? ""
+                node.description = properties["Description"]?.string ?? ""
+                // Not answered: asked for its children, as if it had some.
+                node.childCount = properties["ChildCount"]?.int ?? 1
+                node.placeholder = attributes.placeholder
+                node.level = attributes.level
+                node.attributesRead = value != nil
+            }
         case .relations(let path):
             // Both directions: a label says what it labels (label-for), a control what labels it.
             for label in Self.targets(of: Self.labelledByRelation, in: value) { addLabel(label, to: path) }
@@ -240,12 +263,10 @@ public struct ATSPIApplicationRead: Sendable {
             update(path) { $0.caret = value?.int.flatMap { $0 >= 0 ? $0 : nil } }
             return []
         case .attributes(let path):
-            let attributes = value?.items ?? []
-            let placeholder = attributes.first { $0[0]?.string == "placeholder-text" }?[1]?.string
-            let level = attributes.first { $0[0]?.string == "level" }?[1]?.string.flatMap { Int($0) }
+            let attributes = Self.attributes(value)
             update(path) {
-                $0.placeholder = placeholder
-                $0.level = level
+                $0.placeholder = attributes.placeholder
+                $0.level = attributes.level
             }
             return []
         case .value(let path, let field):
@@ -335,17 +356,51 @@ public struct ATSPIApplicationRead: Sendable {
             node.parent = parent
             node.walked = true
             nodes[path] = node
-            requests += [.role(path), .name(path), .description(path), .states(path), .interfaces(path)]
+            // Gecko answers GetAll cheaply and its child count spares a leaf the children's
+            // question; Qt 5 drops off the bus when asked GetAll, and others are left as they are.
+            guard dialect == .gecko else {
+                requests += [.role(path), .name(path), .description(path), .states(path), .interfaces(path)]
+                continue
+            }
+            requests += [.role(path), .properties(path), .states(path), .interfaces(path)]
+            // While the read is small, the children are asked with the rest: a level costs one
+            // round trip, not two, and a 100-object page is read in half the time. Past that, only
+            // what has children is asked for them: most of a big page is leaves.
+            if nodes.count < Self.eagerChildrenBelow {
+                nodes[path]?.childrenAsked = true
+                requests.append(.children(path))
+            }
         }
         return ask(requests)
+    }
+
+    /// How many objects a read may have met and still ask a walked object for its children
+    /// before knowing whether it has any (Gecko only; see ``walk(_:depth:parent:)``).
+    static let eagerChildrenBelow = 1_000
+
+    /// The children an object's answer listed, walked once what the object is allows: none under
+    /// a list that manages its own, or past the deepest level read.
+    private mutating func walkChildren(of path: String) -> [ATSPIRequest] {
+        guard let node = nodes[path], let children = node.children else { return [] }
+        guard node.depth < maximumDepth, !(node.states ?? []).contains(.managesDescendants) else {
+            nodes[path]?.children = []
+            return []
+        }
+        return walk(children, depth: node.depth + 1, parent: path)
     }
 
     /// Once an object's states and interfaces are known: its details, and its children unless it
     /// manages them itself or is as deep as the read goes.
     private mutating func detailsOrChildren(_ path: String) -> [ATSPIRequest] {
-        guard let node = nodes[path], !node.detailsAsked, let states = node.states, node.interfaces != nil, node.role != nil else { return [] }
+        guard let node = nodes[path], !node.detailsAsked, let states = node.states, node.interfaces != nil, node.role != nil, node.name != nil
+        else { return [] }
         var requests = details(path)
-        if node.depth < maximumDepth, !states.contains(.managesDescendants) {
+        if node.childrenAsked {
+            // Asked with the rest: walked now if they came first, else when they come.
+            return ask(requests) + walkChildren(of: path)
+        } else if node.attributesRead, node.childCount == 0 {
+            nodes[path]?.children = []
+        } else if node.depth < maximumDepth, !states.contains(.managesDescendants) {
             requests.append(.children(path))
         } else {
             nodes[path]?.children = []
@@ -370,14 +425,14 @@ public struct ATSPIApplicationRead: Sendable {
         if interfaces.contains("org.a11y.atspi.Value") { requests += ATSPIRequest.ValueField.allCases.map { .value(path, $0) } }
         if interfaces.contains("org.a11y.atspi.Text") {
             if states.contains(.editable) || node.role == .text || node.role == .entry {
-                requests += [.text(path), .selection(path), .caret(path), .attributes(path)]
+                requests += [.text(path), .selection(path), .caret(path)] + (node.attributesRead ? [] : [.attributes(path)])
             } else if (node.name ?? "").isEmpty, ATSPIMapping.textRoles.contains(node.role ?? .unknown) {
                 // What a web page's paragraph says is its text, not its name (it has none).
                 requests.append(.text(path))
             }
         }
         // A heading's level is an attribute ("level:2").
-        if node.role == .heading { requests.append(.attributes(path)) }
+        if node.role == .heading, !node.attributesRead { requests.append(.attributes(path)) }
         return requests
     }
 
@@ -412,6 +467,14 @@ public struct ATSPIApplicationRead: Sendable {
         snapshot.level = node.level
         snapshot.children = (node.children ?? []).filter { nodes[$0] != nil }.map { self.snapshot($0) }
         return snapshot
+    }
+
+    /// What the bridge reads of an object's attributes (`a{ss}`): a field's placeholder, a heading's level.
+    static func attributes(_ value: DBusValue?) -> (placeholder: String?, level: Int?) {
+        let attributes = value?.items ?? []
+        let placeholder = attributes.first { $0[0]?.string == "placeholder-text" }?[1]?.string
+        let level = attributes.first { $0[0]?.string == "level" }?[1]?.string.flatMap { Int($0) }
+        return (placeholder, level)
     }
 
     /// A state set's two 32-bit words.

@@ -8,6 +8,9 @@ public enum ATSPIRequest: Hashable, Sendable {
     case items
     case name(String)
     case description(String)
+    /// Every `Accessible` property in one `GetAll` (name, description, child count, attributes):
+    /// how a Gecko object is walked, one question where there were three or four.
+    case properties(String)
     case role(String)
     case states(String)
     case interfaces(String)
@@ -46,7 +49,7 @@ public enum ATSPIRequest: Hashable, Sendable {
         switch self {
         case .items: return "/org/a11y/atspi/cache"
         case .toolkitName, .toolkitVersion: return ATSPIApplicationRead.root
-        case .name(let p), .description(let p), .role(let p), .states(let p), .interfaces(let p), .children(let p), .relations(let p),
+        case .name(let p), .description(let p), .properties(let p), .role(let p), .states(let p), .interfaces(let p), .children(let p), .relations(let p),
             .extents(let p), .actions(let p), .text(let p), .selection(let p), .caret(let p), .attributes(let p), .value(let p, _),
             .rowAtIndex(let p, _), .rowCount(let p), .childCount(let p):
             return p
@@ -63,6 +66,8 @@ public enum ATSPIRequest: Hashable, Sendable {
         case .items: return DBusCall(path: path, interface: "org.a11y.atspi.Cache", method: "GetItems")
         case .name: return property(accessible, "Name")
         case .description: return property(accessible, "Description")
+        case .properties:
+            return DBusCall(path: path, interface: "org.freedesktop.DBus.Properties", method: "GetAll", arguments: [.string(accessible)])
         case .role: return DBusCall(path: path, interface: accessible, method: "GetRole")
         case .states: return DBusCall(path: path, interface: accessible, method: "GetState")
         case .interfaces: return DBusCall(path: path, interface: accessible, method: "GetInterfaces")

@@ -1,0 +1,277 @@
+import CAtspi
+import Glibc
+import NarratorCore
+import NarratorSystem
+
+/// The bridge's connection to the accessibility bus: a Unix socket spoken to in D-Bus's wire
+/// format (``DBusWire``), read on the GLib main loop's thread when it has bytes and written when
+/// there is something to write, every call queued in one loop iteration going out in one write.
+/// No second thread and no object per message: a long page's 90,000 questions cost the bridge
+/// what encoding and decoding them costs. Used on one thread only.
+final class DBusSocket {
+    /// Why the bus could not be reached, or went.
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    private let fd: Int32
+    private var reader = DBusMessageReader()
+    /// Bytes queued and not yet written, from `written` on.
+    private var output: [UInt8] = []
+    private var written = 0
+    private var flushScheduled = false
+    private var waitingToWrite = false
+    private var nextSerial: UInt32 = 1
+    private(set) var closedBecause: String?
+    /// Every message that comes, in order, on this thread.
+    var received: (DBusIncoming) -> Void = { _ in }
+    /// Once, when the bus closes the connection or speaks nonsense.
+    var closed: (String) -> Void = { _ in }
+
+    /// Connects to the first socket of `address` that answers, authenticates as this process's
+    /// user (SASL `EXTERNAL`) and says `Hello`, waiting at most `timeoutMilliseconds` for each step.
+    init(address: String, timeoutMilliseconds: Int32 = 5_000) throws(Failure) {
+        let sockets: [DBusAddress]
+        do {
+            sockets = try DBusAddress.parse(address)
+        } catch {
+            throw Failure(description: error.description)
+        }
+        var reasons: [String] = []
+        var connected: Int32?
+        for socket in sockets {
+            do {
+                connected = try Self.connect(socket)
+                break
+            } catch {
+                reasons.append(error.description)
+            }
+        }
+        guard let fd = connected else { throw Failure(description: "cannot connect to \(address): " + reasons.joined(separator: "; ")) }
+        self.fd = fd
+        do throws(Failure) {
+            do {
+                try Syscall.setNonBlocking(fd, true)
+            } catch {
+                throw Failure(description: "cannot make the socket non-blocking: \(error)")
+            }
+            try authenticate(timeoutMilliseconds: timeoutMilliseconds)
+            let hello = nextSerial
+            nextSerial += 1
+            output = DBusWire.hello(serial: hello)
+            guard let reply = wait(for: hello, timeoutMilliseconds: timeoutMilliseconds) else {
+                throw Failure(description: "the bus at \(address) did not answer Hello within \(timeoutMilliseconds) ms")
+            }
+            if reply.kind == .error { throw Failure(description: "the bus at \(address) refused Hello: \(reply.errorName ?? "") \(reply.errorMessage)") }
+        } catch {
+            try? Syscall.close(fd)
+            throw error
+        }
+        Trampoline.whenReadable(fd) { [weak self] in self?.readable() ?? false }
+    }
+
+    deinit {
+        if closedBecause == nil { try? Syscall.close(fd) }
+    }
+
+    private static func connect(_ socket: DBusAddress) throws(Failure) -> Int32 {
+        let address: UnixSocketAddress
+        let name: String
+        do {
+            switch socket {
+            case .path(let path):
+                name = path
+                address = try UnixSocketAddress(path: path)
+            case .abstract(let abstract):
+                name = "@" + abstract
+                address = try UnixSocketAddress(abstractName: abstract)
+            }
+        } catch {
+            throw Failure(description: error.description)
+        }
+        do {
+            let fd = try Syscall.unixSocket(type: Syscall.stream)
+            do {
+                try Syscall.connect(fd, to: address)
+            } catch {
+                try? Syscall.close(fd)
+                throw error
+            }
+            return fd
+        } catch {
+            throw Failure(description: "\(name): \(error)")
+        }
+    }
+
+    /// SASL on the new socket: a NUL byte, `AUTH EXTERNAL` with our uid, the server's `OK`, `BEGIN`.
+    private func authenticate(timeoutMilliseconds: Int32) throws(Failure) {
+        output = [0] + Array(DBusAddress.authenticationLine(uid: getuid()).utf8)
+        guard flushBlocking(timeoutMilliseconds: timeoutMilliseconds) else { throw Failure(description: "the bus did not take the authentication") }
+        var line: [UInt8] = []
+        let deadline = MonotonicClock.now() + .milliseconds(Int(timeoutMilliseconds))
+        while !line.ends(with: [13, 10]) {
+            guard line.count < 4096, let byte = readByte(until: deadline) else {
+                throw Failure(description: "the bus did not answer the authentication (\(String(decoding: line, as: UTF8.self)))")
+            }
+            line.append(byte)
+        }
+        let answer = String(decoding: line.dropLast(2), as: UTF8.self)
+        guard answer.hasPrefix("OK ") else { throw Failure(description: "the bus refused the authentication as uid \(getuid()): \(answer)") }
+        output = Array("BEGIN\r\n".utf8)
+        guard flushBlocking(timeoutMilliseconds: timeoutMilliseconds) else { throw Failure(description: "the bus did not take BEGIN") }
+    }
+
+    /// One byte of the authentication's answer (read one at a time, so that nothing of the first
+    /// message is taken as part of it).
+    private func readByte(until deadline: MonotonicInstant) -> UInt8? {
+        var byte: UInt8 = 0
+        while MonotonicClock.now() < deadline {
+            let count = withUnsafeMutableBytes(of: &byte) { try? Syscall.read(fd, into: $0) }
+            if count == 1 { return byte }
+            if count == 0 { return nil }
+            _ = try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: remaining(until: deadline))
+        }
+        return nil
+    }
+
+    private func remaining(until deadline: MonotonicInstant) -> Int32 {
+        let now = MonotonicClock.now()
+        guard deadline > now else { return 0 }
+        return Int32(clamping: (deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000)
+    }
+
+    /// Queues `call` to `destination`; it is written once this loop iteration ends (or at once,
+    /// when much is queued). Its serial, or nil once the connection is closed.
+    func send(_ call: DBusCall, to destination: String) -> UInt32? {
+        guard closedBecause == nil else { return nil }
+        let serial = nextSerial
+        nextSerial = nextSerial == .max ? 1 : nextSerial + 1
+        output += DBusWire.methodCall(call, destination: destination, serial: serial)
+        if output.count - written > 1 << 16 {
+            flush()
+        } else if !flushScheduled, !waitingToWrite {
+            flushScheduled = true
+            Trampoline.soon { [weak self] in
+                self?.flushScheduled = false
+                self?.flush()
+            }
+        }
+        return serial
+    }
+
+    /// Writes what the socket takes now; the rest when it can take more.
+    private func flush() {
+        guard closedBecause == nil, written < output.count else { return }
+        let result = output.withUnsafeBytes { bytes in
+            Result { () throws(Errno) -> Int in try Syscall.write(fd, UnsafeRawBufferPointer(rebasing: bytes[written...])) }
+        }
+        switch result {
+        case .success(let count): written += count
+        case .failure(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK: break
+        case .failure(let error):
+            close(because: "writing to the accessibility bus failed: \(error)")
+            return
+        }
+        if written == output.count {
+            output.removeAll(keepingCapacity: true)
+            written = 0
+        } else if !waitingToWrite {
+            waitingToWrite = true
+            Trampoline.whenWritable(fd) { [weak self] in
+                guard let self else { return false }
+                self.flush()
+                self.waitingToWrite = self.closedBecause == nil && self.written < self.output.count
+                return self.waitingToWrite
+            }
+        }
+    }
+
+    /// Writes everything queued, waiting for the socket as long as `timeoutMilliseconds`.
+    private func flushBlocking(timeoutMilliseconds: Int32) -> Bool {
+        let deadline = MonotonicClock.now() + .milliseconds(Int(timeoutMilliseconds))
+        while closedBecause == nil, written < output.count, MonotonicClock.now() < deadline {
+            flush()
+            if written < output.count { _ = try? Syscall.poll(fd, events: Int16(POLLOUT), timeoutMilliseconds: remaining(until: deadline)) }
+        }
+        return closedBecause == nil && output.isEmpty
+    }
+
+    /// Reads everything the socket holds and hands on every whole message. Whether to keep watching.
+    private func readable() -> Bool {
+        guard closedBecause == nil else { return false }
+        _ = readAvailable()
+        return deliverWhole(until: nil) == nil && closedBecause == nil
+    }
+
+    /// Reads until the socket is empty; false when it closed.
+    private func readAvailable() -> Bool {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while closedBecause == nil {
+            let result = chunk.withUnsafeMutableBytes { bytes in Result { () throws(Errno) -> Int in try Syscall.read(fd, into: bytes) } }
+            switch result {
+            case .success(0):
+                close(because: "the accessibility bus closed the connection")
+                return false
+            case .success(let count):
+                chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+            case .failure(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK:
+                return true
+            case .failure(let error):
+                close(because: "reading from the accessibility bus failed: \(error)")
+                return false
+            }
+        }
+        return false
+    }
+
+    /// Hands on every whole message read, except the reply to `serial` (if given), which is
+    /// returned once every other message before and after it has been handed on.
+    private func deliverWhole(until serial: UInt32?) -> DBusIncoming? {
+        var kept: DBusIncoming?
+        while closedBecause == nil {
+            do {
+                guard let message = try reader.next() else { break }
+                if let serial, message.replySerial == serial, message.kind == .methodReturn || message.kind == .error {
+                    kept = message
+                } else {
+                    received(message)
+                }
+            } catch {
+                close(because: "the accessibility bus sent what is not D-Bus: \(error)")
+            }
+        }
+        return kept
+    }
+
+    /// Writes what is queued and waits for the reply to `serial`, handing on every other message
+    /// that comes meanwhile: for the connection's Hello and the benchmarks' one-call baseline.
+    func wait(for serial: UInt32, timeoutMilliseconds: Int32) -> DBusIncoming? {
+        let deadline = MonotonicClock.now() + .milliseconds(Int(timeoutMilliseconds))
+        guard flushBlocking(timeoutMilliseconds: timeoutMilliseconds) else { return nil }
+        while closedBecause == nil, MonotonicClock.now() < deadline {
+            if let reply = deliverWhole(until: serial) { return reply }
+            _ = try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: remaining(until: deadline))
+            guard readAvailable() else { return nil }
+        }
+        return nil
+    }
+
+    /// The queued call `serial`, sent and waited for (see ``wait(for:timeoutMilliseconds:)``).
+    func call(_ call: DBusCall, to destination: String, timeoutMilliseconds: Int32) -> DBusIncoming? {
+        guard let serial = send(call, to: destination) else { return nil }
+        return wait(for: serial, timeoutMilliseconds: timeoutMilliseconds)
+    }
+
+    private func close(because reason: String) {
+        guard closedBecause == nil else { return }
+        closedBecause = reason
+        try? Syscall.close(fd)
+        closed(reason)
+    }
+}
+
+extension Array where Element == UInt8 {
+    fileprivate func ends(with suffix: [UInt8]) -> Bool {
+        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
+    }
+}
