@@ -6,8 +6,8 @@ import NarratorDesktopHarness
 import NarratorTestSupport
 import Testing
 
-/// The bridge's own connection to the accessibility bus (``ATSPIBus``, its replies taken off
-/// GDBus's worker thread by ``ReplyRouter``), against zenity on a headless desktop: every call is
+/// The bridge's own connection to the accessibility bus (``ATSPIBus`` over its own socket, in
+/// D-Bus's wire format), against zenity on a real bus on a headless desktop: every call is
 /// answered exactly once, calls that wait on the same connection still get their replies, a name
 /// no longer on the bus and a stopped application each end their calls as the bridge needs.
 @Suite(
