@@ -62,8 +62,6 @@ public struct ATSPIApplicationRead: Sendable {
         var childCount = 0
         /// Its attributes came with its other properties (``ATSPIRequest/properties(_:)``).
         var attributesRead = false
-        /// Its children were asked with what it is, not after.
-        var childrenAsked = false
     }
 
     private var nodes: [String: Node] = [:]
@@ -209,9 +207,7 @@ public struct ATSPIApplicationRead: Sendable {
                 unreadChildren.append((path, Array(children.dropFirst(childrenAtOnce))))
             }
             update(path) { $0.children = walked }
-            // Asked with what the object is, its children wait until that is known.
-            guard node.walked else { return walk(walked, depth: node.depth + 1, parent: path) }
-            return node.detailsAsked ? walkChildren(of: path) : []
+            return walk(walked, depth: node.depth + 1, parent: path)
         case .role(let path):
             update(path) { $0.role = ATSPIRole(code: UInt32(value?.int ?? 0)) }
         case .states(let path):
@@ -363,30 +359,8 @@ public struct ATSPIApplicationRead: Sendable {
                 continue
             }
             requests += [.role(path), .properties(path), .states(path), .interfaces(path)]
-            // While the read is small, the children are asked with the rest: a level costs one
-            // round trip, not two, and a 100-object page is read in half the time. Past that, only
-            // what has children is asked for them: most of a big page is leaves.
-            if nodes.count < Self.eagerChildrenBelow {
-                nodes[path]?.childrenAsked = true
-                requests.append(.children(path))
-            }
         }
         return ask(requests)
-    }
-
-    /// How many objects a read may have met and still ask a walked object for its children
-    /// before knowing whether it has any (Gecko only; see ``walk(_:depth:parent:)``).
-    static let eagerChildrenBelow = 1_000
-
-    /// The children an object's answer listed, walked once what the object is allows: none under
-    /// a list that manages its own, or past the deepest level read.
-    private mutating func walkChildren(of path: String) -> [ATSPIRequest] {
-        guard let node = nodes[path], let children = node.children else { return [] }
-        guard node.depth < maximumDepth, !(node.states ?? []).contains(.managesDescendants) else {
-            nodes[path]?.children = []
-            return []
-        }
-        return walk(children, depth: node.depth + 1, parent: path)
     }
 
     /// Once an object's states and interfaces are known: its details, and its children unless it
@@ -395,10 +369,7 @@ public struct ATSPIApplicationRead: Sendable {
         guard let node = nodes[path], !node.detailsAsked, let states = node.states, node.interfaces != nil, node.role != nil, node.name != nil
         else { return [] }
         var requests = details(path)
-        if node.childrenAsked {
-            // Asked with the rest: walked now if they came first, else when they come.
-            return ask(requests) + walkChildren(of: path)
-        } else if node.attributesRead, node.childCount == 0 {
+        if node.attributesRead, node.childCount == 0 {
             nodes[path]?.children = []
         } else if node.depth < maximumDepth, !states.contains(.managesDescendants) {
             requests.append(.children(path))
