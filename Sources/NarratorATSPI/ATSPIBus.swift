@@ -60,12 +60,10 @@ public final class ATSPIBus {
     /// A reply to one of our calls goes to its completion; anything else (the bus's own
     /// NameAcquired) is not for us.
     private func take(_ message: DBusIncoming) {
-        guard let serial = message.replySerial, let call = pending.removeValue(forKey: serial) else { return }
-        switch message.kind {
-        case .methodReturn: call.completion(.success(message.body))
-        case .error: call.completion(.failure(Self.failure(errorName: message.errorName ?? "", message: message.errorMessage)))
-        case .methodCall, .signal: pending[serial] = call
-        }
+        guard message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial,
+            let call = pending.removeValue(forKey: serial)
+        else { return }
+        call.completion(message.kind == .error ? .failure(Self.failure(message)) : .success(message.body))
     }
 
     /// The bus went: every call out fails, and whoever asked is told.
@@ -132,9 +130,7 @@ public final class ATSPIBus {
     private func armTimeout(for deadline: MonotonicInstant) {
         if let armed = timerDeadline, armed <= deadline { return }
         timerDeadline = deadline
-        let now = MonotonicClock.now()
-        let milliseconds = deadline > now ? UInt32(clamping: (deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000) : 0
-        Trampoline.after(milliseconds: milliseconds) { [weak self] in self?.expire(armedFor: deadline) }
+        Trampoline.at(deadline) { [weak self] in self?.expire(armedFor: deadline) }
     }
 
     /// Fails every call past its deadline with `.timedOut`, then arms the timer for the next.
@@ -154,8 +150,7 @@ public final class ATSPIBus {
         guard let reply = socket.call(call, to: bus, timeoutMilliseconds: timeoutMilliseconds) else {
             return .failure(socket.closedBecause.map { .error(name: "", message: $0) } ?? .timedOut)
         }
-        if reply.kind == .error { return .failure(Self.failure(errorName: reply.errorName ?? "", message: reply.errorMessage)) }
-        return .success(reply.body)
+        return reply.kind == .error ? .failure(Self.failure(reply)) : .success(reply.body)
     }
 
     /// The bus name of the application called `name`, once the registry lists it (asked every
@@ -177,7 +172,8 @@ public final class ATSPIBus {
     }
 
     /// An error reply's reason: the application gone from the bus (the bus says so for it), or its own error.
-    static func failure(errorName name: String, message: String) -> DBusFailure {
+    static func failure(_ reply: DBusIncoming) -> DBusFailure {
+        let name = reply.errorName ?? "", message = reply.errorMessage
         switch name {
         case "org.freedesktop.DBus.Error.ServiceUnknown", "org.freedesktop.DBus.Error.NameHasNoOwner", "org.freedesktop.DBus.Error.NoReply":
             return .gone

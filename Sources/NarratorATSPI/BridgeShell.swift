@@ -126,9 +126,7 @@ final class BridgeShell {
                 feed(.daemonUnreachable("\(error)"))
             }
         case .setTimer(let timer, let deadline):
-            let now = MonotonicClock.now()
-            let milliseconds = deadline > now ? UInt32(clamping: (deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000) : 0
-            Trampoline.after(milliseconds: milliseconds) { [unowned self] in feed(.timerFired(timer)) }
+            Trampoline.at(deadline) { [unowned self] in feed(.timerFired(timer)) }
         case .lookForNewBus:
             guard let next = try? ATSPIBus(environment: environment) else {
                 feed(.newBus(found: false))

@@ -16,6 +16,8 @@ final class DBusSocket {
 
     private let fd: Int32
     private var reader = DBusMessageReader()
+    /// Where each read lands, kept between reads: a busy bus is readable thousands of times a second.
+    private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     /// Bytes queued and not yet written, from `written` on.
     private var output: [UInt8] = []
     private var written = 0
@@ -109,7 +111,7 @@ final class DBusSocket {
         guard flushBlocking(timeoutMilliseconds: timeoutMilliseconds) else { throw Failure(description: "the bus did not take the authentication") }
         var line: [UInt8] = []
         let deadline = MonotonicClock.now() + .milliseconds(Int(timeoutMilliseconds))
-        while !line.ends(with: [13, 10]) {
+        while !line.suffix(2).elementsEqual([13, 10]) {
             guard line.count < 4096, let byte = readByte(until: deadline) else {
                 throw Failure(description: "the bus did not answer the authentication (\(String(decoding: line, as: UTF8.self)))")
             }
@@ -129,15 +131,9 @@ final class DBusSocket {
             let count = withUnsafeMutableBytes(of: &byte) { try? Syscall.read(fd, into: $0) }
             if count == 1 { return byte }
             if count == 0 { return nil }
-            _ = try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: remaining(until: deadline))
+            _ = try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: MonotonicClock.milliseconds(until: deadline))
         }
         return nil
-    }
-
-    private func remaining(until deadline: MonotonicInstant) -> Int32 {
-        let now = MonotonicClock.now()
-        guard deadline > now else { return 0 }
-        return Int32(clamping: (deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000)
     }
 
     /// Queues `call` to `destination`; it is written once this loop iteration ends (or at once,
@@ -191,7 +187,7 @@ final class DBusSocket {
         let deadline = MonotonicClock.now() + .milliseconds(Int(timeoutMilliseconds))
         while closedBecause == nil, written < output.count, MonotonicClock.now() < deadline {
             flush()
-            if written < output.count { _ = try? Syscall.poll(fd, events: Int16(POLLOUT), timeoutMilliseconds: remaining(until: deadline)) }
+            if written < output.count { _ = try? Syscall.poll(fd, events: Int16(POLLOUT), timeoutMilliseconds: MonotonicClock.milliseconds(until: deadline)) }
         }
         return closedBecause == nil && output.isEmpty
     }
@@ -205,7 +201,6 @@ final class DBusSocket {
 
     /// Reads until the socket is empty; false when it closed.
     private func readAvailable() -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while closedBecause == nil {
             let result = chunk.withUnsafeMutableBytes { bytes in Result { () throws(Errno) -> Int in try Syscall.read(fd, into: bytes) } }
             switch result {
@@ -250,7 +245,7 @@ final class DBusSocket {
         guard flushBlocking(timeoutMilliseconds: timeoutMilliseconds) else { return nil }
         while closedBecause == nil, MonotonicClock.now() < deadline {
             if let reply = deliverWhole(until: serial) { return reply }
-            _ = try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: remaining(until: deadline))
+            _ = try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: MonotonicClock.milliseconds(until: deadline))
             guard readAvailable() else { return nil }
         }
         return nil
@@ -267,11 +262,5 @@ final class DBusSocket {
         closedBecause = reason
         try? Syscall.close(fd)
         closed(reason)
-    }
-}
-
-extension Array where Element == UInt8 {
-    fileprivate func ends(with suffix: [UInt8]) -> Bool {
-        count >= suffix.count && Array(self[(count - suffix.count)...]) == suffix
     }
 }

@@ -1,4 +1,6 @@
 import CAtspi
+import NarratorCore
+import NarratorSystem
 
 /// The one way a GLib or libatspi C callback reaches Swift: a closure boxed behind the
 /// callback's `gpointer`. The box is retained while GLib holds it and released by GLib's destroy
@@ -31,6 +33,11 @@ final class Trampoline {
     static func after(milliseconds: UInt32, _ body: @escaping () -> Void) {
         let box = Trampoline { _ in body(); return false }
         _ = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { Trampoline.call($0) ? 1 : 0 }, box.retained, release)
+    }
+
+    /// Runs `body` once on the main loop at `deadline` (at once if it has passed).
+    static func at(_ deadline: MonotonicInstant, _ body: @escaping () -> Void) {
+        after(milliseconds: UInt32(MonotonicClock.milliseconds(until: deadline)), body)
     }
 
     /// Runs `body` once on the main loop, in the iteration after this one, beside the sources

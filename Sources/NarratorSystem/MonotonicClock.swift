@@ -16,6 +16,14 @@ public enum MonotonicClock {
     public static func remaining(until deadline: MonotonicInstant) -> Duration {
         max(.zero, deadline - now())
     }
+
+    /// The wait left until `deadline` in whole milliseconds, rounded up so that a timer or a poll
+    /// never wakes before it (zero once it has passed).
+    public static func milliseconds(until deadline: MonotonicInstant) -> Int32 {
+        let now = now()
+        guard deadline > now else { return 0 }
+        return Int32(clamping: (deadline.nanoseconds - now.nanoseconds + 999_999) / 1_000_000)
+    }
 }
 
 extension DispatchSemaphore {
