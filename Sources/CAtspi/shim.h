@@ -6,7 +6,7 @@
 #include <glib.h>
 #include <glib-object.h>
 #include <glib-unix.h>
-// GDBus: the bridge's own connection to the accessibility bus, for asynchronous bulk reads.
+// GDBus: the session bus, asked once for the accessibility bus's address and told that a screen reader runs.
 #include <gio/gio.h>
 
 // The object path of an accessible (AtspiObject's `path`), without reaching into the struct

@@ -3,7 +3,7 @@
 /// and the connection's requests to narratord, and is driven by typed inputs only (an event, an
 /// answer, a line from narratord, a timer, the bus or narratord gone), returning effects as values
 /// (ask these D-Bus questions, send narratord this request, set this timer). The shell
-/// (`narrator-atspi run`) turns libatspi's and GDBus's callbacks into inputs and carries the
+/// (`narrator-atspi run`) turns libatspi's and its own bus connection's callbacks into inputs and carries the
 /// effects out; it decides nothing. So every behaviour runs in a test, on a virtual clock,
 /// without a desktop (Tests/NarratorBridgeTests).
 public struct ATSPIBridge: Sendable {

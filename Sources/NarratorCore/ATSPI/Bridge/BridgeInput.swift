@@ -1,5 +1,5 @@
 /// Everything that can happen to the bridge, as a value: what the shell turns each libatspi,
-/// GDBus and socket callback into before ``ATSPIBridge/handle(_:at:)`` decides what it means.
+/// bus connection and socket callback into before ``ATSPIBridge/handle(_:at:)`` decides what it means.
 public enum BridgeInput: Equatable, Sendable {
     /// The shell is subscribed to the desktop's events and connected to narratord: say hello and
     /// list the desktop's applications.
