@@ -76,7 +76,11 @@ extension ATSPIBridge {
         guard range.location <= (object.text ?? "").unicodeScalars.count else { return }
         object.selection = range
         hold(object, at: event.path, in: name, window: window, text: false)
-        carryOut(quieted(mirror.caretMoved(WindowID(application: name, path: window), path: event.path, to: range, unit: key?.caretUnit, announce: true), application, name))
+        // Tab's caret is where the field was entered; when a read that knew no caret came first
+        // (an application's own socket answers before the bus brings its events), it is a move
+        // to the mirror, but not one to say.
+        let announce = key?.movesFocus != true
+        carryOut(quieted(mirror.caretMoved(WindowID(application: name, path: window), path: event.path, to: range, unit: key?.caretUnit, announce: announce), application, name))
     }
 
     /// The selection of the object at `path` changed: its extent is asked.

@@ -26,6 +26,11 @@ public struct KeyPress: Equatable, Sendable {
         }
     }
 
+    /// Whether the key moves the focus from control to control (Tab, and Shift+Tab, which X
+    /// reports as ISO_Left_Tab): the caret a field reports as it arrives is where the focus put
+    /// it, which the focus's own words say, not a move the user made in its text.
+    public var movesFocus: Bool { keysym == 0xFF09 || keysym == 0xFE20 }
+
     /// Whether the key moves a selection's end rather than the caret (Shift with a moving key):
     /// the selection's change says what it took in, and the caret's own move says nothing.
     public var extendsSelection: Bool { shift && caretUnit != nil }
