@@ -8,6 +8,11 @@ import NarratorSystem
 /// loop's thread, the one thread that uses this object. libatspi's calls block until each reply;
 /// these do not, so a hundred questions cost one round trip and a hung application holds up no one
 /// but itself.
+///
+/// An application that has its own server (at-spi2-atk's: GTK 3, Firefox, LibreOffice, answering
+/// `GetApplicationBusAddress`) is then spoken to there, as libatspi does: its replies skip
+/// dbus-daemon, which on a web page spends as much as the browser does. Until that connection is
+/// open, and for applications without one (GTK 4, Qt), calls go over the bus.
 public final class ATSPIBus {
     /// Why the bus could not be reached.
     public struct ConnectError: Error, CustomStringConvertible {
@@ -15,14 +20,46 @@ public final class ATSPIBus {
     }
 
     private let socket: DBusSocket
-    /// A call waiting for its reply: when to give up on it, and whom to tell.
+    /// A call waiting for its reply: what it was (to send it again over the bus if its
+    /// application's own connection goes), when to give up on it, and whom to tell.
     private struct Pending {
+        var call: DBusCall
+        var destination: String
         var deadline: MonotonicInstant
         var completion: (Result<DBusValue, DBusFailure>) -> Void
     }
 
-    /// Calls sent and not yet answered, by serial.
-    private var pending: [UInt32: Pending] = [:]
+    /// A call by the connection it went on (0 is the bus) and its serial there.
+    private struct CallKey: Hashable, Comparable {
+        var connection: Int
+        var serial: UInt32
+        static func < (a: CallKey, b: CallKey) -> Bool { (a.connection, a.serial) < (b.connection, b.serial) }
+    }
+
+    /// How an application is reached.
+    private enum Route {
+        /// Over the bus while it is asked for its own server's address.
+        case asking
+        /// Over the bus while its own connection authenticates.
+        case opening(connection: Int, address: String)
+        /// Over its own connection.
+        case direct(connection: Int, address: String)
+        /// Over the bus for good: it has no server of its own, or its connection failed.
+        case bus
+    }
+
+    /// Calls sent and not yet answered.
+    private var pending: [CallKey: Pending] = [:]
+    /// Each application's route, by bus name (unique names are never reused, so a route ends with its name).
+    private var routes: [String: Route] = [:]
+    /// Applications' own connections, by number (from 1).
+    private var peers: [Int: DBusSocket] = [:]
+    private var nextPeer = 1
+    /// Why applications' own connections ended (refused, silent, or the application quit),
+    /// newest last, the last eight: the calls went over the bus instead.
+    public private(set) var directEndings: [String] = []
+    /// Told when an application's own socket is given up for a fault (not when it quits): for the journal.
+    public var noticed: (String) -> Void = { _ in }
     /// Whom to tell when the bus goes.
     private var closedHandlers: [() -> Void] = []
     /// The deadline the timeout timer is armed for, if it is.
@@ -48,7 +85,7 @@ public final class ATSPIBus {
             throw ConnectError(description: "cannot connect to the accessibility bus at \(address): \(error)")
         }
         self.address = address
-        socket.received = { [weak self] message in self?.take(message) }
+        socket.received = { [weak self] message in self?.take(message, on: 0) }
         socket.closed = { [weak self] reason in self?.lost(reason) }
     }
 
@@ -58,10 +95,10 @@ public final class ATSPIBus {
     }
 
     /// A reply to one of our calls goes to its completion; anything else (the bus's own
-    /// NameAcquired) is not for us.
-    private func take(_ message: DBusIncoming) {
+    /// NameAcquired, signals) is not for us.
+    private func take(_ message: DBusIncoming, on connection: Int) {
         guard message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial,
-            let call = pending.removeValue(forKey: serial)
+            let call = pending.removeValue(forKey: CallKey(connection: connection, serial: serial))
         else { return }
         call.completion(message.kind == .error ? .failure(Self.failure(message)) : .success(message.body))
     }
@@ -70,8 +107,96 @@ public final class ATSPIBus {
     private func lost(_ reason: String) {
         let failed = pending
         pending = [:]
-        for serial in failed.keys.sorted() { failed[serial]?.completion(.failure(.error(name: "", message: reason))) }
+        for key in failed.keys.sorted() { failed[key]?.completion(.failure(.error(name: "", message: reason))) }
         for handler in closedHandlers { handler() }
+    }
+
+    /// The connection an application's calls go on now (0, the bus, until its own is open). The
+    /// first call to an application with a unique name asks it for its own server's address.
+    private func connection(for application: String) -> Int {
+        switch routes[application] {
+        case .direct(let connection, _)?: return connection
+        case .asking?, .opening?, .bus?: return 0
+        case nil:
+            guard application.hasPrefix(":") else { return 0 }
+            routes[application] = .asking
+            let question = DBusCall(path: ATSPIApplicationRead.root, interface: "org.a11y.atspi.Application", method: "GetApplicationBusAddress", arguments: [])
+            dispatch(question, to: application, on: 0, deadline: MonotonicClock.now() + .milliseconds(Int(timeoutMilliseconds))) { [weak self] reply in
+                self?.open(application, answer: reply)
+            }
+            return 0
+        }
+    }
+
+    /// Connects to the server `answer` names, if it names one.
+    private func open(_ application: String, answer: Result<DBusValue, DBusFailure>) {
+        guard case .asking? = routes[application] else { return }
+        guard case .success(let value) = answer, let address = value[0]?.string, !address.isEmpty else {
+            // No server of its own (GTK 4, Qt: UnknownMethod), or it left: the bus it is.
+            routes[application] = .bus
+            return
+        }
+        let peer: DBusSocket
+        do {
+            peer = try DBusSocket(peer: address)
+        } catch {
+            failed(application, "cannot connect to \(application)'s own socket: \(error)")
+            return
+        }
+        let number = nextPeer
+        nextPeer += 1
+        peers[number] = peer
+        routes[application] = .opening(connection: number, address: address)
+        peer.received = { [weak self] message in self?.take(message, on: number) }
+        peer.opened = { [weak self] in
+            guard let self, case .opening(number, let address)? = routes[application] else { return }
+            routes[application] = .direct(connection: number, address: address)
+        }
+        peer.closed = { [weak self] reason in self?.peerClosed(number, of: application, because: reason) }
+        if let reason = peer.closedBecause {
+            // It went before it could say so (its first write failed).
+            peerClosed(number, of: application, because: reason)
+            return
+        }
+        // An application that never answers its own socket is left on the bus.
+        let milliseconds = Int(timeoutMilliseconds)
+        Trampoline.at(MonotonicClock.now() + .milliseconds(milliseconds)) { [weak peer] in
+            guard let peer, !peer.isOpen, peer.closedBecause == nil else { return }
+            peer.shut(because: "\(application) did not answer on its own socket (\(address)) within \(milliseconds) ms")
+        }
+    }
+
+    /// An application's own connection went (it quit, refused us, or did not answer): its
+    /// unanswered calls go again over the bus, which answers for an application that left.
+    private func peerClosed(_ number: Int, of application: String, because reason: String) {
+        let quit = peers.removeValue(forKey: number)?.endedByPeer ?? false
+        if case .direct? = routes[application], quit {
+            // It quit (or closed its socket): the bus answers for it now.
+            routes[application] = .bus
+            directEndings.append(reason)
+            if directEndings.count > 8 { directEndings.removeFirst() }
+        } else {
+            failed(application, reason)
+        }
+        let orphans = pending.filter { $0.key.connection == number }
+        for key in orphans.keys.sorted() {
+            guard let call = pending.removeValue(forKey: key) else { continue }
+            dispatch(call.call, to: call.destination, on: 0, deadline: call.deadline, completion: call.completion)
+        }
+    }
+
+    /// `application`'s own socket is given up for good: said, and its calls go over the bus.
+    private func failed(_ application: String, _ reason: String) {
+        routes[application] = .bus
+        directEndings.append(reason)
+        if directEndings.count > 8 { directEndings.removeFirst() }
+        noticed("narrator-atspi: \(reason); \(application) is asked over the accessibility bus instead")
+    }
+
+    /// The address of `application`'s own server once calls go there, or nil while they go over the bus.
+    public func directAddress(of application: String) -> String? {
+        if case .direct(_, let address)? = routes[application] { return address }
+        return nil
     }
 
     /// Says on the session bus that a screen reader runs (`org.a11y.Status`: `IsEnabled` and
@@ -117,12 +242,27 @@ public final class ATSPIBus {
     public func send(
         _ call: DBusCall, to bus: String, timeout: Duration? = nil, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void
     ) {
-        guard let serial = socket.send(call, to: bus) else {
+        let deadline = MonotonicClock.now() + (timeout ?? .milliseconds(Int(timeoutMilliseconds)))
+        dispatch(call, to: bus, on: connection(for: bus), deadline: deadline, completion: completion)
+    }
+
+    /// Sends `call` on `connection` (0 is the bus) and waits for its reply until `deadline`.
+    private func dispatch(
+        _ call: DBusCall, to bus: String, on connection: Int, deadline: MonotonicInstant,
+        completion: @escaping (Result<DBusValue, DBusFailure>) -> Void
+    ) {
+        let over = connection == 0 ? socket : peers[connection] ?? socket
+        guard let serial = over.send(call, to: bus) else {
+            if over !== socket {
+                // Its own connection just went: the bus then.
+                dispatch(call, to: bus, on: 0, deadline: deadline, completion: completion)
+                return
+            }
             completion(.failure(.error(name: "", message: "cannot send: \(socket.closedBecause ?? "the accessibility bus is closed")")))
             return
         }
-        let deadline = MonotonicClock.now() + (timeout ?? .milliseconds(Int(timeoutMilliseconds)))
-        pending[serial] = Pending(deadline: deadline, completion: completion)
+        pending[CallKey(connection: over === socket ? 0 : connection, serial: serial)] =
+            Pending(call: call, destination: bus, deadline: deadline, completion: completion)
         armTimeout(for: deadline)
     }
 
@@ -139,8 +279,8 @@ public final class ATSPIBus {
         timerDeadline = nil
         let now = MonotonicClock.now()
         let late = pending.filter { $0.value.deadline <= now }
-        for serial in late.keys.sorted() {
-            pending.removeValue(forKey: serial)?.completion(.failure(.timedOut))
+        for key in late.keys.sorted() {
+            pending.removeValue(forKey: key)?.completion(.failure(.timedOut))
         }
         if let next = pending.values.map(\.deadline).min() { armTimeout(for: next) }
     }

@@ -31,6 +31,7 @@ final class BridgeShell {
     init(daemon: DaemonLink, bus: ATSPIBus, socket: String, environment: [String: String], log: @escaping (String) -> Void) {
         self.daemon = daemon
         self.bus = bus
+        bus.noticed = log
         self.environment = environment
         self.log = log
         bridge = ATSPIBridge(configuration: ATSPIBridge.Configuration(socket: socket))

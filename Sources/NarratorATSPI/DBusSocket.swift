@@ -8,6 +8,10 @@ import NarratorSystem
 /// there is something to write, every call queued in one loop iteration going out in one write.
 /// No second thread and no object per message: a long page's 90,000 questions cost the bridge
 /// what encoding and decoding them costs. Used on one thread only.
+///
+/// The same socket speaks to one application directly (``init(peer:)``): its own server, which
+/// at-spi2-atk opens for `GetApplicationBusAddress`, without the bus in between. That one is
+/// never waited for: its authentication is answered on the main loop like any message.
 final class DBusSocket {
     /// Why the bus could not be reached, or went.
     struct Failure: Error, CustomStringConvertible {
@@ -15,6 +19,8 @@ final class DBusSocket {
     }
 
     private let fd: Int32
+    /// Whom the connection is to, for the reasons it closes.
+    private let counterpart: String
     private var reader = DBusMessageReader()
     /// Where each read lands, kept between reads: a busy bus is readable thousands of times a second.
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
@@ -25,32 +31,25 @@ final class DBusSocket {
     private var waitingToWrite = false
     private var nextSerial: UInt32 = 1
     private(set) var closedBecause: String?
+    /// Whether it was the other side that closed, cleanly (an application that quit), rather than a fault.
+    private(set) var endedByPeer = false
+    /// A direct connection's authentication while it is under way: calls wait until it is done.
+    private var handshake: DBusHandshake?
+    /// Whether calls can be sent: the bus's connection at once, an application's once it said `OK`.
+    var isOpen: Bool { closedBecause == nil && handshake == nil }
     /// Every message that comes, in order, on this thread.
     var received: (DBusIncoming) -> Void = { _ in }
-    /// Once, when the bus closes the connection or speaks nonsense.
+    /// Once, when a direct connection's authentication is done (the bus's is done before its init returns).
+    var opened: () -> Void = {}
+    /// Once, when the other side closes the connection or speaks nonsense.
     var closed: (String) -> Void = { _ in }
 
     /// Connects to the first socket of `address` that answers, authenticates as this process's
     /// user (SASL `EXTERNAL`) and says `Hello`, waiting at most `timeoutMilliseconds` for each step.
     init(address: String, timeoutMilliseconds: Int32 = 5_000) throws(Failure) {
-        let sockets: [DBusAddress]
-        do {
-            sockets = try DBusAddress.parse(address)
-        } catch {
-            throw Failure(description: error.description)
-        }
-        var reasons: [String] = []
-        var connected: Int32?
-        for socket in sockets {
-            do {
-                connected = try Self.connect(socket)
-                break
-            } catch {
-                reasons.append(error.description)
-            }
-        }
-        guard let fd = connected else { throw Failure(description: "cannot connect to \(address): " + reasons.joined(separator: "; ")) }
+        let fd = try Self.connect(to: address, nonBlocking: false)
         self.fd = fd
+        counterpart = "the accessibility bus"
         do throws(Failure) {
             do {
                 try Syscall.setNonBlocking(fd, true)
@@ -66,9 +65,23 @@ final class DBusSocket {
             }
             if reply.kind == .error { throw Failure(description: "the bus at \(address) refused Hello: \(reply.errorName ?? "") \(reply.errorMessage)") }
         } catch {
-            try? Syscall.close(fd)
+            // Closed here, once: the object's deinit then finds it closed.
+            close(because: error.description)
             throw error
         }
+        Trampoline.whenReadable(fd) { [weak self] in self?.readable() ?? false }
+    }
+
+    /// Connects to an application's own server at `address` (no bus: no `Hello`), without
+    /// waiting: the socket is non-blocking before it connects, so a server whose queue is full
+    /// is an error at once, and its answer to the authentication is read when it comes
+    /// (``opened``, or ``closed`` with its refusal).
+    init(peer address: String) throws(Failure) {
+        fd = try Self.connect(to: address, nonBlocking: true)
+        counterpart = "the application's socket"
+        handshake = DBusHandshake()
+        output = DBusHandshake.opening(uid: getuid())
+        flush()
         Trampoline.whenReadable(fd) { [weak self] in self?.readable() ?? false }
     }
 
@@ -76,7 +89,31 @@ final class DBusSocket {
         if closedBecause == nil { try? Syscall.close(fd) }
     }
 
-    private static func connect(_ socket: DBusAddress) throws(Failure) -> Int32 {
+    /// Closes the connection now (an application's that did not answer in time); ``closed`` is told.
+    func shut(because reason: String) {
+        close(because: reason)
+    }
+
+    /// A socket connected to the first of `address`'s sockets that answers.
+    private static func connect(to address: String, nonBlocking: Bool) throws(Failure) -> Int32 {
+        let sockets: [DBusAddress]
+        do {
+            sockets = try DBusAddress.parse(address)
+        } catch {
+            throw Failure(description: error.description)
+        }
+        var reasons: [String] = []
+        for socket in sockets {
+            do {
+                return try connect(socket, nonBlocking: nonBlocking)
+            } catch {
+                reasons.append(error.description)
+            }
+        }
+        throw Failure(description: "cannot connect to \(address): " + reasons.joined(separator: "; "))
+    }
+
+    private static func connect(_ socket: DBusAddress, nonBlocking: Bool) throws(Failure) -> Int32 {
         let address: UnixSocketAddress
         let name: String
         do {
@@ -92,7 +129,7 @@ final class DBusSocket {
             throw Failure(description: error.description)
         }
         do {
-            let fd = try Syscall.unixSocket(type: Syscall.stream)
+            let fd = try Syscall.unixSocket(type: Syscall.stream, nonBlocking: nonBlocking)
             do {
                 try Syscall.connect(fd, to: address)
             } catch {
@@ -105,41 +142,61 @@ final class DBusSocket {
         }
     }
 
-    /// SASL on the new socket: a NUL byte, `AUTH EXTERNAL` with our uid, the server's `OK`, `BEGIN`.
+    /// SASL on the bus's new socket (``DBusHandshake``), waited for: without the bus there is
+    /// nothing to do. The answer is read as a direct connection's is, only blocking.
     private func authenticate(timeoutMilliseconds: Int32) throws(Failure) {
-        output = [0] + Array(DBusAddress.authenticationLine(uid: getuid()).utf8)
+        handshake = DBusHandshake()
+        output = DBusHandshake.opening(uid: getuid())
         guard flushBlocking(timeoutMilliseconds: timeoutMilliseconds) else { throw Failure(description: "the bus did not take the authentication") }
-        var line: [UInt8] = []
         let deadline = MonotonicClock.now() + .milliseconds(Int(timeoutMilliseconds))
-        while !line.suffix(2).elementsEqual([13, 10]) {
-            guard line.count < 4096, let byte = readByte(until: deadline) else {
-                throw Failure(description: "the bus did not answer the authentication (\(String(decoding: line, as: UTF8.self)))")
+        while handshake != nil, closedBecause == nil {
+            guard MonotonicClock.now() < deadline else {
+                throw Failure(description: "the bus did not answer the authentication within \(timeoutMilliseconds) ms")
             }
-            line.append(byte)
+            _ = try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: MonotonicClock.milliseconds(until: deadline))
+            authenticationAnswered()
         }
-        let answer = String(decoding: line.dropLast(2), as: UTF8.self)
-        guard answer.hasPrefix("OK ") else { throw Failure(description: "the bus refused the authentication as uid \(getuid()): \(answer)") }
-        output = Array("BEGIN\r\n".utf8)
+        if let reason = closedBecause { throw Failure(description: reason) }
         guard flushBlocking(timeoutMilliseconds: timeoutMilliseconds) else { throw Failure(description: "the bus did not take BEGIN") }
     }
 
-    /// One byte of the authentication's answer (read one at a time, so that nothing of the first
-    /// message is taken as part of it).
-    private func readByte(until deadline: MonotonicInstant) -> UInt8? {
-        var byte: UInt8 = 0
-        while MonotonicClock.now() < deadline {
-            let count = withUnsafeMutableBytes(of: &byte) { try? Syscall.read(fd, into: $0) }
-            if count == 1 { return byte }
-            if count == 0 { return nil }
-            _ = try? Syscall.poll(fd, events: Int16(POLLIN), timeoutMilliseconds: MonotonicClock.milliseconds(until: deadline))
+    /// A direct connection's answer to the authentication, read on the main loop: on `OK`,
+    /// `BEGIN` goes out and the connection is open; anything else closes it.
+    private func authenticationAnswered() {
+        guard var pending = handshake else { return }
+        while closedBecause == nil {
+            let result = chunk.withUnsafeMutableBytes { bytes in Result { () throws(Errno) -> Int in try Syscall.read(fd, into: bytes) } }
+            switch result {
+            case .success(0):
+                close(because: "\(counterpart) closed during the authentication")
+            case .success(let count):
+                switch pending.feed(chunk[..<count]) {
+                case .waiting:
+                    handshake = pending
+                    continue
+                case .accepted(let rest):
+                    handshake = nil
+                    reader.append(rest)
+                    output += DBusHandshake.begin
+                    flush()
+                    opened()
+                case .refused(let answer):
+                    close(because: "\(counterpart) refused the authentication as uid \(getuid()): \(answer)")
+                }
+                return
+            case .failure(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK:
+                handshake = pending
+                return
+            case .failure(let error):
+                close(because: "reading the answer of \(counterpart) to the authentication failed: \(error)")
+            }
         }
-        return nil
     }
 
     /// Queues `call` to `destination`; it is written once this loop iteration ends (or at once,
     /// when much is queued). Its serial, or nil once the connection is closed.
     func send(_ call: DBusCall, to destination: String) -> UInt32? {
-        guard closedBecause == nil else { return nil }
+        guard isOpen else { return nil }
         let serial = nextSerial
         nextSerial = nextSerial == .max ? 1 : nextSerial + 1
         output += DBusWire.methodCall(call, destination: destination, serial: serial)
@@ -159,13 +216,14 @@ final class DBusSocket {
     private func flush() {
         guard closedBecause == nil, written < output.count else { return }
         let result = output.withUnsafeBytes { bytes in
-            Result { () throws(Errno) -> Int in try Syscall.write(fd, UnsafeRawBufferPointer(rebasing: bytes[written...])) }
+            // send(2), not write(2): an application that quit is an EPIPE here, not a SIGPIPE for the bridge.
+            Result { () throws(Errno) -> Int in try Syscall.send(fd, UnsafeRawBufferPointer(rebasing: bytes[written...])) }
         }
         switch result {
         case .success(let count): written += count
         case .failure(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK: break
         case .failure(let error):
-            close(because: "writing to the accessibility bus failed: \(error)")
+            close(because: "writing to \(counterpart) failed: \(error)")
             return
         }
         if written == output.count {
@@ -195,6 +253,10 @@ final class DBusSocket {
     /// Reads everything the socket holds and hands on every whole message. Whether to keep watching.
     private func readable() -> Bool {
         guard closedBecause == nil else { return false }
+        if handshake != nil {
+            authenticationAnswered()
+            if handshake != nil { return closedBecause == nil }
+        }
         _ = readAvailable()
         return deliverWhole(until: nil) == nil && closedBecause == nil
     }
@@ -205,14 +267,15 @@ final class DBusSocket {
             let result = chunk.withUnsafeMutableBytes { bytes in Result { () throws(Errno) -> Int in try Syscall.read(fd, into: bytes) } }
             switch result {
             case .success(0):
-                close(because: "the accessibility bus closed the connection")
+                endedByPeer = true
+                close(because: "\(counterpart) closed the connection")
                 return false
             case .success(let count):
                 chunk.withUnsafeBytes { reader.append(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
             case .failure(let error) where error.code == EAGAIN || error.code == EWOULDBLOCK:
                 return true
             case .failure(let error):
-                close(because: "reading from the accessibility bus failed: \(error)")
+                close(because: "reading from \(counterpart) failed: \(error)")
                 return false
             }
         }
@@ -232,7 +295,7 @@ final class DBusSocket {
                     received(message)
                 }
             } catch {
-                close(because: "the accessibility bus sent what is not D-Bus: \(error)")
+                close(because: "\(counterpart) sent what is not D-Bus: \(error)")
             }
         }
         return kept

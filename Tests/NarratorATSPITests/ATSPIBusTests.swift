@@ -10,6 +10,9 @@ import Testing
 /// D-Bus's wire format), against zenity on a real bus on a headless desktop: every call is
 /// answered exactly once, calls that wait on the same connection still get their replies, a name
 /// no longer on the bus and a stopped application each end their calls as the bridge needs.
+/// zenity (GTK 3, at-spi2-atk) has a socket of its own, which the bridge then speaks to directly;
+/// applications whose own socket misbehaves (Tests/Helpers/atspi/own_socket.py) are read over the
+/// bus all the same.
 @Suite(
     "ATSPIBus: the bridge's connection answers every call once",
     .serialized,
@@ -26,20 +29,112 @@ struct ATSPIBusTests {
     }
 
 
-    @Test("many calls at once are each answered once, with calls that wait on the same connection among them; a name gone from the bus is .gone; a stopped application's call ends at its bound while others are answered")
-    func everyCallAnsweredOnce() throws {
-        let desktop = try HeadlessDesktop()
-        defer { desktop.stop() }
-        let zenity = try desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
-        // The accessibility bus's address, as the desktop's session bus gives it (this process's
-        // own environment has no session bus of the desktop's).
+    /// The desktop's environment with the accessibility bus's address, as the desktop's session
+    /// bus gives it (this process's own environment has no session bus of the desktop's).
+    func environment(of desktop: HeadlessDesktop) throws -> [String: String] {
         let address = try CompletedRun.run(
             "/usr/bin/dbus-send", ["--session", "--print-reply=literal", "--dest=org.a11y.Bus", "/org/a11y/bus", "org.a11y.Bus.GetAddress"],
             environment: desktop.environment
         ).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         var environment = desktop.environment
         environment["AT_SPI_BUS_ADDRESS"] = address
-        let bus = try ATSPIBus(environment: environment)
+        return environment
+    }
+
+    func name(_ reply: Result<DBusValue, DBusFailure>) -> String? { (try? reply.get())?[0]?.string }
+    func isGone(_ reply: Result<DBusValue, DBusFailure>?) -> Bool { if case .failure(.gone)? = reply { true } else { false } }
+
+    @Test("zenity's own socket is spoken to once it is open: each call answered once there; killed with calls out, each of them ends once (answered or .gone), and later calls are .gone")
+    func directConnection() throws {
+        let desktop = try HeadlessDesktop()
+        defer { desktop.stop() }
+        let zenity = try desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
+        let bus = try ATSPIBus(environment: environment(of: desktop))
+        let application = try #require(bus.application(named: "zenity"), "zenity did not appear on the accessibility bus")
+        var notices: [String] = []
+        bus.noticed = { notices.append($0) }
+
+        // The first call asks zenity for its socket; calls go over the bus until it is open.
+        var early: [Result<DBusValue, DBusFailure>] = []
+        let opening = ContinuousClock.now + .seconds(10)
+        while bus.directAddress(of: application) == nil, ContinuousClock.now < opening {
+            bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { early.append($0) }
+            loop { !early.isEmpty }
+            early.removeAll()
+        }
+        let address = try #require(bus.directAddress(of: application), "no direct connection: \(bus.directEndings)")
+        #expect(address.hasPrefix("unix:"))
+
+        var answers: [Int: [Result<DBusValue, DBusFailure>]] = [:]
+        for index in 0..<300 {
+            bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { answers[index, default: []].append($0) }
+        }
+        loop { answers.count == 300 }
+        #expect(answers.count == 300 && answers.values.allSatisfy { $0.count == 1 && name($0[0]) == "zenity" })
+
+        // Killed while 200 calls are out on its socket: nothing is lost or answered twice.
+        var last: [Int: [Result<DBusValue, DBusFailure>]] = [:]
+        for index in 0..<200 {
+            bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { last[index, default: []].append($0) }
+        }
+        _ = try zenity.kill()
+        loop { last.count == 200 }
+        #expect(last.count == 200)
+        #expect(last.values.allSatisfy { $0.count == 1 && (name($0[0]) == "zenity" || isGone($0[0])) }, "\(last.values.filter { $0.count != 1 || !(name($0[0]) == "zenity" || isGone($0[0])) }.prefix(3))")
+        var after: Result<DBusValue, DBusFailure>?
+        bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { after = $0 }
+        loop { after != nil }
+        #expect(isGone(after), "\(String(describing: after))")
+        #expect(bus.directAddress(of: application) == nil)
+        #expect(bus.directEndings.contains { $0.contains("closed") }, "\(bus.directEndings)")
+        #expect(notices.isEmpty, "an application that quits is no fault to report: \(notices)")
+    }
+
+    @Test(
+        "an application whose own socket is silent, refuses us, is missing or speaks nonsense is read over the bus: every call answered once, and why its socket was given up is said",
+        arguments: [
+            ("silent", "did not answer on its own socket"), ("refuse", "refused the authentication as uid"),
+            ("missing", "cannot connect to"), ("garbage", "sent what is not D-Bus"),
+        ])
+    func misbehavingOwnSocket(mode: String, ending: String) throws {
+        let desktop = try HeadlessDesktop()
+        defer { desktop.stop() }
+        let environment = try environment(of: desktop)
+        let helper = BuiltProducts.repository + "/Tests/Helpers/atspi/own_socket.py"
+        _ = try desktop.launch("/usr/bin/python3", [helper, environment["AT_SPI_BUS_ADDRESS"] ?? "", mode], name: "own-socket")
+        var application: String?
+        let started = ContinuousClock.now + .seconds(20)
+        while application == nil, ContinuousClock.now < started {
+            let printed = (try? String(contentsOfFile: desktop.directory + "/own-socket.out", encoding: .utf8)) ?? ""
+            application = (try? JSONSerialization.jsonObject(with: Data(printed.utf8)) as? [String: String])?["name"]
+            if application == nil { usleep(50_000) }
+        }
+        let name = try #require(application, "own_socket.py did not start: \(desktop.log("own-socket"))")
+        let bus = try ATSPIBus(environment: environment, timeoutMilliseconds: 500)
+        var notices: [String] = []
+        bus.noticed = { notices.append($0) }
+
+        // Calls for a second, from before its socket is asked for until after it is given up.
+        var answers: [Int: [Result<DBusValue, DBusFailure>]] = [:]
+        for index in 0..<20 {
+            bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: name) { answers[index, default: []].append($0) }
+            let pause = ContinuousClock.now + .milliseconds(50)
+            loop { ContinuousClock.now >= pause }
+        }
+        loop { answers.count == 20 }
+        #expect(answers.count == 20)
+        #expect(answers.values.allSatisfy { $0.count == 1 && self.name($0[0]) == "own-socket-\(mode)" }, "\(answers.values.filter { $0.count != 1 || self.name($0[0]) == nil }.prefix(3))")
+        #expect(bus.directAddress(of: name) == nil)
+        #expect(bus.directEndings.contains { $0.contains(ending) }, "\(bus.directEndings)")
+        #expect(notices.count == 1 && notices[0].contains(ending) && notices[0].hasSuffix("is asked over the accessibility bus instead"), "\(notices)")
+    }
+
+    @Test("many calls at once are each answered once, with calls that wait on the same connection among them; a name gone from the bus is .gone; a stopped application's call ends at its bound while others are answered")
+    func everyCallAnsweredOnce() throws {
+        let desktop = try HeadlessDesktop()
+        defer { desktop.stop() }
+        let zenity = try desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
+        let bus = try ATSPIBus(environment: environment(of: desktop))
         let name = try #require(bus.application(named: "zenity"), "zenity did not appear on the accessibility bus")
 
         var answers: [Int: [Result<DBusValue, DBusFailure>]] = [:]
