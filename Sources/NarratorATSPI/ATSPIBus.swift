@@ -11,8 +11,10 @@ import NarratorSystem
 ///
 /// An application that has its own server (at-spi2-atk's: GTK 3, Firefox, LibreOffice, answering
 /// `GetApplicationBusAddress`) is then spoken to there, as libatspi does: its replies skip
-/// dbus-daemon, which on a web page spends as much as the browser does. Until that connection is
-/// open, and for applications without one (GTK 4, Qt), calls go over the bus.
+/// dbus-daemon, which on a web page spends as much as the browser does. Applications without one
+/// (GTK 4, Qt) are spoken to over the bus. An application's calls wait (a round trip, at its start)
+/// until it is known which: replies on two connections could come in another order than the
+/// application answered them, and a read begun later would seem to see an older state.
 public final class ATSPIBus {
     /// Why the bus could not be reached.
     public struct ConnectError: Error, CustomStringConvertible {
@@ -38,9 +40,9 @@ public final class ATSPIBus {
 
     /// How an application is reached.
     private enum Route {
-        /// Over the bus while it is asked for its own server's address.
+        /// Not yet: it is asked for its own server's address (its calls are held).
         case asking
-        /// Over the bus while its own connection authenticates.
+        /// Not yet: its own connection authenticates (its calls are held).
         case opening(connection: Int, address: String)
         /// Over its own connection.
         case direct(connection: Int, address: String)
@@ -50,6 +52,8 @@ public final class ATSPIBus {
 
     /// Calls sent and not yet answered.
     private var pending: [CallKey: Pending] = [:]
+    /// Calls to an application whose route is not known yet, in the order they were made.
+    private var held: [String: [Pending]] = [:]
     /// Each application's route, by bus name (unique names are never reused, so a route ends with its name).
     private var routes: [String: Route] = [:]
     /// Applications' own connections, by number (from 1).
@@ -108,15 +112,22 @@ public final class ATSPIBus {
         let failed = pending
         pending = [:]
         for key in failed.keys.sorted() { failed[key]?.completion(.failure(.error(name: "", message: reason))) }
+        let waiting = held
+        held = [:]
+        for application in waiting.keys.sorted() {
+            for call in waiting[application] ?? [] { call.completion(.failure(.error(name: "", message: reason))) }
+        }
         for handler in closedHandlers { handler() }
     }
 
-    /// The connection an application's calls go on now (0, the bus, until its own is open). The
-    /// first call to an application with a unique name asks it for its own server's address.
-    private func connection(for application: String) -> Int {
+    /// The connection an application's calls go on (0 is the bus), or nil while that is not
+    /// known. The first call to an application with a unique name asks it for its own server's
+    /// address (the registry, a well-known name, is always asked over the bus).
+    private func connection(for application: String) -> Int? {
         switch routes[application] {
         case .direct(let connection, _)?: return connection
-        case .asking?, .opening?, .bus?: return 0
+        case .bus?: return 0
+        case .asking?, .opening?: return nil
         case nil:
             guard application.hasPrefix(":") else { return 0 }
             routes[application] = .asking
@@ -124,7 +135,21 @@ public final class ATSPIBus {
             dispatch(question, to: application, on: 0, deadline: MonotonicClock.now() + .milliseconds(Int(timeoutMilliseconds))) { [weak self] reply in
                 self?.open(application, answer: reply)
             }
-            return 0
+            return nil
+        }
+    }
+
+    /// `application`'s route is known: its held calls go, in order, with their own deadlines.
+    private func route(_ application: String, _ route: Route) {
+        routes[application] = route
+        let connection: Int
+        switch route {
+        case .direct(let number, _): connection = number
+        case .bus: connection = 0
+        case .asking, .opening: return
+        }
+        for call in held.removeValue(forKey: application) ?? [] {
+            dispatch(call.call, to: call.destination, on: connection, deadline: call.deadline, completion: call.completion)
         }
     }
 
@@ -133,7 +158,7 @@ public final class ATSPIBus {
         guard case .asking? = routes[application] else { return }
         guard case .success(let value) = answer, let address = value[0]?.string, !address.isEmpty else {
             // No server of its own (GTK 4, Qt: UnknownMethod), or it left: the bus it is.
-            routes[application] = .bus
+            route(application, .bus)
             return
         }
         let peer: DBusSocket
@@ -150,7 +175,7 @@ public final class ATSPIBus {
         peer.received = { [weak self] message in self?.take(message, on: number) }
         peer.opened = { [weak self] in
             guard let self, case .opening(number, let address)? = routes[application] else { return }
-            routes[application] = .direct(connection: number, address: address)
+            route(application, .direct(connection: number, address: address))
         }
         peer.closed = { [weak self] reason in self?.peerClosed(number, of: application, because: reason) }
         if let reason = peer.closedBecause {
@@ -158,8 +183,9 @@ public final class ATSPIBus {
             peerClosed(number, of: application, because: reason)
             return
         }
-        // An application that never answers its own socket is left on the bus.
-        let milliseconds = Int(timeoutMilliseconds)
+        // An application that does not answer its own socket soon is left on the bus, in time
+        // for its held calls to be answered there within their bound.
+        let milliseconds = Int(timeoutMilliseconds) / 4
         Trampoline.at(MonotonicClock.now() + .milliseconds(milliseconds)) { [weak peer] in
             guard let peer, !peer.isOpen, peer.closedBecause == nil else { return }
             peer.shut(because: "\(application) did not answer on its own socket (\(address)) within \(milliseconds) ms")
@@ -172,7 +198,7 @@ public final class ATSPIBus {
         let quit = peers.removeValue(forKey: number)?.endedByPeer ?? false
         if case .direct? = routes[application], quit {
             // It quit (or closed its socket): the bus answers for it now.
-            routes[application] = .bus
+            route(application, .bus)
             directEndings.append(reason)
             if directEndings.count > 8 { directEndings.removeFirst() }
         } else {
@@ -187,7 +213,7 @@ public final class ATSPIBus {
 
     /// `application`'s own socket is given up for good: said, and its calls go over the bus.
     private func failed(_ application: String, _ reason: String) {
-        routes[application] = .bus
+        route(application, .bus)
         directEndings.append(reason)
         if directEndings.count > 8 { directEndings.removeFirst() }
         noticed("narrator-atspi: \(reason); \(application) is asked over the accessibility bus instead")
@@ -243,7 +269,12 @@ public final class ATSPIBus {
         _ call: DBusCall, to bus: String, timeout: Duration? = nil, completion: @escaping (Result<DBusValue, DBusFailure>) -> Void
     ) {
         let deadline = MonotonicClock.now() + (timeout ?? .milliseconds(Int(timeoutMilliseconds)))
-        dispatch(call, to: bus, on: connection(for: bus), deadline: deadline, completion: completion)
+        guard let connection = connection(for: bus) else {
+            held[bus, default: []].append(Pending(call: call, destination: bus, deadline: deadline, completion: completion))
+            armTimeout(for: deadline)
+            return
+        }
+        dispatch(call, to: bus, on: connection, deadline: deadline, completion: completion)
     }
 
     /// Sends `call` on `connection` (0 is the bus) and waits for its reply until `deadline`.
@@ -282,7 +313,13 @@ public final class ATSPIBus {
         for key in late.keys.sorted() {
             pending.removeValue(forKey: key)?.completion(.failure(.timedOut))
         }
-        if let next = pending.values.map(\.deadline).min() { armTimeout(for: next) }
+        for application in held.keys.sorted() {
+            let calls = held[application] ?? []
+            held[application] = calls.filter { $0.deadline > now }
+            for call in calls where call.deadline <= now { call.completion(.failure(.timedOut)) }
+        }
+        held = held.filter { !$0.value.isEmpty }
+        if let next = (pending.values.map(\.deadline) + held.values.flatMap { $0.map(\.deadline) }).min() { armTimeout(for: next) }
     }
 
     /// `call`, waiting for its reply: for the benchmark's one-property baseline, never the bridge.

@@ -54,14 +54,13 @@ struct ATSPIBusTests {
         var notices: [String] = []
         bus.noticed = { notices.append($0) }
 
-        // The first call asks zenity for its socket; calls go over the bus until it is open.
-        var early: [Result<DBusValue, DBusFailure>] = []
-        let opening = ContinuousClock.now + .seconds(10)
-        while bus.directAddress(of: application) == nil, ContinuousClock.now < opening {
-            bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { early.append($0) }
-            loop { !early.isEmpty }
-            early.removeAll()
-        }
+        // The first call asks zenity for its socket, and waits until it is open: it is answered
+        // there, so that no later call's reply, over the socket, overtakes an earlier one's over the bus.
+        var first: Result<DBusValue, DBusFailure>?
+        bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { first = $0 }
+        #expect(bus.directAddress(of: application) == nil)
+        loop { first != nil }
+        #expect(first.map(name) == "zenity", "\(String(describing: first))")
         let address = try #require(bus.directAddress(of: application), "no direct connection: \(bus.directEndings)")
         #expect(address.hasPrefix("unix:"))
 

@@ -96,7 +96,9 @@ enum FirefoxPage {
             }
         } catch {
             let trees = (try? session.ctl("trees").stdout) ?? ""
-            throw BridgedDesktop.Failure(description: "\(error)\ntrees: \(trees)\nsaid: \((try? session.said(after: 0)) ?? [])")
+            // The page as narratord holds it: whether what was not said is missing or was only not announced.
+            let shown = (try? session.ctl("show", try session.pageTree).stdout) ?? ""
+            throw BridgedDesktop.Failure(description: "\(error)\ntrees: \(trees)\nsaid: \((try? session.said(after: 0)) ?? [])\nthe page's tree: \(shown.suffix(3_000))")
         }
         return session
     }
