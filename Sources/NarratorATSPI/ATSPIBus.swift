@@ -282,17 +282,23 @@ public final class ATSPIBus {
         _ call: DBusCall, to bus: String, on connection: Int, deadline: MonotonicInstant,
         completion: @escaping (Result<DBusValue, DBusFailure>) -> Void
     ) {
-        let over = connection == 0 ? socket : peers[connection] ?? socket
-        guard let serial = over.send(call, to: bus) else {
-            if over !== socket {
-                // Its own connection just went: the bus then.
-                dispatch(call, to: bus, on: 0, deadline: deadline, completion: completion)
-                return
-            }
+        // A peer leaves `peers` as it closes (``peerClosed``), so one found here is open.
+        let peer = peers[connection]
+        guard let serial = (peer ?? socket).send(call, to: bus) else {
             completion(.failure(.error(name: "", message: "cannot send: \(socket.closedBecause ?? "the accessibility bus is closed")")))
             return
         }
-        pending[CallKey(connection: over === socket ? 0 : connection, serial: serial)] =
+        // A write of much queued at once can find the connection gone within `send`, after its
+        // own calls were failed or sent on: this one follows them.
+        if let reason = (peer ?? socket).closedBecause {
+            if peer != nil {
+                dispatch(call, to: bus, on: 0, deadline: deadline, completion: completion)
+            } else {
+                completion(.failure(.error(name: "", message: reason)))
+            }
+            return
+        }
+        pending[CallKey(connection: peer == nil ? 0 : connection, serial: serial)] =
             Pending(call: call, destination: bus, deadline: deadline, completion: completion)
         armTimeout(for: deadline)
     }

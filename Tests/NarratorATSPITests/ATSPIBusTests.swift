@@ -89,6 +89,28 @@ struct ATSPIBusTests {
         #expect(notices.isEmpty, "an application that quits is no fault to report: \(notices)")
     }
 
+    @Test("calls queued on an application's socket in one go, more than one write takes, as the application dies: the write that fails sends each of them over the bus, .gone once")
+    func burstOntoADeadSocket() throws {
+        let desktop = try HeadlessDesktop()
+        defer { desktop.stop() }
+        let zenity = try desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
+        let bus = try ATSPIBus(environment: environment(of: desktop))
+        let application = try #require(bus.application(named: "zenity"), "zenity did not appear on the accessibility bus")
+        var first: Result<DBusValue, DBusFailure>?
+        bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { first = $0 }
+        loop { first != nil }
+        _ = try #require(bus.directAddress(of: application), "no direct connection: \(bus.directEndings)")
+        // Dead, and the loop has not run since: the socket's end is found by the writes, not a read.
+        _ = try zenity.kill()
+        var answers: [Int: [Result<DBusValue, DBusFailure>]] = [:]
+        for index in 0..<2_000 {
+            bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { answers[index, default: []].append($0) }
+        }
+        loop { answers.count == 2_000 }
+        #expect(answers.count == 2_000)
+        #expect(answers.values.allSatisfy { $0.count == 1 && isGone($0[0]) }, "\(answers.values.filter { $0.count != 1 || !isGone($0[0]) }.prefix(3))")
+    }
+
     @Test(
         "an application whose own socket is silent, refuses us, is missing or speaks nonsense is read over the bus: every call answered once, and why its socket was given up is said",
         arguments: [
