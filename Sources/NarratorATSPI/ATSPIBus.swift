@@ -197,10 +197,8 @@ public final class ATSPIBus {
     private func peerClosed(_ number: Int, of application: String, because reason: String) {
         let quit = peers.removeValue(forKey: number)?.endedByPeer ?? false
         if case .direct? = routes[application], quit {
-            // It quit (or closed its socket): the bus answers for it now.
-            route(application, .bus)
-            directEndings.append(reason)
-            if directEndings.count > 8 { directEndings.removeFirst() }
+            // It quit (or closed its socket): the bus answers for it now, and there is nothing to report.
+            ended(application, reason)
         } else {
             failed(application, reason)
         }
@@ -211,12 +209,17 @@ public final class ATSPIBus {
         }
     }
 
-    /// `application`'s own socket is given up for good: said, and its calls go over the bus.
+    /// `application`'s own socket is given up for a fault: said, and its calls go over the bus.
     private func failed(_ application: String, _ reason: String) {
+        ended(application, reason)
+        noticed("narrator-atspi: \(reason); \(application) is asked over the accessibility bus instead")
+    }
+
+    /// `application`'s own socket is over (`reason` kept among the last eight): the bus from now on.
+    private func ended(_ application: String, _ reason: String) {
         route(application, .bus)
         directEndings.append(reason)
         if directEndings.count > 8 { directEndings.removeFirst() }
-        noticed("narrator-atspi: \(reason); \(application) is asked over the accessibility bus instead")
     }
 
     /// The address of `application`'s own server once calls go there, or nil while they go over the bus.

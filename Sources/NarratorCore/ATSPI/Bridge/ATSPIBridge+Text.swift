@@ -76,9 +76,8 @@ extension ATSPIBridge {
         guard range.location <= (object.text ?? "").unicodeScalars.count else { return }
         object.selection = range
         hold(object, at: event.path, in: name, window: window, text: false)
-        // Tab's caret is where the field was entered; when a read that knew no caret came first
-        // (an application's own socket answers before the bus brings its events), it is a move
-        // to the mirror, but not one to say.
+        // Tab's caret is where the field was entered, which the focus says: a move to the mirror
+        // (its read may have known no caret), not one to say ("blank" after an empty field's name).
         let announce = key?.movesFocus != true
         carryOut(quieted(mirror.caretMoved(WindowID(application: name, path: window), path: event.path, to: range, unit: key?.caretUnit, announce: announce), application, name))
     }
