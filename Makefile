@@ -16,7 +16,9 @@ UNITDIR    := $(PREFIX)/lib/systemd/user
 MANDIR     := $(PREFIX)/share/man/man1
 COMPLDIR   := $(PREFIX)/share/bash-completion/completions
 DATADIR    := $(PREFIX)/share/narrator
+EXAMPLEDIR ?= $(DATADIR)/examples
 DOCDIR     := $(PREFIX)/share/doc/narrator
+MANPAGES   := man/narratord.1 man/narratorctl.1 man/narrator-atspi.1 man/narrator-flite.1 man/narrator-piper.1
 
 # Build and link: eSpeak NG, pcaudiolib, ALSA (only to silence its error output), SQLite, libatspi, Flite
 # (flite1-dev; narrator-flite runs on its libflite1, which holds the five voices). Tests: a real sound server to record from,
@@ -55,8 +57,19 @@ PIPER_WHEELS   := .build/piper-wheels
 PIPER_VENV     := .build/piper-venv
 PIPER_STAMP    := $(PIPER_VENV)/narrator-packages
 PIPER_LIBDIR   := $(PREFIX)/lib/narrator
+# The interpreter the environments are made with, and whether pip byte-compiles what it installs
+# (the Debian package compiles in its postinst instead, where the files will live).
+PIPER_PYTHON   ?= /usr/bin/python3
+PIPER_BYTECODE    ?= --compile
+# make deb: the packages are built in a copy of the tree (DEB_OUT/src), with Debian's tools.
+DEB_PACKAGES   := debhelper dpkg-dev fakeroot lintian rsync python3-venv
+DEB_OUT        ?= .build/deb
+# make deb-check: a Debian 12 chroot made with debootstrap, kept as a tarball between runs.
+DEB_CHECK_PACKAGES := debootstrap
+DEB_MIRROR     ?= http://deb.debian.org/debian
+VERSION        := $(shell sed -n 's/.*static let daemon = "\(.*\)"/\1/p' Sources/NarratorCore/Version.swift)
 
-.PHONY: all deps test-deps piper build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
+.PHONY: all deps test-deps piper piper-env deb deb-check build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
 
 all: build
 
@@ -99,19 +112,24 @@ test-deps: deps
 
 # The launcher is the script with its first line naming the environment's python, written into
 # SwiftPM's directory for $(CONFIG) ($(BIN) is a link to it that the first swift build makes, replacing
-# any directory made there before). The environment is made again only when PIPER_PIP changes.
+# any directory made there before).
 piper:
 	$(call ensure_packages,$(PIPER_PACKAGES))
+	@$(MAKE) --no-print-directory piper-env
+	@bin=$$($(SWIFT) build -c $(CONFIG) $(SWIFTFLAGS) --show-bin-path) && mkdir -p $$bin && \
+	  sed '1s|.*|#!$(CURDIR)/$(PIPER_VENV)/bin/python3|' engines/piper/narrator-piper.py > $$bin/narrator-piper.new && \
+	  chmod 0755 $$bin/narrator-piper.new && mv $$bin/narrator-piper.new $$bin/narrator-piper
+
+# The environment alone, made again only when PIPER_PIP changes; installs no Debian package
+# (debian/rules runs it, and a package build must not call apt).
+piper-env:
 	@if [ "$$(cat $(PIPER_STAMP) 2>/dev/null)" != "$(PIPER_PIP)" ]; then \
 	  echo "Installing $(PIPER_PIP) into $(PIPER_VENV)"; \
-	  rm -rf $(PIPER_VENV) && /usr/bin/python3 -m venv $(PIPER_VENV) && \
+	  rm -rf $(PIPER_VENV) && $(PIPER_PYTHON) -m venv $(PIPER_VENV) && \
 	  $(PIPER_VENV)/bin/python3 -m pip download --quiet --dest $(PIPER_WHEELS) $(PIPER_PIP) && \
 	  $(PIPER_VENV)/bin/python3 -m pip install --quiet --no-index --find-links $(PIPER_WHEELS) $(PIPER_PIP) && \
 	  echo "$(PIPER_PIP)" > $(PIPER_STAMP); \
 	fi
-	@bin=$$($(SWIFT) build -c $(CONFIG) $(SWIFTFLAGS) --show-bin-path) && mkdir -p $$bin && \
-	  sed '1s|.*|#!$(CURDIR)/$(PIPER_VENV)/bin/python3|' engines/piper/narrator-piper.py > $$bin/narrator-piper.new && \
-	  chmod 0755 $$bin/narrator-piper.new && mv $$bin/narrator-piper.new $$bin/narrator-piper
 
 build: deps piper
 	$(SWIFT) build -c $(CONFIG) $(SWIFTFLAGS)
@@ -158,29 +176,34 @@ load: deps
 install: CONFIG = release
 install: build install-files
 
-# The files alone, from an existing build of $(CONFIG) (the tests install a debug build this way).
-# Piper's environment is made anew under PIPER_LIBDIR from the build's wheels (an environment cannot
-# be moved) by the build environment's pip (it needs none of its own); the launcher names its python
-# without DESTDIR, where it will be run.
+# The files alone, from an existing build of $(CONFIG) (the tests install a debug build this way,
+# debian/rules the packages' release build). Piper's environment is made anew under PIPER_LIBDIR
+# from the build's wheels (an environment cannot be moved) by the build environment's pip (it
+# needs none of its own); the launcher, the environment's scripts and its pyvenv.cfg name its
+# python without DESTDIR, where it will be run.
 install-files:
 	@[ -f $(PIPER_STAMP) ] || { echo "No Piper environment in $(PIPER_VENV): run make piper (or make build) first"; exit 1; }
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(UNITDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(COMPLDIR) \
-	    $(DESTDIR)$(DATADIR)/examples $(DESTDIR)$(DOCDIR)
+	    $(DESTDIR)$(EXAMPLEDIR) $(DESTDIR)$(DOCDIR)
 	install -m 0755 $(BIN)/narratord $(BIN)/narratorctl $(BIN)/narrator-atspi $(BIN)/narrator-flite $(DESTDIR)$(BINDIR)/
 	for unit in narratord.service narrator-atspi.service; do \
 	  sed -e 's|@BINDIR@|$(BINDIR)|g' -e 's|@DOCDIR@|$(DOCDIR)|g' systemd/$$unit > $(DESTDIR)$(UNITDIR)/$$unit; \
 	  chmod 0644 $(DESTDIR)$(UNITDIR)/$$unit; \
 	done
 	install -m 0644 systemd/narratord.socket systemd/narratord-ssip.socket $(DESTDIR)$(UNITDIR)/
-	install -m 0644 man/narratord.1 man/narratorctl.1 $(DESTDIR)$(MANDIR)/
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/
 	install -m 0644 completions/narratorctl.bash $(DESTDIR)$(COMPLDIR)/narratorctl
-	install -m 0644 examples/*.json $(DESTDIR)$(DATADIR)/examples/
+	install -m 0644 examples/*.json $(DESTDIR)$(EXAMPLEDIR)/
 	install -m 0644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
 	rm -rf $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
 	install -d $(DESTDIR)$(PIPER_LIBDIR)
-	/usr/bin/python3 -m venv --without-pip $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
+	$(PIPER_PYTHON) -m venv --without-pip $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
 	$(PIPER_VENV)/bin/python3 -m pip --python $(DESTDIR)$(PIPER_LIBDIR)/piper-venv/bin/python3 install --quiet \
-	    --no-index --find-links $(PIPER_WHEELS) $(PIPER_PIP)
+	    $(PIPER_BYTECODE) --no-index --find-links $(PIPER_WHEELS) $(PIPER_PIP)
+	@if [ -n "$(DESTDIR)" ]; then \
+	  grep -rlI -F '$(DESTDIR)' $(DESTDIR)$(PIPER_LIBDIR)/piper-venv/bin $(DESTDIR)$(PIPER_LIBDIR)/piper-venv/pyvenv.cfg \
+	    | xargs -r sed -i 's|$(DESTDIR)||g'; \
+	fi
 	sed '1s|.*|#!$(PIPER_LIBDIR)/piper-venv/bin/python3|' engines/piper/narrator-piper.py > $(DESTDIR)$(BINDIR)/narrator-piper
 	chmod 0755 $(DESTDIR)$(BINDIR)/narrator-piper
 
@@ -188,12 +211,35 @@ uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/narratord $(DESTDIR)$(BINDIR)/narratorctl $(DESTDIR)$(BINDIR)/narrator-atspi $(DESTDIR)$(BINDIR)/narrator-flite
 	rm -f $(DESTDIR)$(UNITDIR)/narratord.service $(DESTDIR)$(UNITDIR)/narratord.socket $(DESTDIR)$(UNITDIR)/narratord-ssip.socket \
 	    $(DESTDIR)$(UNITDIR)/narrator-atspi.service
-	rm -f $(DESTDIR)$(MANDIR)/narratord.1 $(DESTDIR)$(MANDIR)/narratorctl.1
+	rm -f $(addprefix $(DESTDIR)$(MANDIR)/,$(notdir $(MANPAGES)))
 	rm -f $(DESTDIR)$(COMPLDIR)/narratorctl
-	rm -rf $(DESTDIR)$(DATADIR) $(DESTDIR)$(DOCDIR)
+	rm -rf $(DESTDIR)$(EXAMPLEDIR) $(DESTDIR)$(DOCDIR)
+	rmdir $(DESTDIR)$(DATADIR) 2>/dev/null || true
 	rm -f $(DESTDIR)$(BINDIR)/narrator-piper
 	rm -rf $(DESTDIR)$(PIPER_LIBDIR)/piper-venv
 	rmdir $(DESTDIR)$(PIPER_LIBDIR) 2>/dev/null || true
+
+# Debian packages (docs/packaging.md): narrator and narrator-piper, built by dpkg-buildpackage
+# from debian/ in a copy of the tree (what git would commit, without .build), so that the
+# packages land in $(DEB_OUT) and not beside the checkout; the copy keeps its build between
+# runs. lintian then checks both; an error fails the target.
+deb:
+	$(call ensure_packages,$(BUILD_PACKAGES) $(DEB_PACKAGES))
+	@changelog=$$(dpkg-parsechangelog -S Version); [ "$$changelog" = "$(VERSION)" ] || \
+	  { echo "debian/changelog's newest entry is $$changelog, the project is $(VERSION) (Sources/NarratorCore/Version.swift): add an entry for $(VERSION)"; exit 1; }
+	mkdir -p $(DEB_OUT)/src $(PIPER_WHEELS)
+	rm -f $(DEB_OUT)/*.deb $(DEB_OUT)/*.changes $(DEB_OUT)/*.buildinfo
+	rsync -a --delete --exclude=/.git --filter=':- .gitignore' ./ $(DEB_OUT)/src/
+	cd $(DEB_OUT)/src && SWIFT=$(SWIFT) PIPER_WHEELS=$(CURDIR)/$(PIPER_WHEELS) dpkg-buildpackage -b -nc --no-sign
+	lintian --fail-on error --info $(DEB_OUT)/narrator_$(VERSION)_amd64.changes
+	@ls -l $(DEB_OUT)/*.deb
+
+# Installs the packages into a fresh Debian 12 chroot (no Swift toolchain in it) and checks what
+# a user meets: apt resolves their dependencies, the programs run, narratord answers and speaks
+# through SSIP with Piper, and removing and purging leave nothing behind. Needs root.
+deb-check: deb
+	$(call ensure_packages,$(DEB_CHECK_PACKAGES))
+	Tests/Helpers/deb/check-packages.sh $(DEB_OUT) $(VERSION) $(DEB_MIRROR)
 
 # Fuzzing (docs/fuzzing.md): the fuzzers are built by Fuzz/build.sh, outside SwiftPM.
 fuzz-build: deps

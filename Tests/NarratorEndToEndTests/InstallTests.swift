@@ -41,7 +41,7 @@ import Testing
 
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/man"), "man is not installed"))
     func manPagesRender() throws {
-        for page in ["narratord.1", "narratorctl.1"] {
+        for page in ["narratord.1", "narratorctl.1", "narrator-atspi.1", "narrator-flite.1", "narrator-piper.1"] {
             var environment = ProcessInfo.processInfo.environment
             environment["MANWIDTH"] = "80"
             let result = try DaemonHarness.run("/usr/bin/man", ["-l", DaemonHarness.repository + "/man/" + page], environment: environment)

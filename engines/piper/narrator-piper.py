@@ -483,8 +483,12 @@ def serve(voices):
 
 
 def main(arguments):
+    usage = "usage: narrator-piper --list-voices | --serve"
+    if arguments in (["--help"], ["-h"]):
+        print(usage)
+        return 0
     if arguments not in (["--list-voices"], ["--serve"]):
-        print("usage: narrator-piper --list-voices | --serve", file=sys.stderr)
+        print(usage, file=sys.stderr)
         return 2
     voices = find_voices()
     if not voices:
