@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 import NarratorCommandLine
 import NarratorCore
 import NarratorSystem

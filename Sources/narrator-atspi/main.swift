@@ -1,8 +1,13 @@
-import Foundation
+import Glibc
 import NarratorATSPI
+import NarratorSystem
 
-// The only place that touches the process: arguments in, lines out, exit status out.
+// The only place that touches the process: arguments in, lines out, exit status out. Without
+// Foundation: linked statically (make deb), it would bring ICU's data, tens of MiB, for nothing.
 exit(BridgeMain.run(
-    arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessInfo.processInfo.environment,
-    output: { FileHandle.standardOutput.write(Data(($0 + "\n").utf8)) },
-    errors: { FileHandle.standardError.write(Data(($0 + "\n").utf8)) }))
+    arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current(),
+    output: { line in
+        var text = line + "\n"
+        text.withUTF8 { bytes in try? Syscall.writeAll(1, UnsafeRawBufferPointer(bytes)) }
+    },
+    errors: { StandardError.write($0 + "\n") }))
