@@ -61,6 +61,11 @@ PIPER_LIBDIR   := $(PREFIX)/lib/narrator
 # (the Debian package compiles in its postinst instead, where the files will live).
 PIPER_PYTHON   ?= /usr/bin/python3
 PIPER_BYTECODE    ?= --compile
+# How the packages' programs are built (debian/rules; make bench's static rows): the Swift runtime
+# linked in, so that they run without the toolchain; no $ORIGIN run path; relro and bindnow, as
+# Debian's hardening asks of every executable. STATIC_BUILD_ARGS: more of swift build's arguments.
+STATIC_SWIFTFLAGS := --static-swift-stdlib --disable-local-rpath -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+STATIC_BUILD_ARGS ?=
 # make deb: the packages are built in a copy of the tree (DEB_OUT/src), with Debian's tools.
 DEB_PACKAGES   := debhelper dpkg-dev fakeroot lintian rsync python3-venv
 DEB_OUT        ?= .build/deb
@@ -69,7 +74,7 @@ DEB_CHECK_PACKAGES := debootstrap
 DEB_MIRROR     ?= http://deb.debian.org/debian
 VERSION        := $(shell sed -n 's/.*static let daemon = "\(.*\)"/\1/p' Sources/NarratorCore/Version.swift)
 
-.PHONY: all deps test-deps piper piper-env deb deb-check build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
+.PHONY: all deps test-deps piper piper-env static-build deb deb-check build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
 
 all: build
 
@@ -85,6 +90,8 @@ help:
 	@echo "make fuzz-smoke  run each fuzzer briefly from the committed corpus (what CI runs)"
 	@echo "make deps    install the Debian packages needed to build"
 	@echo "make piper   the Piper engine: its virtual environment and \$$(BIN)/narrator-piper (part of make build)"
+	@echo "make deb    the Debian packages narrator and narrator-piper, in $(DEB_OUT) (docs/packaging.md)"
+	@echo "make deb-check  make deb, then install them into a Debian 12 chroot and check them (root)"
 	@echo "make install release build, then install into \$$(DESTDIR)\$$(PREFIX) (default /usr/local)"
 	@echo "make uninstall  remove what make install installed"
 
@@ -160,11 +167,17 @@ test-ssip-reference: test-deps
 	$(SWIFT) build $(SWIFTFLAGS)
 	NARRATOR_SSIP_SERVER=speech-dispatcher $(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
 
+# The static suite runs narratord as the packages build it (in .build/static) beside the release build.
 bench: CONFIG = release
 bench: deps piper
 	$(call ensure_packages,$(BENCH_PACKAGES) $(DESKTOP_TEST_PACKAGES))
 	$(SWIFT) build -c release $(SWIFTFLAGS)
-	.build/release/narrator-bench --out $(BENCH_OUT)
+	@$(MAKE) --no-print-directory static-build STATIC_BUILD_ARGS="--scratch-path .build/static --product narratord"
+	NARRATOR_STATIC_DAEMON=.build/static/release/narratord .build/release/narrator-bench --out $(BENCH_OUT)
+
+# A release build with the Swift runtime linked in; installs no Debian package (debian/rules runs it).
+static-build:
+	$(SWIFT) build -c release $(STATIC_SWIFTFLAGS) $(STATIC_BUILD_ARGS)
 
 # Hundreds of clients, slow readers and vanishing clients against one daemon, on Unix sockets
 # only; see docs/load.md.

@@ -28,12 +28,14 @@ final class NarratorSpeechClient {
     private let client: UnixClient
     private var nextID = 0
 
-    /// - Parameter arguments: more of narratord's options, after the benchmark's own (`--engines none`).
-    init(pulse: any SoundServer, directory: String, arguments: [String] = []) throws {
+    /// - Parameters:
+    ///   - arguments: more of narratord's options, after the benchmark's own (`--engines none`).
+    ///   - daemon: the narratord to run; nil: the one beside this binary.
+    init(pulse: any SoundServer, directory: String, arguments: [String] = [], daemon: String? = nil) throws {
         self.directory = directory
-        let daemon = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("narratord").path
+        let daemon = daemon ?? URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("narratord").path
         guard FileManager.default.isExecutableFile(atPath: daemon) else {
-            throw Failure(description: "no narratord beside narrator-bench at \(daemon): build it with `swift build -c release --product narratord`")
+            throw Failure(description: "no narratord at \(daemon): build it with `swift build -c release --product narratord`")
         }
         let socket = directory + "/narratord.sock"
         process = try ChildProcess(

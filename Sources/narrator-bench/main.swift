@@ -1,7 +1,7 @@
 import Foundation
 
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
-// Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, engines, idle, atspi; default: all;
+// Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, static, engines, idle, atspi; default: all;
 // pages: only the atspi suite's Firefox pages)
 // `load` (make load) is the long load test; it runs only when named and fails the run when a check fails.
 
@@ -15,7 +15,7 @@ if arguments.first == "tree-memory", arguments.count == 2, let count = Int(argum
     TreeBenchmark.memoryChild(nodes: count)
     exit(0)
 }
-let allSuites = ["tree", "roundtrip", "speech", "voices", "engine", "daemon", "busy", "announce", "spd", "engines", "idle", "atspi"]
+let allSuites = ["tree", "roundtrip", "speech", "voices", "engine", "daemon", "busy", "announce", "spd", "static", "engines", "idle", "atspi"]
 let suites = arguments.isEmpty ? allSuites : arguments
 var results: [BenchResult] = []
 var failures: [String] = []
@@ -30,6 +30,10 @@ for suite in suites {
     case "busy": results += try BusyDaemonBenchmark.run(rounds: 5, samplesPerRound: 100, nodes: 100_000)
     case "announce": results += AnnouncementBenchmark.run(count: 50_000)
     case "spd": results += SpeechDispatcherBenchmark.run(runs: 30)
+    case "static":
+        // The narratord of the packages (make deb), which make bench builds apart from the release build.
+        let daemon = ProcessInfo.processInfo.environment["NARRATOR_STATIC_DAEMON"] ?? ".build/static/release/narratord"
+        results += StaticRuntimeBenchmark.run(runs: 30, daemon: daemon)
     case "engines":
         let engines = EnginesBenchmark.run(runs: 20)
         results += engines.results
