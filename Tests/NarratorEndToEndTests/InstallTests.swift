@@ -29,6 +29,16 @@ import Testing
         let version = try DaemonHarness.run(destdir + "/usr/bin/narratorctl", ["--version"])
         #expect(version.stdout.hasPrefix("narratorctl "))
         #expect(try DaemonHarness.run("/bin/bash", ["-n", destdir + "/usr/share/bash-completion/completions/narratorctl"]).status == 0)
+        // Piper's environment names where it will run, not where it was staged: its scripts and
+        // pyvenv.cfg would otherwise point into DESTDIR (a package's build directory).
+        let venv = destdir + "/usr/lib/narrator/piper-venv"
+        let staged = try DaemonHarness.run("/bin/grep", ["-rlIF", destdir, venv + "/bin", venv + "/pyvenv.cfg"])
+        #expect(staged.stdout.isEmpty, "files naming the staging directory: \(staged.stdout)")
+        let config = try String(contentsOfFile: venv + "/pyvenv.cfg", encoding: .utf8)
+        #expect(config.contains("/usr/lib/narrator/piper-venv"), "\(config)")
+        for page in ["narrator-atspi.1", "narrator-flite.1", "narrator-piper.1"] {
+            #expect(FileManager.default.fileExists(atPath: destdir + "/usr/share/man/man1/" + page), "\(page)")
+        }
 
         let uninstall = try DaemonHarness.run("/usr/bin/make", ["-s", "uninstall", "DESTDIR=" + destdir, "PREFIX=/usr"])
         #expect(uninstall.status == 0)

@@ -48,4 +48,19 @@ import Testing
             #expect(found.isEmpty, "narratord maps \(found.sorted())")
         }
     }
+
+    /// The bridge and the Flite engine run all day beside the daemon, and the packages link the
+    /// Swift runtime into them (make deb): Foundation there would bring ICU's data, about 50 MB
+    /// a program. What the built programs link, as ldd resolves it.
+    @Test("narrator-atspi and narrator-flite link none of Foundation, FoundationInternationalization and ICU",
+          arguments: ["narrator-atspi", "narrator-flite"])
+    func noFoundationLinked(program: String) throws {
+        let result = try DaemonHarness.run("/usr/bin/ldd", [DaemonHarness.binaries + "/" + program])
+        #expect(result.status == 0, "\(result.stderr)")
+        // The check must see what a Swift program links, or it proves nothing.
+        #expect(result.stdout.contains("libswiftCore.so"), "\(result.stdout)")
+        for library in Self.unwanted {
+            #expect(!result.stdout.contains(library), "\(program) links \(library):\n\(result.stdout)")
+        }
+    }
 }
