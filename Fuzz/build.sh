@@ -59,3 +59,4 @@ fuzzer RequestFuzzer NarratorCore
 fuzzer SSIPFuzzer NarratorCore
 fuzzer ArgumentsFuzzer NarratorCLI NarratorCommandLine NarratorCore
 fuzzer TraceFuzzer NarratorCore
+fuzzer DBusFuzzer NarratorCore

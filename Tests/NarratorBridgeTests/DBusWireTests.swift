@@ -153,6 +153,35 @@ struct DBusWireTests {
         #expect(throws: DBusWireError.self) { try deep.next() }
     }
 
+    /// A reply of 8 zero bytes whose body the signature `signature` describes: an array's length
+    /// (8), padding, then the elements' bytes.
+    static func replyOfEightZeros(signature: String) -> [UInt8] {
+        let fields: [UInt8] = [5, 1, UInt8(ascii: "u"), 0, 3, 0, 0, 0, 8, 1, UInt8(ascii: "g"), 0, UInt8(signature.utf8.count)]
+            + Array(signature.utf8) + [0]
+        let body: [UInt8] = [8, 0, 0, 0] + [UInt8](repeating: 0, count: 12)
+        var message: [UInt8] = [UInt8(ascii: "l"), 2, 0, 1]
+        message += withUnsafeBytes(of: UInt32(body.count).littleEndian, Array.init)
+        message += withUnsafeBytes(of: UInt32(7).littleEndian, Array.init)
+        message += withUnsafeBytes(of: UInt32(fields.count).littleEndian, Array.init) + fields
+        message += [UInt8](repeating: 0, count: (8 - message.count % 8) % 8)
+        return message + body
+    }
+
+    /// Found by DBusFuzzer: an array of empty structures took no bytes an element, so reading
+    /// one appended elements until memory ran out, in the bridge, from any application's bytes.
+    @Test("an empty structure or a dictionary entry of other than two types is refused, not read forever",
+          arguments: ["a()", "a{}", "a{s}", "a{sss}", "a(a())"])
+    func containersOfNothingAreRefused(signature: String) throws {
+        #expect(throws: DBusWireError.self) { try Self.decode(Self.replyOfEightZeros(signature: signature)) }
+    }
+
+    @Test("the same reply with an array of bytes reads: the refusal above is the signature's")
+    func theSameReplyWithBytesReads() throws {
+        let reply = try #require(try Self.decode(Self.replyOfEightZeros(signature: "ay")))
+        #expect(reply.body == .structure([.array([DBusValue](repeating: .unsigned(0), count: 8))]))
+        #expect(reply.replySerial == 3)
+    }
+
     @Test("addresses: a path, an abstract name, escapes, several; one with no Unix socket is an error quoting it")
     func addresses() throws {
         #expect(try DBusAddress.parse("unix:path=/run/user/1000/at-spi/bus_0,guid=0123") == [.path("/run/user/1000/at-spi/bus_0")])

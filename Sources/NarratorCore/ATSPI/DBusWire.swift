@@ -307,10 +307,20 @@ private struct Reader {
         switch signature[index] {
         case UInt8(ascii: "a"): return try completeType(signature, from: index + 1)
         case UInt8(ascii: "("), UInt8(ascii: "{"):
-            let close: UInt8 = signature[index] == UInt8(ascii: "(") ? UInt8(ascii: ")") : UInt8(ascii: "}")
+            let isEntry = signature[index] == UInt8(ascii: "{")
+            let close: UInt8 = isEntry ? UInt8(ascii: "}") : UInt8(ascii: ")")
             var next = index + 1
-            while next < signature.count, signature[next] != close { next = try completeType(signature, from: next) }
+            var fields = 0
+            while next < signature.count, signature[next] != close {
+                next = try completeType(signature, from: next)
+                fields += 1
+            }
             guard next < signature.count else { throw DBusWireError(description: "the signature \(String(decoding: signature, as: UTF8.self)) leaves a container open") }
+            // A structure of nothing takes no bytes, so an array of them would never end.
+            guard isEntry ? fields == 2 : fields >= 1 else {
+                throw DBusWireError(description: "the signature \(String(decoding: signature, as: UTF8.self)) has "
+                    + (isEntry ? "a dictionary entry of \(fields) types, not 2" : "an empty structure"))
+            }
             return next + 1
         default: return index + 1
         }
@@ -352,7 +362,12 @@ private struct Reader {
             return .array(
                 try nested { (reader: inout Reader) throws(DBusWireError) in
                     var elements: [DBusValue] = []
-                    while reader.offset < end { elements.append(try reader.value(signature, element)) }
+                    while reader.offset < end {
+                        let before = reader.offset
+                        elements.append(try reader.value(signature, element))
+                        // Every valid type takes a byte at least; one that took none would repeat forever.
+                        guard reader.offset > before else { throw DBusWireError(description: "an array's element took no bytes") }
+                    }
                     guard reader.offset == end else { throw DBusWireError(description: "an array's elements overrun its length at byte \(reader.offset)") }
                     return elements
                 })
