@@ -63,7 +63,7 @@ PIPER_LIBDIR   := $(PREFIX)/lib/narrator
 # The interpreter the environments are made with, and whether pip byte-compiles what it installs
 # (the Debian package compiles in its postinst instead, where the files will live).
 PIPER_PYTHON   ?= /usr/bin/python3
-PIPER_BYTECODE    ?= --compile
+PIPER_BYTECODE ?= --compile
 # How the packages' programs are built (debian/rules; make bench's static rows): the Swift runtime
 # linked in, so that they run without the toolchain; no $ORIGIN run path; relro and bindnow, as
 # Debian's hardening asks of every executable. STATIC_BUILD_ARGS: more of swift build's arguments.
