@@ -103,6 +103,16 @@ enum Stats {
 }
 
 enum Report {
+    /// A suite that could not measure says why, and shows the end of each log it kept, so that
+    /// the reason is in the run's output.
+    static func failure(_ suite: String, _ error: any Error, logs: [String]) {
+        print("\(suite): failed: \(error)")
+        for log in logs {
+            let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+            print("\(suite): \(log) ends with:\n\(text.suffix(1_500))")
+        }
+    }
+
     static func table(_ results: [BenchResult]) -> String {
         func f(_ v: Double) -> String { String(format: v >= 100 ? "%.0f" : v >= 10 ? "%.1f" : "%.3f", v) }
         var lines = [

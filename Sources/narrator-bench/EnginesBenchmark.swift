@@ -95,11 +95,7 @@ enum EnginesBenchmark {
             results += try stoppedEngine(rig, runs: runs)
             return (results, failures)
         } catch {
-            print("engines: failed: \(error)")
-            for log in logs {
-                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                print("engines: \(log) ends with:\n\(text.suffix(1_500))")
-            }
+            Report.failure("engines", error, logs: logs)
             return ([.skipped("engines", reason: "could not measure: \(error)")], ["engines: \(error)"])
         }
     }

@@ -92,11 +92,7 @@ enum SpeechDispatcherBenchmark {
             results += try voiceList(rig, runs: 10)
             return results
         } catch {
-            print("spd: failed: \(error)")
-            for log in logs {
-                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                print("spd: \(log) ends with:\n\(text.suffix(1_500))")
-            }
+            Report.failure("spd", error, logs: logs)
             return [.skipped("spd", reason: "could not measure: \(error)")]
         }
     }

@@ -78,6 +78,7 @@ enum StaticRuntimeBenchmark {
                 each.ssip.close()
                 each.narrator.stop()
             }
+            daemons.removeAll()
             var firstWords: [[Double]] = [[], []]
             for round in 0..<(runs + warmUp) {
                 for step in 0..<2 {
@@ -103,11 +104,7 @@ enum StaticRuntimeBenchmark {
                         + "SSIP SPEAK sent once its sockets accept (polled every 10 ms); each daemon on a private PulseAudio server of its own, "
                         + "heard through its pipe sink's FIFO (sink kept awake), turns alternating, n=\(runs)", target: "")
         } catch {
-            print("static: failed: \(error)")
-            for log in logs {
-                let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-                print("static: \(log) ends with:\n\(text.suffix(1_500))")
-            }
+            Report.failure("static", error, logs: logs)
             return [.skipped("static", reason: "could not measure: \(error)")]
         }
     }
