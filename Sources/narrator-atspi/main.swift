@@ -6,8 +6,5 @@ import NarratorSystem
 // Foundation: linked statically (make deb), it would bring ICU's data, tens of MiB, for nothing.
 exit(BridgeMain.run(
     arguments: Array(CommandLine.arguments.dropFirst()), environment: ProcessEnvironment.current(),
-    output: { line in
-        var text = line + "\n"
-        text.withUTF8 { bytes in try? Syscall.writeAll(1, UnsafeRawBufferPointer(bytes)) }
-    },
+    output: { StandardOutput.write($0 + "\n") },
     errors: { StandardError.write($0 + "\n") }))
