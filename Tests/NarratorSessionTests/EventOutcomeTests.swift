@@ -19,6 +19,16 @@ import Testing
         }
     }
 
+    @Test func speechNobodyHeardSaysSoAndOnlyAFinishedOneCan() throws {
+        guard case .speech(var notice) = notice(.finished) else { return }
+        notice.inaudible = true
+        let event = Event.speech(notice)
+        #expect(event.json["outcome"] == "inaudible")
+        #expect(try ServerMessage(line: ServerMessage.event(event).line, answering: .subscribe) == .event(event))
+        let interrupted = #"{"event":"speech","phase":"interrupted","kind":"hint","utterance":3,"at":1,"outcome":"inaudible"}"#
+        #expect(throws: ProtocolError.self) { try ServerMessage(line: interrupted, answering: .subscribe) }
+    }
+
     @Test func anEventWithoutOutcomeStillDecodesAndAContradictionIsRefused() throws {
         let old = #"{"event":"speech","phase":"dropped","kind":"hint","utterance":3,"at":1,"reason":"focusMoved"}"#
         #expect(try ServerMessage(line: old, answering: .subscribe) == .event(notice(.dropped(.focusMoved)).withUtterance(3, at: 1)))

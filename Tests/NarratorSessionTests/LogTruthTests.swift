@@ -39,6 +39,31 @@ import Testing
         #expect(h.finishSpeaking().updatedRows.map(\.outcome) == ["inaudible"])
     }
 
+    /// `narratorctl monitor` and `narratorctl log` use one word for the same utterance.
+    @Test func theFinishedEventSaysInaudibleWhereTheLogDoes() throws {
+        func outcomes(_ effects: [SessionEffect], to monitor: ClientID) -> [String] {
+            effects.events(to: monitor).compactMap { event in
+                if case .speech(let notice) = event, case .finished = notice.phase { notice.outcome?.rawValue } else { nil }
+            }
+        }
+        var h = Harness(policy: .none)
+        let monitor = h.client()
+        h.request(monitor, .subscribe)
+        let app = h.client()
+        h.feed(.outputChanged(Self.gone))
+        h.request(app, .speak(text: "Nobody hears this"))
+        let unheard = h.finishSpeaking()
+        #expect(unheard.appendedRows.map(\.outcome) == ["inaudible"])
+        #expect(outcomes(unheard, to: monitor) == ["inaudible"])
+        let line = try #require(unheard.events(to: monitor).last).json
+        #expect(line["outcome"] == "inaudible")
+        h.feed(.outputChanged(Self.back))
+        h.request(app, .speak(text: "Heard again"))
+        let heard = h.finishSpeaking()
+        #expect(heard.appendedRows.map(\.outcome) == ["spoken"])
+        #expect(outcomes(heard, to: monitor) == ["spoken"])
+    }
+
     @Test func aMessagePauseCutIsInterruptedAndOneStillWaitingIsCancelled() throws {
         var h = Harness(policy: .none)
         let a = h.ssipClient()

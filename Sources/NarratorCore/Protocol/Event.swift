@@ -38,10 +38,13 @@ public struct SpeechNotice: Equatable, Sendable {
     public var element: String?
     /// The engine asked to say it (`started`, once narratord has more than eSpeak NG).
     public var engine: String?
+    /// A `finished` utterance that played to its end while the sound server was gone: the log
+    /// says `inaudible` for it, and so does the event's `outcome`.
+    public var inaudible: Bool
 
     public init(
         utterance: UtteranceID, kind: SpeechKind, phase: SpeechEvent.Phase, at: MonotonicInstant, text: String?, tree: String?, element: String?,
-        engine: String? = nil
+        engine: String? = nil, inaudible: Bool = false
     ) {
         self.utterance = utterance
         self.kind = kind
@@ -51,6 +54,13 @@ public struct SpeechNotice: Equatable, Sendable {
         self.tree = tree
         self.element = element
         self.engine = engine
+        self.inaudible = inaudible
+    }
+
+    /// The word the log records for this utterance, once it has ended: the phase's, except
+    /// that speech nobody could hear is `inaudible`.
+    public var outcome: AnnouncementOutcome? {
+        inaudible && phase == .finished ? .inaudible : phase.outcome
     }
 }
 
@@ -106,7 +116,7 @@ extension Event {
             if let engine = notice.engine { object["engine"] = .string(engine) }
             if case .interrupted(let by?) = notice.phase { object["by"] = .number(Double(by.rawValue)) }
             if case .dropped(let reason) = notice.phase { object["reason"] = .string(reason.rawValue) }
-            if let outcome = notice.phase.outcome { object["outcome"] = .string(outcome.rawValue) }
+            if let outcome = notice.outcome { object["outcome"] = .string(outcome.rawValue) }
             return .object(object)
         }
     }
@@ -141,9 +151,12 @@ extension Event {
                 let reasons = SpeechEvent.DropReason.allCases.map(\.rawValue)
                 phase = .dropped(SpeechEvent.DropReason(rawValue: try r.choice("reason", reasons))!)
             }
-            // `outcome` follows from the phase; one that contradicts it is a broken event.
-            let outcomes = [AnnouncementOutcome.spoken, .interrupted, .cancelled].map(\.rawValue)
-            if let outcome = try r.optionalChoice("outcome", outcomes), outcome != phase.outcome?.rawValue {
+            // `outcome` follows from the phase (`inaudible` is a `finished` one nobody heard); one
+            // that contradicts it is a broken event.
+            let outcomes = [AnnouncementOutcome.spoken, .inaudible, .interrupted, .cancelled].map(\.rawValue)
+            let outcome = try r.optionalChoice("outcome", outcomes)
+            let inaudible = outcome == AnnouncementOutcome.inaudible.rawValue && phase == .finished
+            if let outcome, !inaudible, outcome != phase.outcome?.rawValue {
                 throw ProtocolError(
                     .invalidField, "\(r.path("outcome")): \"\(outcome)\" does not go with phase \"\(phase.name)\" (\(phase.outcome.map { "\"\($0.rawValue)\"" } ?? "none"))")
             }
@@ -157,7 +170,8 @@ extension Event {
                 SpeechNotice(
                     utterance: UtteranceID(try r.unsigned("utterance")), kind: kind, phase: phase,
                     at: MonotonicInstant(nanoseconds: nanoseconds), text: try r.optionalString("text", nonEmpty: false),
-                    tree: try r.optionalString("tree"), element: try r.optionalString("element"), engine: try r.optionalString("engine")))
+                    tree: try r.optionalString("tree"), element: try r.optionalString("element"), engine: try r.optionalString("engine"),
+                    inaudible: inaudible))
         }
     }
 }

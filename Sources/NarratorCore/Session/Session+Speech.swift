@@ -41,6 +41,7 @@ extension Session {
                 if case .started = notice.phase, !configuration.otherEngines.isEmpty {
                     notice.engine = unplayed.last { $0.utterance.id == notice.utterance }?.engine
                 }
+                if case .finished = notice.phase, inaudible.contains(notice.utterance) { notice.inaudible = true }
                 for subscriber in subscribers { send(subscriber, .speech(notice)) }
                 if case .ssip = notice.kind, let message = step.ssipMessage(notice.utterance, in: plan) { noticeSSIP(notice, message) }
             }
