@@ -63,6 +63,24 @@ import Testing
         ])
     }
 
+    @Test("a slider its application gives no way to change (no Value, no Increase or Decrease) says so when adjusted, once a press")
+    func anAdjustableThatCannotBeAdjustedSaysSo() {
+        let zoom = FakeApplication(name: "viewer", windows: [
+            Object.object(1, .frame, "Viewer", children: [Object.object(2, .slider, "Zoom", states: Object.shown.union(.focusable))]),
+        ], bus: ":1.4")
+        var h = BridgeHarness(zoom)
+        h.startMirrored()
+        h.feed(.daemonLine(Self.action("2", "increment", tree: "viewer: Viewer")))
+        h.feed(.daemonLine(Self.action("2", "decrement", tree: "viewer: Viewer")))
+        #expect(h.calls.isEmpty)
+        let said = RequestCommand.announce(text: "cannot be adjusted", priority: .high, tree: "viewer: Viewer", element: "2", key: "cannot adjust 2")
+        #expect(h.sent() == [said, said])
+        #expect(h.said() == [
+            "narrator-atspi: cannot increment: \(F.path(2)) in viewer: Viewer offers no such action",
+            "narrator-atspi: cannot decrement: \(F.path(2)) in viewer: Viewer offers no such action",
+        ])
+    }
+
     @Test("a declarative value changed in narratord sets the element's CurrentValue")
     func aValueChangeSetsTheValue() throws {
         var h = BridgeHarness(Self.editor)

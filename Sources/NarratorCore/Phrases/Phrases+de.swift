@@ -10,7 +10,7 @@ extension PhraseData {
         "tabCharacter": "Tabulator", "newline": "Zeilenumbruch", "blank": "leer", "unselectedText": "{text} nicht ausgewählt", "unselected": "Auswahl aufgehoben",
         "headingLevel": "Überschrift Ebene {level}",
         "actionsAvailable": "Aktionen verfügbar",
-        "wrappedToTop": "wieder am Anfang", "wrappedToBottom": "wieder am Ende",
+        "wrappedToTop": "wieder am Anfang", "wrappedToBottom": "wieder am Ende", "cannotAdjust": "nicht einstellbar",
         "checkBox": "Kontrollkästchen", "radioButton": "Optionsfeld", "comboBox": "Kombinationsfeld", "textField": "Textfeld",
         "menu": "Menü", "menuItem": "Menüeintrag", "listItem": "Listeneintrag", "progressBar": "Fortschrittsbalken",
         "dialog": "Dialog", "alert": "Warnmeldung", "checked": "aktiviert", "notChecked": "nicht aktiviert",

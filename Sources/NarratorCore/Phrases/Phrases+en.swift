@@ -10,7 +10,7 @@ extension PhraseData {
         "tabCharacter": "tab", "newline": "newline", "blank": "blank", "unselectedText": "{text} unselected", "unselected": "unselected",
         "headingLevel": "heading level {level}",
         "actionsAvailable": "actions available",
-        "wrappedToTop": "wrapped to top", "wrappedToBottom": "wrapped to bottom",
+        "wrappedToTop": "wrapped to top", "wrappedToBottom": "wrapped to bottom", "cannotAdjust": "cannot be adjusted",
         "checkBox": "check box", "radioButton": "radio button", "comboBox": "combo box", "textField": "text field",
         "menu": "menu", "menuItem": "menu item", "listItem": "list item", "progressBar": "progress bar",
         "dialog": "dialog", "alert": "alert", "checked": "checked", "notChecked": "not checked",

@@ -10,7 +10,7 @@ extension PhraseData {
         "tabCharacter": "tabulador", "newline": "salto de línea", "blank": "en blanco", "unselectedText": "{text} deseleccionado", "unselected": "deseleccionado",
         "headingLevel": "encabezado de nivel {level}",
         "actionsAvailable": "acciones disponibles",
-        "wrappedToTop": "vuelta al principio", "wrappedToBottom": "vuelta al final",
+        "wrappedToTop": "vuelta al principio", "wrappedToBottom": "vuelta al final", "cannotAdjust": "no se puede ajustar",
         "checkBox": "casilla de verificación", "radioButton": "botón de opción", "comboBox": "cuadro combinado", "textField": "campo de texto",
         "menu": "menú", "menuItem": "elemento de menú", "listItem": "elemento de lista", "progressBar": "barra de progreso",
         "dialog": "diálogo", "alert": "alerta", "checked": "marcado", "notChecked": "no marcado",

@@ -10,7 +10,7 @@ extension PhraseData {
         "tabCharacter": "tabulation", "newline": "retour à la ligne", "blank": "vide", "unselectedText": "{text} désélectionné", "unselected": "désélectionné",
         "headingLevel": "titre de niveau {level}",
         "actionsAvailable": "actions disponibles",
-        "wrappedToTop": "retour au début", "wrappedToBottom": "retour à la fin",
+        "wrappedToTop": "retour au début", "wrappedToBottom": "retour à la fin", "cannotAdjust": "non réglable",
         "checkBox": "case à cocher", "radioButton": "bouton radio", "comboBox": "liste déroulante", "textField": "champ de texte",
         "menu": "menu", "menuItem": "élément de menu", "listItem": "élément de liste", "progressBar": "barre de progression",
         "dialog": "boîte de dialogue", "alert": "alerte", "checked": "coché", "notChecked": "non coché",

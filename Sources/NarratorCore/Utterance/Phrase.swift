@@ -30,6 +30,9 @@ public enum Phrase: String, CaseIterable, Sendable {
     /// Said before a rotor's target when it went round past the last target (to the first) or
     /// past the first (to the last).
     case wrappedToTop, wrappedToBottom
+    /// Said when an adjustable control's application gives Narrator no way to change it (no
+    /// value to set, no Increase or Decrease action), so a key that adjusts is not met by silence.
+    case cannotAdjust
 }
 
 /// The phrases of one language. Lookups fall back to English for anything a table lacks,

@@ -56,7 +56,10 @@ extension ATSPIBridge {
         case .action(let action):
             guard isThere(action.element, in: action.tree, toDo: action.action) else { return }
             let decided = mirror.ownerAction(tree: action.tree, element: action.element, action: action.action)
-            if decided.isEmpty { journal("cannot \(action.action): \(ATSPIMapping.path(of: action.element)) in \(action.tree) offers no such action") }
+            if decided.isEmpty {
+                journal("cannot \(action.action): \(ATSPIMapping.path(of: action.element)) in \(action.tree) offers no such action")
+                cannotAdjust(action)
+            }
             carryOut(decided)
         case .value(let change):
             guard isThere(change.element, in: change.tree, toDo: "set the value") else { return }
@@ -67,6 +70,16 @@ extension ATSPIBridge {
             // The bridge subscribes to no speech; a stray notice changes nothing.
             return
         }
+    }
+
+    /// A user's increment or decrement the application gives no way to carry out is said, not
+    /// only journalled: the key that asked for it would otherwise be met by silence. The key
+    /// lets a repeat of the same press replace one still waiting.
+    private mutating func cannotAdjust(_ action: OwnerAction) {
+        guard AdjustableValue.Direction.allCases.map(\.actionName).contains(action.action) else { return }
+        send(
+            .announce(tree: action.tree),
+            .announce(text: PhraseTable.english[.cannotAdjust], priority: .high, tree: action.tree, element: action.element, key: "cannot adjust \(action.element)"))
     }
 
     /// Whether `element` of `tree` is in its window as last read: narratord may act on one the
