@@ -128,7 +128,8 @@ public final class LogWriter: Sendable {
         onHealth: (@Sendable (LogHealth) -> Void)? = nil
     ) throws(DatabaseError) {
         try self.init(
-            path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: true, onHealth: onHealth)
+            path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: true, firstOpenWait: nil,
+            onHealth: onHealth)
     }
 
     /// Starts a writer even when the file cannot be opened yet (a read-only or missing directory, a
@@ -138,20 +139,27 @@ public final class LogWriter: Sendable {
     ///
     /// - Parameter onHealth: told the writer's health, on its thread, after every batch and every
     ///   attempt to open the file (how the daemon's session learns what `status` shows).
+    ///
+    /// - Parameter firstOpenWait: how long start-up waits for the first attempt to open the file.
+    ///   A disk that does not answer (a hung network mount, a FIFO in the file's place) would hold
+    ///   the daemon's start-up forever; past the bound the writer is returned with ``Status/lastError``
+    ///   saying so, and the open goes on in the background (rows wait in the backlog for it).
     public static func starting(
         path: String, backlogLimit: Int = 100_000, busyTimeout: Duration = .milliseconds(250), reopenInterval: Duration = .seconds(1),
-        onHealth: (@Sendable (LogHealth) -> Void)? = nil
+        firstOpenWait: Duration = .seconds(2), onHealth: (@Sendable (LogHealth) -> Void)? = nil
     ) -> LogWriter {
         do {
             return try LogWriter(
-                path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: false, onHealth: onHealth)
+                path: path, backlogLimit: backlogLimit, busyTimeout: busyTimeout, reopenInterval: reopenInterval, mustOpen: false,
+                firstOpenWait: firstOpenWait, onHealth: onHealth)
         } catch {
             preconditionFailure("a writer that need not open cannot fail to start: \(error)")
         }
     }
 
     private init(
-        path: String, backlogLimit: Int, busyTimeout: Duration, reopenInterval: Duration, mustOpen: Bool, onHealth: (@Sendable (LogHealth) -> Void)?
+        path: String, backlogLimit: Int, busyTimeout: Duration, reopenInterval: Duration, mustOpen: Bool, firstOpenWait: Duration?,
+        onHealth: (@Sendable (LogHealth) -> Void)?
     ) throws(DatabaseError) {
         self.path = path
         self.backlogLimit = backlogLimit
@@ -169,8 +177,23 @@ public final class LogWriter: Sendable {
             }
             shared.finished.signal()
         }
-        ready.wait()
-        if mustOpen, let error = firstOpen.withLock({ $0 }) { throw error }
+        guard let firstOpenWait else {
+            ready.wait()
+            if mustOpen, let error = firstOpen.withLock({ $0 }) { throw error }
+            return
+        }
+        if ready.wait(timeout: .now() + .nanoseconds(Int(firstOpenWait.nanosecondsClamped))) == .timedOut {
+            let stuck = DatabaseError(
+                extendedCode: SQLITE_IOERR, message: "the first open did not finish within \(JSONWriter.format(firstOpenWait.asSeconds)) s (the disk does not answer)",
+                context: "open \(path)")
+            // Unless the open finished meanwhile: then its own outcome stands.
+            let told = shared.state.withLock { state in
+                guard !state.status.isOpen, state.status.lastError == nil else { return false }
+                state.status.lastError = stuck
+                return true
+            }
+            if told { shared.reportHealth() }
+        }
     }
 
     /// An open database and its prepared statements.

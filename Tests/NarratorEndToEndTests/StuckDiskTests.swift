@@ -14,6 +14,27 @@ import Testing
         }
     }
 
+    /// Start-up waited for the log's first open: with the disk stuck, the socket accepted and
+    /// nothing was ever served.
+    @Test func aLogStuckAtStartUpHoldsNothingUpAndIsSaidToBeUnavailable() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-stuck-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        // A FIFO in the log's place: opening it waits for a writer that never comes, as a read
+        // from a stuck disk would.
+        #expect(mkfifo(directory + "/narrator.db", 0o600) == 0)
+        let daemon = try DaemonHarness(extraArguments: ["--db", directory + "/narrator.db"])
+        let client = try daemon.client()
+        #expect(try client.request(["cmd": "hello"])["ok"] == true)
+        try #require(Self.waitsOnAFIFO(daemon.process.processIdentifier), "the log is not the one stuck")
+        #expect(try client.request(["cmd": "speak", "text": "speech goes on"])["ok"] == true)
+        let status = try client.request(["cmd": "status"])
+        #expect(status["log"]?["reason"] == "io_error", "\(status)")
+        #expect(daemon.log.contains("the utterance log is unavailable"), "\(daemon.log)")
+        #expect(daemon.log.contains("did not finish within 2 s (the disk does not answer)"), "\(daemon.log)")
+        #expect(daemon.stop() == 0)
+    }
+
     @Test func stoppingGivesUpOnALogThatDoesNotAnswerAndSaysWhat() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-stuck-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
