@@ -28,9 +28,45 @@ struct ConfigurationReload {
         self.current = current
     }
 
+    /// Whether a read is under way, and whether another SIGHUP came while it was.
+    enum Reading: Equatable {
+        case idle
+        case reading(again: Bool)
+    }
+    private(set) var reading: Reading = .idle
+
+    /// A SIGHUP: true when a read is to start now; false when one is still under way (a disk
+    /// that does not answer), and it is read once more after that one finishes.
+    mutating func hangup() -> Bool {
+        guard case .idle = reading else {
+            reading = .reading(again: true)
+            return false
+        }
+        reading = .reading(again: false)
+        return true
+    }
+
+    /// The file and command line read again: what changed, or why it was refused, and whether
+    /// to read once more because of a SIGHUP that came while this read ran.
+    mutating func finished(_ read: Result<DaemonOptions.Action, UsageError>) -> (changes: Result<Changes, UsageError>, readAgain: Bool) {
+        let again = reading == .reading(again: true)
+        reading = again ? .reading(again: false) : .idle
+        return (apply(read), again)
+    }
+
+    /// Reads the configuration file (and the command line over it): the disk, so never on the loop.
+    static func read(arguments: [String], environment: [String: String]) -> Result<DaemonOptions.Action, UsageError> {
+        Result { () throws(UsageError) in try DaemonMain.readOptions(arguments, environment: environment) }
+    }
+
+    /// Reads and applies in one go, on the caller's thread (tests).
     mutating func reload() -> Result<Changes, UsageError> {
+        apply(Self.read(arguments: arguments, environment: environment))
+    }
+
+    private mutating func apply(_ read: Result<DaemonOptions.Action, UsageError>) -> Result<Changes, UsageError> {
         let next: DaemonOptions
-        switch Result(catching: { () throws(UsageError) in try DaemonMain.readOptions(arguments, environment: environment) }) {
+        switch read {
         case .success(.run(let parsed)): next = parsed
         case .success: return .success(Changes(path: current.configPath, logLevel: current.logLevel, settings: [], needRestart: []))
         case .failure(let error): return .failure(error)

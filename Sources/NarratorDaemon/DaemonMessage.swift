@@ -1,3 +1,4 @@
+import NarratorCommandLine
 import NarratorCore
 import NarratorSpeech
 
@@ -18,4 +19,6 @@ enum DaemonMessage: Sendable {
     /// A large request line from a client, prepared off the loop (``RequestPreparation``): the
     /// request, or the line refused as not UTF-8.
     case prepared(ClientID, SessionInput)
+    /// The configuration file read again after SIGHUP, off the loop.
+    case configurationRead(Result<DaemonOptions.Action, UsageError>)
 }

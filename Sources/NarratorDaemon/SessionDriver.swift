@@ -1,4 +1,5 @@
 import Dispatch
+import NarratorCommandLine
 import NarratorCore
 import NarratorSpeech
 import NarratorStore
@@ -27,6 +28,8 @@ final class SessionDriver: ConnectionHandler {
     /// Writes the settings file off the loop: a stuck disk holds up no client (the session gives
     /// up on a write after `Session.settingsWriteBound`).
     private let settingsQueue = DispatchQueue(label: "narrator.settings")
+    /// Reads the configuration file again after SIGHUP, off the loop.
+    private let reloadQueue = DispatchQueue(label: "narrator.reload")
     /// Large lines decoded off the loop, and the inputs that wait behind them.
     private let preparation: RequestPreparation
     /// How long stopping waits for the log's last rows (and then for its thread): a disk that
@@ -102,6 +105,8 @@ final class SessionDriver: ConnectionHandler {
         case .logHealth(let health): feed(.logHealth(health), loop)
         case .timerFired: feed(.timerFired, loop)
         case .settingsSaved(let ticket, let result): feed(.settingsSaved(ticket, result), loop)
+        case .configurationRead(let read):
+            reloaded(read, loop)
         case .prepared(let client, let input):
             let replaced = preparation.replacedTree(by: input, in: session.workspace)
             feed(input, loop)
@@ -206,10 +211,27 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: SIGHUP
 
-    /// Re-reads the configuration file: the log level and speech settings change now (every
-    /// client stays connected); what needs a restart is named in the journal.
+    /// Re-reads the configuration file off the loop (a disk that does not answer holds up no
+    /// client); a SIGHUP during a read that has not finished is folded into one more read after it.
     private func reload(_ loop: PollLoop<DaemonMessage>) {
-        switch configuration.reload() {
+        guard configuration.hangup() else {
+            logger.warning("reload: the previous read of \(configuration.current.configPath) has not finished (its disk does not answer); it is read again once that one ends")
+            return
+        }
+        startRead(loop)
+    }
+
+    private func startRead(_ loop: PollLoop<DaemonMessage>) {
+        let (arguments, environment, inbox) = (configuration.arguments, configuration.environment, loop.inbox)
+        reloadQueue.async { inbox.post(.configurationRead(ConfigurationReload.read(arguments: arguments, environment: environment))) }
+    }
+
+    /// The file as read: the log level and speech settings change now (every client stays
+    /// connected); what needs a restart is named in the journal.
+    private func reloaded(_ read: Result<DaemonOptions.Action, UsageError>, _ loop: PollLoop<DaemonMessage>) {
+        let (changes, readAgain) = configuration.finished(read)
+        defer { if readAgain { startRead(loop) } }
+        switch changes {
         case .failure(let error):
             logger.error("reload failed, keeping the current settings: \(error.message)")
         case .success(let changes):

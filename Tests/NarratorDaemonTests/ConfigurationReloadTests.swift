@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCommandLine
 import Testing
 @testable import NarratorDaemon
 
@@ -23,5 +24,34 @@ import Testing
         let second = try reload.reload().get()
         #expect(second.needRestart == ["audio"])
         #expect(second.settings.isEmpty)
+    }
+
+    /// The driver reads off the loop; SIGHUPs that come while a read is stuck make one more read
+    /// after it, not one each.
+    @Test func hangupsDuringAReadAreFoldedIntoOneMoreRead() throws {
+        let environment = ["HOME": "/nonexistent", "XDG_CONFIG_HOME": "/nonexistent", "XDG_STATE_HOME": "/nonexistent"]
+        guard case .run(let started) = try DaemonMain.readOptions(["--rate", "180"], environment: environment) else {
+            Issue.record("not a run")
+            return
+        }
+        var reload = ConfigurationReload(arguments: ["--rate", "180"], environment: environment, current: started)
+        let starts = [reload.hangup(), reload.hangup(), reload.hangup()]
+        #expect(starts == [true, false, false])
+        var faster = started
+        faster.rate = 300
+        let first = reload.finished(.success(.run(faster)))
+        #expect(first.readAgain)
+        #expect(try first.changes.get().settings.map(\.value) == ["300"])
+        #expect(reload.reading == .reading(again: false))
+        let second = reload.finished(.failure(UsageError("--rate must be a whole number")))
+        #expect(!second.readAgain)
+        guard case .failure(let refused) = second.changes else {
+            Issue.record("a broken read was applied")
+            return
+        }
+        #expect(refused == UsageError("--rate must be a whole number"))
+        #expect(reload.reading == .idle)
+        let next = reload.hangup()
+        #expect(next)
     }
 }

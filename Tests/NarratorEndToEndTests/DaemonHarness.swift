@@ -71,7 +71,12 @@ final class DaemonHarness {
 
     deinit {
         if process.isRunning {
+            // A daemon whose loop is stuck (the fault a failing test found) does not take
+            // SIGTERM: it is killed, so the failure is reported rather than hung on.
             process.terminate()
+            let by = Date().addingTimeInterval(15)
+            while process.isRunning, Date() < by { usleep(20_000) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
             process.waitUntilExit()
         }
         errPipe.fileHandleForReading.readabilityHandler = nil

@@ -35,6 +35,69 @@ import Testing
         #expect(daemon.stop() == 0)
     }
 
+    /// SIGHUP read the configuration file on the loop: a file whose disk does not answer held
+    /// up every client until it did.
+    @Test func aSIGHUPWhoseFileDoesNotAnswerHoldsNobodyUp() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-stuck-\(UUID().uuidString.prefix(8))").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let config = directory + "/narratord.conf"
+        try "rate = 200\n".write(toFile: config, atomically: true, encoding: .utf8)
+        let daemon = try DaemonHarness(extraArguments: ["--config", config])
+        let client = try daemon.client()
+        #expect(try client.request(["cmd": "hello"])["ok"] == true)
+        // The file becomes a FIFO nobody writes: reading it waits, as on a stuck disk.
+        try FileManager.default.removeItem(atPath: config)
+        #expect(mkfifo(config, 0o600) == 0)
+        let pid = daemon.process.processIdentifier
+        kill(pid, SIGHUP)
+        let stuckBy = Date().addingTimeInterval(30)
+        while !Self.waitsOnAFIFO(pid), Date() < stuckBy { usleep(50_000) }
+        try #require(Self.waitsOnAFIFO(pid), "the reload never tried the FIFO")
+        #expect(try client.request(["cmd": "speak", "text": "speech goes on"])["ok"] == true)
+        #expect(try client.request(["cmd": "get", "key": "rate"])["value"] == "200")
+        // Another SIGHUP meanwhile is folded into one more read after the stuck one.
+        kill(pid, SIGHUP)
+        let saidBy = Date().addingTimeInterval(20)
+        while !daemon.log.contains("has not finished"), Date() < saidBy { usleep(20_000) }
+        #expect(daemon.log.contains("reload: the previous read of \(config) has not finished (its disk does not answer)"), "\(daemon.log)")
+
+        // The disk answers: the stuck read ends with what it reads, then the folded one runs.
+        func answer(_ text: String) {
+            let fd = open(config, O_WRONLY)
+            guard fd >= 0 else {
+                Issue.record("cannot open the FIFO to write: \(errno)")
+                return
+            }
+            _ = text.withCString { write(fd, $0, strlen($0)) }
+            close(fd)
+        }
+        func rate(becomes expected: Int) throws -> Bool {
+            let by = Date().addingTimeInterval(20)
+            while Date() < by {
+                if try client.request(["cmd": "get", "key": "rate"])["value"] == .string(String(expected)) { return true }
+                usleep(20_000)
+            }
+            return false
+        }
+        answer("rate = 240\n")
+        #expect(try rate(becomes: 240))
+        answer("rate = 260\n")
+        #expect(try rate(becomes: 260))
+        // Stuck again at the stop: the read holds nothing up.
+        kill(pid, SIGHUP)
+        while !Self.waitsOnAFIFO(pid), Date() < stuckBy.addingTimeInterval(30) { usleep(50_000) }
+        daemon.process.terminate()
+        let stoppedBy = Date().addingTimeInterval(20)
+        while daemon.process.isRunning, Date() < stoppedBy { usleep(50_000) }
+        if daemon.process.isRunning {
+            kill(pid, SIGKILL)
+            Issue.record("narratord did not stop with a reload stuck")
+        }
+        daemon.process.waitUntilExit()
+        #expect(daemon.process.terminationStatus == 0)
+    }
+
     @Test func stoppingGivesUpOnALogThatDoesNotAnswerAndSaysWhat() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-stuck-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
