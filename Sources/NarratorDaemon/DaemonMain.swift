@@ -119,7 +119,8 @@ public enum DaemonMain {
                 // Large lines are decoded off the loop, which gives their memory back there.
                 signals: [.terminate, .interrupt, .hangup], releaseMemoryAfterLineLength: .max, largeLineLength: RequestPreparation.threshold)
             let framings = Dictionary(uniqueKeysWithValues: ssipListeners.map { ($0, Framing.crlf) })
-            let loop = LoopStart(listeners: listeners + ssipListeners, framings: framings, configuration: configuration)
+            var loop = LoopStart(listeners: listeners + ssipListeners, framings: framings, configuration: configuration)
+            if ownedSSIP != nil { loop.ssipBound = ssipWanted }
             return try serve(options, loop: loop, socketPath: socketPath, owned: owned, ssip: (ssipPath, ownedSSIP, !ssipListeners.isEmpty), audio: audio,
                              arguments: arguments, environment: environment, notifier: notifier, logger: logger)
         } catch {
@@ -143,6 +144,9 @@ public enum DaemonMain {
         var listeners: [Int32]
         var framings: [Int32: Framing]
         var configuration: PollLoopConfiguration
+        /// Where the SSIP listener narratord bound itself is (not one systemd passed): watched,
+        /// and taken back when another server takes it (``SSIPSocketGuard``).
+        var ssipBound: SocketPath?
     }
 
     /// Starts speech, the log and the session, then runs the loop on this thread until it stops.
@@ -170,6 +174,14 @@ public enum DaemonMain {
         Syscall.releaseFreedMemory()
         let pidFile = holdSpeechDispatcherPIDFile(ssip: ssip.path ?? start.framings.keys.sorted().first.flatMap { try? Syscall.unixSocketPath($0) }, environment: environment, logger: logger)
         defer { pidFile?.release() }
+        var ssipGuard: SSIPSocketGuard?
+        if let owned = ssip.owned, let bound = start.ssipBound {
+            do {
+                ssipGuard = try SSIPSocketGuard.start(owned, bound: bound, uid: getuid()) { _ = inbox.post(.ssipSocket($0)) }
+            } catch {
+                logger.warning("cannot watch \(owned.path) for another server taking it (\(error)); it is not taken back if one does")
+            }
+        }
         try? notifier.ready(status: "Listening on \(socketPath ?? "systemd's socket")")
         do {
             try PollLoop.run(listeners: start.listeners, framings: start.framings, configuration: start.configuration, inbox: inbox, handler: driver)
@@ -178,7 +190,7 @@ public enum DaemonMain {
         }
         try? notifier.stopping()
         if let owned { _ = owned.removeSocketFile() }
-        if let owned = ssip.owned { _ = owned.removeSocketFile() }
+        if let owned = ssipGuard?.stop() ?? ssip.owned { _ = owned.removeSocketFile() }
         if !log.close(within: SessionDriver.logWaitBound) {
             logger.error("the log's writer did not finish within \(SessionDriver.logWaitBound.components.seconds) s; stopping without it")
         }

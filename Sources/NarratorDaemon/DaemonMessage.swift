@@ -21,4 +21,6 @@ enum DaemonMessage: Sendable {
     case prepared(ClientID, SessionInput)
     /// The configuration file read again after SIGHUP, off the loop.
     case configurationRead(Result<DaemonOptions.Action, UsageError>)
+    /// The SSIP socket's path was taken by another server (and taken back, or left to it).
+    case ssipSocket(SSIPSocketGuard.Report)
 }

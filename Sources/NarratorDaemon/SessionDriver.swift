@@ -107,6 +107,8 @@ final class SessionDriver: ConnectionHandler {
         case .settingsSaved(let ticket, let result): feed(.settingsSaved(ticket, result), loop)
         case .configurationRead(let read):
             reloaded(read, loop)
+        case .ssipSocket(let report):
+            ssipSocket(report, loop)
         case .prepared(let client, let input):
             let replaced = preparation.replacedTree(by: input, in: session.workspace)
             feed(input, loop)
@@ -206,6 +208,28 @@ final class SessionDriver: ConnectionHandler {
             loop.stopReading()
             let inbox = loop.inbox
             preparation.stop { inbox.shutdown() }
+        }
+    }
+
+    // MARK: The SSIP socket taken by another server
+
+    private func ssipSocket(_ report: SSIPSocketGuard.Report, _ loop: PollLoop<DaemonMessage>) {
+        switch report {
+        case .takenBack(let old, let new, let path, let by):
+            do {
+                try loop.replaceListener(old, with: new)
+            } catch {
+                logger.error("\(path) was taken by \(by ?? "another server") and bound again, but cannot be served: \(error)")
+                return
+            }
+            let what = by.map { "was taken by \($0)" } ?? "was removed or taken by another program"
+            logger.warning(
+                "\(path) \(what); narratord took it back: SSIP clients that connect now reach narratord (any already connected to another server stay with it)")
+        case .left(let path, let by, let times, let within):
+            logger.warning(
+                "\(by ?? "another server") keeps taking \(path) (\(times) times within \(within.components.seconds) s); narratord leaves it to it and serves only the SSIP clients already connected")
+        case .failed(let path, let error):
+            logger.error("\(path) was taken by another server and could not be taken back: \(error)")
         }
     }
 

@@ -12,6 +12,13 @@ public struct ListeningSocket: Sendable {
     public let directory: DirectoryPreparation
     let identity: FileStatus
 
+    /// Whether the file at `path` is still the socket this process bound: another server that
+    /// removed it and bound its own there (speech-dispatcher started by hand does) has taken it.
+    public var isAtItsPath: Bool {
+        guard let current = try? Syscall.lstat(path) else { return false }
+        return current.device == identity.device && current.inode == identity.inode
+    }
+
     /// Unlinks the socket file if it is still the one this process bound; returns whether it did.
     /// Call it after the loop has closed the listener. Inode numbers are reused quickly, so a
     /// matching inode alone does not prove the file is ours: a file some live daemon answers on
@@ -31,6 +38,21 @@ public struct ListeningSocket: Sendable {
 }
 
 extension SocketPath {
+    /// Binds a new listener at the path even though another server answers there: its socket
+    /// file is removed first (its listener goes on, unreachable by path). For taking back a path
+    /// another server took from under this process's own listener.
+    public func takeBackListener(uid: uid_t, backlog: Int32 = 128) throws(SocketPathError) -> ListeningSocket {
+        if let status = try? Syscall.lstat(path), status.isSocket {
+            do {
+                try Syscall.unlink(path)
+            } catch where error.code == ENOENT {
+            } catch {
+                throw .system(path, error)
+            }
+        }
+        return try bindListener(uid: uid, backlog: backlog)
+    }
+
     /// Prepares the directory, then binds and listens on the socket with mode 0600. An existing
     /// socket file is probed with a connect: a refused connection means its daemon is dead, so
     /// the file is replaced; an answer means another daemon is alive (`.alreadyRunning`).

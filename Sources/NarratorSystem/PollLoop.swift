@@ -30,7 +30,7 @@ public final class PollLoop<Message: Sendable> {
     private let configuration: PollLoopConfiguration
     private var listeners: [Int32]
     /// How each listener's connections are split into lines (LF when not named).
-    private let framings: [Int32: Framing]
+    private var framings: [Int32: Framing]
     private var clients: [ClientID: ClientConnection] = [:]
     private var nextClient: UInt64 = 1
     private var timers: [TimerID: ScheduledTimer<Message>] = [:]
@@ -111,6 +111,26 @@ public final class PollLoop<Message: Sendable> {
     }
 
     // MARK: - Operations for the daemon
+
+    /// Serves `new` in place of the listener `old` (closed now), with `old`'s framing: a socket
+    /// path taken back after another server took it. Connections made through `old` stay.
+    public func replaceListener(_ old: Int32, with new: Int32) throws(Errno) {
+        do {
+            try Syscall.setNonBlocking(new, true)
+            try Syscall.setCloseOnExec(new)
+        } catch {
+            try? Syscall.close(new)
+            throw error
+        }
+        guard let index = listeners.firstIndex(of: old) else {
+            // Stopped reading (shutting down): nothing is accepted any more.
+            try? Syscall.close(new)
+            return
+        }
+        listeners[index] = new
+        if let framing = framings.removeValue(forKey: old) { framings[new] = framing }
+        try? Syscall.close(old)
+    }
 
     /// Queues `line` plus a newline for `client`. Never blocks: if the client's pending output
     /// would exceed the configured limit, the client is disconnected (`.outputOverflow`) instead.
