@@ -74,7 +74,7 @@ import Testing
         #expect(long.engine == "piper" && long.phase == "finished", "\(daemon.log)")
         let first = try #require(long.piper, "no Piper process spoke: \(daemon.log)")
         let busy = try Self.residentWithChildren(of: pid)
-        #expect(busy.children == [first.pid], "Piper was stopped before it went unused for 3 s")
+        #expect(busy.children == [first.pid], "Piper was stopped before it went unused for 3 s: \(daemon.log)")
 
         // Unused for 3 s, it is stopped: waited for with a generous deadline.
         var state: String?
@@ -99,5 +99,34 @@ import Testing
         #expect(again.engine == "piper" && again.phase == "finished", "\(daemon.log)")
         #expect(again.piper != nil && again.piper != first, "no new Piper process spoke: \(daemon.log)")
         #expect(try Self.state(of: "piper", on: client) != "restarting")
+    }
+
+    /// `narratorctl set engine-idle` reaches an engine already running: Flite, started by its
+    /// choice and unused since, is stopped once the new limit is shorter than its time unused.
+    @Test func aShorterLimitSetLiveStopsARunningEngine() throws {
+        let daemon = try DaemonHarness()
+        defer { _ = daemon.stop() }
+        let pid = daemon.process.processIdentifier
+        let client = try daemon.client()
+        #expect(try client.request(["cmd": "get", "key": "engine-idle"])["value"] == "300", "a few minutes by default")
+        #expect(try daemon.ctl("set", "engine", "flite").status == 0)
+        let flite = try #require(EngineChild.wait(of: pid, named: "narrator-flite", timeout: 60), "\(daemon.log)")
+        var state: String?
+        let ready = Date().addingTimeInterval(60)
+        repeat {
+            state = try Self.state(of: "flite", on: client)
+            if state != "ready" { usleep(100_000) }
+        } while state != "ready" && Date() < ready
+        #expect(state == "ready", "\(daemon.log)")
+
+        #expect(try daemon.ctl("set", "engine-idle", "1").stdout == "engine-idle = 1\n")
+        let deadline = Date().addingTimeInterval(60)
+        repeat {
+            state = try Self.state(of: "flite", on: client)
+            if state != "idle" { usleep(100_000) }
+        } while state != "idle" && Date() < deadline
+        #expect(state == "idle", "\(daemon.log)")
+        #expect(flite.state == nil, "Flite's process (\(flite.pid)) is still there")
+        #expect(try daemon.ctl("status").stdout.contains("flite: idle"))
     }
 }
