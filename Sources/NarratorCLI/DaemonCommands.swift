@@ -185,7 +185,7 @@ let daemonCommands: [CommandSpec] = {
         CommandSpec(name: "stop", summary: "silence speech and drop what is waiting") { _ throws(UsageError) in request(.stop) },
         CommandSpec(name: "status", summary: "uptime, clients, trees, focus, audio output, voice, queue") { _ throws(UsageError) in request(.status) },
         CommandSpec(
-            name: "set", summary: "change a speech setting (voice, rate, pitch, volume, punctuation, hints, hint-delay)",
+            name: "set", summary: "change a speech setting (voice, rate, pitch, volume, punctuation, hints, hint-delay, engine, engine.KIND, long-text-words, engine-idle)",
             arguments: [ArgumentSpec("KEY", help: "the setting", choices: SpeechSettings.keys), ArgumentSpec("VALUE", help: "its new value")]
         ) { parsed throws(UsageError) in
             request(.set(key: parsed.positionals[0], value: .string(parsed.positionals[1])))

@@ -9,7 +9,7 @@ struct ConfigurationReload {
     /// The options the process started with: what needs a restart is compared with these, so a
     /// second reload still says the change is not in effect.
     let running: DaemonOptions
-    /// The options as last read: what changes live (voice, rate) is compared with these.
+    /// The options as last read: what changes live (voice, rate, engine-idle) is compared with these.
     private(set) var current: DaemonOptions
 
     struct Changes {
@@ -74,6 +74,7 @@ struct ConfigurationReload {
         var settings: [(key: String, value: String)] = []
         if next.voice != current.voice, let voice = next.voice { settings.append(("voice", voice)) }
         if next.rate != current.rate, let rate = next.rate { settings.append(("rate", String(rate))) }
+        if next.engineIdle != current.engineIdle, let idle = next.engineIdle { settings.append(("engine-idle", String(idle))) }
         var restart: [String] = []
         if next.socket != running.socket { restart.append("socket") }
         if next.ssip != running.ssip { restart.append("ssip") }

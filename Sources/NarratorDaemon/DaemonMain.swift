@@ -294,7 +294,9 @@ public enum DaemonMain {
             session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),
             configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger, inbox: loop)
 
-        // Engines the saved settings choose start now, not at their first utterance.
+        // Engine processes stop once unused for the setting's time; then engines the saved
+        // settings choose start now, not at their first utterance.
+        player.setEngineIdle(settings.engineIdle)
         for engine in settings.chosenEngines(among: configuration.engines) { player.warmUp(engine) }
         let output = player.output.status
         // The output's state is said once here, then once per change (the session journals each).
@@ -306,11 +308,12 @@ public enum DaemonMain {
         return (driver, log)
     }
 
-    /// The saved speech settings with `--voice` and `--rate` applied (and saved, as `set` would).
+    /// The saved speech settings with `--voice`, `--rate` and `--engine-idle` applied (and saved, as `set` would).
     static func startingSettings(_ options: DaemonOptions, file: SpeechSettingsStore, catalog: VoiceCatalog, engines: SpeechEngines? = nil) throws -> SpeechSettings {
         var settings: SpeechSettings
         do { settings = try file.load() } catch { throw StartError(description: "cannot start speech: \(error)") }
-        let changes = [("voice", options.voice), ("rate", options.rate.map(String.init))].compactMap { key, value in value.map { (key, $0) } }
+        let changes = [("voice", options.voice), ("rate", options.rate.map(String.init)), ("engine-idle", options.engineIdle.map(String.init))]
+            .compactMap { key, value in value.map { (key, $0) } }
         guard !changes.isEmpty else { return settings }
         for (key, value) in changes {
             do {

@@ -111,6 +111,17 @@ extension DaemonOptions {
             }
             options.rate = rate
         },
+        .value(
+            "--engine-idle", "SECONDS",
+            "stop an engine process (Flite, Piper) unused this long, freeing its memory; its next speech starts it again; 0: never (saved settings otherwise)",
+            default: String(SpeechSettings().engineIdleSeconds)
+        ) {
+            options, text throws(DaemonOption.InvalidValue) in
+            guard let seconds = Int(text), (0...86_400).contains(seconds) else {
+                throw .init(reason: "must be a whole number of seconds from 0 to 86400, not \"\(text)\"")
+            }
+            options.engineIdle = seconds
+        },
         .value("--state-dir", "DIR", "settings and logs", default: "$XDG_STATE_HOME/narrator") { $0.stateDirectory = $1 },
         .value("--db", "PATH", "the SQLite log", default: "STATE_DIR/narrator.db") { $0.database = $1 },
         .value("--policy", "NAME|FILE", "announcement policy: none, default, strict, or a JSON file", default: "default") {

@@ -12,6 +12,8 @@ public struct DaemonOptions: Equatable, Sendable {
     /// `--voice NAME` and `--rate WPM` override the saved speech settings at start-up.
     public var voice: String?
     public var rate: Int?
+    /// `--engine-idle SECONDS` overrides the saved `engine-idle` setting at start-up, as those do.
+    public var engineIdle: Int?
     /// `--state-dir DIR`: where settings (and the log database) live;
     /// default `$XDG_STATE_HOME/narrator`, else `~/.local/state/narrator`.
     public var stateDirectory: String

@@ -167,6 +167,8 @@ final class SessionDriver: ConnectionHandler {
             player.play(request)
         case .warmUp(let engine):
             player.warmUp(engine)
+        case .engineIdle(let limit):
+            player.setEngineIdle(limit)
         case .stopSpeech(let utterance):
             player.stop(utterance)
         case .appendLog(let row, let ticket):

@@ -10,6 +10,8 @@ final class EngineMailbox: Sendable {
         case submit(EngineJob, SynthesisJob)
         case warmUp
         case cancel(job: UInt32)
+        /// The idle limit changed: the thread reads ``EngineMailbox/idleLimit``.
+        case idleLimitChanged
         case shutDown
     }
 
@@ -24,6 +26,9 @@ final class EngineMailbox: Sendable {
     /// An eventfd the thread polls beside the engine's output.
     let wake: Int32
     let health = Mutex<EngineHealth>(.notStarted)
+    /// How long the engine may go unused before its process is stopped (nil: never); read by
+    /// the thread when it starts and when told it changed.
+    let idleLimit = Mutex<Duration?>(nil)
 
     init() throws(Errno) {
         wake = try Syscall.eventFD()
@@ -52,6 +57,17 @@ final class EngineMailbox: Sendable {
         }
         try? Syscall.signalEventFD(wake)
         return start
+    }
+
+    /// Sets the idle limit; the thread, if it runs, is told (one that has not started reads it
+    /// when it does: a setting alone never starts an engine).
+    func setIdleLimit(_ limit: Duration?) {
+        let running = state.withLock { state in
+            idleLimit.withLock { $0 = limit }
+            if state.running { state.posted.append(.idleLimitChanged) }
+            return state.running
+        }
+        if running { try? Syscall.signalEventFD(wake) }
     }
 
     /// Whether the thread was ever started.
@@ -115,6 +131,8 @@ final class EngineLoop {
         self.engine = configuration.engine
         self.onHealth = onHealth
         self.onLog = onLog
+        var configuration = configuration
+        configuration.idleLimit = mailbox.idleLimit.withLock { $0 }
         self.supervisor = EngineSupervisor(configuration: configuration)
     }
 
@@ -152,6 +170,8 @@ final class EngineLoop {
                 feed(.warmUp)
             case .cancel(let id):
                 feed(.cancel(job: id))
+            case .idleLimitChanged:
+                feed(.setIdleLimit(mailbox.idleLimit.withLock { $0 }))
             case .shutDown:
                 feed(.shutDown)
                 stopped = true

@@ -12,7 +12,9 @@ import NarratorSystem
 /// computing, by its CPU time in /proc: ``EngineSupervisor``) is killed and
 /// started again; the jobs it had end with ``SynthesisJob/Outcome/engineFailed(_:)`` holding
 /// what was not heard, for the fallback engine, and until the process is back a job ends so at
-/// once. `onHealth` hears every change of ``health``.
+/// once. A process unused for the idle limit (``setIdleLimit(_:)``: the `engine-idle` setting)
+/// is stopped, its health ``EngineHealth/idle``, and its next job starts it again.
+/// `onHealth` hears every change of ``health``.
 ///
 /// Handlers run on the engine's thread, in order: `onStart` when the engine begins the job's
 /// audio (its `B` frame), `onChunk` for each `A` frame (false cancels the job), `onEnd` last.
@@ -88,6 +90,12 @@ public final class EngineProcess: Synthesizer {
     /// first job does not wait for its model to load. Returns at once.
     public func warmUp() {
         if mailbox.post(.warmUp) { startThread() }
+    }
+
+    /// Stops the process once it has gone unused for `limit` (nil: never); its next job starts it
+    /// again. Starts nothing. Returns at once.
+    public func setIdleLimit(_ limit: Duration?) {
+        mailbox.setIdleLimit(limit)
     }
 
     /// Starts the engine's thread; its loop is made there, and only that thread touches it.

@@ -224,6 +224,11 @@ public final class SpeechPlayer: Sendable {
         engines[name]?.warmUp()
     }
 
+    /// Has every engine process stop once unused for `limit` (nil: never); the `engine-idle` setting.
+    public func setEngineIdle(_ limit: Duration?) {
+        for engine in engines.values { engine.setIdleLimit(limit) }
+    }
+
     public func stop(_ id: UtteranceID) {
         reports.silence(id)
         let job = current.withLock { running -> SynthesisJob? in

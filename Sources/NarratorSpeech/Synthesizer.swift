@@ -21,11 +21,16 @@ public protocol Synthesizer: AnyObject, Sendable {
     var health: EngineHealth { get }
     /// Gets ready for a job that is expected soon (an engine process starts); returns at once.
     func warmUp()
+    /// Stops the engine's process once it has gone unused this long (nil: never), to give its
+    /// memory back; its next job starts it again. Returns at once.
+    func setIdleLimit(_ limit: Duration?)
 }
 
 extension Synthesizer {
     /// An engine in narratord's process is always ready.
     public func warmUp() {}
+    /// An engine in narratord's process has no process of its own to stop.
+    public func setIdleLimit(_ limit: Duration?) {}
 }
 
 /// Why a job produced no (or not all of its) audio.

@@ -45,6 +45,19 @@ struct SpeechSettingsFileTests {
         #expect(try Self.read(JSONWriter(indent: 2).string(settings.json)) == settings)
     }
 
+    @Test("engine-idle is kept in the file only when it is not the default, and reads back")
+    func engineIdle() throws {
+        var settings = SpeechSettings()
+        #expect(settings.json["engineIdleSeconds"] == nil)
+        try settings.set("engine-idle", to: "45")
+        #expect(settings.json["engineIdleSeconds"] == 45)
+        #expect(try Self.read(settings.json.compactText) == settings)
+        #expect(try Self.read(#"{"engineIdleSeconds": 0}"#).engineIdle == nil)
+        #expect(throws: SpeechSettingsError.outOfRange(key: "engine-idle", value: "86401", allowed: "0...86400")) {
+            try settings.set("engine-idle", to: "86401")
+        }
+    }
+
     @Test("missing and null keys take the defaults; unknown keys are ignored")
     func defaults() throws {
         #expect(try Self.read("{}") == SpeechSettings())

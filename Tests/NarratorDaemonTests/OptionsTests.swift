@@ -33,7 +33,7 @@ import NarratorCommandLine
     }
 
     @Test func mistakesNameTheFileAndLine() {
-        #expect(throws: UsageError(#"narratord.conf:2: unknown key "rat"; did you mean "rate"? (keys: socket, ssip, audio, voice, rate, state-dir, db, policy, tree-policy, espeak-data, engines, max-message, max-depth, max-nodes, max-string, max-value, max-trees, max-text, max-queued, log-level)"#)) {
+        #expect(throws: UsageError(#"narratord.conf:2: unknown key "rat"; did you mean "rate"? (keys: socket, ssip, audio, voice, rate, engine-idle, state-dir, db, policy, tree-policy, espeak-data, engines, max-message, max-depth, max-nodes, max-string, max-value, max-trees, max-text, max-queued, log-level)"#)) {
             try ConfigFile.parse("audio = null\nrat = 200\n", file: "narratord.conf")
         }
         #expect(throws: UsageError(#"narratord.conf:1: expected "key = value", got "rate 200""#)) {
@@ -72,7 +72,7 @@ import NarratorCommandLine
 
     /// A valid value for every option that takes one; a new option needs one here.
     let samples = [
-        "--socket": "/tmp/s.sock", "--ssip": "auto", "--audio": "null", "--voice": "en", "--rate": "200", "--state-dir": "/s", "--db": "/d.db",
+        "--socket": "/tmp/s.sock", "--ssip": "auto", "--audio": "null", "--voice": "en", "--rate": "200", "--engine-idle": "60", "--state-dir": "/s", "--db": "/d.db",
         "--policy": "strict", "--tree-policy": "chat=strict", "--espeak-data": "/e", "--engines": "none", "--max-message": "2048", "--max-depth": "12",
         "--max-nodes": "1000", "--max-string": "100", "--max-value": "100000", "--max-trees": "3", "--max-text": "50", "--max-queued": "2",
         "--log-level": "debug", "--config": "/c.conf",

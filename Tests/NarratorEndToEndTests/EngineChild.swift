@@ -14,13 +14,14 @@ struct EngineChild: Equatable {
         return text[text.index(after: close)...].split(separator: " ")
     }
 
-    /// The live (not yet ended) children of `parent` whose command line contains `executable`.
-    static func all(of parent: pid_t, named executable: String) -> [EngineChild] {
+    /// The live (not yet ended) children of `parent` whose command line contains `executable`
+    /// (nil: every live child).
+    static func all(of parent: pid_t, named executable: String?) -> [EngineChild] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
         return entries.compactMap { pid_t($0) }.sorted().compactMap { pid in
             guard let fields = stat(pid), fields.count > 2, fields[1] == Substring(String(parent)), fields[0] != "Z" else { return nil }
             let command = (FileManager.default.contents(atPath: "/proc/\(pid)/cmdline")).map { String(decoding: $0, as: UTF8.self) } ?? ""
-            return command.contains(executable) ? EngineChild(pid: pid) : nil
+            return executable.map(command.contains) ?? true ? EngineChild(pid: pid) : nil
         }
     }
 

@@ -108,6 +108,32 @@ import Testing
         #expect(SpeechSettings().chosenEngines(among: SpeechEngines(espeakVoices: [], others: [Self.flite, Self.piper])) == [])
     }
 
+    /// `engine-idle` reaches the engine processes once saved, and only when it changed; the
+    /// journal says when an engine was stopped for it, and `status` shows it idle.
+    @Test func engineIdleIsHandedToTheEnginesAndTheirStopIsSaid() throws {
+        func limits(_ effects: [SessionEffect]) -> [Duration?] {
+            effects.compactMap { if case .engineIdle(let limit) = $0 { limit } else { nil } }
+        }
+        var h = harness()
+        let user = h.client()
+        #expect(SpeechSettings().engineIdle == .seconds(300), "a few minutes by default")
+        #expect(limits(h.request(user, .set(key: "engine-idle", value: "20"))) == [], "not before the setting is saved")
+        #expect(limits(h.saveSettings()) == [.seconds(20)])
+        h.request(user, .set(key: "engine-idle", value: "20"))
+        #expect(limits(h.saveSettings()) == [], "unchanged")
+        h.request(user, .set(key: "engine-idle", value: "0"))
+        #expect(limits(h.saveSettings()) == [nil], "0: never stopped")
+        #expect(h.request(user, .set(key: "engine-idle", value: "-1")).error(to: user)?.code == .invalidSetting)
+        #expect(try h.session.settings.get("engine-idle") == "0")
+
+        h.request(user, .set(key: "engine-idle", value: "20"))
+        h.saveSettings()
+        h.feed(.engineChanged("piper", .ready))
+        let stopped = h.feed(.engineChanged("piper", .idle))
+        #expect(stopped.journal.contains { $0.contains("engine piper stopped, unused for 20 s (engine-idle): its next speech starts it again") })
+        #expect(h.session.engineHealth["piper"] == .idle)
+    }
+
     /// Subscribers hear which engine was asked to say each utterance as it starts (and nothing of
     /// engines while eSpeak NG is the only one).
     @Test func aStartedEventNamesItsEngine() {

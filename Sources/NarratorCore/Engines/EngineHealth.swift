@@ -2,6 +2,9 @@
 public enum EngineHealth: Sendable, Hashable {
     /// An engine process nobody has asked to speak yet: not started, costing nothing.
     case notStarted
+    /// Its process was stopped after going unused for `engine-idle` seconds, to give its memory
+    /// back; the next job starts it again, as the first did.
+    case idle
     /// Its process is starting (loading its model); jobs wait for it.
     case starting
     /// Serving jobs (eSpeak NG, in narratord's process, is always here).
@@ -14,6 +17,7 @@ public enum EngineHealth: Sendable, Hashable {
     public var state: String {
         switch self {
         case .notStarted: "not started"
+        case .idle: "idle"
         case .starting: "starting"
         case .ready: "ready"
         case .restarting: "restarting"
@@ -23,7 +27,7 @@ public enum EngineHealth: Sendable, Hashable {
     /// Whether a job given to the engine now would be spoken by it (not by the fallback).
     public var serves: Bool {
         switch self {
-        case .notStarted, .starting, .ready: true
+        case .notStarted, .idle, .starting, .ready: true
         case .restarting: false
         }
     }

@@ -13,6 +13,10 @@
 /// again once the engine has served a job, so an engine that gets ready but fails on every job
 /// still backs off.
 ///
+/// A ready engine with no job in flight or queued for ``Configuration/idleLimit`` since it got
+/// ready or ended its last job is stopped (killed, its health ``EngineHealth/idle``): Piper holds
+/// hundreds of MiB for nothing otherwise. The next job or warm-up starts it again as the first did.
+///
 /// A job in flight whose engine writes nothing while the shell reads is checked every
 /// ``Configuration/hangBound`` of that silence, against the CPU time the engine has used (the
 /// shell reads it as it returns to reading and when the check is due). It is hung when over the
@@ -47,6 +51,9 @@ public struct EngineSupervisor: Sendable {
         public var firstRetryDelay: Duration = .seconds(1)
         /// The longest wait between two starts (the wait doubles up to it).
         public var longestRetryDelay: Duration = .seconds(30)
+        /// How long a ready engine may go unused (no job in flight or queued) before it is
+        /// stopped, to be started again by its next job; nil keeps it running.
+        public var idleLimit: Duration?
 
         public init(engine: String, hangBound: Duration, startBound: Duration) {
             self.engine = engine
@@ -116,7 +123,8 @@ public struct EngineSupervisor: Sendable {
         var cutEnd: EngineJobEnd { started ? .cancelled(samples: samples) : .skipped }
     }
 
-    public let configuration: Configuration
+    /// The bounds and delays; the idle limit changes with ``EngineSupervisorInput/setIdleLimit(_:)``.
+    public private(set) var configuration: Configuration
     public private(set) var health: EngineHealth = .notStarted
     var phase: Phase = .notStarted
     /// Jobs not written yet, in submission order.
@@ -133,6 +141,8 @@ public struct EngineSupervisor: Sendable {
     var silence = Silence(since: MonotonicInstant(nanoseconds: 0), cpu: nil, hangBound: .zero)
     /// The CPU time of the process alive now, as the shell last read it (nil: not read yet).
     var lastCPU: Duration?
+    /// When the ready engine was last used: it got ready, or ended a job. The idle limit counts from it.
+    var lastUse = MonotonicInstant(nanoseconds: 0)
     private var nextProcess: UInt64 = 1
     private var timer: MonotonicInstant?
     private var effects: [EngineSupervisorEffect] = []
@@ -177,6 +187,8 @@ public struct EngineSupervisor: Sendable {
         case .timerFired(let cpu):
             timer = nil
             timerFired(cpu: cpu)
+        case .setIdleLimit(let limit):
+            configuration.idleLimit = limit
         case .shutDown:
             shutDown()
         }
@@ -233,6 +245,7 @@ public struct EngineSupervisor: Sendable {
                 return
             }
             phase = .ready(process)
+            lastUse = now
             setHealth(.ready)
             serveNext()
             return
@@ -296,6 +309,7 @@ public struct EngineSupervisor: Sendable {
         guard let job = inFlight else { return }
         inFlight = nil
         failures = 0
+        lastUse = now
         effects.append(.end(job: job.job.id, end))
         serveNext()
     }
@@ -306,6 +320,8 @@ public struct EngineSupervisor: Sendable {
             giveUp(.notReady(configuration.startBound))
         case .ready where inFlight != nil && reading && now >= silence.due:
             checkSilence(cpu: cpu)
+        case .ready(let process) where idleDeadline.map { now >= $0 } ?? false:
+            stopIdle(process)
         case .waiting(let until) where now >= until:
             spawn()
         default:
@@ -395,6 +411,21 @@ public struct EngineSupervisor: Sendable {
         effects.append(.spawn(process))
     }
 
+    /// When the ready engine counts as unused long enough to stop: nil while it has a job, or
+    /// without an idle limit.
+    private var idleDeadline: MonotonicInstant? {
+        guard case .ready = phase, inFlight == nil, queue.isEmpty, let limit = configuration.idleLimit else { return nil }
+        return lastUse + limit
+    }
+
+    /// Stops the unused engine: it is as before its first job, and the next one starts it again.
+    /// No failure: its count and the reason of the last are kept as they were.
+    private mutating func stopIdle(_ process: EngineProcessID) {
+        effects.append(.kill(process))
+        phase = .notStarted
+        setHealth(.idle)
+    }
+
     private mutating func shutDown() {
         if let process = phase.process { effects.append(.kill(process)) }
         if let job = inFlight {
@@ -413,13 +444,14 @@ public struct EngineSupervisor: Sendable {
     }
 
     /// The one deadline that matters now: the start bound, the next hang check (only while a job
-    /// is in flight and the shell reads), or the next start.
+    /// is in flight and the shell reads), the idle limit (while none is), or the next start.
     private var deadline: MonotonicInstant? {
         switch phase {
         case .starting(_, let since): since + configuration.startBound
         case .ready where inFlight != nil && reading: silence.due
+        case .ready: idleDeadline
         case .waiting(let until): until
-        case .ready, .notStarted, .stopped: nil
+        case .notStarted, .stopped: nil
         }
     }
 

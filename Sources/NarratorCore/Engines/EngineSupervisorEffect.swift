@@ -8,6 +8,7 @@ public enum EngineSupervisorEffect: Sendable, Hashable {
     /// making anyone wait: a stopped engine's full pipe holds only the writing thread).
     case write(EngineProcessID, EngineRequest)
     /// Give the process up: SIGKILL, reap it, close its pipes. Nothing it wrote is read after.
+    /// Also how an engine unused for its idle limit is stopped.
     case kill(EngineProcessID)
     /// The job's audio begins (its `onStart`), before any of its audio.
     case begin(job: UInt32, sampleRate: Int)

@@ -24,6 +24,9 @@ public enum EngineSupervisorInput: Sendable, Hashable {
     /// time the process alive now has used, read now (nil: there is none, or it could not be
     /// read): a hang check compares it with the readings before.
     case timerFired(cpuTime: Duration?)
+    /// How long the ready engine may go unused before it is stopped (the `engine-idle` setting);
+    /// nil: never. Counted from its last use, so a shorter limit may stop it at once.
+    case setIdleLimit(Duration?)
     /// The engine is no longer wanted (narratord stops): its process goes, and its jobs end.
     case shutDown
 }

@@ -188,6 +188,7 @@ extension StatusReport {
             let health: EngineHealth
             switch try engine.string("state") {
             case "not started": health = .notStarted
+            case "idle": health = .idle
             case "starting": health = .starting
             case "restarting": health = .restarting(reason: try engine.optionalString("reason", nonEmpty: false) ?? "", attempt: Int(clamping: try engine.optionalUnsigned("attempt") ?? 1))
             default: health = .ready

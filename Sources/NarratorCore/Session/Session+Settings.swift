@@ -38,7 +38,9 @@ extension Session {
         switch result {
         case .success:
             let before = Set(settings.chosenEngines(among: configuration.engines))
+            let idleBefore = settings.engineIdle
             settings = waiting.settings
+            if settings.engineIdle != idleBefore { effects.append(.engineIdle(settings.engineIdle)) }
             for engine in settings.chosenEngines(among: configuration.engines) where !before.contains(engine) {
                 effects.append(.warmUp(engine: engine))
             }

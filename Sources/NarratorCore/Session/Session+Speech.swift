@@ -106,6 +106,8 @@ extension Session {
             } else {
                 journal(.info, "engine \(engine) started")
             }
+        case .idle:
+            journal(.info, "engine \(engine) stopped, unused for \(settings.engineIdleSeconds) s (engine-idle): its next speech starts it again")
         case .notStarted, .starting:
             return
         }

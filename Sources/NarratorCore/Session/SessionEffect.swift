@@ -13,6 +13,9 @@ public enum SessionEffect: Sendable, Equatable {
     /// Start an engine process now: a setting or an SSIP client chose it, and its first utterance
     /// should not wait for it to start (Piper loads its model for a second or two).
     case warmUp(engine: String)
+    /// Stop the engine processes after this long unused (nil: never): the `engine-idle` setting
+    /// changed. Each starts again at its next use.
+    case engineIdle(Duration?)
     /// Silence an utterance at once (one that was handed out with `play`).
     case stopSpeech(UtteranceID)
     /// Append a row to the log; with a ticket, its result comes back as ``SessionInput/logWritten(_:_:)``.

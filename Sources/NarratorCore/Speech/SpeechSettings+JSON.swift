@@ -57,6 +57,7 @@ extension SpeechSettings {
             }
         }
         longTextWords = try integer("longTextWords") ?? longTextWords
+        engineIdleSeconds = try integer("engineIdleSeconds") ?? engineIdleSeconds
     }
 
     /// The file's JSON, keys sorted (`voice` left out while the language picks it).
@@ -70,6 +71,9 @@ extension SpeechSettings {
         // Written only when changed, so a file from before engines reads back as it was.
         if longTextWords != SpeechSettings().longTextWords {
             members.append(.init(key: "longTextWords", value: .number(Double(longTextWords))))
+        }
+        if engineIdleSeconds != SpeechSettings().engineIdleSeconds {
+            members.append(.init(key: "engineIdleSeconds", value: .number(Double(engineIdleSeconds))))
         }
         members += [
             .init(key: "hintDelayMilliseconds", value: .number(Double(hintDelayMilliseconds))),

@@ -3,7 +3,7 @@
 /// File format (every key optional; missing keys take the defaults shown):
 /// `{"voice": null, "rate": 175, "pitch": 50, "volume": 100, "punctuation": "none",
 ///   "hints": true, "hintDelayMilliseconds": 400, "engine": null, "engines": {"long": "piper"},
-///   "longTextWords": 40}`
+///   "longTextWords": 40, "engineIdleSeconds": 300}`
 public struct SpeechSettings: Sendable, Hashable, Codable {
     /// The voice the user chose; nil lets the tree's language pick it.
     public var voice: String?
@@ -19,12 +19,18 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     public var routes: [SpeechRoute: String] = [:]
     /// Text of more words than this, from `speak` or an SSIP message, is ``SpeechRoute/long``.
     public var longTextWords: Int = 40
+    /// An engine process (Flite, Piper) unused for this many seconds is stopped, to give its
+    /// memory back, and started again by its next speech; 0 keeps it running.
+    public var engineIdleSeconds: Int = 300
 
     public init() {}
 
+    /// The idle limit of the engine processes (``engineIdleSeconds``); nil: never stopped.
+    public var engineIdle: Duration? { engineIdleSeconds > 0 ? .seconds(engineIdleSeconds) : nil }
+
     /// The names accepted by ``set(_:to:)`` and ``get(_:)``.
     public static let keys = ["voice", "rate", "pitch", "volume", "punctuation", "hints", "hint-delay", "engine"]
-        + SpeechRoute.allCases.map { "engine." + $0.rawValue } + ["long-text-words"]
+        + SpeechRoute.allCases.map { "engine." + $0.rawValue } + ["long-text-words", "engine-idle"]
 
     /// The `engine` that leaves the choice to the voice (and a route's to `engine`).
     public static let automaticEngine = "auto"
@@ -82,6 +88,7 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         case "hint-delay": return String(hintDelayMilliseconds)
         case "engine": return engine ?? Self.automaticEngine
         case "long-text-words": return String(longTextWords)
+        case "engine-idle": return String(engineIdleSeconds)
         default:
             guard let route = Self.route(of: key) else { throw .unknownKey(key) }
             return routes[route] ?? Self.automaticEngine
@@ -115,6 +122,7 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         case "hint-delay": hintDelayMilliseconds = try number(0...10_000)
         case "engine": engine = (value == Self.automaticEngine || value.isEmpty) ? nil : value
         case "long-text-words": longTextWords = try number(1...100_000)
+        case "engine-idle": engineIdleSeconds = try number(0...86_400)
         default:
             guard let route = Self.route(of: key) else { throw .unknownKey(key) }
             routes[route] = (value == Self.automaticEngine || value.isEmpty) ? nil : value
@@ -167,10 +175,11 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         let routeNames = try container.decodeIfPresent([String: String].self, forKey: .routes) ?? [:]
         for (name, engine) in routeNames { if let route = SpeechRoute(rawValue: name) { routes[route] = engine } }
         longTextWords = try container.decodeIfPresent(Int.self, forKey: .longTextWords) ?? defaults.longTextWords
+        engineIdleSeconds = try container.decodeIfPresent(Int.self, forKey: .engineIdleSeconds) ?? defaults.engineIdleSeconds
     }
 
     private enum CodingKeys: String, CodingKey {
-        case voice, rate, pitch, volume, punctuation, hints, hintDelayMilliseconds, engine, longTextWords
+        case voice, rate, pitch, volume, punctuation, hints, hintDelayMilliseconds, engine, longTextWords, engineIdleSeconds
         case routes = "engines"
     }
 
@@ -188,6 +197,7 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
             try container.encode(Dictionary(uniqueKeysWithValues: routes.map { ($0.key.rawValue, $0.value) }), forKey: .routes)
         }
         try container.encode(longTextWords, forKey: .longTextWords)
+        try container.encode(engineIdleSeconds, forKey: .engineIdleSeconds)
     }
 }
 
