@@ -35,7 +35,8 @@ BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatche
 TEST_PACKAGES  := pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus python3 sqlite3 systemd man-db util-linux bash-completion librsvg2-bin tzdata
 # A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK and Qt applications to read
 # on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's; applications nobody here wrote, read as a
-# user meets them (Mousepad, GTK 4's gnome-calculator, Firefox ESR, pyatspi for the tests' own checks).
+# user meets them (Mousepad, GTK 4's gnome-calculator, Firefox ESR, pyatspi for the tests' own checks, a VTE
+# terminal whose output Orca reads for OrcaPageLoadTests and the orca-page-load trace).
 DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3-gi gir1.2-gtk-3.0 python3-pyqt5 gtk-3-examples \
 	mousepad gnome-calculator gir1.2-gtk-4.0 firefox-esr python3-pyatspi gir1.2-vte-2.91
 # The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd, Orca on the headless

@@ -488,6 +488,10 @@ def header(name, pressed, argv_line):
             time.strftime("%Y-%m-%d"), version("orca"), version("espeak-ng-data"),
             ", Firefox ESR %s" % version("firefox-esr") if name in ("orca-web-page", "orca-page-load") else ""),
         "# narratord --ssip TMP/ssip.sock --audio null --state-dir TMP/state --socket TMP/narratord.sock",
+    ]
+    if name in WITH_BRIDGE:
+        lines.append("# and narrator-atspi run --socket TMP/narratord.sock (narratord with --log-level debug),")
+    lines += [
         "# (Orca's SPEECHD_ADDRESS at its SSIP socket), then, after both were stopped:",
         "#   narratorctl log --trace --db TMP/state/narrator.db > examples/traces/%s.jsonl (below this header)" % name,
         "# Re-record: make traces, or %s --only %s" % (argv_line, name),
