@@ -35,9 +35,10 @@ BENCH_PACKAGES := pulseaudio pulseaudio-utils speech-dispatcher speech-dispatche
 TEST_PACKAGES  := pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumber dbus python3 sqlite3 systemd man-db util-linux bash-completion librsvg2-bin tzdata
 # A headless desktop (Xvfb, a session bus, the AT-SPI bus and registry, xprop) and GTK and Qt applications to read
 # on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's; applications nobody here wrote, read as a
-# user meets them (Mousepad, GTK 4's gnome-calculator, Firefox ESR, pyatspi for the tests' own checks).
+# user meets them (Mousepad, GTK 4's gnome-calculator, Firefox ESR, pyatspi for the tests' own checks, a VTE
+# terminal whose output Orca reads for OrcaPageLoadTests and the orca-page-load trace).
 DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3-gi gir1.2-gtk-3.0 python3-pyqt5 gtk-3-examples \
-	mousepad gnome-calculator gir1.2-gtk-4.0 firefox-esr python3-pyatspi
+	mousepad gnome-calculator gir1.2-gtk-4.0 firefox-esr python3-pyatspi gir1.2-vte-2.91
 # The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd, Orca on the headless
 # desktop and Firefox ESR's Web Speech (headless); speech-dispatcher and its eSpeak NG module only as the
 # reference the harness is proven against.
@@ -47,7 +48,7 @@ SSIP_SUITES := SSIPClientTests
 # web page in Firefox ESR through narratord's SSIP server. Not part of make test.
 TRACE_PACKAGES := orca firefox-esr $(DESKTOP_TEST_PACKAGES)
 TRACES_OUT ?= examples/traces
-TRACES_ONLY ?= orca-gtk-fixture,orca-web-page,chat-burst-recorded,progress-recorded
+TRACES_ONLY ?= orca-gtk-fixture,orca-web-page,chat-burst-recorded,progress-recorded,orca-page-load
 # Piper's neural voices (engines/piper, docs/piper-notes.md): a private virtual environment of Debian's
 # python3 holding PIPER_PIP, installed from wheels fetched once into PIPER_WHEELS, so that the build's
 # environment and an installed one hold the same versions. PIPER_STAMP records what the build's holds.
@@ -163,7 +164,7 @@ traces: deps
 	$(call ensure_packages,$(TRACE_PACKAGES))
 	$(SWIFT) build -c debug $(SWIFTFLAGS)
 	rm -rf .build/traces-bin && mkdir -p .build/traces-bin
-	cp .build/debug/narratord .build/debug/narratorctl .build/traces-bin/
+	cp .build/debug/narratord .build/debug/narratorctl .build/debug/narrator-atspi .build/traces-bin/
 	/usr/bin/python3 Tests/Helpers/traces/record_traces.py --bin .build/traces-bin --out $(TRACES_OUT) --only $(TRACES_ONLY)
 
 test-ssip-reference: test-deps

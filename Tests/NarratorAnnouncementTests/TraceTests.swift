@@ -53,16 +53,16 @@ import Testing
         // A second connection's first message is not piling up: never judged.
         trace.append(TraceEvent(at: .milliseconds(850), kind: .ssip(text: "line 1", priority: .message, command: .speak), client: "user:chat:main", connection: 2))
         // A repeat of one still waiting, from the flooding connection: deduplicated.
-        trace.append(TraceEvent(at: .milliseconds(900), kind: .ssip(text: "LINE 4", priority: .message, command: .speak), client: "user:chat:main", connection: 1))
+        trace.append(TraceEvent(at: .milliseconds(900), kind: .ssip(text: "LINE 3", priority: .message, command: .speak), client: "user:chat:main", connection: 1))
         simulation.run(trace)
-        // Messages 0 and 1 are the two after connecting (spared the rate limit); 2, 3, 4 take the
-        // bucket's three tokens; 5, 6, 7 find it empty.
-        #expect((0..<8).map { simulation.outcomes[$0] } == [.spoken, .spoken, .spoken, .spoken, .spoken, .throttled, .throttled, .throttled])
+        // Message 0 piles on nothing; 1, 2, 3 take the bucket's three tokens; 4 to 7 find it empty
+        // (the connection never cancelled its own speech: it is not a screen reader).
+        #expect((0..<8).map { simulation.outcomes[$0] } == [.spoken, .spoken, .spoken, .spoken, .throttled, .throttled, .throttled, .throttled])
         #expect(simulation.outcomes[8] == .spoken)
         #expect(simulation.outcomes[9] == .deduplicated)
     }
 
-    @Test func aCancelSparesTheNextTwoAndSilencesItsConnectionOnly() {
+    @Test func aCancelMakesItsConnectionAScreenReaderAndSilencesItOnly() {
         var simulation = AnnouncementSimulation(policy: .default) { _ in .seconds(5) }
         let orca = "user:orca:default"
         var trace = (0..<4).map { i in
@@ -73,17 +73,19 @@ import Testing
         trace.append(TraceEvent(at: .milliseconds(110), kind: .ssip(text: "tab", priority: .text, command: .key), client: orca, connection: 3))
         trace.append(TraceEvent(at: .milliseconds(120), kind: .ssip(text: "Send, button", priority: .message, command: .speak), client: orca, connection: 3))
         trace.append(TraceEvent(at: .milliseconds(130), kind: .ssip(text: "Bold, toggle", priority: .message, command: .speak), client: orca, connection: 3))
+        // A page's worth more, repeats among them, at once.
+        for i in 0..<8 {
+            trace.append(TraceEvent(at: .milliseconds(Int64(140 + i)), kind: .ssip(text: i % 2 == 0 ? "link" : "Page \(i)", priority: .message, command: .speak), client: orca, connection: 3))
+        }
         simulation.run(trace)
         // Orca's own messages end: the one playing and those waiting.
         #expect((0...3).map { simulation.outcomes[$0] } == [.cancelled, .cancelled, .cancelled, .cancelled])
         #expect(simulation.speech.first { $0.text == "item 0" }?.startedAt != nil)
         // The other client's message was waiting behind Orca's, and is spoken.
         #expect(simulation.outcomes[4] == .spoken)
-        // A KEY is never judged, and the two SPEAKs right after the cancel are spared the empty
-        // bucket (items 2 and 3 took two of its three tokens): all are spoken.
-        #expect(simulation.outcomes[6] == .spoken)
-        #expect(simulation.outcomes[7] == .spoken)
-        #expect(simulation.outcomes[8] == .spoken)
+        // A KEY is never judged, and after its own cancel nothing the connection says is: the
+        // bucket items 1 to 3 emptied and the repeated "link" change nothing, all are spoken.
+        #expect((6..<17).map { simulation.outcomes[$0] } == Array(repeating: .spoken, count: 11))
     }
 
     @Test func aShutdownEndsEverythingAndTheNextRunStartsAfresh() {

@@ -7,7 +7,7 @@ import Testing
 /// narratorctl and the files only.
 @Suite struct ShippedTraceTests {
     /// The recorded traces; each must be shipped and carry logged outcomes.
-    static let recorded = ["orca-gtk-fixture", "orca-web-page", "chat-burst-recorded", "progress-recorded"]
+    static let recorded = ["orca-gtk-fixture", "orca-web-page", "chat-burst-recorded", "progress-recorded", "orca-page-load"]
 
     static var tracesDirectory: String { Binaries.repository + "/examples/traces" }
 
@@ -61,6 +61,29 @@ import Testing
         #expect(result.compared == logged.count, "\(result.output)")
         #expect(result.matching == logged.count, "\(result.output)")
         #expect(result.mismatches.isEmpty, "\(result.output)")
+    }
+
+    /// Issue 38 on the recorded traffic: where Orca cancels its own speech (on a key, a window
+    /// change), nothing it says is throttled or deduplicated under any built-in policy: the page
+    /// loads, F5, Tab, structural keys, Say All, the web page's live regions and a terminal's
+    /// output of orca-page-load and orca-web-page, the keys of orca-gtk-fixture. What is judged
+    /// is the flooding client beside Orca in orca-page-load (its forty "Flood message number N"),
+    /// throttled under every policy but `none`.
+    @Test(arguments: ["default", "strict"]) func aScreenReaderLosesNothingAndAFloodIsThrottled(policy: String) throws {
+        for name in ["orca-page-load", "orca-web-page", "orca-gtk-fixture"] {
+            let run = try Binaries.run("narratorctl", ["replay", Self.tracesDirectory + "/\(name).jsonl", "--policy", policy, "--json", "--db", directory + "/replays.db"])
+            #expect(run.status == 0, "\(run.stderr)")
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])
+            let experiment = try #require(object["experiment"] as? String)
+            let log = try Binaries.run("narratorctl", ["log", "--experiment", experiment, "--db", directory + "/replays.db", "--json", "--limit", "100000"])
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(log.stdout.utf8)) as? [[String: Any]], "\(log.stderr)")
+            let judged = rows.filter { ["throttled", "deduplicated"].contains($0["outcome"] as? String) }.compactMap { $0["text"] as? String }
+            let orcas = judged.filter { !$0.hasPrefix("Flood message number") }
+            #expect(orcas.isEmpty, "\(name) under \(policy): Orca's \(orcas)")
+            if name == "orca-page-load" {
+                #expect(judged.count >= 30, "\(name) under \(policy): \(judged.count) of the flood's 40 throttled")
+            }
+        }
     }
 
     /// The check is not vacuous: one logged outcome changed in a copy of a recorded trace is found.

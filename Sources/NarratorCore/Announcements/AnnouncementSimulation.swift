@@ -72,10 +72,10 @@ public struct AnnouncementSimulation {
         case .ssip(let text, let priority, let command):
             ssip(text, priority, judged: command.isJudged, from: connection, named: event.client ?? "", index: index)
         case .ssipCancel(let all):
-            gate.cancelled(all ? nil : connection)
+            gate.cancelledOwnSpeech(connection)
             follow(plan.cancel(.cancelled, at: now) { request in Self.isSSIP(request) && (all || request.client == connection) })
         case .ssipStop(let all):
-            gate.cancelled(all ? nil : connection)
+            gate.cancelledOwnSpeech(connection)
             follow(plan.stopPlaying(at: now) { request in Self.isSSIP(request) && (all || request.client == connection) })
         case .stop:
             follow(plan.stop(at: now))

@@ -2,18 +2,20 @@
 /// tree's screen plays for announcements), under the daemon's announcement policy.
 ///
 /// It judges only messages that would pile up: ones a client sends while its own earlier
-/// speech still plays or waits. A client that speaks one thing at a time (Orca's Say All sends
-/// the next sentence when the last one ended) is never judged, so what the user asked to hear is
-/// never swallowed; a program flooding the speech server is. The two messages a client sends
-/// right after cancelling its own speech are not rate-limited either: a screen reader cancels on
-/// each key, then echoes the key and says the new focus without a cancel between them (Orca 43
-/// does, on every Tab), and the second is the one the user pressed the key to hear. Important
+/// speech still plays or waits. A client that speaks one thing at a time is never judged. Nor is a
+/// screen reader: a connection that has cancelled its own speech (`CANCEL self`, `STOP self`, or
+/// `all`) manages what it says, as Orca does on every key, and what it sends is what it chose to
+/// say: the summary and Say All of a page load, a key's echo and the new focus, a terminal's
+/// output. Speech Dispatcher speaks all of that (it drops only notifications and progress, by the
+/// priorities, which the scheduler applies to every client), so a drop-in server must too. What
+/// the gate exists for is the program that floods the speech server without ever managing its own
+/// speech; and a screen reader's backlog deeper than ``runawayBacklog`` (minutes of speech no user
+/// sits through: a client that cancelled once and then floods) is judged like one. Important
 /// messages are never judged, and progress reports are coalesced by the scheduler instead.
 public struct SSIPGate: Sendable {
     private var buckets: [String: TokenBucket] = [:]
-    /// Messages each connection sent since its last `CANCEL` or `STOP` (or since it connected;
-    /// none counted is zero): the first two after one are what a screen reader says for a key.
-    private var sinceCancel: [ClientID: Int] = [:]
+    /// Connections that have cancelled their own speech at least once: screen readers.
+    private var managing: Set<ClientID> = []
     /// When each (client name, text key) was last queued or ended.
     private var recent: [DedupIdentity: MonotonicInstant] = [:]
     /// The size of `recent` at which it is next pruned: twice what the last pruning kept, so
@@ -21,9 +23,11 @@ public struct SSIPGate: Sendable {
     private var pruneAt = Self.smallTable
     private static let smallTable = 256
 
-    /// How many messages right after a cancel the rate limit lets through: a key's echo and what
-    /// the key brought.
-    static let afterCancel = 2
+    /// How many of a screen reader's messages may be playing or waiting before the next one is
+    /// judged: Orca's deepest pile-up on the recorded traffic (a page load's summary and Say All
+    /// with a flood beside it, examples/traces/orca-page-load.jsonl) is a small fraction of it,
+    /// while at about a second a message it is minutes of speech.
+    public static let runawayBacklog = 100
 
     public init() {}
 
@@ -31,17 +35,16 @@ public struct SSIPGate: Sendable {
     ///
     /// - Parameters:
     ///   - key: the message's ``Announcement/normalizedKey(_:)``.
-    ///   - connection: the connection that sent it (counted towards its messages since a cancel).
+    ///   - connection: the connection that sent it (a screen reader's is not judged).
     ///   - inFlight: the keys of the connection's messages still playing or waiting (empty: not judged).
     public mutating func judge(
         key: String, priority: SSIPPriority, clientName: String, connection: ClientID, inFlight: [String], policy: AnnouncementPolicy,
         at now: MonotonicInstant
     ) -> AnnouncementOutcome? {
-        let sinceCancel = self.sinceCancel[connection, default: 0]
-        self.sinceCancel[connection] = sinceCancel + 1
         let identity = DedupIdentity(tree: clientName, key: key)
         defer { forget(before: now, window: policy.dedupWindow) }
-        guard !inFlight.isEmpty, priority != .important, priority != .progress else {
+        let screenReader = managing.contains(connection) && inFlight.count < Self.runawayBacklog
+        guard !inFlight.isEmpty, !screenReader, priority != .important, priority != .progress else {
             recent[identity] = now
             return nil
         }
@@ -49,7 +52,7 @@ public struct SSIPGate: Sendable {
             if inFlight.contains(identity.key) { return .deduplicated }
             if let last = recent[identity], now - last < policy.dedupWindow { return .deduplicated }
         }
-        if let limit = policy.rateLimit, sinceCancel >= Self.afterCancel {
+        if let limit = policy.rateLimit {
             var bucket = buckets[clientName] ?? TokenBucket(full: limit, at: now)
             let admitted = bucket.take(limit, at: now)
             buckets[clientName] = bucket
@@ -59,14 +62,16 @@ public struct SSIPGate: Sendable {
         return nil
     }
 
-    /// A connection's `CANCEL` or `STOP` (nil: every connection's): its next two messages are spared the rate limit.
-    public mutating func cancelled(_ connection: ClientID?) {
-        if let connection { sinceCancel[connection] = nil } else { sinceCancel.removeAll() }
+    /// A connection cancelled or stopped its own speech (alone, or with every connection's): it
+    /// manages what it says, as a screen reader does, and is not judged from now on. Cancelling
+    /// another connection's speech says nothing about the one cancelled.
+    public mutating func cancelledOwnSpeech(_ connection: ClientID) {
+        managing.insert(connection)
     }
 
-    /// A connection is gone: nothing more is counted for it.
+    /// A connection is gone: nothing more is kept for it.
     public mutating func disconnected(_ connection: ClientID) {
-        sinceCancel[connection] = nil
+        managing.remove(connection)
     }
 
     /// A message (by its key) ended: repeats within the dedup window count from now.

@@ -141,7 +141,7 @@ extension Session {
             sendSSIP(client, .reply(.clientID(client.rawValue)))
         case .cancel(let target):
             logCommand("CANCEL \(target.ssip.lowercased())", from: client)
-            for id in ssipTargets(target, from: client) { ssipGate.cancelled(id) }
+            if ssipTargets(target, from: client).contains(client) { ssipGate.cancelledOwnSpeech(client) }
             if case .all = target {
                 // Every SSIP message, also of clients that already left (spd-say -C silences an earlier spd-say).
                 follow(plan.cancel(.cancelled, at: now) { Self.isSSIP($0) })
@@ -150,7 +150,7 @@ extension Session {
             sendSSIP(client, .reply(.canceled))
         case .stop(let target):
             logCommand("STOP \(target.ssip.lowercased())", from: client)
-            for id in ssipTargets(target, from: client) { ssipGate.cancelled(id) }
+            if ssipTargets(target, from: client).contains(client) { ssipGate.cancelledOwnSpeech(client) }
             if case .all = target {
                 follow(plan.stopPlaying(at: now) { Self.isSSIP($0) })
             } else {

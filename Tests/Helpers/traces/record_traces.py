@@ -30,6 +30,11 @@ came. Traces:
                         the page's polite live regions (a chat burst, an upload's progress) run
   chat-burst-recorded   Orca reading chat_window.py: incoming chat lines as notifications
   progress-recorded     Orca reading progress_window.py: a progress bar advancing every 200 ms
+  orca-page-load        Orca reading regatta_page.html in Firefox ESR with narrator-atspi beside
+                        it: the page load (Orca's summary, then its Say All), F5 (all of it
+                        again) while another client floods narratord's SSIP socket with 40
+                        messages, Tab, Tab, H, H; then a VTE terminal (terminal_window.py):
+                        `sh build.sh` typed and run, twelve lines of output 0.15 s apart
 
 Output: one JSON line per step on stdout ({"kind": "progress", ...}), then {"kind": "trace",
 "name": ..., "ok": ..., "path": ..., "rows": ...} per trace and {"kind": "summary", "ok": ...}.
@@ -44,8 +49,10 @@ import json
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -59,7 +66,11 @@ import orca_session  # noqa: E402
 from orca_session import TOOLS  # noqa: E402
 
 FIREFOX = "/usr/bin/firefox-esr"
-NAMES = ["orca-gtk-fixture", "orca-web-page", "chat-burst-recorded", "progress-recorded"]
+NAMES = ["orca-gtk-fixture", "orca-web-page", "chat-burst-recorded", "progress-recorded", "orca-page-load"]
+FLOOD_CLIENT = "user:flood:main"
+# Sessions with Narrator's own bridge (narrator-atspi) speaking the desktop beside Orca, as in
+# orca_compare.py: its focus speech goes first and Orca's messages wait behind it.
+WITH_BRIDGE = ("orca-page-load",)
 
 # Firefox's first-run pages, updates, telemetry and session restore off, so the page is all it shows.
 FIREFOX_PREFS = {
@@ -103,6 +114,10 @@ class Recorder(orca_compare.Compare):
     # ------------------------------------------------------------ narratord without the bridge
 
     def start_narrator(self):
+        if self.name in WITH_BRIDGE:  # orca_compare.py's setup: narratord and narrator-atspi
+            super().start_narrator()
+            self.state = self.scope.path("state")
+            return
         b = self.opts.bin
         self.socket = self.scope.path("narratord.sock")
         self.ssip = self.scope.path("ssip.sock")
@@ -236,6 +251,93 @@ class Recorder(orca_compare.Compare):
         time.sleep(1.0)
         self.settle(quiet=1.5, timeout=90)
 
+    def orca_page_load(self):
+        """Orca's own bursts: the page load and F5 (its summary and Say All), Tab, structural
+        keys, Say All; a flooding client beside it during F5's burst."""
+        if not os.access(FIREFOX, os.X_OK):
+            raise RuntimeError("firefox-esr is not installed (apt-get install firefox-esr)")
+        profile = self.scope.path("firefox-profile")
+        os.makedirs(profile)
+        with open(os.path.join(profile, "user.js"), "w") as f:
+            for k, v in FIREFOX_PREFS.items():
+                f.write("user_pref(%s, %s);\n" % (json.dumps(k), json.dumps(v)))
+        page = self.scope.path("regatta_page.html")
+        shutil.copy(os.path.join(HERE, "regatta_page.html"), page)
+        start = len(self.texts())
+        self.start_program("firefox", [FIREFOX, "--no-remote", "--profile", profile, "--new-instance",
+                                       "file://" + page], timeout=60)
+        # Orca reads the page on load: its summary, then Say All to the footer.
+        if not self.wait_for(lambda xs: any("since 1921" in x for x in xs), 90, since=start):
+            raise RuntimeError("Orca's Say All on load did not reach the footer; it said: %s"
+                               % [x for (_, _, x) in self.texts()[start:]])
+        self.note("Orca's Say All on load reached the footer")
+        time.sleep(1.0)
+        self.settle(quiet=1.0, timeout=60)
+        start = len(self.texts())
+        self.key("F5", settle=False, what="F5 (reload: Orca says it all again)")
+        flood = threading.Thread(target=self.flood, args=(40,), daemon=True)
+        flood.start()
+        if not self.wait_for(lambda xs: any("since 1921" in x for x in xs), 90, since=start):
+            raise RuntimeError("Orca's Say All after F5 did not reach the footer; it said: %s"
+                               % [x for (_, _, x) in self.texts()[start:]])
+        flood.join(30)
+        if self.flood_error:
+            raise RuntimeError("the flooding client failed: %s" % self.flood_error)
+        self.note("Orca's Say All after F5 reached the footer")
+        time.sleep(1.0)
+        self.settle(quiet=1.0, timeout=60)
+        self.key("Tab", what="Tab (the first link)")
+        self.key("Tab", what="Tab (the second link)")
+        self.key("h", what="h (next heading)")
+        self.key("h", what="h (next heading)")
+        # A terminal's output: the user runs a command whose twelve lines come 0.15 s apart.
+        work = self.scope.path("terminal")
+        os.makedirs(work)
+        self.start_program("terminal", ["/usr/bin/python3", os.path.join(HERE, "terminal_window.py"), "--dir", work,
+                                        "--lifetime", str(self.opts.timeout)], ready='"ready": true')
+        for ch in "sh build.sh":
+            self.key("space" if ch == " " else "period" if ch == "." else ch, settle=False, what="type %s" % ch)
+            time.sleep(0.12)
+        self.settle(quiet=0.6, timeout=20)
+        start = len(self.texts())
+        self.key("Return", settle=False, what="Return (runs it)")
+        if not self.wait_for(lambda xs: any("Build finished" in x for x in xs), 40, since=start):
+            raise RuntimeError("Orca did not read the build's last line; it said: %s"
+                               % [x for (_, _, x) in self.texts()[start:]])
+        self.note("Orca read the build's last line")
+        time.sleep(1.0)
+        self.settle(quiet=1.0, timeout=60)
+
+    flood_error = None
+
+    def flood(self, count):
+        """Another SSIP client on narratord's own socket: `count` distinct messages at once, each
+        sent as soon as the last was acknowledged, never cancelling its own speech."""
+        try:
+            with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+                s.settimeout(10)
+                s.connect(self.ssip)
+                reader = s.makefile("rb")
+
+                def command(*lines):
+                    s.sendall(b"".join(x.encode() + b"\r\n" for x in lines))
+                    while True:  # up to the reply's last line ("NNN " not "NNN-")
+                        line = reader.readline()
+                        if not line:
+                            raise RuntimeError("narratord closed the connection")
+                        if len(line) >= 4 and line[3:4] == b" ":
+                            return line.decode().strip()
+
+                command("SET self CLIENT_NAME %s" % FLOOD_CLIENT)
+                command("SET self PRIORITY message")
+                for n in range(1, count + 1):
+                    command("SPEAK")
+                    command("Flood message number %d" % n, ".")
+                self.note("the flooding client sent %d messages" % count)
+                command("QUIT")
+        except (OSError, RuntimeError) as e:
+            self.flood_error = str(e)
+
     def program_env_for_web(self):
         env = dict(self.env, GNOME_ACCESSIBILITY="1", MOZ_CRASHREPORTER_DISABLE="1")
         for k in ("MOZ_HEADLESS", "GTK_A11Y", "MOZ_ACCESSIBILITY", "NO_AT_BRIDGE"):
@@ -328,6 +430,17 @@ HEADERS = {
     ],
 }
 
+HEADERS["orca-page-load"] = [
+    "Orca 43 reading a local web page (Tests/Helpers/traces/regatta_page.html: 4 landmarks, 4 headings,",
+    "1 form, 1 table, 3 links) in Firefox ESR through narratord's SSIP server: the page load (Orca's",
+    "summary, then its Say All on load to the footer), F5 (all of it again) while another client",
+    "(%s, connection of its own, no CANCEL) floods narratord's SSIP socket with 40 distinct" % FLOOD_CLIENT,
+    "messages, Tab, Tab, H, H; then a VTE terminal (Tests/Helpers/traces/terminal_window.py) where",
+    "`sh build.sh` is typed and run: twelve lines of output 0.15 s apart, each a message of Orca's.",
+    "Narrator's bridge (narrator-atspi) speaks the focus beside Orca, as in orca_compare.py. Issue 38:",
+    "all Orca says here must be heard, the flood must not.",
+]
+
 ORCA_PREFS = {
     "progress-recorded": {"progressBarUpdateInterval": 0, "progressBarVerbosity": 0},
 }
@@ -338,7 +451,7 @@ def record(opts, name):
     rec = Recorder(opts, name)
     rec.orca_prefs = ORCA_PREFS.get(name, {})
     method = getattr(rec, name.replace("-", "_"))
-    if name == "orca-web-page":
+    if name in ("orca-web-page", "orca-page-load"):
         rec.program_env = rec.program_env_for_web
     error = None
     try:
@@ -373,8 +486,12 @@ def header(name, pressed, argv_line):
     lines += [
         "# Recorded %s on Debian 12 (Xvfb, no window manager) with Orca %s, eSpeak NG %s%s;" % (
             time.strftime("%Y-%m-%d"), version("orca"), version("espeak-ng-data"),
-            ", Firefox ESR %s" % version("firefox-esr") if name == "orca-web-page" else ""),
+            ", Firefox ESR %s" % version("firefox-esr") if name in ("orca-web-page", "orca-page-load") else ""),
         "# narratord --ssip TMP/ssip.sock --audio null --state-dir TMP/state --socket TMP/narratord.sock",
+    ]
+    if name in WITH_BRIDGE:
+        lines.append("# and narrator-atspi run --socket TMP/narratord.sock (narratord with --log-level debug),")
+    lines += [
         "# (Orca's SPEECHD_ADDRESS at its SSIP socket), then, after both were stopped:",
         "#   narratorctl log --trace --db TMP/state/narrator.db > examples/traces/%s.jsonl (below this header)" % name,
         "# Re-record: make traces, or %s --only %s" % (argv_line, name),
