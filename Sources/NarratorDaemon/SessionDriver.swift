@@ -151,7 +151,10 @@ final class SessionDriver: ConnectionHandler {
     // MARK: Feeding the session and carrying out its effects
 
     private func feed(_ input: consuming SessionInput, _ loop: PollLoop<DaemonMessage>) {
+        // Trees the input removes are freed on the preparation worker, not here on the loop.
+        let removed = session.treesRemoved(by: input)
         let effects = session.handle(input, at: MonotonicClock.now())
+        for tree in removed { preparation.release(tree) }
         for effect in effects { carryOut(effect, loop) }
     }
 

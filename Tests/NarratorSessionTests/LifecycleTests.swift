@@ -22,6 +22,25 @@ import Testing
                 == .trees([TreeSummary(tree: "kept", title: nil, language: nil, nodes: 1, stops: 1, owner: nil, ephemeral: false, focused: false)]))
     }
 
+    /// What the daemon frees off its loop: the trees an unregister or an owner's disconnection
+    /// removes, and nothing for any other input.
+    @Test func theTreesAnInputRemovesAreNamedBeforeItIsHandled() throws {
+        var h = Harness()
+        let app = h.client()
+        try h.register(app, example: "player.json", ephemeral: true)
+        try h.register(app, json: #"{"tree": "kept", "root": {"id": "r", "label": "Kept"}}"#)
+        try h.register(app, json: #"{"tree": "gone", "root": {"id": "r", "label": "Gone"}}"#)
+        let user = h.client()
+        let unregister = Request(id: .number(1), command: .unregister(tree: "gone"))
+        #expect(h.session.treesRemoved(by: .request(user, .success(unregister))).map(\.name) == ["gone"])
+        #expect(h.session.treesRemoved(by: .request(user, .success(Request(id: nil, command: .unregister(tree: "nowhere"))))).isEmpty)
+        #expect(h.session.treesRemoved(by: .request(user, .success(Request(id: nil, command: .trees)))).isEmpty)
+        #expect(h.session.treesRemoved(by: .disconnected(app)).map(\.name) == ["player"])
+        #expect(h.session.treesRemoved(by: .disconnected(user)).isEmpty)
+        h.request(user, .unregister(tree: "gone"))
+        #expect(h.session.treesRemoved(by: .request(user, .success(unregister))).isEmpty)
+    }
+
     @Test func stoppingGivesEveryOpenUtteranceItsFinalOutcomeAndAnswersWhatWaits() throws {
         var h = Harness()
         let app = h.client()

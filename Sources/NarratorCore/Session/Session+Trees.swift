@@ -26,6 +26,22 @@ extension Session {
         return RegisterReport(tree: name, stops: registered.stopCount, nodes: registered.nodeCount, replaced: replaced)
     }
 
+    /// The trees `input` would remove, handled now: the daemon holds them while the session
+    /// handles it, then drops them off the loop, since freeing a 100,000-element tree holds the
+    /// loop for milliseconds. An input held back (behind a settings write) removes them later;
+    /// then the daemon's reference is not the last and the session frees them itself.
+    public func treesRemoved(by input: SessionInput) -> [AccessibilityTree] {
+        switch input {
+        case .request(_, .success(let request)), .prepared(_, .decoded(.success(let request))):
+            guard case .unregister(let name) = request.command else { return [] }
+            return workspace.trees[name].map { [$0] } ?? []
+        case .disconnected(let client):
+            return owners.filter { $0.value == client && ephemeral.contains($0.key) }.compactMap { workspace.trees[$0.key] }
+        default:
+            return []
+        }
+    }
+
     mutating func unregister(_ tree: String) throws(ReplyError) {
         try moving { (w) throws(NarratorError) in try w.unregister(tree) }
         owners[tree] = nil
