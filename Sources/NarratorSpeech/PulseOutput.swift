@@ -112,7 +112,7 @@ public final class PulseOutput: AudioOutput {
                 }
                 if wasInterrupted {
                     // This piece may have reached the server after the interrupt's flush.
-                    _ = audio_object_flush(object)
+                    flushOnce()
                     return
                 }
                 guard code == 0 else { throw .writeFailed(code: code, message: message(code)) }
@@ -154,7 +154,12 @@ public final class PulseOutput: AudioOutput {
     /// Beside a write or a drain blocked in the server (that is what cuts it short), never beside
     /// an open or a close.
     private func flush() {
-        gate.sharing {
+        gate.sharing { flushOnce() }
+    }
+
+    /// One flush at a time (under `stream`'s lock, as before the gate): inside a sharing call.
+    private func flushOnce() {
+        stream.withLock { _ in
             _ = audio_object_flush(object)
         }
     }
