@@ -9,7 +9,7 @@ import Glibc
 /// the stream under its reference, and libpulse aborts (`pa_mutex_free`, `pa_stream_unref`, seen in
 /// `make test`, reproduced by `PulseStressTests.deviceCallsRacingItsClose`). A read-write lock: the
 /// sharing calls are readers; glibc's default prefers readers, so a flush is never held up behind a
-/// close waiting for a blocked write.
+/// close waiting for a blocked write. (``PulseOutput`` still runs its flushes one at a time.)
 final class StreamGate: Sendable {
     /// Allocated once and never moved, as a pthread lock must be; freed in `deinit`.
     private nonisolated(unsafe) let lock: UnsafeMutablePointer<pthread_rwlock_t>
