@@ -7,6 +7,7 @@ BENCH_OUT  ?= bench-results.json
 LOAD_SECONDS ?= 30
 FUZZ_SECONDS ?= 60
 FUZZ_SMOKE_SECONDS ?= 10
+PULSE_STRESS_REPEATS ?= 200
 FUZZ_OUT   ?= .build/fuzz
 FUZZERS    := TreeDocumentFuzzer:tree RequestFuzzer:request ArgumentsFuzzer:arguments SSIPFuzzer:ssip TraceFuzzer:trace DBusFuzzer:dbus
 PREFIX     ?= /usr/local
@@ -78,13 +79,14 @@ DEB_CHECK_PACKAGES := debootstrap
 DEB_MIRROR     ?= http://deb.debian.org/debian
 VERSION        := $(shell sed -n 's/.*static let daemon = "\(.*\)"/\1/p' Sources/NarratorCore/Version.swift)
 
-.PHONY: all deps test-deps piper piper-env static-build deb deb-check build run test test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
+.PHONY: all deps test-deps piper piper-env static-build deb deb-check build run test test-pulse-stress test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
 
 all: build
 
 help:
 	@echo "make run     build and start narratord in the foreground"
 	@echo "make test    run every test (installs what they need)"
+	@echo "make test-pulse-stress  the sound output's stress test, PULSE_STRESS_REPEATS (default 200) times per sound server"
 	@echo "make test-ssip  only the spd-say, python3-speechd and Orca tests against narratord's SSIP server"
 	@echo "make test-ssip-reference  the same tests against the real speech-dispatcher"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
@@ -154,6 +156,11 @@ test: test-deps piper
 	$(SWIFT) build $(SWIFTFLAGS)
 	$(SWIFT) test $(SWIFTFLAGS) --skip '$(SSIP_SUITES)'
 	$(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
+
+# The sound output's stress test (PulseStressTests) at PULSE_STRESS_REPEATS repetitions per sound
+# server, on PulseAudio and PipeWire with both cores kept busy; make test runs it at 12.
+test-pulse-stress: test-deps
+	NARRATOR_PULSE_STRESS_REPEATS=$(PULSE_STRESS_REPEATS) $(SWIFT) test $(SWIFTFLAGS) --filter PulseStressTests
 
 test-ssip: test-deps
 	$(SWIFT) build $(SWIFTFLAGS)

@@ -15,17 +15,18 @@ import Synchronization
 /// This is the raw device: every call waits for the server, so with a server that stops answering
 /// (a stopped process) a write, a drain and the interrupt's flush block until it answers again.
 /// The daemon never calls it on a thread that must not wait: ``ServerOutput`` drives it from
-/// threads of its own.
+/// threads of its own. Any call may come from any thread: ``StreamGate`` keeps the stream from
+/// being closed or freed under a write, a drain or a flush (libpulse aborted when it was).
 public final class PulseOutput: AudioOutput {
     public let name = "pulse"
-    /// pcaudiolib's device object. A C pointer is not `Sendable`; sharing it is sound because the
-    /// object is created in `init` and freed in `deinit` only, and every call on it is one that
-    /// pcaudiolib and `pa_simple` allow from any thread: the writes and the drain come from one
-    /// thread at a time (the protocol's engine thread), open and close take `stream`'s lock, and so
-    /// does the flush, which `pa_simple` serializes with a write or drain on its mainloop lock.
+    /// pcaudiolib's device object. A C pointer is not `Sendable`; sharing it is sound because every
+    /// call on it goes through `gate`: writes, drains and flushes (which `pa_simple` serializes on
+    /// its mainloop lock) side by side, an open, a close and the final free each alone, so that the
+    /// stream is never freed under another call, from whichever threads they come.
     private nonisolated(unsafe) let object: OpaquePointer
-    /// The format the stream is open in (nil: closed). Its lock serializes open and close against a
-    /// concurrent flush; writes and drains read it and then call the device without the lock.
+    private let gate = StreamGate()
+    /// The format the stream is open in (nil: closed): changed only inside the gate's exclusive
+    /// calls, read inside its sharing ones.
     private let stream: Mutex<AudioFormat?>
     /// The rate the stream is opened at: eSpeak NG's and Piper's, so theirs is written as is.
     static let streamRate = 22_050
@@ -64,8 +65,10 @@ public final class PulseOutput: AudioOutput {
     private static let alsaSilenced: Int32 = narrator_alsa_silence()
 
     deinit {
-        audio_object_close(object)
-        audio_object_destroy(object)
+        gate.exclusive {
+            audio_object_close(object)
+            audio_object_destroy(object)
+        }
     }
 
     public var status: OutputStatus {
@@ -80,53 +83,61 @@ public final class PulseOutput: AudioOutput {
         resampler.withLock {
             $0 = requested.sampleRate == Self.streamRate ? nil : StreamResampler(from: requested.sampleRate, to: Self.streamRate)
         }
-        try stream.withLock { (open: inout AudioFormat?) throws(AudioOutputError) in
-            guard open != format else { return }
-            if open != nil {
-                audio_object_close(object)
-                open = nil
+        try gate.exclusive { () throws(AudioOutputError) in
+            try stream.withLock { (open: inout AudioFormat?) throws(AudioOutputError) in
+                guard open != format else { return }
+                if open != nil {
+                    audio_object_close(object)
+                    open = nil
+                }
+                let code = audio_object_open(object, AUDIO_OBJECT_FORMAT_S16LE, UInt32(format.sampleRate), UInt8(format.channels))
+                guard code == 0 else {
+                    throw .openFailed(code: code, message: message(code))
+                }
+                open = format
             }
-            let code = audio_object_open(object, AUDIO_OBJECT_FORMAT_S16LE, UInt32(format.sampleRate), UInt8(format.channels))
-            guard code == 0 else {
-                throw .openFailed(code: code, message: message(code))
-            }
-            open = format
         }
     }
 
     public func write(_ input: [Int16]) throws(AudioOutputError) {
-        guard let format = stream.withLock({ $0 }), !wasInterrupted else { return }
-        let samples = resampler.withLock { $0 == nil ? input : $0!.process(input) }
-        let piece = max(1, format.sampleRate * format.channels / 100)
-        var offset = 0
-        while offset < samples.count {
-            let count = min(piece, samples.count - offset)
-            let code = samples.withUnsafeBufferPointer { buffer in
-                audio_object_write(object, buffer.baseAddress! + offset, count * 2)
+        try gate.sharing { () throws(AudioOutputError) in
+            guard let format = stream.withLock({ $0 }), !wasInterrupted else { return }
+            let samples = resampler.withLock { $0 == nil ? input : $0!.process(input) }
+            let piece = max(1, format.sampleRate * format.channels / 100)
+            var offset = 0
+            while offset < samples.count {
+                let count = min(piece, samples.count - offset)
+                let code = samples.withUnsafeBufferPointer { buffer in
+                    audio_object_write(object, buffer.baseAddress! + offset, count * 2)
+                }
+                if wasInterrupted {
+                    // This piece may have reached the server after the interrupt's flush.
+                    flushOnce()
+                    return
+                }
+                guard code == 0 else { throw .writeFailed(code: code, message: message(code)) }
+                offset += count
             }
-            if wasInterrupted {
-                // This piece may have reached the server after the interrupt's flush.
-                flush()
-                return
-            }
-            guard code == 0 else { throw .writeFailed(code: code, message: message(code)) }
-            offset += count
         }
     }
 
     public func end() throws(AudioOutputError) {
-        guard stream.withLock({ $0 }) != nil, !wasInterrupted else { return }
-        let code = audio_object_drain(object)
-        guard code == 0 || wasInterrupted else { throw .writeFailed(code: code, message: message(code)) }
+        try gate.sharing { () throws(AudioOutputError) in
+            guard stream.withLock({ $0 }) != nil, !wasInterrupted else { return }
+            let code = audio_object_drain(object)
+            guard code == 0 || wasInterrupted else { throw .writeFailed(code: code, message: message(code)) }
+        }
     }
 
     /// Closes the stream (`pa_simple_free`: the connection to the server goes with it), so that
-    /// the server's sink can suspend; `begin` opens it again. Under the stream's lock, like a flush.
+    /// the server's sink can suspend; `begin` opens it again. Alone: after the calls in flight.
     public func standBy() {
-        stream.withLock { open in
-            guard open != nil else { return }
-            audio_object_close(object)
-            open = nil
+        gate.exclusive {
+            stream.withLock { open in
+                guard open != nil else { return }
+                audio_object_close(object)
+                open = nil
+            }
         }
     }
 
@@ -140,7 +151,14 @@ public final class PulseOutput: AudioOutput {
         interrupts.load(ordering: .acquiring) != startedAt.load(ordering: .acquiring)
     }
 
+    /// Beside a write or a drain blocked in the server (that is what cuts it short), never beside
+    /// an open or a close.
     private func flush() {
+        gate.sharing { flushOnce() }
+    }
+
+    /// One flush at a time (under `stream`'s lock, as before the gate): inside a sharing call.
+    private func flushOnce() {
         stream.withLock { _ in
             _ = audio_object_flush(object)
         }
