@@ -48,6 +48,8 @@ public struct ATSPIBridge: Sendable {
     public internal(set) var mirror = ATSPIMirror()
     /// Every application on the desktop, by its bus name.
     var applications: [String: BridgeApplication] = [:]
+    /// Applications given up for a hostile tree (``giveUp(_:_:)``), by bus name, while they are on the bus.
+    public internal(set) var givenUp: Set<String> = []
     var reads: [ReadID: BridgeRead] = [:]
     var nextRead = 1
     /// Whether narratord is connected; while it is away its share waits (reconnecting registers
