@@ -30,6 +30,7 @@ private final class HostileApplication {
             return reply(.array([.unsigned(states.rawValue & 0xFFFF_FFFF), .unsigned(states.rawValue >> 32)]))
         case .interfaces: return reply(.array([.string("org.a11y.atspi.Accessible")]))
         case .description: return reply(.variant(.string("")))
+        case .childCount(let path): return reply(.variant(.integer(Int64(children(path).count))))
         default: return .failure(.error(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no"))
         }
     }
@@ -39,6 +40,10 @@ private final class HostileApplication {
 /// is a failure, not a hang); returns its outcome.
 private func run(_ app: HostileApplication, _ read: ATSPIApplicationRead = ATSPIApplicationRead(), waves: Int = 200) -> ATSPIApplicationRead.Outcome? {
     var read = read
+    return run(app, &read, waves: waves)
+}
+
+private func run(_ app: HostileApplication, _ read: inout ATSPIApplicationRead, waves: Int = 200) -> ATSPIApplicationRead.Outcome? {
     var wave = read.start()
     for _ in 0..<waves {
         if wave.isEmpty { return read.isComplete ? read.outcome : nil }
@@ -119,14 +124,21 @@ struct ATSPIHostileReadTests {
         #expect(isHostile(run(app, read, waves: 2_000), saying: "more than 5000 objects"))
     }
 
-    @Test("a tree 10,000 deep is read to the read's depth and no deeper, and the read ends")
+    @Test("a tree 10,000 deep is read to the read's depth and no deeper, the read ends, and it says it cut the tree; one just as deep as the read is not cut")
     func aDeepTreeIsCut() {
-        let app = HostileApplication { path in
-            if path == ATSPIApplicationRead.root { return [prefix + "0"] }
-            let depth = Int(path.dropFirst(prefix.count)) ?? 0
-            return depth < 10_000 ? [prefix + "\(depth + 1)"] : []
+        func chain(_ deepest: Int) -> HostileApplication {
+            HostileApplication { path in
+                if path == ATSPIApplicationRead.root { return [prefix + "0"] }
+                let depth = Int(path.dropFirst(prefix.count)) ?? 0
+                return depth < deepest ? [prefix + "\(depth + 1)"] : []
+            }
         }
-        guard case .read(_, let windows)? = run(app, waves: 1_000) else { Issue.record("not read"); return }
+        var exact = ATSPIApplicationRead()
+        _ = run(chain(exact.maximumDepth), &exact)
+        #expect(!exact.cutAtDepth)
+        var read = ATSPIApplicationRead()
+        guard case .read(_, let windows)? = run(chain(10_000), &read, waves: 1_000) else { Issue.record("not read"); return }
+        #expect(read.cutAtDepth)
         var levels = 0
         var node = windows.first
         while let here = node {

@@ -45,6 +45,9 @@ public struct ATSPIApplicationRead: Sendable {
     public var childrenAtOnce = Int.max
     /// The children this read left for later, by parent, in the order the parents were walked.
     public private(set) var unreadChildren: [(parent: String, children: [String])] = []
+    /// Whether an object at ``maximumDepth`` has children, which the read left out (a chain
+    /// 10,000 deep): said once by the bridge, since what is deeper is never heard.
+    public private(set) var cutAtDepth = false
 
     private struct Node: Sendable {
         var depth: Int
@@ -307,7 +310,12 @@ public struct ATSPIApplicationRead: Sendable {
         case .rowCount:
             rowCount = value?.int
             return []
-        case .childCount:
+        case .childCount(let path):
+            // Asked of an object as deep as the read goes: whether it was cut.
+            if maximumDepth > 0, let node = nodes[path], node.depth >= maximumDepth {
+                if (value?.int ?? 0) > 0 { cutAtDepth = true }
+                return []
+            }
             childCount = value?.int
             return []
         case .toolkitName:
@@ -370,6 +378,7 @@ public struct ATSPIApplicationRead: Sendable {
                 if indices != Array(0..<max(0, node.childCount)) { requests.append(.children(path)) }
                 stack += cachedChildren.map { ($0, depth + 1) }
             } else {
+                if depth >= maximumDepth, node.childCount > 0 { cutAtDepth = true }
                 nodes[path]?.children = []
             }
         }
@@ -409,6 +418,9 @@ public struct ATSPIApplicationRead: Sendable {
             requests.append(.children(path))
         } else {
             nodes[path]?.children = []
+            if maximumDepth > 0, node.depth >= maximumDepth, !states.contains(.managesDescendants) {
+                if node.attributesRead { cutAtDepth = true } else { requests.append(.childCount(path)) }
+            }
         }
         return ask(requests)
     }

@@ -91,6 +91,11 @@ extension ATSPIBridge {
                 applications[read.application]?.fillRead = nil
             }
             finished(read.application, id, read.read.outcome)
+            if read.read.cutAtDepth, applications[read.application]?.saidCut == false {
+                applications[read.application]?.saidCut = true
+                let name = applications[read.application]?.name ?? ""
+                journal("\(name.isEmpty ? read.application : "\(name) (\(read.application))") has objects deeper than \(read.read.maximumDepth) levels; what is deeper is not read")
+            }
             fillNext(read.application)
         case .fill(let parent): filled(id, parent, read)
         case .object(let path): objectRead(id, path, in: read.application, read.read.outcome, since: (read.textEditsAtStart[path], read.selectionEditsAtStart[path]))
