@@ -52,6 +52,13 @@ public final class ATSPIBus {
 
     /// Calls sent and not yet answered.
     private var pending: [CallKey: Pending] = [:]
+    /// Calls given up at their deadline, with their destination, the latest 4,096 (oldest first):
+    /// a reply too large to keep that comes for one of them after all is told (``refusedLate``).
+    private var expired: [CallKey: String] = [:]
+    private var expiredOrder: [CallKey] = []
+    /// Told when an application answers a call given up at its deadline with a reply over the
+    /// connection's limit: the application and why.
+    public var refusedLate: (String, String) -> Void = { _, _ in }
     /// Calls to an application whose route is not known yet, in the order they were made.
     private var held: [String: [Pending]] = [:]
     /// Each application's route, by bus name (unique names are never reused, so a route ends with its name).
@@ -110,9 +117,14 @@ public final class ATSPIBus {
             departed(name)
             return
         }
-        guard message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial,
-            let call = pending.removeValue(forKey: CallKey(connection: connection, serial: serial))
-        else { return }
+        guard message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial else { return }
+        let key = CallKey(connection: connection, serial: serial)
+        guard let call = pending.removeValue(forKey: key) else {
+            if let application = expired.removeValue(forKey: key), message.errorName == DBusIncoming.tooLarge {
+                refusedLate(application, message.errorMessage)
+            }
+            return
+        }
         call.completion(message.kind == .error ? .failure(Self.failure(message)) : .success(message.body))
     }
 
@@ -361,7 +373,14 @@ public final class ATSPIBus {
         let now = MonotonicClock.now()
         let late = pending.filter { $0.value.deadline <= now }
         for key in late.keys.sorted() {
-            pending.removeValue(forKey: key)?.completion(.failure(.timedOut))
+            guard let call = pending.removeValue(forKey: key) else { continue }
+            expired[key] = call.destination
+            expiredOrder.append(key)
+            call.completion(.failure(.timedOut))
+        }
+        if expiredOrder.count > 4_096 {
+            for key in expiredOrder.prefix(expiredOrder.count - 4_096) { expired.removeValue(forKey: key) }
+            expiredOrder.removeFirst(expiredOrder.count - 4_096)
         }
         for application in held.keys.sorted() {
             let calls = held[application] ?? []

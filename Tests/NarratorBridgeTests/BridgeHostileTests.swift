@@ -61,4 +61,17 @@ import Testing
         h.focus(":1.7", F.path(9))
         #expect(h.sent() == [.focus(tree: F.question, element: "9")])
     }
+
+    @Test("an answer too large to keep that comes after its question's bound gives the application up, once; one gone already is not said")
+    func aLateRefusalGivesUp() {
+        var h = BridgeHarness(F.fixture, F.dialog)
+        h.startMirrored()
+        let reason = "a reply of 55992099 bytes, over the 8388608-byte limit"
+        h.feed(.refusedLate(application: ":1.9", reason: reason))
+        #expect(h.sent() == [.unregister(tree: F.tree)])
+        #expect(h.said() == ["narrator-atspi: fixture (:1.9) is given up: its late answer was refused: \(reason); its windows are taken away and it is not read again while it is on the bus"])
+        h.feed(.refusedLate(application: ":1.9", reason: reason))
+        #expect(h.said() == [])
+        #expect(h.sent() == [])
+    }
 }

@@ -80,7 +80,8 @@ public struct ATSPIApplicationRead: Sendable {
 
     private var nodes: [String: Node] = [:]
     private var windows: [String]?
-    private var applicationName: String?
+    /// The application's own name, once it said it (even in a read that went no further).
+    public private(set) var applicationName: String?
     /// nil until `GetItems` answered: true when it held the tree, false when the tree is walked.
     private var cached: Bool?
     private var outstanding = 0

@@ -90,6 +90,10 @@ extension ATSPIBridge {
                 applications[read.application]?.unread = read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
                 applications[read.application]?.fillRead = nil
             }
+            // A read that went no further than the name still names the application in the journal.
+            if applications[read.application]?.name.isEmpty == true, let title = read.read.applicationName, !title.isEmpty {
+                applications[read.application]?.name = title
+            }
             finished(read.application, id, read.read.outcome)
             if read.read.cutAtDepth, applications[read.application]?.saidCut == false {
                 applications[read.application]?.saidCut = true

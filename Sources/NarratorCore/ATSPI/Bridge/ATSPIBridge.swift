@@ -116,6 +116,9 @@ public struct ATSPIBridge: Sendable {
             fired(timer)
         case .busClosed:
             busClosed()
+        case .refusedLate(let application, let reason):
+            // One already given up or gone is not said again.
+            if applications[application] != nil { giveUp(application, "its late answer was refused: \(reason)") }
         case .newBus(let found):
             if found {
                 journal("a new accessibility bus answers; starting again on it")
