@@ -107,7 +107,7 @@ struct ATSPIHostileReadTests {
         }
         var read = ATSPIApplicationRead()
         read.childrenAtOnce = 100
-        #expect(isHostile(run(app, read), saying: "more than 100000 objects"))
+        #expect(isHostile(run(app, read), saying: "more than 50000 objects"))
         #expect(app.asked < 50, "\(app.asked) questions")
     }
 

@@ -35,7 +35,7 @@ public struct ATSPIApplicationRead: Sendable {
     /// At most this many objects in one read, the children it leaves for later counted: an
     /// application with more (a million children, a tree that grows as it is asked) is
     /// ``Outcome/hostile(_:)``. Firefox's long test page is 12,569.
-    public var maximumObjects = 100_000
+    public var maximumObjects = 50_000
     /// Names and descriptions longer than this many characters are cut: nobody listens to more,
     /// and each copy (the mirror, narratord's tree) would hold it all.
     public static let maximumNameLength = 10_000

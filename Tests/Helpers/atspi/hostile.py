@@ -12,7 +12,7 @@ as MODE says:
     wide     the window has 1,000,000 children (one reply of some 45 MB)
     name     the window's name is 10 MB long
     deep     a chain of objects 10,000 deep under the window
-    churn    every object's children change on every question: new ones, ten times the square of the questions asked so far
+    churn    every object's children change on every question: new ones, a thousand times the square of the questions asked so far
     errors   every question is answered with an error
     silent   no question is ever answered
 
@@ -81,7 +81,7 @@ def main():
             with lock:
                 asked["churn"] += 1
                 count = asked["churn"]
-            return [PREFIX + "c%d_%d" % (count, index) for index in range(10 * count * count)]
+            return [PREFIX + "c%d_%d" % (count, index) for index in range(1000 * count * count)]
         return []
 
     def name_of(path):
