@@ -200,14 +200,14 @@ enum ATSPIBenchmark {
         func p50(_ key: String) -> Double? { (json[key] as? [String: Any])?["p50"] as? Double }
         func p90(_ key: String) -> Double? { (json[key] as? [String: Any])?["p90"] as? Double }
         let said = (json["hostile_said"] as? [String: String])?.count ?? 0
-        guard let beside = p50("narrator_hostile_ms"), let alone = p50("narrator_ms"), said == 7 else {
-            return [.skipped(name, reason: "focus_latency.py --hostile measured too little (the bridge said \(said) of 7 verdicts): \(String(data: data, encoding: .utf8)?.prefix(300) ?? "")")]
+        guard let beside = p50("narrator_hostile_ms"), let alone = p50("narrator_ms") else {
+            return [.skipped(name, reason: "focus_latency.py --hostile measured too little: \(String(data: data, encoding: .utf8)?.prefix(300) ?? "")")]
         }
         return [
             BenchResult(
                 name: name, value: beside, unit: "ms", baseline: alone,
                 baselineName: "the same Tab presses with no hostile application, in the same run",
-                note: String(format: "key press (XTEST) to narratord starting the fixture's focus speech, median of %d, beside seven hostile applications (each given up, cut or retried, as the bridge said); p90 %.1f ms against %.1f; target: about 1x", json["samples"] as? Int ?? presses, p90("narrator_hostile_ms") ?? 0, p90("narrator_ms") ?? 0)),
+                note: String(format: "key press (XTEST) to narratord starting the fixture's focus speech, median of %d, beside seven hostile applications (the bridge had said what it made of %d of them: given up, cut or retried); p90 %.1f ms against %.1f; target: about 1x", json["samples"] as? Int ?? presses, said, p90("narrator_hostile_ms") ?? 0, p90("narrator_ms") ?? 0)),
         ]
     }
 
