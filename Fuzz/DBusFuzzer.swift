@@ -50,6 +50,22 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     // Compared as written out: a double that is NaN is not equal to itself.
     require("\(wholeMessages.decoded)" == "\(cutMessages.decoded)", "messages differ when the bytes are cut every \(cut) bytes")
     require(wholeMessages.error == cutMessages.error, "the error differs when the bytes are cut every \(cut) bytes")
+    // And through a reader whose limit (16 to 1,024 bytes) drops the longer messages as they come,
+    // as the bridge's does at 8 MiB: the same, whole and cut; besides the errors it makes of replies
+    // over the limit (as soon as their header is in), only messages the reader without a limit gives.
+    let limit = 16 + Int(data[0]) * 4
+    let wholeLimited = messages([bytes], limit: limit), cutLimited = messages(reads, limit: limit)
+    require("\(wholeLimited.decoded)" == "\(cutLimited.decoded)", "messages over a \(limit)-byte limit differ when the bytes are cut every \(cut) bytes")
+    require(wholeLimited.error == cutLimited.error, "the error over a \(limit)-byte limit differs when the bytes are cut every \(cut) bytes")
+    if wholeMessages.error == nil {
+        var unlimited = wholeMessages.decoded.map { "\($0)" }[...]
+        for message in wholeLimited.decoded where message.errorName != DBusIncoming.tooLarge {
+            let text = "\(message)"
+            while let first = unlimited.first, first != text { unlimited = unlimited.dropFirst() }
+            require(!unlimited.isEmpty, "a \(limit)-byte limit gave a message the reader without one does not")
+            unlimited = unlimited.dropFirst()
+        }
+    }
     // Reading what was decoded, as the bridge does, traps on nothing.
     for message in wholeMessages.decoded {
         _ = message.errorMessage
@@ -60,8 +76,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
 
 /// Every message the reader gives for `reads`, appended one by one and drained after each, until
 /// its first error, which ends the connection.
-func messages(_ reads: [[UInt8]]) -> (decoded: [DBusIncoming], error: DBusWireError?) {
-    var reader = DBusMessageReader()
+func messages(_ reads: [[UInt8]], limit: Int = DBusMessageReader.maximumMessageBytes) -> (decoded: [DBusIncoming], error: DBusWireError?) {
+    var reader = DBusMessageReader(messageLimit: limit)
     var decoded: [DBusIncoming] = []
     for read in reads {
         reader.append(read)

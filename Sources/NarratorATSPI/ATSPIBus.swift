@@ -52,6 +52,13 @@ public final class ATSPIBus {
 
     /// Calls sent and not yet answered.
     private var pending: [CallKey: Pending] = [:]
+    /// Calls given up at their deadline, with their destination, the latest 4,096 (oldest first):
+    /// a reply too large to keep that comes for one of them after all is told (``refusedLate``).
+    private var expired: [CallKey: String] = [:]
+    private var expiredOrder: [CallKey] = []
+    /// Told when an application answers a call given up at its deadline with a reply over the
+    /// connection's limit: the application and why.
+    public var refusedLate: (String, String) -> Void = { _, _ in }
     /// Calls to an application whose route is not known yet, in the order they were made.
     private var held: [String: [Pending]] = [:]
     /// Each application's route, by bus name (unique names are never reused, so a route ends with its name).
@@ -91,6 +98,11 @@ public final class ATSPIBus {
         self.address = address
         socket.received = { [weak self] message in self?.take(message, on: 0) }
         socket.closed = { [weak self] reason in self?.lost(reason) }
+        // The bus says when a name leaves it: that application's route (and its own socket) goes then.
+        let watch = DBusCall(path: "/org/freedesktop/DBus", interface: "org.freedesktop.DBus", method: "AddMatch", arguments: [.string(DBusIncoming.departuresRule)])
+        send(watch, to: "org.freedesktop.DBus") { [weak self] reply in
+            if case .failure(let failure) = reply { self?.noticed("narrator-atspi: the accessibility bus would not say when applications leave (\(failure)); their routes are kept") }
+        }
     }
 
     /// Calls `body` on this thread when the bus goes away (the launcher stopped or crashed).
@@ -101,9 +113,18 @@ public final class ATSPIBus {
     /// A reply to one of our calls goes to its completion; anything else (the bus's own
     /// NameAcquired, signals) is not for us.
     private func take(_ message: DBusIncoming, on connection: Int) {
-        guard message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial,
-            let call = pending.removeValue(forKey: CallKey(connection: connection, serial: serial))
-        else { return }
+        if connection == 0, let name = message.departedName {
+            departed(name)
+            return
+        }
+        guard message.kind == .methodReturn || message.kind == .error, let serial = message.replySerial else { return }
+        let key = CallKey(connection: connection, serial: serial)
+        guard let call = pending.removeValue(forKey: key) else {
+            if let application = expired.removeValue(forKey: key), message.errorName == DBusIncoming.tooLarge {
+                refusedLate(application, message.errorMessage)
+            }
+            return
+        }
         call.completion(message.kind == .error ? .failure(Self.failure(message)) : .success(message.body))
     }
 
@@ -139,6 +160,36 @@ public final class ATSPIBus {
         }
     }
 
+    /// `application` left the bus: its route goes, with its own socket (closed quietly, its calls
+    /// out there sent again over the bus, which answers for it), and calls held for it go over
+    /// the bus too. Unique names are never reused, so nothing is lost by forgetting it: a bridge
+    /// that runs for weeks keeps a route per application on the bus, not per application seen.
+    private func departed(_ application: String) {
+        guard let route = routes[application] else { return }
+        switch route {
+        case .opening(let number, _), .direct(let number, _):
+            if let peer = peers.removeValue(forKey: number) {
+                peer.closed = { _ in }
+                peer.shut(because: "\(application) left the bus")
+                directEndings.append("\(application) left the bus: its own socket is closed")
+                if directEndings.count > 8 { directEndings.removeFirst() }
+            }
+            let orphans = pending.filter { $0.key.connection == number }
+            for key in orphans.keys.sorted() {
+                guard let call = pending.removeValue(forKey: key) else { continue }
+                dispatch(call.call, to: call.destination, on: 0, deadline: call.deadline, completion: call.completion)
+            }
+        case .asking, .bus:
+            break
+        }
+        // Held calls go over the bus (answered there as for any name that left), and the route with them.
+        self.route(application, .bus)
+        routes.removeValue(forKey: application)
+    }
+
+    /// The applications a route is kept for (each on the bus, or leaving it now): for the tests.
+    public var routedApplications: [String] { routes.keys.sorted() }
+
     /// `application`'s route is known: its held calls go, in order, with their own deadlines.
     private func route(_ application: String, _ route: Route) {
         routes[application] = route
@@ -159,6 +210,8 @@ public final class ATSPIBus {
         guard case .success(let value) = answer, let address = value[0]?.string, !address.isEmpty else {
             // No server of its own (GTK 4, Qt: UnknownMethod), or it left: the bus it is.
             route(application, .bus)
+            // One that left is not remembered (its departure may have come before this answer).
+            if case .failure(.gone) = answer { routes.removeValue(forKey: application) }
             return
         }
         let peer: DBusSocket
@@ -320,7 +373,14 @@ public final class ATSPIBus {
         let now = MonotonicClock.now()
         let late = pending.filter { $0.value.deadline <= now }
         for key in late.keys.sorted() {
-            pending.removeValue(forKey: key)?.completion(.failure(.timedOut))
+            guard let call = pending.removeValue(forKey: key) else { continue }
+            expired[key] = call.destination
+            expiredOrder.append(key)
+            call.completion(.failure(.timedOut))
+        }
+        if expiredOrder.count > 4_096 {
+            for key in expiredOrder.prefix(expiredOrder.count - 4_096) { expired.removeValue(forKey: key) }
+            expiredOrder.removeFirst(expiredOrder.count - 4_096)
         }
         for application in held.keys.sorted() {
             let calls = held[application] ?? []

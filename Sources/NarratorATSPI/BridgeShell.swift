@@ -55,6 +55,7 @@ final class BridgeShell {
         listenForKeys()
         if let daemon { watch(daemon) }
         bus.whenClosed { [unowned self] in feed(.busClosed) }
+        bus.refusedLate = { [unowned self] application, reason in feed(.refusedLate(application: application, reason: reason)) }
         feed(.started)
         atspi_event_main()
     }

@@ -21,7 +21,12 @@ final class DBusSocket {
     private let fd: Int32
     /// Whom the connection is to, for the reasons it closes.
     private let counterpart: String
-    private var reader = DBusMessageReader()
+    /// Replies over 8 MiB are not kept (``DBusMessageReader/messageLimit``): their calls fail
+    /// with ``DBusIncoming/tooLarge``. GTK's whole cache for gtk3-widget-factory is 70 KB; an
+    /// application that answers with a million children or a 10 MB name is hostile, and the
+    /// bridge's memory must not hold what it sent.
+    static let messageLimit = 8 << 20
+    private var reader = DBusMessageReader(messageLimit: messageLimit)
     /// Where each read lands, kept between reads: a busy bus is readable thousands of times a second.
     private var chunk = [UInt8](repeating: 0, count: 1 << 16)
     /// Bytes queued and not yet written, from `written` on.

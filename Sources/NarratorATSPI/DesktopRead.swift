@@ -58,6 +58,7 @@ enum DesktopRead {
             switch outcomes[name] {
             case .read(let title, let windows)?: return (title, windows)
             case .unresponsive?: log("narrator-atspi: \(name) did not answer within \(bus.timeoutMilliseconds) ms; left out")
+            case .hostile(let reason)?: log("narrator-atspi: \(name) is left out: \(reason)")
             case .gone?, nil: break
             }
             return nil

@@ -34,7 +34,7 @@ enum ATSPIBenchmark {
             if !onlyPages { results += try run(desktop: desktop, repeats: repeats, moves: moves) }
             results += try WebPageBenchmark.run(desktop: desktop, repeats: pageRepeats)
         }
-        return onlyPages ? results : results + focusLatency(presses: presses)
+        return onlyPages ? results : results + focusLatency(presses: presses) + hostileFocusLatency(presses: presses)
     }
 
     static func run(desktop: HeadlessDesktop, repeats: Int, moves: Int) throws -> [BenchResult] {
@@ -170,6 +170,45 @@ enum ATSPIBenchmark {
                     note: "the same presses, Orca alone on the desktop in its own phase; \(spread); target: at most 0.5x"),
             ]
         }
+    }
+
+    /// Key press to speech started for Tab in the GTK fixture with an application of each of
+    /// Tests/Helpers/atspi/hostile.py's modes on the desktop (a cycle, a million children, a
+    /// 10 MB name, 10,000 deep, children changing on every question, errors for everything, no
+    /// answers), beside the same presses with none, in the same run (focus_latency.py --hostile):
+    /// the bridge gives the hostile ones up, and the others are read as fast as before.
+    static func hostileFocusLatency(presses: Int) -> [BenchResult] {
+        let name = "atspi.focus.hostile"
+        let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let script = binaries.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Helpers/atspi/focus_latency.py").path
+        guard FileManager.default.fileExists(atPath: script) else {
+            return [.skipped(name, reason: "\(script) is missing (run from the repository's .build)")]
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, "--app", "fixture", "--hostile", "--bin", binaries.path, "--presses", String(presses)]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return [.skipped(name, reason: "cannot run \(script): \(error)")] }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return [.skipped(name, reason: "focus_latency.py --hostile exited \(process.terminationStatus) without a result")]
+        }
+        if let skip = json["skip"] as? String { return [.skipped(name, reason: skip)] }
+        func p50(_ key: String) -> Double? { (json[key] as? [String: Any])?["p50"] as? Double }
+        func p90(_ key: String) -> Double? { (json[key] as? [String: Any])?["p90"] as? Double }
+        let said = (json["hostile_said"] as? [String: String])?.count ?? 0
+        guard let beside = p50("narrator_hostile_ms"), let alone = p50("narrator_ms") else {
+            return [.skipped(name, reason: "focus_latency.py --hostile measured too little: \(String(data: data, encoding: .utf8)?.prefix(300) ?? "")")]
+        }
+        return [
+            BenchResult(
+                name: name, value: beside, unit: "ms", baseline: alone,
+                baselineName: "the same Tab presses with no hostile application, in the same run",
+                note: String(format: "key press (XTEST) to narratord starting the fixture's focus speech, median of %d, beside seven hostile applications (the bridge had said what it made of %d of them: given up, cut or retried); p90 %.1f ms against %.1f; target: about 1x", json["samples"] as? Int ?? presses, said, p90("narrator_hostile_ms") ?? 0, p90("narrator_ms") ?? 0)),
+        ]
     }
 
     /// The bus name of the application called `name`, once it is on the desktop (up to 20 s).

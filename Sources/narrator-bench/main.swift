@@ -2,7 +2,7 @@ import Foundation
 
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
 // Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, static, engines, idle, atspi; default: all;
-// pages: only the atspi suite's Firefox pages)
+// pages: only the atspi suite's Firefox pages; hostile: only its row beside hostile applications)
 // `load` (make load) is the long load test; it runs only when named and fails the run when a check fails.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -43,12 +43,14 @@ for suite in suites {
         results += try ATSPIBenchmark.suite(repeats: 15, moves: 500, pageRepeats: 3, presses: 20)
     case "pages":
         results += try ATSPIBenchmark.suite(repeats: 0, moves: 0, pageRepeats: 3, presses: 0, onlyPages: true)
+    case "hostile":
+        results += ATSPIBenchmark.hostileFocusLatency(presses: 20)
     case "load":
         let load = try LoadTest.run(.fromEnvironment())
         results += load.results
         failures += load.failures
     default:
-        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: \((allSuites + ["pages", "load"]).joined(separator: ", ")))\n".utf8))
+        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: \((allSuites + ["pages", "hostile", "load"]).joined(separator: ", ")))\n".utf8))
         exit(2)
     }
 }

@@ -89,6 +89,31 @@ struct ATSPIBusTests {
         #expect(notices.isEmpty, "an application that quits is no fault to report: \(notices)")
     }
 
+    @Test("routes pruned when an application leaves: zenity's route, over its own socket, goes once it quits; a call to it afterwards is .gone and leaves no route behind")
+    func routesPrunedWhenAnApplicationLeaves() throws {
+        let desktop = try HeadlessDesktop()
+        defer { desktop.stop() }
+        let zenity = try desktop.launch("/usr/bin/zenity", ["--question", "--text", "Delete photo?"], name: "zenity")
+        let bus = try ATSPIBus(environment: environment(of: desktop))
+        let application = try #require(bus.application(named: "zenity"), "zenity did not appear on the accessibility bus")
+        var first: Result<DBusValue, DBusFailure>?
+        bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { first = $0 }
+        loop { first != nil }
+        #expect(first.map(name) == "zenity")
+        #expect(bus.routedApplications == [application])
+        #expect(bus.directAddress(of: application) != nil, "no direct connection: \(bus.directEndings)")
+
+        _ = try zenity.kill()
+        loop { bus.routedApplications.isEmpty }
+        #expect(bus.routedApplications.isEmpty, "a route outlived its application")
+
+        var late: Result<DBusValue, DBusFailure>?
+        bus.send(ATSPIRequest.name(ATSPIApplicationRead.root).call, to: application) { late = $0 }
+        loop { late != nil }
+        #expect(isGone(late))
+        #expect(bus.routedApplications.isEmpty, "a call to a name that had left made it a route")
+    }
+
     @Test("calls queued on an application's socket in one go, more than one write takes, as the application dies: the write that fails sends each of them over the bus, .gone once")
     func burstOntoADeadSocket() throws {
         let desktop = try HeadlessDesktop()

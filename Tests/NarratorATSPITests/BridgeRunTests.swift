@@ -26,6 +26,8 @@ struct BridgeRunTests {
         let socket: String
         private(set) var daemon: ChildProcess
         let fixture: ChildProcess
+        /// `narrator-atspi run`, once started.
+        private(set) var bridge: ChildProcess?
 
         /// `fixtureArguments`: more of the fixture's options (`--hang-after-save 6`).
         init(fixtureArguments: [String] = []) throws {
@@ -35,7 +37,7 @@ struct BridgeRunTests {
             fixture = try desktop.launch("/usr/bin/python3", [BridgeDumpTests.fixture, "--lifetime", "120"] + fixtureArguments, name: "fixture")
             try wait("the fixture to show its window") { self.changes.contains { $0.contains(#""ready": true"#) } }
             try wait("narratord to listen") { FileManager.default.fileExists(atPath: self.socket) }
-            _ = try desktop.launch(BuiltProducts.directory + "/narrator-atspi", ["run", "--socket", socket], name: "bridge")
+            bridge = try desktop.launch(BuiltProducts.directory + "/narrator-atspi", ["run", "--socket", socket], name: "bridge")
             try wait("the fixture's tree") { (try? self.ctl("trees").stdout.contains(BridgeRunTests.tree)) == true }
         }
 

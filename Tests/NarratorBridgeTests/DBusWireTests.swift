@@ -192,4 +192,50 @@ struct DBusWireTests {
         #expect(DBusAddress.authenticationLine(uid: 0) == "AUTH EXTERNAL 30\r\n")
         #expect(DBusAddress.authenticationLine(uid: 1000) == "AUTH EXTERNAL 31303030\r\n")
     }
+
+    @Test("a reply over the reader's limit is its call's LimitsExceeded error, its body dropped as it comes, however the reads split it; the messages after it read as ever")
+    func repliesOverTheLimitAreRefusedNotKept() throws {
+        // The children reply is 142 bytes, the error 107, GetAll's 146: a limit of 120 keeps only the error.
+        let stream = Self.children + Self.error + Self.getAll
+        for step in [1, 5, 16, 17, 100, stream.count] {
+            var reader = DBusMessageReader(messageLimit: 120)
+            var read: [DBusIncoming] = []
+            var offset = 0
+            while offset < stream.count {
+                reader.append(Array(stream[offset..<min(stream.count, offset + step)]))
+                offset += step
+                while let message = try reader.next() { read.append(message) }
+            }
+            #expect(read.map(\.replySerial) == [3, 4, 3], "reads of \(step) bytes")
+            #expect(read.map(\.kind) == [.error, .error, .error])
+            #expect(read.map(\.errorName) == [DBusIncoming.tooLarge, "org.freedesktop.DBus.Error.UnknownMethod", DBusIncoming.tooLarge])
+            #expect(read.first?.errorMessage == "a reply of 142 bytes, over the 120-byte limit")
+        }
+        // A signal over the limit (189 bytes), its 160-byte header within it or not, is dropped:
+        // nothing is told, the next message reads.
+        for limit in [140, 170] {
+            var reader = DBusMessageReader(messageLimit: limit)
+            reader.append(Self.departure + Self.error)
+            #expect(try reader.next()?.errorName == "org.freedesktop.DBus.Error.UnknownMethod")
+            #expect(try reader.next() == nil)
+        }
+    }
+
+    /// The bus's `NameOwnerChanged` for ":1.42", which left (GLib's bytes), and for ":1.43", which came.
+    static let departure = bytes(
+        "6c0401011d000000090000008900000007017300140000006f72672e667265656465736b746f702e444275730000000001016f00150000002f6f72672f667265656465736b746f702f4442757300000002017300140000006f72672e667265656465736b746f702e44427573000000000801670003737373000000000000000003017300100000004e616d654f776e65724368616e6765640000000000000000050000003a312e3432000000050000003a312e34320000000000000000"
+    )
+    static let arrival = bytes(
+        "6c0401011e000000090000008900000007017300140000006f72672e667265656465736b746f702e444275730000000001016f00150000002f6f72672f667265656465736b746f702f4442757300000002017300140000006f72672e667265656465736b746f702e44427573000000000801670003737373000000000000000003017300100000004e616d654f776e65724368616e6765640000000000000000050000003a312e34330000000000000000000000050000003a312e343300"
+    )
+
+    @Test("the bus's NameOwnerChanged with no new owner names the application that left; one that came, or a reply, names none")
+    func departuresAreRead() throws {
+        #expect(try Self.decode(Self.departure)?.departedName == ":1.42")
+        #expect(try Self.decode(Self.arrival)?.departedName == nil)
+        #expect(try Self.decode(Self.children)?.departedName == nil)
+        var forged = try #require(try Self.decode(Self.departure))
+        forged.sender = ":1.7"
+        #expect(forged.departedName == nil, "only the bus says who left")
+    }
 }

@@ -14,6 +14,8 @@ struct FakeApplication: Sendable {
     var tableHeaders = 1
     /// Requests answered with no reply (the application hangs on them).
     var hangsOn: @Sendable (ATSPIRequest) -> Bool = { _ in false }
+    /// Requests answered otherwise than the windows say (an application built to hurt), when it gives an answer.
+    var answersInstead: @Sendable (ATSPIRequest) -> Result<DBusValue, DBusFailure>? = { _ in nil }
     var bus = ":1.9"
     /// `Application.ToolkitName` and `ToolkitVersion`.
     var toolkit = ("gtk", "3.24.38")
@@ -73,6 +75,7 @@ struct FakeApplication: Sendable {
     /// The reply tuple, or a failure.
     func answer(_ request: ATSPIRequest) -> Result<DBusValue, DBusFailure> {
         if hangsOn(request) { return .failure(.timedOut) }
+        if let instead = answersInstead(request) { return instead }
         func reply(_ v: DBusValue) -> Result<DBusValue, DBusFailure> { .success(.structure([v])) }
         let missing = Result<DBusValue, DBusFailure>.failure(.error(name: "org.freedesktop.DBus.Error.UnknownMethod", message: "no"))
         switch request {

@@ -18,6 +18,10 @@ public struct ATSPIApplicationRead: Sendable {
         case gone
         /// It did not answer in time (hung): what is mirrored of it stays as it was.
         case unresponsive
+        /// It gave what no toolkit builds (why, for the journal): a child list that cycles back
+        /// to an ancestor, more objects than the read holds, a reply over the connection's
+        /// limit, or an error for every question. The bridge gives it up rather than follow it.
+        case hostile(String)
     }
 
     /// The application's root object, whose children are its windows.
@@ -28,12 +32,22 @@ public struct ATSPIApplicationRead: Sendable {
 
     /// At most this deep: a tree deeper than any toolkit builds is cut rather than followed forever.
     public let maximumDepth: Int
+    /// At most this many objects in one read, the children it leaves for later counted: an
+    /// application with more (a million children, a tree that grows as it is asked) is
+    /// ``Outcome/hostile(_:)``. Firefox's long test page is 12,569.
+    public var maximumObjects = 50_000
+    /// Names and descriptions longer than this many characters are cut: nobody listens to more,
+    /// and each copy (the mirror, narratord's tree) would hold it all.
+    public static let maximumNameLength = 10_000
     /// At most this many children of one object are walked by this read; the rest are left for
     /// later reads (``unreadChildren``). A web page's list of 2,500 items is mirrored as its first
     /// items at once, and the others as they are read after it, rather than all before anything.
     public var childrenAtOnce = Int.max
     /// The children this read left for later, by parent, in the order the parents were walked.
     public private(set) var unreadChildren: [(parent: String, children: [String])] = []
+    /// Whether an object at ``maximumDepth`` has children, which the read left out (a chain
+    /// 10,000 deep): said once by the bridge, since what is deeper is never heard.
+    public private(set) var cutAtDepth = false
 
     private struct Node: Sendable {
         var depth: Int
@@ -66,11 +80,17 @@ public struct ATSPIApplicationRead: Sendable {
 
     private var nodes: [String: Node] = [:]
     private var windows: [String]?
-    private var applicationName: String?
+    /// The application's own name, once it said it (even in a read that went no further).
+    public private(set) var applicationName: String?
     /// nil until `GetItems` answered: true when it held the tree, false when the tree is walked.
     private var cached: Bool?
     private var outstanding = 0
     private var failure: Outcome?
+    /// How many replies were answers, and how many errors: an application that answers nothing
+    /// but errors is hostile.
+    private var answers = 0, errors = 0
+    /// How many children ``unreadChildren`` holds.
+    private var unreadCount = 0
     private var toolkitName: String?, toolkitVersion: String?
 
     /// The dialect of AT-SPI2 the application speaks, once its toolkit answered.
@@ -158,6 +178,7 @@ public struct ATSPIApplicationRead: Sendable {
     /// What the read found; meaningful once ``isComplete``.
     public var outcome: Outcome {
         if let failure { return failure }
+        if object == nil, answers == 0, errors > 0 { return .hostile("it answered each of its \(errors) questions with an error") }
         var windows = (windows ?? []).compactMap { nodes[$0] != nil ? snapshot($0) : nil }
         if row != nil, !windows.isEmpty { windows[0].position = position }
         return .read(name: applicationName ?? "", windows: windows)
@@ -173,6 +194,15 @@ public struct ATSPIApplicationRead: Sendable {
             // The reply is the tuple of out arguments; every call but GetSelection has one.
             value = reply[0]
             arguments = reply
+            answers += 1
+        case .failure(.error(DBusIncoming.tooLarge, let message)):
+            // Too large to keep: a text (a huge document) is left out, a cache read by walking;
+            // anything else (a name, a child list) no toolkit sends.
+            value = nil
+            switch request {
+            case .text, .items: errors += 1
+            default: failure = .hostile("its answer to \(request.call.method) on \(request.path) was refused: \(message)")
+            }
         case .failure(.timedOut):
             if failure == nil { failure = .unresponsive }
             value = nil
@@ -182,6 +212,7 @@ public struct ATSPIApplicationRead: Sendable {
         case .failure(.error):
             // An interface or object this one lacks: the fact is absent, the read goes on.
             value = nil
+            errors += 1
         }
         if failure != nil { return [] }
         switch request {
@@ -189,22 +220,28 @@ public struct ATSPIApplicationRead: Sendable {
             return takeItems(value)
         case .name(let path):
             if path == Self.root {
-                applicationName = value?.string ?? ""
+                applicationName = Self.cut(value?.string ?? "")
                 return []
             }
-            update(path) { $0.name = value?.string ?? "" }
+            update(path) { $0.name = Self.cut(value?.string ?? "") }
         case .children(let path):
             let children = value?.items?.compactMap(\.objectPath) ?? []
+            if let excess = tooMany(children.count) { return excess }
             if path == Self.root {
                 windows = children
                 return cached == false ? walk(children, depth: 0, parent: Self.root) : []
             }
             // No answer keeps what the cache said; an answer is the order, and what to walk.
             guard let node = nodes[path], value != nil else { return [] }
+            if let ancestor = children.first(where: { isAncestor($0, of: path) }) {
+                failure = .hostile("\(path) lists \(ancestor), itself or one of its ancestors, among its children")
+                return []
+            }
             var walked = children
             if node.walked, children.count > childrenAtOnce {
                 walked = Array(children.prefix(childrenAtOnce))
                 unreadChildren.append((path, Array(children.dropFirst(childrenAtOnce))))
+                unreadCount += children.count - childrenAtOnce
             }
             update(path) { $0.children = walked }
             return walk(walked, depth: node.depth + 1, parent: path)
@@ -215,7 +252,7 @@ public struct ATSPIApplicationRead: Sendable {
         case .interfaces(let path):
             update(path) { $0.interfaces = Set((value?.items ?? []).compactMap(\.string)) }
         case .description(let path):
-            update(path) { $0.description = value?.string ?? "" }
+            update(path) { $0.description = Self.cut(value?.string ?? "") }
         case .properties(let path):
             var properties: [String: DBusValue] = [:]
             for entry in value?.items ?? [] {
@@ -223,8 +260,8 @@ public struct ATSPIApplicationRead: Sendable {
             }
             let attributes = Self.attributes(properties["Attributes"])
             update(path) { node in
-                node.name = properties["Name"]?.string ?? ""
-                node.description = properties["Description"]?.string ?? ""
+                node.name = Self.cut(properties["Name"]?.string ?? "")
+                node.description = Self.cut(properties["Description"]?.string ?? "")
                 // Not answered: asked for its children, as if it had some.
                 node.childCount = properties["ChildCount"]?.int ?? 1
                 node.placeholder = attributes.placeholder
@@ -274,7 +311,12 @@ public struct ATSPIApplicationRead: Sendable {
         case .rowCount:
             rowCount = value?.int
             return []
-        case .childCount:
+        case .childCount(let path):
+            // Asked of an object as deep as the read goes: whether it was cut.
+            if maximumDepth > 0, let node = nodes[path], node.depth >= maximumDepth {
+                if (value?.int ?? 0) > 0 { cutAtDepth = true }
+                return []
+            }
             childCount = value?.int
             return []
         case .toolkitName:
@@ -293,6 +335,7 @@ public struct ATSPIApplicationRead: Sendable {
         // Each item: (object, application, parent, index in parent, child count, interfaces, name,
         // role, description, states). Qt 5's older layout puts a child list at field 3; it sends none.
         let items = value?.items ?? []
+        if let excess = tooMany(items.count) { return excess }
         guard !items.isEmpty, items.allSatisfy({ $0.items?.count == 10 && $0[3]?.int != nil }) else {
             cached = false
             return windows.map { walk($0, depth: 0, parent: Self.root) } ?? []
@@ -306,9 +349,9 @@ public struct ATSPIApplicationRead: Sendable {
             node.index = item[3]?.int ?? 0
             node.childCount = item[4]?.int ?? 0
             node.interfaces = Set(item[5]?.items?.compactMap(\.string) ?? [])
-            node.name = item[6]?.string ?? ""
+            node.name = Self.cut(item[6]?.string ?? "")
             node.role = ATSPIRole(code: UInt32(item[7]?.int ?? 0))
-            node.description = item[8]?.string ?? ""
+            node.description = Self.cut(item[8]?.string ?? "")
             node.states = ATSPIStates(words: Self.words(item[9]))
             nodes[path] = node
             if let parent = node.parent { children[parent, default: []].append((node.index, path)) }
@@ -336,6 +379,7 @@ public struct ATSPIApplicationRead: Sendable {
                 if indices != Array(0..<max(0, node.childCount)) { requests.append(.children(path)) }
                 stack += cachedChildren.map { ($0, depth + 1) }
             } else {
+                if depth >= maximumDepth, node.childCount > 0 { cutAtDepth = true }
                 nodes[path]?.children = []
             }
         }
@@ -375,6 +419,9 @@ public struct ATSPIApplicationRead: Sendable {
             requests.append(.children(path))
         } else {
             nodes[path]?.children = []
+            if maximumDepth > 0, node.depth >= maximumDepth, !states.contains(.managesDescendants) {
+                if node.attributesRead { cutAtDepth = true } else { requests.append(.childCount(path)) }
+            }
         }
         return ask(requests)
     }
@@ -407,6 +454,33 @@ public struct ATSPIApplicationRead: Sendable {
         return requests
     }
 
+    // MARK: Bounds
+
+    /// Whether `count` more objects would take the read past ``maximumObjects``: then the read
+    /// is over (what it asks next is nothing) and the application hostile.
+    private mutating func tooMany(_ count: Int) -> [ATSPIRequest]? {
+        guard nodes.count + unreadCount + count > maximumObjects else { return nil }
+        failure = .hostile("it has more than \(maximumObjects) objects (\(count) more were listed after \(nodes.count + unreadCount))")
+        return []
+    }
+
+    /// Whether `candidate` is `path` or above it, by the parents this read found.
+    private func isAncestor(_ candidate: String, of path: String) -> Bool {
+        var current: String? = path
+        // A parent chain longer than the read goes deep is no chain this read made.
+        for _ in 0...(maximumDepth + 2) {
+            guard let here = current else { return false }
+            if here == candidate { return true }
+            current = nodes[here]?.parent
+        }
+        return false
+    }
+
+    /// `text`, cut to ``maximumNameLength`` characters.
+    static func cut(_ text: String) -> String {
+        text.utf8.count <= maximumNameLength ? text : String(text.prefix(maximumNameLength))
+    }
+
     // MARK: Parts
 
     private mutating func ask(_ requests: [ATSPIRequest]) -> [ATSPIRequest] {
@@ -420,7 +494,16 @@ public struct ATSPIApplicationRead: Sendable {
         nodes[path] = node
     }
 
+    /// Each object once, however many child lists name it (the first, depth first), and no
+    /// deeper than the read goes: an application that lists one object under two parents, or
+    /// under itself, cannot make the snapshot loop or grow without end.
     private func snapshot(_ path: String) -> AccessibleSnapshot {
+        var seen: Set<String> = []
+        return snapshot(path, depth: 0, seen: &seen)
+    }
+
+    private func snapshot(_ path: String, depth: Int, seen: inout Set<String>) -> AccessibleSnapshot {
+        seen.insert(path)
         let node = nodes[path] ?? Node(depth: 0)
         var snapshot = AccessibleSnapshot(
             path: path, role: node.role ?? .unknown, name: node.name ?? "", description: node.description ?? "", states: node.states ?? [])
@@ -436,7 +519,13 @@ public struct ATSPIApplicationRead: Sendable {
         snapshot.labelledBy = node.labelledBy
         snapshot.placeholder = node.placeholder
         snapshot.level = node.level
-        snapshot.children = (node.children ?? []).filter { nodes[$0] != nil }.map { self.snapshot($0) }
+        var children: [AccessibleSnapshot] = []
+        if depth <= maximumDepth {
+            for child in node.children ?? [] where nodes[child] != nil && !seen.contains(child) {
+                children.append(self.snapshot(child, depth: depth + 1, seen: &seen))
+            }
+        }
+        snapshot.children = children
         return snapshot
     }
 

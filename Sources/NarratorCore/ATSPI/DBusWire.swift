@@ -56,11 +56,30 @@ public struct DBusIncoming: Equatable, Sendable {
     public var replySerial: UInt32?
     /// An error's name (`org.freedesktop.DBus.Error.ServiceUnknown`).
     public var errorName: String?
+    /// Who sent it (a unique name, or the bus's own `org.freedesktop.DBus`) and a signal's or
+    /// call's member: enough to know the bus's `NameOwnerChanged` from anything else.
+    public var sender: String? = nil
+    public var member: String? = nil
     /// The arguments, as a structure (empty when there are none), as a GVariant tuple decodes.
     public var body: DBusValue
 
     /// An error's text: its first argument when that is a string.
     public var errorMessage: String { body[0]?.string ?? "" }
+
+    /// The error a reply over the reader's limit is read as: D-Bus's own name for a limit.
+    public static let tooLarge = "org.freedesktop.DBus.Error.LimitsExceeded"
+
+    /// The match rule (for the bus's `AddMatch`) under which the bus sends its `NameOwnerChanged`.
+    public static let departuresRule = "type='signal',sender='org.freedesktop.DBus',interface='org.freedesktop.DBus',member='NameOwnerChanged'"
+
+    /// The unique name (":1.42") this message says has left the bus: the bus's own
+    /// `NameOwnerChanged` for it, with no new owner. Nil for anything else, from anyone else.
+    public var departedName: String? {
+        guard kind == .signal, sender == "org.freedesktop.DBus", member == "NameOwnerChanged",
+            let name = body[0]?.string, name.hasPrefix(":"), body[2]?.string == ""
+        else { return nil }
+        return name
+    }
 }
 
 /// Why bytes from the bus are not a D-Bus message; the connection cannot go on after one.
@@ -74,11 +93,26 @@ public struct DBusMessageReader: Sendable {
     private var start = 0
     /// A message longer than this is refused (the specification's own limit is 128 MiB).
     public static let maximumMessageBytes = 128 << 20
+    /// A message longer than this (and within the specification's limit) is not kept: its header
+    /// is read, its body dropped as it comes, and a reply is read as a ``DBusIncoming/tooLarge``
+    /// error. Any application can answer with 100 MB; the connection must survive it, and its
+    /// memory must not hold it.
+    public let messageLimit: Int
+    /// Bytes still to drop of a message over the limit.
+    private var skipping = 0
 
-    public init() {}
+    public init(messageLimit: Int = maximumMessageBytes) {
+        self.messageLimit = min(messageLimit, Self.maximumMessageBytes)
+    }
 
     /// Bytes as they were read.
     public mutating func append(_ bytes: UnsafeRawBufferPointer) {
+        var bytes = bytes
+        if skipping > 0 {
+            let dropped = min(skipping, bytes.count)
+            skipping -= dropped
+            bytes = UnsafeRawBufferPointer(rebasing: bytes[dropped...])
+        }
         if start > 0, start * 2 >= buffer.count {
             buffer.removeFirst(start)
             start = 0
@@ -92,25 +126,56 @@ public struct DBusMessageReader: Sendable {
 
     /// The next whole message, or nil until more bytes come.
     public mutating func next() throws(DBusWireError) -> DBusIncoming? {
-        let available = buffer.count - start
-        guard available >= 16 else { return nil }
-        let result: Result<(DBusIncoming, Int)?, DBusWireError> = buffer.withUnsafeBytes { all in
-            let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
-            do throws(DBusWireError) {
-                guard let length = try Self.length(of: bytes) else { return .success(nil) }
-                guard length <= bytes.count else { return .success(nil) }
-                return .success((try Self.decode(UnsafeRawBufferPointer(rebasing: bytes[..<length])), length))
-            } catch {
-                return .failure(error)
+        while skipping == 0 {
+            let available = buffer.count - start
+            guard available >= 16 else { return nil }
+            let limit = messageLimit
+            let result: Result<(DBusIncoming?, Int, whole: Bool)?, DBusWireError> = buffer.withUnsafeBytes { all in
+                let bytes = UnsafeRawBufferPointer(rebasing: all[start...])
+                do throws(DBusWireError) {
+                    guard let length = try Self.length(of: bytes) else { return .success(nil) }
+                    guard length > limit else {
+                        guard length <= bytes.count else { return .success(nil) }
+                        return .success((try Self.decode(UnsafeRawBufferPointer(rebasing: bytes[..<length])), length, true))
+                    }
+                    // Over the limit: only its header is read, once it is all here. A header over
+                    // the limit (a call or signal with a path of megabytes) is no reply, whose
+                    // fields are all short: it is dropped unread.
+                    let header = try Self.headerLength(of: bytes)
+                    guard header <= limit else { return .success((nil, length, false)) }
+                    guard header <= bytes.count else { return .success(nil) }
+                    return .success((try Self.decode(UnsafeRawBufferPointer(rebasing: bytes[..<header]), headerOnly: true), length, false))
+                } catch {
+                    return .failure(error)
+                }
+            }
+            guard let (read, length, whole) = try result.get() else { return nil }
+            let taken = min(length, available)
+            start += taken
+            skipping = length - taken
+            if start == buffer.count {
+                buffer.removeAll(keepingCapacity: true)
+                start = 0
+            }
+            guard let message = read else { continue }
+            if whole { return message }
+            // A reply too large to keep is an error for its call; anything else too large is dropped.
+            if message.kind == .methodReturn || message.kind == .error {
+                var refused = message
+                refused.kind = .error
+                refused.errorName = DBusIncoming.tooLarge
+                refused.body = .structure([.string("a reply of \(length) bytes, over the \(limit)-byte limit")])
+                return refused
             }
         }
-        guard let (message, length) = try result.get() else { return nil }
-        start += length
-        if start == buffer.count {
-            buffer.removeAll(keepingCapacity: true)
-            start = 0
-        }
-        return message
+        return nil
+    }
+
+    /// The fixed header and its fields, padded: where the body starts.
+    static func headerLength(of bytes: UnsafeRawBufferPointer) throws(DBusWireError) -> Int {
+        var reader = Reader(bytes, little: bytes[0] == UInt8(ascii: "l"))
+        reader.offset = 12
+        return 16 + (Int(try reader.uint32()) + 7) / 8 * 8
     }
 
     /// A message's whole length from its fixed header, or nil while the header is incomplete.
@@ -135,7 +200,7 @@ public struct DBusMessageReader: Sendable {
     }
 
     /// One whole message.
-    static func decode(_ bytes: UnsafeRawBufferPointer) throws(DBusWireError) -> DBusIncoming {
+    static func decode(_ bytes: UnsafeRawBufferPointer, headerOnly: Bool = false) throws(DBusWireError) -> DBusIncoming {
         var reader = Reader(bytes, little: bytes[0] == UInt8(ascii: "l"))
         reader.offset = 1
         let type = try reader.byte()
@@ -149,12 +214,15 @@ public struct DBusMessageReader: Sendable {
             guard case .unsigned(let code)? = field[0] else { continue }
             let value = field[1]?.unwrapped
             switch code {
+            case 3: incoming.member = value?.string
             case 4: incoming.errorName = value?.string
+            case 7: incoming.sender = value?.string
             case 5: incoming.replySerial = value?.int.flatMap { UInt32(exactly: $0) }
             case 8: signature = Array((value?.string ?? "").utf8)
             default: break
             }
         }
+        if headerOnly { return incoming }
         try reader.align(8)
         var arguments: [DBusValue] = []
         var index = 0

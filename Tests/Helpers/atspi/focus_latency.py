@@ -119,6 +119,8 @@ CYCLE = [("Tab", "Remember me", "check box"), ("Tab", "Name", "text"), ("Tab", "
 WARMUP = ("Tab", "Remember me", "check box")  # from Save; then the cycle starts at Name...
 KEY_ECHO = {"tab", "shift", "left shift", "right shift", "shift tab"}
 FOCUS_EVENT = "object:state-changed:focused"
+# hostile.py's modes, for --hostile.
+HOSTILE_MODES = ("cycle", "wide", "name", "deep", "churn", "errors", "silent")
 
 FIREFOX = "/usr/bin/firefox-esr"
 FIREFOX_PAGE = os.path.join(REPO, "Tests", "Helpers", "firefox", "page.html")
@@ -614,11 +616,12 @@ class Latency(Compare):
 
     # ------------------------------------------------------------ phases
 
-    def narrator_phase(self):
-        self.step("narrator phase")
+    def narrator_phase(self, phase="narrator", beside=None):
+        """Narrator alone; or, as `phase`, with `beside()` run once the application is mirrored."""
+        self.step(phase + " phase")
         self.start_bridge()
-        self.start_listener("narrator")
-        self.start_app("narrator")
+        self.start_listener(phase)
+        self.start_app(phase)
         tree = self.cfg["tree"] or orca_compare.TREE
         deadline = time.monotonic() + (20 if self.app_name == "fixture" else 40)
         while time.monotonic() < deadline and tree not in self.ctl("trees").stdout:
@@ -626,17 +629,50 @@ class Latency(Compare):
         if tree not in self.ctl("trees").stdout:
             raise RuntimeError("the bridge did not mirror the %s: %s" % (
                 "fixture" if self.app_name == "fixture" else self.app_name, tail(self.scope.path("bridge.err"))))
+        extra = beside() if beside else []
         if self.app_name != "firefox":  # Firefox's window had the focus as it showed
             self.xdo("windowfocus", "--sync", self.window)
         time.sleep(1.0)
         self.wait_quiet(0.8, timeout=15 if self.app_name == "fixture" else 60)
         self.clock_check()
-        presses = self.drive("narrator")
+        presses = self.drive(phase)
         self.wait_quiet(0.8)
-        self.presses["narrator"] = self.measure_narrator(presses)
-        for proc in (self.listener, self.target, self.bridge):
+        self.presses[phase] = self.measure_narrator(presses)
+        for proc in [self.listener, self.target, self.bridge] + extra:
             self.stop(proc)
         self.wait_quiet(0.5)
+
+    def hostile_apps(self):
+        """An application of each of hostile.py's modes on the desktop, started once the bridge
+        mirrors the fixture, and waited for until the bridge has said what it made of each (or 90 s):
+        the presses then measure the bridge beside what is left of them (the silent one is read
+        again every 5 s; the others are given up, or cut)."""
+        address = subprocess.run(["dbus-send", "--session", "--print-reply=literal", "--dest=org.a11y.Bus", "/org/a11y/bus",
+                                  "org.a11y.Bus.GetAddress"], env=self.env, capture_output=True, text=True, timeout=10).stdout.strip()
+        procs = [self.scope.spawn("hostile-" + mode, ["/usr/bin/python3", os.path.join(HERE, "hostile.py"), address, mode], env=self.env)
+                 for mode in HOSTILE_MODES]
+        deadline = time.monotonic() + 90
+
+        def verdicts():
+            """What the bridge said of each mode's application, by mode, once it said it."""
+            log = tail(self.scope.path("bridge.err"), 100000).splitlines()
+            found = {}
+            for mode in HOSTILE_MODES:
+                try:
+                    name = json.loads(tail(self.scope.path("hostile-%s.out" % mode)).strip().splitlines()[-1])["name"]
+                except (ValueError, IndexError, KeyError):
+                    continue
+                final = {"silent": "(%s) did not answer within" % name, "deep": "(%s) has objects deeper than" % name}
+                marks = [final[mode]] if mode in final else ["(%s) is given up" % name, " %s is given up" % name]
+                line = next((line for line in log if any(mark in line for mark in marks)), None)
+                if line:
+                    found[mode] = line
+            return found
+        while time.monotonic() < deadline and len(verdicts()) < len(HOSTILE_MODES):
+            time.sleep(0.2)
+        self.hostile_said = verdicts()
+        self.step("hostile applications", said=len(self.hostile_said))
+        return procs
 
     def orca_phase(self):
         """The Orca phase, again (up to --orca-retries times) if our Orca is killed from outside."""
@@ -771,6 +807,13 @@ class Latency(Compare):
                          self.load0, ", ".join("%.2f" % x for x in os.getloadavg())))
         out["notes"] = notes
         out["missing"] = missing
+        hostile = self.presses.get("hostile")
+        if hostile is not None:
+            out["narrator_hostile_ms"] = stats([p["narrator"]["ms"] for p in hostile if p.get("narrator")])
+            out["hostile_over_alone"] = None
+            if out["narrator_hostile_ms"]["p50"] is not None and out["narrator_ms"]["p50"]:
+                out["hostile_over_alone"] = round(out["narrator_hostile_ms"]["p50"] / out["narrator_ms"]["p50"], 3)
+            out["hostile_said"] = getattr(self, "hostile_said", [])
         return out
 
 
@@ -789,6 +832,9 @@ def main():
     p.add_argument("--orca-wait", type=float, default=120,
                    help="seconds to wait for other Orcas of this user on the machine to end before starting ours "
                         "(Orca will not run beside them, and this run does not replace them)")
+    p.add_argument("--hostile", action="store_true",
+                   help="no Orca phase: the Narrator phase again, with an application of each of hostile.py's modes "
+                        "on the desktop (narrator_hostile_ms, hostile_over_alone)")
     p.add_argument("--orca-retries", type=int, default=2,
                    help="times to run the Orca phase again when our Orca is killed from outside")
     a = p.parse_args()
@@ -800,7 +846,7 @@ def main():
         print(json.dumps({"skip": reason}))
         return 2
     missing = [n for n in ("Xvfb", "dbus-daemon", "dbus-send", "at-spi-bus-launcher", "at-spi2-registryd",
-                           "orca", "xdotool") if not os.access(TOOLS[n], os.X_OK)]
+                           "orca", "xdotool") if not os.access(TOOLS[n], os.X_OK) and not (a.hostile and n == "orca")]
     missing += [os.path.join(a.bin, n) for n in ("narratord", "narratorctl", "narrator-atspi")
                 if not os.access(os.path.join(a.bin, n), os.X_OK)]
     missing += [x for x in [APPS[a.app]["bin"]] if x and not os.access(x, os.X_OK)]
@@ -827,7 +873,10 @@ def main():
         c.start_daemon()
         c.open_xtest()
         c.narrator_phase()
-        c.orca_phase()
+        if a.hostile:
+            c.narrator_phase("hostile", beside=c.hostile_apps)
+        else:
+            c.orca_phase()
     except BaseException as e:  # report, then clean up, whatever happened
         error = "%s: %s" % (type(e).__name__, e)
     finally:
@@ -853,7 +902,8 @@ def main():
         finally:
             out["swept"] = c.end()
             print(json.dumps(out, sort_keys=True))
-    enough = all((out.get(k) or {}).get("n", 0) >= a.presses / 2 for k in ("event_ms", "narrator_ms", "orca_ms"))
+    measured = ("event_ms", "narrator_ms", "narrator_hostile_ms") if a.hostile else ("event_ms", "narrator_ms", "orca_ms")
+    enough = all((out.get(k) or {}).get("n", 0) >= a.presses / 2 for k in measured)
     return 0 if not error and enough else 1
 
 

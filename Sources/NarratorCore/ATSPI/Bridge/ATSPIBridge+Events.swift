@@ -11,6 +11,8 @@ extension ATSPIBridge {
             rescan()
             return
         }
+        // A hostile application's events are not heeded: each would have it read again.
+        if givenUp.contains(name) { return }
         let isNew = applications[name] == nil
         if isNew {
             // An application not seen yet (it started since the last scan): read at once.

@@ -17,7 +17,9 @@ extension ATSPIBridge {
                 return
             }
             let present = Set((value[0]?.items ?? []).compactMap { $0[0]?.string })
-            for name in present.sorted() where applications[name] == nil {
+            // One given up stays so while it is on the bus; one that left is forgotten.
+            givenUp.formIntersection(present)
+            for name in present.sorted() where applications[name] == nil && !givenUp.contains(name) {
                 var arrived = BridgeApplication()
                 arrived.arrived = desktopListed
                 applications[name] = arrived
@@ -88,7 +90,16 @@ extension ATSPIBridge {
                 applications[read.application]?.unread = read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
                 applications[read.application]?.fillRead = nil
             }
+            // A read that went no further than the name still names the application in the journal.
+            if applications[read.application]?.name.isEmpty == true, let title = read.read.applicationName, !title.isEmpty {
+                applications[read.application]?.name = title
+            }
             finished(read.application, id, read.read.outcome)
+            if read.read.cutAtDepth, applications[read.application]?.saidCut == false {
+                applications[read.application]?.saidCut = true
+                let name = applications[read.application]?.name ?? ""
+                journal("\(name.isEmpty ? read.application : "\(name) (\(read.application))") has objects deeper than \(read.read.maximumDepth) levels; what is deeper is not read")
+            }
             fillNext(read.application)
         case .fill(let parent): filled(id, parent, read)
         case .object(let path): objectRead(id, path, in: read.application, read.read.outcome, since: (read.textEditsAtStart[path], read.selectionEditsAtStart[path]))
@@ -120,6 +131,8 @@ extension ATSPIBridge {
         switch outcome {
         case .gone:
             forget(name)
+        case .hostile(let reason):
+            giveUp(name, reason)
         case .unresponsive:
             if !application.unresponsive {
                 let who = application.name.isEmpty ? name : application.name
@@ -227,6 +240,9 @@ extension ATSPIBridge {
         case .gone:
             forget(name)
             return
+        case .hostile(let reason):
+            giveUp(name, reason)
+            return
         case .unresponsive:
             // The whole application is read again (and given up on, and retried) as usual.
             applications[name] = application
@@ -299,6 +315,9 @@ extension ATSPIBridge {
         switch read.read.outcome {
         case .gone:
             forget(name)
+            return
+        case .hostile(let reason):
+            giveUp(name, reason)
             return
         case .unresponsive:
             applications[name] = application
@@ -377,6 +396,9 @@ extension ATSPIBridge {
         case .gone:
             forget(name)
             return
+        case .hostile(let reason):
+            giveUp(name, reason)
+            return
         case .unresponsive:
             applications[name] = application
             self.read(name)
@@ -439,6 +461,17 @@ extension ATSPIBridge {
         dropQuestions(of: name)
         reads = reads.filter { $0.value.application != name }
         carryOut(mirror.applicationGone(name))
+    }
+
+    /// The application `name` gave a tree no toolkit builds (`reason`): said once, its windows
+    /// taken away, and neither it nor its events are heeded again while it is on the bus. What
+    /// it holds of the bridge is then nothing, and what it asks of the bridge's time is its
+    /// events' arrival alone.
+    mutating func giveUp(_ name: String, _ reason: String) {
+        let who = applications[name].map { $0.name.isEmpty ? name : "\($0.name) (\(name))" } ?? name
+        forget(name)
+        guard givenUp.insert(name).inserted else { return }
+        journal("\(who) is given up: \(reason); its windows are taken away and it is not read again while it is on the bus")
     }
 }
 

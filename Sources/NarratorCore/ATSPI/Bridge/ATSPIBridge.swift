@@ -48,6 +48,8 @@ public struct ATSPIBridge: Sendable {
     public internal(set) var mirror = ATSPIMirror()
     /// Every application on the desktop, by its bus name.
     var applications: [String: BridgeApplication] = [:]
+    /// Applications given up for a hostile tree (``giveUp(_:_:)``), by bus name, while they are on the bus.
+    public internal(set) var givenUp: Set<String> = []
     var reads: [ReadID: BridgeRead] = [:]
     var nextRead = 1
     /// Whether narratord is connected; while it is away its share waits (reconnecting registers
@@ -114,6 +116,9 @@ public struct ATSPIBridge: Sendable {
             fired(timer)
         case .busClosed:
             busClosed()
+        case .refusedLate(let application, let reason):
+            // One already given up or gone is not said again.
+            if applications[application] != nil { giveUp(application, "its late answer was refused: \(reason)") }
         case .newBus(let found):
             if found {
                 journal("a new accessibility bus answers; starting again on it")

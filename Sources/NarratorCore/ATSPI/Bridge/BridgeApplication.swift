@@ -35,6 +35,8 @@ struct BridgeApplication: Sendable {
     var waiting: [Waiting] = []
     /// It did not answer the last read: said once, read again every few seconds.
     var unresponsive = false
+    /// Its tree was cut at the read's depth, and that was said (once).
+    var saidCut = false
     /// When each object was last brought by a read of it alone (its name changed, say) or
     /// changed by an event, as the next read to begin then: a read of the application or of a
     /// part begun before that keeps the object as held, what it found being older.

@@ -22,4 +22,7 @@ public enum BridgeInput: Equatable, Sendable {
     case busClosed
     /// The outcome of ``BridgeEffect/lookForNewBus``: a new bus whose registry answers, or not yet.
     case newBus(found: Bool)
+    /// An application answered, after the question's bound, with a reply too large to keep
+    /// (``DBusIncoming/tooLarge``): a million children take longer than 2 s to cross the bus.
+    case refusedLate(application: String, reason: String)
 }
