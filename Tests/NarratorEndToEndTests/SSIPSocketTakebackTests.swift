@@ -39,7 +39,10 @@ import Testing
         speechd.standardError = FileHandle.nullDevice
         try speechd.run()
         defer {
+            // speech-dispatcher that lost its socket does not always take SIGTERM: killed after 5 s.
             if speechd.isRunning { speechd.terminate() }
+            _ = Self.waitUntil(5) { !speechd.isRunning }
+            if speechd.isRunning { kill(speechd.processIdentifier, SIGKILL) }
             speechd.waitUntilExit()
         }
         // The path changed hands (speech-dispatcher removed narratord's socket file) and came back.
