@@ -20,6 +20,13 @@ import Testing
         var h = Self.turned { _ in .failure(.error(name: "org.freedesktop.DBus.Error.Failed", message: "no")) }
         h.event("object:children-changed:add", ":1.9", F.path(2))
         h.advance(by: .milliseconds(25))
+        // A toolkit still setting up answers errors for a moment: read again, one retry apart,
+        // before it is given up.
+        #expect(h.sent() == [])
+        #expect(h.said() == [])
+        h.advance(by: .seconds(5))
+        #expect(h.sent() == [])
+        h.advance(by: .seconds(5))
         #expect(h.sent() == [.unregister(tree: F.tree)])
         #expect(h.said() == [
             "narrator-atspi: fixture (:1.9) is given up: it answered each of its 5 questions with an error; its windows are taken away and it is not read again while it is on the bus"
@@ -44,6 +51,28 @@ import Testing
         h.desktop[":1.9"] = nil
         h.event("object:children-changed:remove", ATSPIBridge.registry, ATSPIApplicationRead.root)
         #expect(h.bridge.givenUp.isEmpty)
+    }
+
+    @Test("an application that answers errors while its toolkit sets up (GTK 4 just started) is read again, and mirrored once it answers")
+    func errorsForAMomentAreNotHostile() {
+        var h = Self.turned { _ in .failure(.error(name: "org.freedesktop.DBus.Error.UnknownObject", message: "Object does not exist")) }
+        h.event("object:children-changed:add", ":1.9", F.path(2))
+        h.advance(by: .milliseconds(25))
+        #expect(h.said() == [])
+        // Ready now: the retry reads it whole, and nothing was given up.
+        h.desktop[":1.9"]?.answersInstead = { _ in nil }
+        h.advance(by: .seconds(5))
+        #expect(h.bridge.givenUp.isEmpty)
+        #expect(h.said() == [])
+        #expect(h.bridge.applicationNames.contains(":1.9"))
+        // Errors again later start the count afresh.
+        h.desktop[":1.9"]?.answersInstead = { _ in .failure(.error(name: "org.freedesktop.DBus.Error.Failed", message: "no")) }
+        h.event("object:children-changed:add", ":1.9", F.path(2))
+        h.advance(by: .milliseconds(25))
+        h.advance(by: .seconds(5))
+        #expect(h.bridge.givenUp.isEmpty)
+        h.advance(by: .seconds(5))
+        #expect(h.bridge.givenUp == [":1.9"])
     }
 
     @Test("an object whose children cycle back to its window is given up, said once, and the bridge goes on")

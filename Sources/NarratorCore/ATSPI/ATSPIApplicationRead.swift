@@ -172,13 +172,16 @@ public struct ATSPIApplicationRead: Sendable {
     /// Whether the tree came from the toolkit's cache rather than a walk.
     public var fromCache: Bool { cached == true }
 
+    /// Whether a read of an application's windows got nothing but errors back.
+    public var answeredOnlyErrors: Bool { object == nil && answers == 0 && errors > 0 }
+
     /// True once every request sent has been answered.
     public var isComplete: Bool { outstanding == 0 }
 
     /// What the read found; meaningful once ``isComplete``.
     public var outcome: Outcome {
         if let failure { return failure }
-        if object == nil, answers == 0, errors > 0 { return .hostile("it answered each of its \(errors) questions with an error") }
+        if answeredOnlyErrors { return .hostile("it answered each of its \(errors) questions with an error") }
         var windows = (windows ?? []).compactMap { nodes[$0] != nil ? snapshot($0) : nil }
         if row != nil, !windows.isEmpty { windows[0].position = position }
         return .read(name: applicationName ?? "", windows: windows)

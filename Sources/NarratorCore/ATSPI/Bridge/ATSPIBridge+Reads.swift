@@ -94,7 +94,7 @@ extension ATSPIBridge {
             if applications[read.application]?.name.isEmpty == true, let title = read.read.applicationName, !title.isEmpty {
                 applications[read.application]?.name = title
             }
-            finished(read.application, id, read.read.outcome)
+            finished(read.application, id, read.read.outcome, onlyErrors: read.read.answeredOnlyErrors)
             if read.read.cutAtDepth, applications[read.application]?.saidCut == false {
                 applications[read.application]?.saidCut = true
                 let name = applications[read.application]?.name ?? ""
@@ -125,12 +125,17 @@ extension ATSPIBridge {
         start(id, whole, .whole, of: name)
     }
 
-    private mutating func finished(_ name: String, _ id: ReadID, _ outcome: ATSPIApplicationRead.Outcome) {
+    private mutating func finished(_ name: String, _ id: ReadID, _ outcome: ATSPIApplicationRead.Outcome, onlyErrors: Bool) {
         guard var application = applications[name] else { return }
         application.wholeRead = nil
+        application.erroredReads = onlyErrors ? application.erroredReads + 1 : 0
         switch outcome {
         case .gone:
             forget(name)
+        case .hostile where onlyErrors && application.erroredReads < Self.erroredReadsBeforeGivingUp:
+            // Not ready yet, or hostile: read again on the retry timer, and given up if it goes on.
+            applications[name] = application
+            armRetry()
         case .hostile(let reason):
             giveUp(name, reason)
         case .unresponsive:

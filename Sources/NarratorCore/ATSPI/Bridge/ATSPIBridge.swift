@@ -151,7 +151,9 @@ public struct ATSPIBridge: Sendable {
             }
         case .retryUnresponsive:
             retryArmed = false
-            for name in applications.keys.sorted() where applications[name]?.unresponsive == true { read(name) }
+            for name in applications.keys.sorted() where applications[name]?.unresponsive == true || applications[name]?.erroredReads ?? 0 > 0 {
+                read(name)
+            }
         case .activation(let sequence):
             guard let index = settling.firstIndex(where: { $0.sequence == sequence }) else { return }
             let window = settling.remove(at: index).window
@@ -172,6 +174,10 @@ public struct ATSPIBridge: Sendable {
         batchArmed = true
         setTimer(.batch, after: configuration.batchDelay)
     }
+
+    /// Whole reads answered with nothing but errors, one retry apart, before an application is
+    /// given up: three reads over about 10 s, when a toolkit still setting up takes a moment.
+    static let erroredReadsBeforeGivingUp = 3
 
     mutating func armRetry() {
         guard !retryArmed else { return }

@@ -35,6 +35,10 @@ struct BridgeApplication: Sendable {
     var waiting: [Waiting] = []
     /// It did not answer the last read: said once, read again every few seconds.
     var unresponsive = false
+    /// Whole reads in a row it answered with nothing but errors. A toolkit that has not set up
+    /// its accessibility yet (GTK 4 just started) does so for a moment: it is read again on the
+    /// retry timer, and given up only when it goes on (``ATSPIBridge/erroredReadsBeforeGivingUp``).
+    var erroredReads = 0
     /// Its tree was cut at the read's depth, and that was said (once).
     var saidCut = false
     /// When each object was last brought by a read of it alone (its name changed, say) or
