@@ -16,6 +16,20 @@ import Testing
 
     /// Start-up waited for the log's first open: with the disk stuck, the socket accepted and
     /// nothing was ever served.
+    /// SIGTERM, and the exit status once narratord stops; killed (and the test failed) if it
+    /// does not stop within `seconds` with `what` stuck.
+    static func stop(_ daemon: DaemonHarness, within seconds: Double, stuck what: String) -> Int32 {
+        daemon.process.terminate()
+        let stoppedBy = Date().addingTimeInterval(seconds)
+        while daemon.process.isRunning, Date() < stoppedBy { usleep(50_000) }
+        if daemon.process.isRunning {
+            kill(daemon.process.processIdentifier, SIGKILL)
+            Issue.record("narratord did not stop with \(what) stuck")
+        }
+        daemon.process.waitUntilExit()
+        return daemon.process.terminationStatus
+    }
+
     @Test func aLogStuckAtStartUpHoldsNothingUpAndIsSaidToBeUnavailable() throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-stuck-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
@@ -87,15 +101,7 @@ import Testing
         // Stuck again at the stop: the read holds nothing up.
         kill(pid, SIGHUP)
         while !Self.waitsOnAFIFO(pid), Date() < stuckBy.addingTimeInterval(30) { usleep(50_000) }
-        daemon.process.terminate()
-        let stoppedBy = Date().addingTimeInterval(20)
-        while daemon.process.isRunning, Date() < stoppedBy { usleep(50_000) }
-        if daemon.process.isRunning {
-            kill(pid, SIGKILL)
-            Issue.record("narratord did not stop with a reload stuck")
-        }
-        daemon.process.waitUntilExit()
-        #expect(daemon.process.terminationStatus == 0)
+        #expect(Self.stop(daemon, within: 20, stuck: "a reload") == 0)
     }
 
     @Test func stoppingGivesUpOnALogThatDoesNotAnswerAndSaysWhat() throws {
@@ -124,15 +130,7 @@ import Testing
         try client.sendRaw(#"{"id": 100, "cmd": "announce", "text": "never logged"}"#)
         #expect(try client.request(["cmd": "speak", "text": "speech goes on"])["ok"] == true)
 
-        daemon.process.terminate()
-        let stoppedBy = Date().addingTimeInterval(60)
-        while daemon.process.isRunning, Date() < stoppedBy { usleep(50_000) }
-        if daemon.process.isRunning {
-            kill(pid, SIGKILL)
-            Issue.record("narratord did not stop with its log stuck")
-        }
-        daemon.process.waitUntilExit()
-        #expect(daemon.process.terminationStatus == 0)
+        #expect(Self.stop(daemon, within: 60, stuck: "its log") == 0)
         // The announcement's row, the speech's and the shutdown's.
         #expect(daemon.log.contains(#/stopping without the log: [1-9][0-9]* row\(s\) were still not written after 5 s/#), "\(daemon.log)")
         #expect(daemon.log.contains("stopped"))
