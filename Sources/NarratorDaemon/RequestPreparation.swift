@@ -69,6 +69,24 @@ final class RequestPreparation {
         return .request(client, decoder.decode(text))
     }
 
+    /// Applies an update to a copy of its large tree off the loop (``PreparedUpdate``; it comes
+    /// back as `DaemonMessage.prepared`); what the client sends after it waits behind it. False
+    /// when stopping or when the client has a line out: the caller applies it, or holds it.
+    func prepare(_ request: Request, tree: consuming AccessibilityTree, revision: UInt64, from client: ClientID) -> Bool {
+        guard !stopping, held[client] == nil else { return false }
+        held[client] = []
+        let (documents, inbox) = (documents, inbox)
+        // Emptied by the job, so that the worker's hold on the workspace's storage ends once
+        // the update has copied what it writes to.
+        let parcel = Parcel(tree)
+        worker.submit { _ in
+            guard let tree = parcel.take() else { return }
+            let prepared = PreparedUpdate(request: request, tree: tree, revision: revision, decoder: documents)
+            inbox.post(.prepared(client, .prepared(client, .update(prepared))))
+        }
+        return true
+    }
+
     /// Holds `input` behind `client`'s line being prepared; false when none is, and it can be fed now.
     func hold(_ input: Held, from client: ClientID) -> Bool {
         guard held[client] != nil else { return false }
@@ -76,19 +94,11 @@ final class RequestPreparation {
         return true
     }
 
-    /// `client`'s prepared line came back: what it sent after it, to be fed now in order, up to
-    /// its next large line, which goes to be prepared (the rest waits behind that); everything
-    /// when stopping.
+    /// `client`'s prepared line came back: what it sent after it, in order, to be taken as if
+    /// it came now (``hold(_:from:)`` first: one of them may go to be prepared, and the rest then
+    /// waits behind it).
     func finished(_ client: ClientID) -> [Held] {
-        guard var waiting = held.removeValue(forKey: client) else { return [] }
-        for (index, next) in waiting.enumerated() where !stopping {
-            guard case .largeLine(let line) = next else { continue }
-            held[client] = Array(waiting[(index + 1)...])
-            waiting.removeSubrange(index...)
-            prepare(line, from: client)
-            break
-        }
-        return waiting
+        held.removeValue(forKey: client) ?? []
     }
 
     /// At shutdown: runs `body` (from the worker) once every line handed out so far has come back
@@ -98,12 +108,22 @@ final class RequestPreparation {
         worker.submit { _ in body() }
     }
 
-    /// The tree that `input`, a prepared `register`, would replace: the driver lets go of it with
-    /// ``release(_:)`` once the session has, so that freeing it (milliseconds for 100,000 nodes)
-    /// happens on the worker, not on the loop.
+    /// The tree that `input`, a prepared `register` or `update`, would replace: the driver lets
+    /// go of it with ``release(_:)`` once the session has, so that freeing it (milliseconds for
+    /// 100,000 nodes) happens on the worker, not on the loop. Not a tree the session will change
+    /// in place (an update prepared from an older revision): holding it would make that copy it.
     func replacedTree(by input: SessionInput, in workspace: Workspace) -> AccessibilityTree? {
-        guard case .prepared(_, .register(_, .success(let tree), _, _)) = input else { return nil }
-        return workspace.trees[tree.name]
+        switch input {
+        case .prepared(_, .register(_, .success(let tree), _, _)):
+            return workspace.trees[tree.name]
+        case .prepared(_, .update(let prepared)):
+            guard case .update(let name, _, _, _) = prepared.request.command, let result = prepared.result,
+                result.revision == workspace.revision(of: name)
+            else { return nil }
+            return workspace.trees[name]
+        default:
+            return nil
+        }
     }
 
     /// Frees `tree` on the worker, if this holds its last reference.

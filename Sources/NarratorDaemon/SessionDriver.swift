@@ -71,24 +71,37 @@ final class SessionDriver: ConnectionHandler {
             }
             return
         }
-        // A large line is prepared off the loop; what the client sends after it waits behind it.
         switch input {
-        case .largeLine(let line) where preparation.take(line, from: client): break
-        case .largeLine(let line): feed(RequestPreparation.input(decoding: line, from: client, decoder: decoder), loop)
-        case .line(let line) where preparation.hold(.line(line), from: client): break
-        case .line(let line): feed(.request(client, decoder.decode(line)), loop)
-        case .lineTooLong(let limit): feedInOrder(.rejectedLine(client, .tooLong(limit: limit)), from: client, loop)
-        case .invalidUTF8: feedInOrder(.rejectedLine(client, .invalidUTF8), from: client, loop)
+        case .largeLine(let line): take(.largeLine(line), from: client, loop)
+        case .line(let line): take(.line(line), from: client, loop)
+        case .lineTooLong(let limit): take(.input(.rejectedLine(client, .tooLong(limit: limit))), from: client, loop)
+        case .invalidUTF8: take(.input(.rejectedLine(client, .invalidUTF8)), from: client, loop)
+        }
+    }
+
+    /// A JSON client's input, in the order it sent it: a large line is prepared off the loop, and
+    /// so is an update that rebuilds a large tree's reading order; what the client sends after
+    /// either waits behind it. Everything else is fed now.
+    private func take(_ item: RequestPreparation.Held, from client: ClientID, _ loop: PollLoop<DaemonMessage>) {
+        if preparation.hold(item, from: client) { return }
+        switch item {
+        case .largeLine(let line):
+            if !preparation.take(line, from: client) { feed(RequestPreparation.input(decoding: line, from: client, decoder: decoder), loop) }
+        case .line(let line):
+            let decoded = decoder.decode(line)
+            if case .success(let request) = decoded, let (tree, revision) = session.workspace.preparableUpdate(request),
+                preparation.prepare(request, tree: tree, revision: revision, from: client)
+            {
+                return
+            }
+            feed(.request(client, decoded), loop)
+        case .input(let input):
+            feed(input, loop)
         }
     }
 
     func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<DaemonMessage>) {
-        feedInOrder(.disconnected(client), from: client, loop)
-    }
-
-    /// Feeds `input` now, unless it is to wait behind `client`'s line being prepared.
-    private func feedInOrder(_ input: SessionInput, from client: ClientID, _ loop: PollLoop<DaemonMessage>) {
-        if !preparation.hold(.input(input), from: client) { feed(input, loop) }
+        take(.input(.disconnected(client)), from: client, loop)
     }
 
     func handle(_ message: DaemonMessage, loop: PollLoop<DaemonMessage>) {
@@ -113,13 +126,7 @@ final class SessionDriver: ConnectionHandler {
             let replaced = preparation.replacedTree(by: input, in: session.workspace)
             feed(input, loop)
             preparation.release(replaced)
-            for held in preparation.finished(client) {
-                switch held {
-                case .line(let line): feed(.request(client, decoder.decode(line)), loop)
-                case .largeLine(let line): feed(RequestPreparation.input(decoding: line, from: client, decoder: decoder), loop)
-                case .input(let input): feed(input, loop)
-                }
-            }
+            for held in preparation.finished(client) { take(held, from: client, loop) }
         }
     }
 

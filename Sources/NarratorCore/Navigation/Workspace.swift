@@ -11,6 +11,11 @@ public struct Workspace: Sendable {
     /// The action picked with the actions rotor; `activate` performs it. Reset when focus moves.
     public private(set) var selectedAction: String?
     public var decoder: TreeDocumentDecoder
+    /// Each tree's revision: a number it gets anew at every change (register, update), never
+    /// given twice, so that a tree changed off the loop from one revision is swapped in only if
+    /// it is still at that revision (``update(tree:_:path:prepared:)``).
+    private var revisions: [String: UInt64] = [:]
+    private var nextRevision: UInt64 = 1
 
     public init(decoder: TreeDocumentDecoder = TreeDocumentDecoder()) { self.decoder = decoder }
 
@@ -30,6 +35,7 @@ public struct Workspace: Sendable {
         let name = tree.name
         let replaced = trees[name] != nil
         trees[name] = tree
+        revise(name)
         if let focus, focus.tree == name {
             repairFocus(in: name, tree: trees[name]!, oldStops: [], oldPosition: 0)
         }
@@ -39,11 +45,20 @@ public struct Workspace: Sendable {
     public mutating func unregister(_ name: String) throws(NarratorError) {
         _ = try tree(name)
         trees[name] = nil
+        revisions[name] = nil
         lastFocus[name] = nil
         if focus?.tree == name {
             focus = nil
             selectedAction = nil
         }
+    }
+
+    /// The tree's current revision; nil when no tree has the name.
+    public func revision(of name: String) -> UInt64? { revisions[name] }
+
+    private mutating func revise(_ name: String) {
+        revisions[name] = nextRevision
+        nextRevision += 1
     }
 
     public func tree(_ name: String) throws(NarratorError) -> AccessibilityTree {
@@ -247,12 +262,16 @@ public struct Workspace: Sendable {
 
     /// Applies an app's update to its tree. When the focused element disappears (or becomes
     /// hidden), focus moves to the nearest remaining stop and the new focus is returned.
-    public mutating func update(tree name: String, _ update: TreeUpdate, path: [JSONPathComponent] = [])
-        throws(NarratorError) -> FocusOutcome?
-    {
+    ///
+    /// `prepared` is the tree with the update already applied (off the loop, ``PreparedUpdate``):
+    /// it is swapped in if the tree is still at the revision it was made from, and the update is
+    /// applied here otherwise.
+    public mutating func update(
+        tree name: String, _ update: TreeUpdate, path: [JSONPathComponent] = [], prepared: PreparedUpdate.Result? = nil
+    ) throws(NarratorError) -> FocusOutcome? {
         _ = try tree(name)
         // Take the tree out while it changes, so that it is not copied.
-        var tree = trees.removeValue(forKey: name)!
+        guard var tree = trees.removeValue(forKey: name) else { throw .unknownTree(name, suggestion: nil) }
         defer { trees[name] = tree }
         var oldStops: [AccessibilityTree.Slot] = []
         var oldPosition = 0
@@ -261,7 +280,12 @@ public struct Workspace: Sendable {
             oldStops = tree.stops
             oldPosition = position
         }
-        try tree.apply(update, decoder: decoder, path: path)
+        if let prepared, prepared.revision == revisions[name] {
+            tree = prepared.tree
+        } else {
+            try tree.apply(update, decoder: decoder, path: path)
+        }
+        revise(name)
         if let focus, focus.tree == name {
             if case .stop(let position) = tree.lookup(focus.element), tree.stopID(at: position) == focus.element {
                 focusLost = false
@@ -271,6 +295,7 @@ public struct Workspace: Sendable {
         }
         var outcome: FocusOutcome?
         if focusLost { outcome = repairFocus(in: name, tree: tree, oldStops: oldStops, oldPosition: oldPosition) }
+        // After the repair, which finds the old stops by their slots; compacting renumbers them.
         tree.compactIfNeeded()
         return outcome
     }

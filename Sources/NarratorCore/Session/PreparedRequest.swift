@@ -11,6 +11,8 @@ public enum PreparedRequest: Sendable {
     case decoded(Result<Request, RequestFailure>)
     /// A `register` request, with its tree compiled or the reply that refuses its document.
     case register(id: JSONValue?, tree: Result<AccessibilityTree, ReplyError>, ephemeral: Bool, focusEvents: Bool)
+    /// An `update` applied to a copy of its large tree (``PreparedUpdate``).
+    case update(PreparedUpdate)
 
     /// Decodes `line` with `requests` and a `register`'s document with `documents` (the session's
     /// own, `Workspace.decoder`, so that the limits are the same).
@@ -35,6 +37,7 @@ public enum PreparedRequest: Sendable {
         case .decoded(.success(let request)): request.id
         case .decoded(.failure(let failure)): failure.id
         case .register(let id, _, _, _): id
+        case .update(let prepared): prepared.request.id
         }
     }
 

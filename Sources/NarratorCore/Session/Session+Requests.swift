@@ -31,6 +31,18 @@ extension Session {
             } catch {
                 send(client, Reply(id: id, .failure(error)))
             }
+        case .update(let prepared):
+            let id = prepared.request.id
+            guard case .update(let tree, let update, let announce, let notify) = prepared.request.command else {
+                respond(to: prepared.request, from: client)
+                return
+            }
+            do throws(ReplyError) {
+                let report = try self.update(tree: tree, update, announce: announce, notify: notify, prepared: prepared.result)
+                send(client, Reply(id: id, .success(.updated(report))))
+            } catch {
+                send(client, Reply(id: id, .failure(error)))
+            }
         }
     }
 

@@ -50,15 +50,11 @@ extension Session {
         journal(.info, "unregistered tree \"\(tree)\"")
     }
 
-    mutating func update(tree: String, _ update: TreeUpdate, announce: Bool, notify: LayoutNotification?) throws(ReplyError) -> UpdateReport {
-        let payloadKey: String
-        switch update {
-        case .setProperties: payloadKey = "set"
-        case .replaceChildren: payloadKey = "children"
-        case .remove: payloadKey = "remove"
-        case .editText: payloadKey = "edit"
-        case .moveCaret: payloadKey = "caret"
-        }
+    /// `prepared`: the update already applied off the loop (``PreparedUpdate``), swapped in if
+    /// the tree has not changed since.
+    mutating func update(
+        tree: String, _ update: TreeUpdate, announce: Bool, notify: LayoutNotification?, prepared: PreparedUpdate.Result? = nil
+    ) throws(ReplyError) -> UpdateReport {
         // What the focused element said before: an announced update that leaves it the same (the
         // owner confirming a value the daemon already spoke) says nothing again.
         let before = announce ? focusedSpeech(tree: tree, element: update.element) : nil
@@ -76,7 +72,7 @@ extension Session {
         // A caret or selection moving in the focused field says what it moved over.
         let caretBefore = typedBefore != nil ? workspace.trees[tree]?.node(update.element)?.selectedTextRange : nil
         let caretUnit: CaretMotion.Unit?? = Self.caretMove(update)
-        let repaired = try moving { (w) throws(NarratorError) in try w.update(tree: tree, update, path: [.key(payloadKey)]) }
+        let repaired = try moving { (w) throws(NarratorError) in try w.update(tree: tree, update, path: [.key(update.payloadKey)], prepared: prepared) }
         var report = UpdateReport(tree: tree, element: update.element)
         if announce, notify == nil, repaired == nil, let unit = caretUnit, let text = typedBefore, let focus = workspace.focus,
             let range = workspace.trees[tree]?.node(update.element)?.selectedTextRange

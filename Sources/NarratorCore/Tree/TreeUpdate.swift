@@ -16,6 +16,17 @@ public enum TreeUpdate: Equatable, Sendable {
     /// (the character, the word, the line; what a selection took in or gave back).
     case moveCaret(element: String, range: TextRange, unit: CaretMotion.Unit?)
 
+    /// The request's key that holds this update's payload, where its problems are said to be.
+    public var payloadKey: String {
+        switch self {
+        case .setProperties: "set"
+        case .replaceChildren: "children"
+        case .remove: "remove"
+        case .editText: "edit"
+        case .moveCaret: "caret"
+        }
+    }
+
     public var element: String {
         switch self {
         case .setProperties(let element, _), .replaceChildren(let element, _), .remove(let element), .editText(let element, _, _),
@@ -90,6 +101,21 @@ extension AccessibilityTree {
             kill(slot)
         }
         reindex()
+    }
+
+    /// Whether applying `update` rebuilds the reading order (O(n)): a subtree replaced or
+    /// removed, or a property the order depends on set. False for an update that would fail:
+    /// it fails as quickly wherever it is applied.
+    public func rebuildsIndex(_ update: TreeUpdate, decoder: TreeDocumentDecoder) -> Bool {
+        guard let slot = slotByID[update.element] else { return false }
+        switch update {
+        case .replaceChildren: return true
+        case .remove: return parentSlot[Int(slot)] >= 0
+        case .editText, .moveCaret: return false
+        case .setProperties(_, let properties):
+            guard let changed = try? decoder.applyProperties(properties, to: nodes[Int(slot)], at: []) else { return false }
+            return !changed.indexesLike(nodes[Int(slot)], hasChildren: !childSlots[Int(slot)].isEmpty)
+        }
     }
 
     /// Marks a subtree dead and forgets its ids.
