@@ -100,6 +100,17 @@ extension AccessibleSnapshot {
         return all
     }
 
+    /// The text of every object of this tree (nil for one without), by path.
+    public var texts: [String: String?] {
+        var all: [String: String?] = [:]
+        func visit(_ node: AccessibleSnapshot) {
+            all[node.path] = .some(node.text)
+            for child in node.children { visit(child) }
+        }
+        visit(self)
+        return all
+    }
+
     /// The first object of this tree, in reading order, that `matches`.
     public func first(where matches: (AccessibleSnapshot) -> Bool) -> AccessibleSnapshot? {
         if matches(self) { return self }

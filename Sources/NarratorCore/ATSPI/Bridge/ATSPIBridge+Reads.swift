@@ -161,7 +161,10 @@ extension ATSPIBridge {
             for found in windows where !found.states.contains(.defunct) {
                 var window = found.grafting(application.grafts)
                 // Objects read alone (or changed by events) since this read began are newer than what it found.
-                if let held = application.windows[window.path] { window = keepingNewer(window, than: id, in: application, held: held) }
+                if let held = application.windows[window.path] {
+                    window = keepingNewer(window, than: id, in: application, held: held)
+                    application.noteTexts(readAs: window, over: held)
+                }
                 present[window.path] = window
                 decided += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window, dialect: application.dialect), application, name)
             }
@@ -174,6 +177,7 @@ extension ATSPIBridge {
             application.activeDescendants = application.activeDescendants.filter { list, _ in present.values.contains { $0.contains(path: list) } }
             application.windowOf = [:]
             for window in present.values { application.index(window) }
+            application.textsFromReads = application.textsFromReads.filter { application.windowOf[$0] != nil }
             let again = application.again
             application.again = false
             applications[name] = application
@@ -274,6 +278,7 @@ extension ATSPIBridge {
                     application.activeDescendants[list]?[index].row = kept
                 }
                 let patched = snapshot.replacing(path, with: object)
+                if let held = snapshot.object(at: path), held.text != object.text { application.textsFromReads.insert(path) }
                 application.windows[window] = patched
                 // Newer than what any read begun before now finds of it, however it answers.
                 application.readAlone[path] = ReadID(nextRead)
@@ -348,6 +353,7 @@ extension ATSPIBridge {
             application.unread.removeAll { within.contains($0.parent) }
             application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
             let patched = snapshot.replacingSubtree(path, with: part).grafting(application.grafts)
+            if let held = snapshot.object(at: path) { application.noteTexts(readAs: part, over: held) }
             application.windows[window] = patched
             application.windowOf = application.windowOf.filter { $0.value != window }
             application.index(patched)

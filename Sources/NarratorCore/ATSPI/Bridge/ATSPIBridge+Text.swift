@@ -39,6 +39,15 @@ extension ATSPIBridge {
             readObject(event.path, in: name)
             return
         }
+        // A read changed the text since an event last did, and its answer may have been made
+        // after this edit: an insertion it already shows, or any deletion (which it may show as
+        // well, and a doubled letter would still fit), is read again rather than taken twice.
+        if application.textsFromReads.contains(event.path),
+            !inserted || (offset + given.count <= scalars.count && Array(scalars[offset..<(offset + given.count)]) == given)
+        {
+            readObject(event.path, in: name)
+            return
+        }
         let range = TextRange(location: offset, length: inserted ? 0 : length)
         let text = inserted ? String(String.UnicodeScalarView(given)) : ""
         var edited = object
@@ -115,7 +124,12 @@ extension ATSPIBridge {
     private mutating func hold(_ object: AccessibleSnapshot, at path: String, in name: String, window: String, text: Bool) {
         guard var application = applications[name], let snapshot = application.windows[window] else { return }
         application.windows[window] = snapshot.replacing(path, with: object)
-        if text { application.textEdits[path, default: 0] += 1 } else { application.selectionEdits[path, default: 0] += 1 }
+        if text {
+            application.textEdits[path, default: 0] += 1
+            application.textsFromReads.remove(path)
+        } else {
+            application.selectionEdits[path, default: 0] += 1
+        }
         // Newer than what any read begun before now finds of it.
         application.readAlone[path] = ReadID(nextRead)
         applications[name] = application

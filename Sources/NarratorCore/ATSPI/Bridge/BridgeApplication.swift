@@ -57,6 +57,10 @@ struct BridgeApplication: Sendable {
     var textEdits: [String: Int] = [:]
     /// The same for each text's caret and selection.
     var selectionEdits: [String: Int] = [:]
+    /// Texts a read changed since an event last did. A read's reply comes on the application's
+    /// own socket and its events on the bus, so the reply can overtake the event of an edit it
+    /// already shows: the next edit of such a text is checked against it (``ATSPIBridge/textChanged(_:in:inserted:)``).
+    var textsFromReads: Set<String> = []
     /// The rows made active in each list that manages its descendants, by the list's path, with
     /// their index in it: what the mirror holds of such a list, kept across reads (the row left
     /// stays, so that Narrator's focus on it is never repaired to somewhere else).
@@ -124,4 +128,16 @@ struct BridgeRead: Sendable {
     /// The application's text, and caret and selection, changes counted when the read began.
     var textEditsAtStart: [String: Int] = [:]
     var selectionEditsAtStart: [String: Int] = [:]
+}
+
+extension BridgeApplication {
+    /// Notes each text of `new` that holds otherwise than in `old` (a read's answer laid over
+    /// what was held) in ``textsFromReads``; objects `old` did not hold are new, not changed.
+    mutating func noteTexts(readAs new: AccessibleSnapshot, over old: AccessibleSnapshot) {
+        let held = old.texts
+        for (path, text) in new.texts {
+            guard let before = held[path], before != text else { continue }
+            textsFromReads.insert(path)
+        }
+    }
 }
