@@ -79,7 +79,7 @@ DEB_CHECK_PACKAGES := debootstrap
 DEB_MIRROR     ?= http://deb.debian.org/debian
 VERSION        := $(shell sed -n 's/.*static let daemon = "\(.*\)"/\1/p' Sources/NarratorCore/Version.swift)
 
-.PHONY: all deps test-deps piper piper-env static-build deb deb-check build run test test-pulse-stress test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
+.PHONY: all deps test-deps piper piper-env static-build deb deb-check build run test test-pulse-stress check-layers test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
 
 all: build
 
@@ -87,6 +87,7 @@ help:
 	@echo "make run     build and start narratord in the foreground"
 	@echo "make test    run every test (installs what they need)"
 	@echo "make test-pulse-stress  the sound output's stress test, PULSE_STRESS_REPEATS (default 200) times per sound server"
+	@echo "make check-layers       each module's imports within its layer, no force unwrap where the programs run"
 	@echo "make test-ssip  only the spd-say, python3-speechd and Orca tests against narratord's SSIP server"
 	@echo "make test-ssip-reference  the same tests against the real speech-dispatcher"
 	@echo "make bench   run the benchmarks (release build), writing $(BENCH_OUT)"
@@ -152,10 +153,15 @@ run: build
 
 # The real SSIP clients (Orca on its own desktop among them) run after the rest, on their own,
 # so that no other suite's load or sound server is running beside them.
-test: test-deps piper
+test: test-deps piper check-layers
 	$(SWIFT) build $(SWIFTFLAGS)
 	$(SWIFT) test $(SWIFTFLAGS) --skip '$(SSIP_SUITES)'
 	$(SWIFT) test $(SWIFTFLAGS) --filter '$(SSIP_SUITES)'
+
+# Each module's imports within its layer, no force unwrap where the programs run, module sizes
+# (docs/architecture.md).
+check-layers:
+	/usr/bin/python3 Tests/Helpers/check_layers.py
 
 # The sound output's stress test (PulseStressTests) at PULSE_STRESS_REPEATS repetitions per sound
 # server, on PulseAudio and PipeWire with both cores kept busy; make test runs it at 12.

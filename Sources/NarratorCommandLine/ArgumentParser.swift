@@ -71,7 +71,7 @@ public enum ArgumentParser {
                             value = inlineValue
                         } else {
                             guard index < arguments.count else {
-                                let placeholder = missingValueNamesPlaceholder ? " (\(spec.valueName!))" : ""
+                                let placeholder = missingValueNamesPlaceholder ? spec.valueName.map { " (\($0))" } ?? "" : ""
                                 throw mistake("\(name) needs a value\(placeholder)")
                             }
                             value = arguments[index]

@@ -87,20 +87,23 @@ public enum DaemonMain {
             logger.info("using \(listeners.count + ssipListeners.count) socket(s) passed by systemd (\(ssipListeners.count) for SSIP)")
         } else {
             let path = SocketPath.resolve(flag: options.socket, environment: environment, uid: uid)
+            let bound: ListeningSocket
             do {
-                owned = try path.bindListener(uid: uid)
+                bound = try path.bindListener(uid: uid)
             } catch .alreadyRunning(let where_) {
                 throw StartError(description: "another narratord is already listening on \(where_); stop it first, or start this one with --socket PATH")
             } catch {
                 throw StartError(description: "cannot listen on \(path.path): \(error)")
             }
-            listeners = [owned!.fd]
-            socketPath = owned!.path
-            if owned!.replacedStaleSocket { logger.notice("replaced a stale socket left by a daemon that is gone") }
+            owned = bound
+            listeners = [bound.fd]
+            socketPath = bound.path
+            if bound.replacedStaleSocket { logger.notice("replaced a stale socket left by a daemon that is gone") }
         }
         if ssipListeners.isEmpty, let path = ssipWanted {
+            let bound: ListeningSocket
             do {
-                ownedSSIP = try path.bindListener(uid: uid)
+                bound = try path.bindListener(uid: uid)
             } catch .alreadyRunning(let where_) {
                 abandon(owned)
                 throw StartError(
@@ -109,9 +112,10 @@ public enum DaemonMain {
                 abandon(owned)
                 throw StartError(description: "cannot listen for SSIP on \(path.path): \(error)")
             }
-            ssipListeners = [ownedSSIP!.fd]
-            ssipPath = ownedSSIP!.path
-            if ownedSSIP!.replacedStaleSocket { logger.notice("replaced a stale SSIP socket left by a speech server that is gone") }
+            ownedSSIP = bound
+            ssipListeners = [bound.fd]
+            ssipPath = bound.path
+            if bound.replacedStaleSocket { logger.notice("replaced a stale SSIP socket left by a speech server that is gone") }
         }
         do {
             let configuration = PollLoopConfiguration(

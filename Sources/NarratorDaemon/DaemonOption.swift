@@ -193,7 +193,7 @@ extension DaemonOptions {
     /// "error, warning, notice, info or debug".
     private static var logLevels: String {
         let names = LogLevel.allCases.map(\.rawValue)
-        return names.dropLast().joined(separator: ", ") + " or " + names.last!
+        return names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "")
     }
 
     /// The table by option name (a repeated name stops the program at once).

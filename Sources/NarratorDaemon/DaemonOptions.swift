@@ -114,13 +114,14 @@ public struct DaemonOptions: Equatable, Sendable {
         var options = self
         for occurrence in parsed.occurrences {
             // The parser reports only the table's options, under their names.
-            let option = Self.optionsByName[occurrence.name]!
+            guard let option = Self.optionsByName[occurrence.name] else { throw UsageError("unknown option '\(occurrence.name)'") }
             switch option.effect {
             case .answer(let action):
                 return action
             case .set:
                 // An option with a placeholder always has a value.
-                try option.set(occurrence.value!, on: &options)
+                guard let value = occurrence.value else { throw UsageError("option '\(occurrence.name)' needs a value") }
+                try option.set(value, on: &options)
             }
         }
         self = options

@@ -54,7 +54,7 @@ final class RequestPreparation {
     /// held: the loop decodes it then (``input(decoding:from:decoder:)``).
     func take(_ line: consuming LargeLine, from client: ClientID) -> Bool {
         if held[client] != nil {
-            held[client]!.append(.largeLine(line))
+            held[client, default: []].append(.largeLine(line))
             return true
         }
         guard !stopping else { return false }
@@ -90,7 +90,7 @@ final class RequestPreparation {
     /// Holds `input` behind `client`'s line being prepared; false when none is, and it can be fed now.
     func hold(_ input: Held, from client: ClientID) -> Bool {
         guard held[client] != nil else { return false }
-        held[client]!.append(input)
+        held[client, default: []].append(input)
         return true
     }
 

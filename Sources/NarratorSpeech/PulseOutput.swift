@@ -102,13 +102,20 @@ public final class PulseOutput: AudioOutput {
     public func write(_ input: [Int16]) throws(AudioOutputError) {
         try gate.sharing { () throws(AudioOutputError) in
             guard let format = stream.withLock({ $0 }), !wasInterrupted else { return }
-            let samples = resampler.withLock { $0 == nil ? input : $0!.process(input) }
+            let samples = resampler.withLock { held -> [Int16] in
+                guard var stage = held else { return input }
+                // Taken out while it works, so that its buffers are not copied, and put back.
+                held = nil
+                defer { held = stage }
+                return stage.process(input)
+            }
             let piece = max(1, format.sampleRate * format.channels / 100)
             var offset = 0
             while offset < samples.count {
                 let count = min(piece, samples.count - offset)
                 let code = samples.withUnsafeBufferPointer { buffer in
-                    audio_object_write(object, buffer.baseAddress! + offset, count * 2)
+                    // Never empty here: offset < samples.count.
+                    buffer.baseAddress.map { audio_object_write(object, $0 + offset, count * 2) } ?? 0
                 }
                 if wasInterrupted {
                     // This piece may have reached the server after the interrupt's flush.

@@ -44,10 +44,11 @@ extension Synthesizer {
             job.cancel()
             throw .timedOut(engine: engineName, seconds: Int(seconds))
         }
-        switch outcome.withLock({ $0 })! {
+        switch outcome.withLock({ $0 }) {
         case .failed(let error): throw .synthesis(error)
         case .engineFailed(let failure): throw .engineFailed(failure)
-        case .completed, .cancelled, .skipped, .outputFailed: break
+        // The semaphore is signalled only after the outcome is set.
+        case .completed, .cancelled, .skipped, .outputFailed, nil: break
         }
         return Double(samples.withLock { $0 }) / Double(sampleRate(for: voice))
     }

@@ -80,7 +80,7 @@ struct SentenceSplitter {
         while wordStart > 0, !isSpace(scalars[wordStart - 1]), !isOpener(scalars[wordStart - 1]) { wordStart -= 1 }
         let word = String(String.UnicodeScalarView(scalars[wordStart..<index].filter { $0 != "." })).lowercased()
         if abbreviations.contains(word) { return false }
-        if word.unicodeScalars.count == 1, word.unicodeScalars.first!.properties.isAlphabetic { return false }
+        if word.unicodeScalars.count == 1, word.unicodeScalars.first?.properties.isAlphabetic == true { return false }
         var next = runEnd
         while next < scalars.count, isSpace(scalars[next]) { next += 1 }
         if next < scalars.count, scalars[next].properties.isLowercase { return false }

@@ -148,6 +148,6 @@ import Testing
             .noHandler(action: "escape", tree: "t", element: "e"), .unknownRotor("r", available: []), .noTarget(x: 0, y: 0, tree: "t"),
             .cannotRemoveRoot(tree: "t"), .invalidDocument(.invalid([])),
         ]
-        for error in errors { #expect(ReplyError(error).code.rawValue == error.code) }
+        for error in errors { #expect(ReplyError(error).code == error.code) }
     }
 }

@@ -71,9 +71,9 @@ public enum AnnouncementTrace {
         case "focus":
             guard let tree else { throw TraceError(line: line, reason: "a focus event needs \"tree\"") }
             kind = .focus(text: try string("text") ?? element ?? tree)
-        case "hint", "value", "speak":
-            guard let text = try string("text") else { throw TraceError(line: line, reason: "a \(kindName!) event needs \"text\"") }
-            kind = .speech(text: text, kind: SpeechKind(name: kindName!)!)
+        case .some(let name) where ["hint", "value", "speak"].contains(name):
+            guard let text = try string("text") else { throw TraceError(line: line, reason: "a \(name) event needs \"text\"") }
+            kind = .speech(text: text, kind: name == "hint" ? .hint : name == "value" ? .value : .speak)
         case "ssip":
             guard let text = try string("text") else { throw TraceError(line: line, reason: "an ssip event needs \"text\"") }
             let name = try string("priority") ?? "text"

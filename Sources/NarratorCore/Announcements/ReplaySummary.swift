@@ -48,7 +48,7 @@ public struct ReplaySummary: Sendable, Hashable {
                 + [seconds(summary.latencyP50), seconds(summary.latencyP95), seconds(summary.latencyP99), seconds(summary.speechTime),
                    String(summary.focusInterruptions)]
         }
-        let widths = headings.indices.map { column in (rows.map { $0[column].count } + [headings[column].count]).max()! }
+        let widths = headings.indices.map { column in (rows.map { $0[column].count } + [headings[column].count]).max() ?? 0 }
         func line(_ cells: [String]) -> String {
             cells.enumerated().map { index, cell in
                 let pad = String(repeating: " ", count: widths[index] - cell.count)

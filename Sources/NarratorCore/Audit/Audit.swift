@@ -50,8 +50,8 @@ struct Auditor {
         for (index, slot) in tree.slotsInDocumentOrder().enumerated() { order[Int(slot)] = index }
         let ruleIndex = Dictionary(uniqueKeysWithValues: AuditRule.allCases.enumerated().map { ($1, $0) })
         return found.enumerated().sorted { a, b in
-            let ka = (order[Int(a.element.slot)], ruleIndex[a.element.finding.rule]!, a.offset)
-            let kb = (order[Int(b.element.slot)], ruleIndex[b.element.finding.rule]!, b.offset)
+            let ka = (order[Int(a.element.slot)], ruleIndex[a.element.finding.rule, default: Int.max], a.offset)
+            let kb = (order[Int(b.element.slot)], ruleIndex[b.element.finding.rule, default: Int.max], b.offset)
             return ka < kb
         }.map(\.element.finding)
     }

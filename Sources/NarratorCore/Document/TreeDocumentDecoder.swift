@@ -48,7 +48,7 @@ public struct TreeDocumentDecoder: Sendable {
         }
         let decoded = context.document(json)
         try context.finish(json: json, rootPath: [])
-        var document = decoded!
+        guard var document = decoded else { throw .invalid([DocumentProblem(path: "", message: "the document could not be decoded")]) }
         // Every node was decoded without a problem, so the index holds each id at its slot.
         document.idIndex = context.slotOfID
         return document

@@ -170,8 +170,8 @@ public struct EngineFrameDecoder: Sendable {
             }
             return .audio(job: job, samples: samples)
         case UInt8(ascii: "E"):
-            guard payload.count == 1, payload.first! <= 1 else { throw .malformed(type: type, reason: "needs one byte, 0 or 1") }
-            return .end(job: job, cancelled: payload.first == 1)
+            guard payload.count == 1, let flag = payload.first, flag <= 1 else { throw .malformed(type: type, reason: "needs one byte, 0 or 1") }
+            return .end(job: job, cancelled: flag == 1)
         case UInt8(ascii: "F"): return .failed(job: job, message: String(decoding: payload, as: UTF8.self))
         case UInt8(ascii: "L"): return .log(String(decoding: payload, as: UTF8.self))
         default: throw .unknownType(type)

@@ -19,23 +19,23 @@ public enum NarratorError: Error, Equatable, Sendable, CustomStringConvertible {
     case cannotRemoveRoot(tree: String)
     case invalidDocument(DocumentError)
 
-    public var code: String {
+    public var code: ErrorCode {
         switch self {
-        case .unknownTree: "unknown_tree"
-        case .unknownElement: "unknown_element"
-        case .hiddenElement: "hidden_element"
-        case .outsideModal: "outside_modal"
-        case .notFocusable: "not_focusable"
-        case .emptyTree: "empty_tree"
-        case .noFocus: "no_focus"
-        case .notAdjustable: "not_adjustable"
-        case .noActions: "no_actions"
-        case .unknownAction: "unknown_action"
-        case .noHandler: "no_handler"
-        case .unknownRotor: "unknown_rotor"
-        case .noTarget: "no_target"
-        case .cannotRemoveRoot: "cannot_remove_root"
-        case .invalidDocument: "invalid_document"
+        case .unknownTree: .unknownTree
+        case .unknownElement: .unknownElement
+        case .hiddenElement: .hiddenElement
+        case .outsideModal: .outsideModal
+        case .notFocusable: .notFocusable
+        case .emptyTree: .emptyTree
+        case .noFocus: .noFocus
+        case .notAdjustable: .notAdjustable
+        case .noActions: .noActions
+        case .unknownAction: .unknownAction
+        case .noHandler: .noHandler
+        case .unknownRotor: .unknownRotor
+        case .noTarget: .noTarget
+        case .cannotRemoveRoot: .cannotRemoveRoot
+        case .invalidDocument: .invalidDocument
         }
     }
 

@@ -7,7 +7,7 @@ public enum Suggestion {
         var best: (name: String, distance: Int)?
         for candidate in candidates {
             let distance = candidate.lowercased() == lowered ? 0 : editDistance(lowered, candidate.lowercased())
-            if best == nil || distance < best!.distance { best = (candidate, distance) }
+            if distance < best?.distance ?? Int.max { best = (candidate, distance) }
         }
         guard let best else { return nil }
         let allowed = max(1, min(3, (word.count + 2) / 3))

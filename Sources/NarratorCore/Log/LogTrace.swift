@@ -29,7 +29,7 @@ public struct LogTrace: Sendable {
             var end = start + 1
             while end < ordered.count, ordered[end].queuedAt == ordered[start].queuedAt { end += 1 }
             let places = (start..<end).filter { ordered[$0].announcement == nil && ordered[$0].utterance != nil }
-            let speech = places.map { ordered[$0] }.sorted { $0.utterance! < $1.utterance! }
+            let speech = places.map { ordered[$0] }.sorted { ($0.utterance ?? 0) < ($1.utterance ?? 0) }
             for (place, row) in zip(places, speech) { ordered[place] = row }
             start = end
         }
@@ -69,8 +69,12 @@ public struct LogTrace: Sendable {
             kind = .announce(text: row.text, priority: priority, key: key)
         case "focus":
             kind = .focus(text: row.text)
-        case "hint", "value", "speak":
-            kind = .speech(text: row.text, kind: SpeechKind(name: row.kind)!)
+        case "hint":
+            kind = .speech(text: row.text, kind: .hint)
+        case "value":
+            kind = .speech(text: row.text, kind: .value)
+        case "speak":
+            kind = .speech(text: row.text, kind: .speak)
         case "ssip":
             if row.interruptedBy == "pause" { note("SSIP messages cut by PAUSE (replayed as if never paused)") }
             if row.connection == nil { note("SSIP rows without a connection (logged before schema 4; the client's pid stands in)") }

@@ -36,8 +36,8 @@ public struct Workspace: Sendable {
         let replaced = trees[name] != nil
         trees[name] = tree
         revise(name)
-        if let focus, focus.tree == name {
-            repairFocus(in: name, tree: trees[name]!, oldStops: [], oldPosition: 0)
+        if let focus, focus.tree == name, let registered = trees[name] {
+            repairFocus(in: name, tree: registered, oldStops: [], oldPosition: 0)
         }
         return replaced
     }
@@ -106,8 +106,9 @@ public struct Workspace: Sendable {
         case .next: target = current.map { $0 + 1 } ?? 0
         case .previous: target = current.map { $0 - 1 } ?? tree.stopCount - 1
         }
-        if target < 0 || target >= tree.stopCount {
-            return boundary(in: tree, at: current!)
+        // Out of range only from a stop (without one, each move has a target): focus stays there.
+        if let current, target < 0 || target >= tree.stopCount {
+            return boundary(in: tree, at: current)
         }
         return moveFocus(to: target, in: tree)
     }
@@ -148,9 +149,9 @@ public struct Workspace: Sendable {
         let next = current.adjusted(direction)
         // Modify in place: the tree may hold a million nodes, and a copy would cost them all.
         if node.representation?.adjustable != nil {
-            trees[focus.tree]!.nodes[Int(slot)].representation!.adjustable = next
+            trees[focus.tree]?.nodes[Int(slot)].representation?.adjustable = next
         } else {
-            trees[focus.tree]!.nodes[Int(slot)].adjustable = next
+            trees[focus.tree]?.nodes[Int(slot)].adjustable = next
         }
         let spoken = next.spoken(decimalSeparator: decimalSeparator)
         return .changed(focus: focus, value: next.value, spoken: spoken, atBound: next.value == current.value)

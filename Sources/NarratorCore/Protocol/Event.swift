@@ -148,8 +148,7 @@ extension Event {
             case "finished": phase = .finished
             case "interrupted": phase = .interrupted(by: try r.optionalUnsigned("by").map(UtteranceID.init))
             default:
-                let reasons = SpeechEvent.DropReason.allCases.map(\.rawValue)
-                phase = .dropped(SpeechEvent.DropReason(rawValue: try r.choice("reason", reasons))!)
+                phase = .dropped(try r.choice("reason", SpeechEvent.DropReason.self))
             }
             // `outcome` follows from the phase (`inaudible` is a `finished` one nobody heard); one
             // that contradicts it is a broken event.

@@ -139,6 +139,22 @@ struct FieldReader {
         return s
     }
 
+    /// One of `Choice`'s cases, by its raw value.
+    mutating func choice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type) throws(ProtocolError) -> Choice
+    where Choice.RawValue == String {
+        guard let chosen = try optionalChoice(key, type) else { throw ProtocolError(.missingField, "\(context): missing \"\(key)\"") }
+        return chosen
+    }
+
+    /// The same, or nil when the key is absent.
+    mutating func optionalChoice<Choice: RawRepresentable & CaseIterable>(_ key: String, _ type: Choice.Type) throws(ProtocolError) -> Choice?
+    where Choice.RawValue == String {
+        let choices = Choice.allCases.map(\.rawValue)
+        guard let text = try optionalChoice(key, choices) else { return nil }
+        guard let chosen = Choice(rawValue: text) else { throw ProtocolError(.invalidField, "\(path(key)): \"\(text)\" is not one of \(choices.joined(separator: ", "))") }
+        return chosen
+    }
+
     static func reader(_ value: JSONValue, at path: String) throws(ProtocolError) -> FieldReader {
         guard case .object(let object) = value else { throw invalid(path, "an object", value) }
         return FieldReader(object, context: path)

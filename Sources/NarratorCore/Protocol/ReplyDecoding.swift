@@ -100,11 +100,11 @@ extension ReplyBody {
             if var e = try r.optionalObject("log_error") {
                 problem = LogProblem(reason: try e.string("reason"), message: try e.string("message", nonEmpty: false))
             }
-            let priorityText = try r.choice("priority", AnnouncementPriority.allCases.map(\.rawValue))
+            let priority = try r.choice("priority", AnnouncementPriority.self)
             return .announced(
                 AnnounceReport(
                     announcement: AnnouncementID(try r.unsigned("announcement")), decision: try r.string("decision"),
-                    priority: AnnouncementPriority(rawValue: priorityText)!, key: try r.string("key", nonEmpty: false), policy: try r.string("policy"),
+                    priority: priority, key: try r.string("key", nonEmpty: false), policy: try r.string("policy"),
                     duplicateOf: try r.optionalUnsigned("duplicate_of").map(AnnouncementID.init), logged: try r.bool("logged"),
                     logProblem: problem))
         case .speak:

@@ -55,7 +55,7 @@ public struct ReplyError: Error, Equatable, Sendable, CustomStringConvertible {
     public init(_ error: NarratorError) {
         var problems: [DocumentProblem] = []
         if case .invalidDocument(let document) = error { problems = document.problems }
-        self.init(ErrorCode(rawValue: error.code)!, error.message, problems: problems)
+        self.init(error.code, error.message, problems: problems)
     }
 
     public var description: String { message }

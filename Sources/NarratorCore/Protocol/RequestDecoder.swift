@@ -111,8 +111,7 @@ struct Fields {
         case .escape: return .escape
         case .rotor:
             guard let rotor = try reader.optionalString("name") else { return .rotors }
-            let direction = try reader.optionalChoice("direction", Workspace.Move.allCases.map(\.rawValue)) ?? "next"
-            return .rotor(name: rotor, direction: Workspace.Move(rawValue: direction)!)
+            return .rotor(name: rotor, direction: try reader.optionalChoice("direction", Workspace.Move.self) ?? .next)
         case .announce:
             let priority = try reader.optionalChoice("priority", AnnouncementPriority.allCases.map(\.rawValue)).flatMap(AnnouncementPriority.init(rawValue:))
             return .announce(

@@ -40,7 +40,7 @@ struct SSIPLine {
         guard i < ranges.count else { return nil }
         var lowered = String.UnicodeScalarView()
         for scalar in scalars[ranges[i]] {
-            lowered.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(scalar.value + 32)! : scalar)
+            lowered.append(("A"..."Z").contains(scalar) ? Unicode.Scalar(UInt8(truncatingIfNeeded: scalar.value + 32)) : scalar)
         }
         return String(lowered)
     }

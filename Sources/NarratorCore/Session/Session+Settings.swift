@@ -89,7 +89,7 @@ extension Session {
     /// input is for now.
     mutating func holdBehindSet(_ input: SettingsWrites.Held, from client: ClientID) -> Bool {
         guard settingsWrites.held[client] != nil else { return false }
-        settingsWrites.held[client]!.append(input)
+        settingsWrites.held[client, default: []].append(input)
         return true
     }
 

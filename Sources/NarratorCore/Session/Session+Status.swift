@@ -10,7 +10,7 @@ extension Session {
             voice: settings.voice ?? configuration.standardVoice, speaking: plan.scheduler.playing != nil, queue: plan.scheduler.waiting.count + (plan.scheduler.held == nil ? 0 : 1),
             announcements: StatusReport.Announcements(
                 policy: queue.policy.name, waiting: queue.waiting.count,
-                treePolicies: queue.treePolicies.keys.sorted().map { ($0, queue.treePolicies[$0]!.name) }, deferred: queue.deferred.count),
+                treePolicies: queue.treePolicies.sorted { $0.key < $1.key }.map { ($0.key, $0.value.name) }, deferred: queue.deferred.count),
             log: log,
             owners: ownerReports)
         report.engines = configuration.engines.names.map { EngineStatus(name: $0, health: engineHealth[$0] ?? .ready) }
@@ -19,8 +19,8 @@ extension Session {
 
     /// Each connection that owns trees, with them, by pid.
     private var ownerReports: [StatusReport.Owner] {
-        Dictionary(grouping: owners.keys.sorted()) { owners[$0]! }
-            .compactMap { client, trees in clients[client].map { (record: $0, trees: trees) } }
+        Dictionary(grouping: owners.sorted { $0.key < $1.key }) { $0.value }
+            .compactMap { client, owned in clients[client].map { (record: $0, trees: owned.map(\.key)) } }
             .sorted { ($0.record.credentials.pid, $0.record.id) < ($1.record.credentials.pid, $1.record.id) }
             .map { StatusReport.Owner(name: $0.record.name, pid: Int($0.record.credentials.pid), trees: $0.trees) }
     }

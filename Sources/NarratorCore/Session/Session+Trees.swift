@@ -15,15 +15,15 @@ extension Session {
             throw ReplyError(
                 .limitExceeded, "this connection already owns \(owned.count) trees, the most allowed (--max-trees); unregister one first")
         }
+        let (nodes, stops) = (tree.nodeCount, tree.stopCount)
         let replaced = workspace.register(tree)
         owners[name] = client
         if isEphemeral { ephemeral.insert(name) } else { ephemeral.remove(name) }
         if focusEvents { focusEventTrees.insert(name) } else { focusEventTrees.remove(name) }
-        let registered = workspace.trees[name]!
         journal(
             .info,
-            "\(replaced ? "replaced" : "registered") tree \"\(name)\" (\(registered.nodeCount) nodes, \(registered.stopCount) stops) for \(clients[client]?.label ?? "\(client)")")
-        return RegisterReport(tree: name, stops: registered.stopCount, nodes: registered.nodeCount, replaced: replaced)
+            "\(replaced ? "replaced" : "registered") tree \"\(name)\" (\(nodes) nodes, \(stops) stops) for \(clients[client]?.label ?? "\(client)")")
+        return RegisterReport(tree: name, stops: stops, nodes: nodes, replaced: replaced)
     }
 
     /// The trees `input` would remove, handled now: the daemon holds them while the session
@@ -75,9 +75,9 @@ extension Session {
         let repaired = try moving { (w) throws(NarratorError) in try w.update(tree: tree, update, path: [.key(update.payloadKey)], prepared: prepared) }
         var report = UpdateReport(tree: tree, element: update.element)
         if announce, notify == nil, repaired == nil, let unit = caretUnit, let text = typedBefore, let focus = workspace.focus,
-            let range = workspace.trees[tree]?.node(update.element)?.selectedTextRange
+            let updated = workspace.trees[tree], let range = updated.node(update.element)?.selectedTextRange
         {
-            if let said = CaretMotion(text: text, from: caretBefore, to: range, unit: unit).spoken(workspace.trees[tree]!.phrases) {
+            if let said = CaretMotion(text: text, from: caretBefore, to: range, unit: unit).spoken(updated.phrases) {
                 say(said, .value, tree: tree, element: focus.element)
                 report.spokenValue = said
             }
@@ -96,11 +96,12 @@ extension Session {
             report.focus = speakFocus(outcome)
         } else if let repaired {
             report.focus = speakFocus(repaired)
-        } else if announce, let text = focusedSpeech(tree: tree, element: update.element), text != before || edit != nil, let focus = workspace.focus {
+        } else if announce, let text = focusedSpeech(tree: tree, element: update.element), text != before || edit != nil, let focus = workspace.focus,
+            let phrases = workspace.trees[tree]?.phrases
+        {
             // An edit is said even where what the stop says did not change: a space typed at
             // a line's end leaves the line as it is said ("First line") and is still "space".
             // A field the user types into says the keys' work, not the whole text again.
-            let phrases = workspace.trees[tree]!.phrases
             let typed = edit.map { $0.spoken(phrases) } ?? typedBefore.flatMap { old in
                 focusedFieldText(tree: tree, element: update.element).flatMap { TextEdit(from: old, to: $0).spoken(phrases) }
             }
@@ -144,8 +145,7 @@ extension Session {
     }
 
     func treeSummaries() -> [TreeSummary] {
-        workspace.trees.keys.sorted().map { name in
-            let tree = workspace.trees[name]!
+        workspace.trees.sorted { $0.key < $1.key }.map { name, tree in
             let owner = owners[name].flatMap { clients[$0] }
             return TreeSummary(
                 tree: name, title: tree.title, language: tree.language, nodes: tree.nodeCount, stops: tree.stopCount,

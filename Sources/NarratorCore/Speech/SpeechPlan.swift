@@ -66,10 +66,10 @@ public struct SpeechPlan: Sendable {
 
     private mutating func say(_ request: UtteranceRequest, tree: String?, element: String?, ssip: SSIPMessage?, at now: MonotonicInstant) -> (UtteranceID, PlanStep) {
         var step = PlanStep()
-        let id = newUtterance(request, tree: tree, element: element, announcement: nil, ssip: ssip, at: now)
-        let continuation = rest(heldBy: entries[id]!.request, at: now)
-        follow(scheduler.submit(entries[id]!.request, continuation: continuation, at: now), at: now, into: &step)
-        return (id, step)
+        let stamped = newUtterance(request, tree: tree, element: element, announcement: nil, ssip: ssip, at: now)
+        let continuation = rest(heldBy: stamped, at: now)
+        follow(scheduler.submit(stamped, continuation: continuation, at: now), at: now, into: &step)
+        return (stamped.id, step)
     }
 
     /// When `request` is a key echo that holds the long SSIP text playing (``SpeechPolicy``): a
@@ -84,8 +84,7 @@ public struct SpeechPlan: Sendable {
         let rest = message.goingOn
         var continuation = playing
         continuation.text = rest.text
-        let id = newUtterance(continuation, tree: entry.tree, element: entry.element, announcement: nil, ssip: rest, at: now)
-        return entries[id]!.request
+        return newUtterance(continuation, tree: entry.tree, element: entry.element, announcement: nil, ssip: rest, at: now)
     }
 
     /// A new announcement, numbered by the caller: the queue decides, and what it releases is spoken.
@@ -210,13 +209,13 @@ public struct SpeechPlan: Sendable {
 
     private mutating func newUtterance(
         _ request: UtteranceRequest, tree: String?, element: String?, announcement: AnnouncementID?, ssip: SSIPMessage? = nil, at now: MonotonicInstant
-    ) -> UtteranceID {
+    ) -> UtteranceRequest {
         let id = UtteranceID(nextUtterance)
         nextUtterance += 1
         var request = request
         request.id = id
         entries[id] = Entry(request: request, tree: tree, element: element, announcement: announcement, queuedAt: now, ssip: ssip)
-        return id
+        return request
     }
 
     /// Takes in a queue step: its decisions and ended lives, and speaks what it released.
@@ -231,8 +230,8 @@ public struct SpeechPlan: Sendable {
         if step.announcements.isEmpty { step.announcements = records } else { step.announcements += records }
         for announcement in queueStep.release {
             let request = UtteranceRequest(id: UtteranceID(0), kind: .announcement(announcement.priority), text: announcement.text, language: announcement.language)
-            let id = newUtterance(request, tree: announcement.tree, element: announcement.element, announcement: announcement.id, at: now)
-            follow(scheduler.submit(entries[id]!.request, at: now), at: now, into: &step)
+            let stamped = newUtterance(request, tree: announcement.tree, element: announcement.element, announcement: announcement.id, at: now)
+            follow(scheduler.submit(stamped, at: now), at: now, into: &step)
         }
     }
 

@@ -110,14 +110,14 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         case "volume": volume = try number(0...200)
         case "punctuation":
             guard let level = PunctuationLevel(rawValue: value) else {
-                throw .outOfRange(key: key, value: value, allowed: Self.choices(for: key)!.joined(separator: ", "))
+                throw .outOfRange(key: key, value: value, allowed: (Self.choices(for: key) ?? []).joined(separator: ", "))
             }
             punctuation = level
         case "hints":
             switch value {
             case "on", "true", "1": hints = true
             case "off", "false", "0": hints = false
-            default: throw .outOfRange(key: key, value: value, allowed: Self.choices(for: key)!.joined(separator: ", "))
+            default: throw .outOfRange(key: key, value: value, allowed: (Self.choices(for: key) ?? []).joined(separator: ", "))
             }
         case "hint-delay": hintDelayMilliseconds = try number(0...10_000)
         case "engine": engine = (value == Self.automaticEngine || value.isEmpty) ? nil : value

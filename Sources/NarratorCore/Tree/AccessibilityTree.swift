@@ -49,7 +49,7 @@ public struct AccessibilityTree: Sendable {
         // nodes in pre-order), one entry per node; it is nil when the document was built or
         // changed otherwise (`TreeDocument.root` drops it), and then the nodes are counted.
         let index = document.idIndex.take()
-        assert(index == nil || index!.count == document.root.subtreeCount, "a stale id index")
+        assert(index.map { $0.count == document.root.subtreeCount } ?? true, "a stale id index")
         let count = index?.count ?? document.root.subtreeCount
         nodes.reserveCapacity(count)
         childSlots.reserveCapacity(count)
@@ -265,7 +265,7 @@ public struct AccessibilityTree: Sendable {
         for (position, slot) in stops.enumerated() {
             guard let frame = screenFrames[Int(slot)], frame.contains(point) else { continue }
             let depth = stopDepths[position]
-            if best == nil || depth >= best!.depth { best = (position, depth) }
+            if depth >= best?.depth ?? depth { best = (position, depth) }
         }
         return best?.position
     }

@@ -74,9 +74,9 @@ public struct CaretMotion: Equatable, Sendable {
         while end < scalars.count, end > 0, Self.isWordCharacter(scalars[end - 1]), Self.isWordCharacter(scalars[end]) { end += 1 }
         let words = String(String.UnicodeScalarView(scalars[start..<end])).split { !$0.isLetter && !$0.isNumber && $0 != "'" && $0 != "_" }
         if let first = words.first, words.count == 1 { return String(first) }
-        if words.count > 1 {
+        if words.count > 1, let first = words.first, let last = words.last {
             // More than one word (a move whose key is not known): the one the caret is in now.
-            return caret >= old ? String(words.last!) : String(words.first!)
+            return caret >= old ? String(last) : String(first)
         }
         return Self.character(at: caret, in: scalars, phrases)
     }

@@ -35,8 +35,9 @@ extension String {
             return self
         }
         let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }),
+            let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })
+        else { return "" }
         return String(scalars[start...end])
     }
 }

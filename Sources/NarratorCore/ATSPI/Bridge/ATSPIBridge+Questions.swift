@@ -12,6 +12,16 @@ struct QuestionWindow: Sendable {
 
     var hasWaiting: Bool { next < waiting.count }
 
+    /// Takes `item` in flight if there is room under `limit` (true: send it now), else queues it.
+    mutating func admit(_ item: (question: BridgeQuestion, call: DBusCall), limit: Int) -> Bool {
+        if inFlight < limit {
+            inFlight += 1
+            return true
+        }
+        waiting.append(item)
+        return false
+    }
+
     mutating func takeNext() -> (question: BridgeQuestion, call: DBusCall)? {
         guard next < waiting.count else { return nil }
         defer {
@@ -30,13 +40,8 @@ extension ATSPIBridge {
     // The windows are changed where they are held: a copy taken out of the dictionary would copy
     // its waiting questions (tens of thousands for a web page) at every question.
     mutating func ask(_ question: BridgeQuestion, of application: String, _ call: DBusCall) {
-        if questionWindows[application] == nil { questionWindows[application] = QuestionWindow() }
-        if questionWindows[application]!.inFlight < configuration.questionsInFlight {
-            questionWindows[application]!.inFlight += 1
-            destinations[question, default: []].append(application)
-            effects.append(.ask(question, application: application, call, timeout: configuration.questionTimeout))
-        } else {
-            questionWindows[application]!.waiting.append((question, call))
+        if questionWindows[application, default: QuestionWindow()].admit((question, call), limit: configuration.questionsInFlight) {
+            send(question, to: application, call)
         }
     }
 
@@ -45,14 +50,21 @@ extension ATSPIBridge {
         guard var sent = destinations[question], !sent.isEmpty else { return }
         let application = sent.removeFirst()
         destinations[question] = sent.isEmpty ? nil : sent
-        guard questionWindows[application] != nil else { return }
-        questionWindows[application]!.inFlight -= 1
-        while questionWindows[application]!.inFlight < configuration.questionsInFlight, let (question, call) = questionWindows[application]!.takeNext() {
-            questionWindows[application]!.inFlight += 1
-            destinations[question, default: []].append(application)
-            effects.append(.ask(question, application: application, call, timeout: configuration.questionTimeout))
+        guard var window = questionWindows.removeValue(forKey: application) else { return }
+        // Taken out while it changes (and put back unless empty), so that it is not copied.
+        window.inFlight -= 1
+        var freed: [(question: BridgeQuestion, call: DBusCall)] = []
+        while window.inFlight < configuration.questionsInFlight, let next = window.takeNext() {
+            window.inFlight += 1
+            freed.append(next)
         }
-        if questionWindows[application]!.inFlight == 0, !questionWindows[application]!.hasWaiting { questionWindows[application] = nil }
+        if window.inFlight > 0 || window.hasWaiting { questionWindows[application] = window }
+        for (question, call) in freed { send(question, to: application, call) }
+    }
+
+    private mutating func send(_ question: BridgeQuestion, to application: String, _ call: DBusCall) {
+        destinations[question, default: []].append(application)
+        effects.append(.ask(question, application: application, call, timeout: configuration.questionTimeout))
     }
 
     /// The questions of read `id` still waiting to be sent, taken out of the window (the read was

@@ -31,13 +31,13 @@ extension ATSPIBridge {
             // A read of an application forgotten meanwhile is answered into nothing. The read is
             // changed where it is held (a copy taken out would copy its 10,000 objects at each answer).
             guard let application = reads[id]?.application else { return }
-            let next = reads[id]!.read.take(request, reply)
+            let next = reads[id]?.read.take(request, reply) ?? []
             for request in next { ask(.read(id, request), of: application, request.call) }
             // Not answered in time: the read is given up whole, and what waits of it with it.
             if case .failure(let failure) = reply, failure == .timedOut || failure == .gone {
-                for withdrawn in withdraw(read: id, of: application) { _ = reads[id]!.read.take(withdrawn, .failure(failure)) }
+                for withdrawn in withdraw(read: id, of: application) { _ = reads[id]?.read.take(withdrawn, .failure(failure)) }
             }
-            if reads[id]!.read.isComplete, let read = reads.removeValue(forKey: id) {
+            if reads[id]?.read.isComplete == true, let read = reads.removeValue(forKey: id) {
                 completed(id, read)
             }
         case .selectedRow(let application, let list):
