@@ -47,11 +47,11 @@ let device4 = OutputDeviceID(4)
 func call(_ id: UInt64) -> DeviceCallID { DeviceCallID(id) }
 
 func utterance(_ id: UInt64) -> OutputUtterance {
-    OutputUtterance(id: UtteranceID(id), kind: .focus, sampleRate: 22_050)
+    OutputUtterance(id: UtteranceID(id), kind: .focus, sampleRate: 1_000)
 }
 
-/// 20 ms of audio at 22 050 Hz, as the engine hands it over.
-let chunk = [Int16](repeating: 1_000, count: 441)
+/// 20 ms of audio (at 1 kHz, so that a failure prints it short).
+let chunk = [Int16](repeating: 1_000, count: 20)
 
 /// The status after the device stopped answering `call` for `seconds`.
 func stalled(_ seconds: String, _ call: String) -> OutputStatus {
