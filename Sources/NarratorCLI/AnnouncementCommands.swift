@@ -121,7 +121,7 @@ let announcementCommandSpecs: [CommandSpec] = [
         build: { parsed throws(UsageError) in
             var rate = 175
             if let text = parsed.value("--rate") {
-                guard let n = Int(text), (80...450).contains(n) else { throw UsageError("--rate must be 80 to 450 words per minute, not \"\(text)\"", command: "replay") }
+                guard let n = Int(text), VoiceParameters.rates.contains(n) else { throw UsageError("--rate must be 80 to 450 words per minute, not \"\(text)\"", command: "replay") }
                 rate = n
             }
             let policies = parsed.values("--policy")

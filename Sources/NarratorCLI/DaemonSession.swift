@@ -40,25 +40,6 @@ enum DaemonSession {
         }
     }
 
-    /// One request whose reply another command uses (not printed). Errors are reported on
-    /// stderr and come back as the exit status to use.
-    static func fetch(
-        _ command: RequestCommand, as name: String, invocation: Invocation, environment: [String: String], console: Console
-    ) -> Result<ReplyBody, ExitStatus> {
-        switch exchange(command, as: name, invocation: invocation, environment: environment, console: console) {
-        case .failure(let status):
-            return .failure(status)
-        case .success(let (client, reply, _)):
-            client.close()
-            switch reply.outcome {
-            case .success(let body): return .success(body)
-            case .failure(let error):
-                refused(error, by: name, console)
-                return .failure(.refused)
-            }
-        }
-    }
-
     /// Why the daemon cannot be reached and what to do about it, said once: narratorctl words each
     /// case itself instead of printing the client error's text (which has advice of its own) and more.
     static func unreachable(_ path: String, _ error: any Error, _ console: Console) {

@@ -52,7 +52,7 @@ let experimentCommandSpec = CommandSpec(
             return n
         }
         let late = try number("--late", 0.001...1e6, "a number of seconds above 0")
-        let rate = try number("--rate", 80...450, "80 to 450 words per minute").map { value throws(UsageError) in
+        let rate = try number("--rate", Double(VoiceParameters.rates.lowerBound)...Double(VoiceParameters.rates.upperBound), "80 to 450 words per minute").map { value throws(UsageError) in
             guard value == value.rounded() else { throw UsageError("--rate must be a whole number of words per minute, not \"\(value)\"", command: "experiment") }
             return Int(value)
         }

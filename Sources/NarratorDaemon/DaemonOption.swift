@@ -106,7 +106,7 @@ extension DaemonOptions {
         },
         .value("--voice", "NAME", "eSpeak NG voice, by name or language code such as de, optionally +VARIANT (German+grandma; saved settings otherwise; see narratorctl voices)") { $0.voice = $1 },
         .value("--rate", "WPM", "speech rate in words per minute (80-450)") { options, text throws(DaemonOption.InvalidValue) in
-            guard let rate = Int(text), (80...450).contains(rate) else {
+            guard let rate = Int(text), VoiceParameters.rates.contains(rate) else {
                 throw .init(reason: "must be a whole number of words per minute from 80 to 450, not \"\(text)\"")
             }
             options.rate = rate

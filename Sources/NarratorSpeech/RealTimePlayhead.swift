@@ -40,9 +40,6 @@ final class RealTimePlayhead: Sendable {
         }
     }
 
-    /// Whether the current utterance was interrupted.
-    var isInterrupted: Bool { playback.withLock { $0.interrupted } }
-
     /// Moves the end of the audio on by `count` samples and waits until the playhead is within
     /// `lead` of it.
     func advance(bySamples count: Int) {

@@ -18,7 +18,6 @@ public struct FileStatus: Hashable, Sendable {
     public var permissions: mode_t { mode & 0o7777 }
     public var isDirectory: Bool { mode & S_IFMT == S_IFDIR }
     public var isSocket: Bool { mode & S_IFMT == S_IFSOCK }
-    public var isSymbolicLink: Bool { mode & S_IFMT == S_IFLNK }
 }
 
 /// stat(2) outside `Syscall`, where the bare name `stat` means the C function, not our wrapper.

@@ -1,18 +1,19 @@
 import Glibc
+import NarratorCore
 
 /// A job's rate, pitch and volume as the factors applied to a Flite voice's own defaults.
 struct Prosody: Equatable {
-    /// Words per minute, clamped to the protocol's 80...450 (175 is the voice's own speed).
+    /// Words per minute, clamped to the protocol's `VoiceParameters.rates` (175 is the voice's own speed).
     let rate: Int
-    /// 0...100, 50 the voice's own pitch.
+    /// Within `VoiceParameters.pitches`, 50 the voice's own pitch.
     let pitch: Int
-    /// 0...200, 100 the voice's own level.
+    /// Within `VoiceParameters.volumes`, 100 the voice's own level.
     let volume: Int
 
     init(rate: Int, pitch: Int, volume: Int) {
-        self.rate = min(max(rate, 80), 450)
-        self.pitch = min(max(pitch, 0), 100)
-        self.volume = min(max(volume, 0), 200)
+        self.rate = VoiceParameters.rates.clamp(rate)
+        self.pitch = VoiceParameters.pitches.clamp(pitch)
+        self.volume = VoiceParameters.volumes.clamp(volume)
     }
 
     /// Multiplies the voice's `duration_stretch`: twice the words per minute, half the duration.

@@ -14,14 +14,15 @@ public struct EngineJob: Sendable, Hashable {
         self.parameters = parameters
     }
 
-    /// The `speak` request, its prosody clamped to the protocol's ranges (rate 80…450 words per
-    /// minute, pitch 0…100, volume 0…200), so an engine is never handed a value it may refuse.
+    /// The `speak` request, its prosody clamped to the protocol's ranges (``VoiceParameters/rates``,
+    /// ``VoiceParameters/pitches``, ``VoiceParameters/volumes``), so an engine is never handed a
+    /// value it may refuse.
     public var request: EngineRequest {
         .speak(
             job: id, text: text, voice: voice,
-            rate: min(max(parameters.rate, 80), 450),
-            pitch: min(max(parameters.pitch, 0), 100),
-            volume: min(max(parameters.volume, 0), 200))
+            rate: VoiceParameters.rates.clamp(parameters.rate),
+            pitch: VoiceParameters.pitches.clamp(parameters.pitch),
+            volume: VoiceParameters.volumes.clamp(parameters.volume))
     }
 
     /// The text from UTF-8 byte `offset` on (an `S` frame's offset): what the listener has not

@@ -43,7 +43,7 @@ public struct ExperimentSpec: Sendable, Equatable {
     public static let sweepable = AnnouncementPolicy.keys.filter { $0 != "name" && $0 != "base" }
     /// More policies than this is a typo in a spec, not an experiment that finishes.
     public static let maximumPolicies = 2000
-    public static let rates = 80...450
+    public static let rates = VoiceParameters.rates
 
     /// Parses a spec file's JSON; `fallbackName` (the file's name) names an experiment without `name`.
     public static func parse(_ json: JSONValue, name fallbackName: String) throws(ExperimentSpecError) -> ExperimentSpec {

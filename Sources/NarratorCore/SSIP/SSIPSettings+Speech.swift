@@ -23,11 +23,11 @@ extension SSIPSettings {
             play.voice = play.voice.with(variant: variant.identifier)
         }
         var parameters = play.parameters
-        parameters.rate = Self.scale(rate, around: parameters.rate, in: 80...450)
-        parameters.pitch = Self.scale(pitch, around: parameters.pitch, in: 0...100)
+        parameters.rate = Self.scale(rate, around: parameters.rate, in: VoiceParameters.rates)
+        parameters.pitch = Self.scale(pitch, around: parameters.pitch, in: VoiceParameters.pitches)
         // SSIP's full volume (100, Speech Dispatcher's default) is the user's volume; -100 is silence.
         parameters.volume = Int((Double(parameters.volume) * Double(volume + 100) / 200).rounded())
-        parameters.pitchRange = Self.scale(pitchRange, around: parameters.pitchRange, in: 0...100)
+        parameters.pitchRange = Self.scale(pitchRange, around: parameters.pitchRange, in: VoiceParameters.pitches)
         switch punctuation {
         case .none: parameters.punctuation = .none
         case .some: parameters.punctuation = .some

@@ -105,9 +105,9 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         }
         switch key {
         case "voice": voice = (value == Self.automaticVoice || value.isEmpty) ? nil : value
-        case "rate": rate = try number(80...450)
-        case "pitch": pitch = try number(0...100)
-        case "volume": volume = try number(0...200)
+        case "rate": rate = try number(VoiceParameters.rates)
+        case "pitch": pitch = try number(VoiceParameters.pitches)
+        case "volume": volume = try number(VoiceParameters.volumes)
         case "punctuation":
             guard let level = PunctuationLevel(rawValue: value) else {
                 throw .outOfRange(key: key, value: value, allowed: (Self.choices(for: key) ?? []).joined(separator: ", "))

@@ -21,9 +21,17 @@ public enum CapitalLetters: String, Sendable, Hashable, Codable, CaseIterable {
     case icon
 }
 
-/// The prosody of synthesized speech.
+/// The prosody of synthesized speech, in the protocol's units (every engine maps them to its own).
 public struct VoiceParameters: Sendable, Hashable {
-    /// Words per minute, 80...450.
+    /// The rates a voice may be given, in words per minute: the one range every front end checks
+    /// (`set rate`, `--rate`, SSIP's scale, replays, experiments) and every engine is given.
+    public static let rates: ClosedRange<Int> = 80...450
+    /// Pitches and pitch ranges (50 is the voice's own).
+    public static let pitches: ClosedRange<Int> = 0...100
+    /// Volumes (100 is normal).
+    public static let volumes: ClosedRange<Int> = 0...200
+
+    /// Words per minute, within ``rates``.
     public var rate: Int
     /// Base pitch, 0...100 (50 is the voice's normal pitch).
     public var pitch: Int
@@ -78,4 +86,9 @@ public indirect enum VoiceChoice: Sendable, Hashable {
         guard let variant, !variant.isEmpty else { return base }
         return .withVariant(base, variant: variant)
     }
+}
+
+extension ClosedRange where Bound == Int {
+    /// `value`, or the bound it passed.
+    public func clamp(_ value: Int) -> Int { Swift.min(Swift.max(value, lowerBound), upperBound) }
 }

@@ -89,9 +89,6 @@ struct BridgeApplication: Sendable {
     /// No read of it is in flight or due: what is mirrored is what it showed last.
     var isCurrent: Bool { wholeRead == nil && objectReads.isEmpty && !pending && changedParts.isEmpty }
 
-    /// Whether a focus move waits for a read (what changes on the way there is not announced).
-    var focusWaits: Bool { waiting.contains { if case .focus = $0 { true } else { false } } }
-
     /// The object at `path` as last read.
     func object(_ path: String) -> AccessibleSnapshot? {
         windowOf[path].flatMap { windows[$0]?.object(at: path) }
