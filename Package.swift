@@ -1,12 +1,15 @@
 // swift-tools-version: 6.0
 // Narrator: a speech-narrating accessibility engine for Linux.
 //
-// Layering (each arrow is "depends on"; docs/architecture.md draws the flow):
+// Layering (each arrow is "depends on"; docs/architecture.md draws the flow, and
+// Tests/Helpers/check_layers.py, run by `make test`, fails on an import outside a module's set):
 //   narratord -> NarratorDaemon, narratorctl -> NarratorCLI   the programs: thin main.swift shells
 //   narrator-atspi -> NarratorATSPI -> NarratorCore           reads desktop applications through AT-SPI2 (libatspi)
-//   NarratorDaemon, NarratorCLI -> NarratorSpeech, NarratorStore, NarratorSystem -> NarratorCore
-//   NarratorDaemon, NarratorCLI -> NarratorCommandLine (the one option parser) -> NarratorCore
+//   NarratorDaemon, NarratorCLI -> NarratorSpeech, NarratorStore -> NarratorCore, NarratorSystem
+//   NarratorDaemon, NarratorCLI -> NarratorCommandLine (the one option parser) -> NarratorBase
 //   NarratorCore is pure (the model, the protocol, the speech plan and the daemon's session): no I/O.
+//   NarratorSystem (the syscalls) -> NarratorBase: it knows no domain type.
+//   NarratorBase: instants, client ids, suggestions; what every layer shares. No imports.
 //   narrator-flite -> NarratorSystem, NarratorCore, CFlite     the Flite engine process (docs/engine-protocol.md)
 //   System libraries (eSpeak NG, Flite, pcaudiolib, ALSA, SQLite, Linux calls) are reached only through the C shim targets.
 import PackageDescription
@@ -58,8 +61,10 @@ let package = Package(
             pkgConfig: "atspi-2",
             providers: [.apt(["libatspi2.0-dev"])]
         ),
+        // What every layer shares and nothing else: instants on the monotonic clock, client ids, "did you mean". No imports.
+        .target(name: "NarratorBase", swiftSettings: strict),
         // The pure core: model, reading order, utterances, navigation, the protocol, the speech plan, the session. No I/O.
-        .target(name: "NarratorCore", swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "NarratorCore", dependencies: ["NarratorBase"], swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"], swiftSettings: strict),
         // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
@@ -67,9 +72,9 @@ let package = Package(
         // Linux-only calls (accept4, eventfd, SO_PEERCRED) that Glibc hides without _GNU_SOURCE.
         .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
-        .target(name: "NarratorSystem", dependencies: ["NarratorCore", "CNarratorSystem"], swiftSettings: strict),
+        .target(name: "NarratorSystem", dependencies: ["NarratorBase", "CNarratorSystem"], swiftSettings: strict),
         // The option parser narratorctl and narratord share: option specs, parsing, usage errors, help columns. Pure.
-        .target(name: "NarratorCommandLine", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .target(name: "NarratorCommandLine", dependencies: ["NarratorBase"], swiftSettings: strict),
         // The command-line front end as a library, so that parsing is testable.
         .target(
             name: "NarratorCLI",
@@ -85,9 +90,9 @@ let package = Package(
         // Reading desktop applications through AT-SPI2 into the core's snapshots (the AT-SPI bridge's shell).
         .target(name: "NarratorATSPI", dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "CAtspi"], swiftSettings: strict),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
-        .target(name: "NarratorPulseHarness", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
+        .target(name: "NarratorPulseHarness", dependencies: ["NarratorBase", "NarratorSystem"], swiftSettings: strict),
         // A headless desktop (Xvfb, a private session bus, the AT-SPI bus and registry) for the AT-SPI tests.
-        .target(name: "NarratorDesktopHarness", dependencies: ["NarratorCore", "NarratorSystem"], swiftSettings: strict),
+        .target(name: "NarratorDesktopHarness", dependencies: ["NarratorBase", "NarratorSystem"], swiftSettings: strict),
         // What the test targets share: finding the built binaries and running them to completion.
         .target(name: "NarratorTestSupport", swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon", "NarratorSystem"], swiftSettings: strict),

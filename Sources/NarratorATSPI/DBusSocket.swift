@@ -1,3 +1,4 @@
+import NarratorBase
 import CAtspi
 import Glibc
 import NarratorCore

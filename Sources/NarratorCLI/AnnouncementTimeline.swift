@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorBase
 
 /// Draws a replay as SVG, one lane per policy, so policies can be compared by eye. Pure: records
 /// in, text out.

@@ -1,4 +1,5 @@
 import NarratorCommandLine
+import NarratorBase
 
 /// Parses `narratorctl [--socket PATH] [--json] COMMAND [ARGS]`. Pure, like swift-argument-parser's
 /// `parse([String])`: only `main` touches the process.

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorBase
 
 /// The `narratorctl` program as a function of its arguments and console, for `main` and for tests.
 public enum NarratorCtl {

@@ -1,6 +1,7 @@
 import Foundation
 import NarratorCore
 import NarratorStore
+import NarratorBase
 
 /// `narratorctl replay`: a trace through the announcement queue under each policy, offline.
 enum ReplayCommand {

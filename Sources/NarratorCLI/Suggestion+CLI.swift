@@ -1,3 +1,4 @@
 import NarratorCore
+import NarratorBase
 
-typealias Suggestion = NarratorCore.Suggestion
+typealias Suggestion = NarratorBase.Suggestion

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorBase
 
 /// What the parser found: positional values, option values and flags.
 public struct ParsedArguments: Equatable, Sendable {

@@ -3,6 +3,7 @@ import NarratorCore
 import NarratorSpeech
 import NarratorSystem
 import Synchronization
+import NarratorBase
 
 /// Large request lines prepared on a thread of their own (checked to be UTF-8, decoded, a
 /// `register`'s tree compiled: ``PreparedRequest``), so that nobody waits behind them on the

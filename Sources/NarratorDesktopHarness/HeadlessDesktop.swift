@@ -1,5 +1,5 @@
+import NarratorBase
 import Foundation
-import NarratorCore
 import NarratorSystem
 import Synchronization
 

@@ -2,6 +2,7 @@ import Dispatch
 import NarratorCore
 import NarratorSystem
 import Synchronization
+import NarratorBase
 
 /// The sound server when it is reachable and answering, `null` (in real time) when it is not.
 ///

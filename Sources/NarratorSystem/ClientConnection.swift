@@ -1,5 +1,5 @@
 import Glibc
-import NarratorCore
+import NarratorBase
 
 /// One client's end of the loop: its framing, its queued output, and the state it is in. A
 /// connection reads until it starts closing; it closes once its output is written (`afterFlush`)

@@ -1,5 +1,5 @@
 import Glibc
-import NarratorCore
+import NarratorBase
 
 /// What a client sent, one framed message at a time.
 public enum ClientInput: Hashable, Sendable {

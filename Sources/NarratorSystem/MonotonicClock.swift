@@ -1,6 +1,6 @@
 import Dispatch
 import Glibc
-import NarratorCore
+import NarratorBase
 
 /// Reads `CLOCK_MONOTONIC`: the one clock of the daemon. Speech events, the session's inputs, the
 /// loop's timers, log latencies and every deadline are instants on it (``MonotonicInstant``).

@@ -1,5 +1,5 @@
 import Glibc
-import NarratorCore
+import NarratorBase
 
 /// A child whose standard streams are pipes to its parent (an engine process: requests in,
 /// frames out, journal lines on standard error). The parent owns the three ends it keeps and

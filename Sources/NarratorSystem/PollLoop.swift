@@ -1,5 +1,5 @@
-import NarratorCore
 import Glibc
+import NarratorBase
 
 /// Identifies a timer scheduled with `PollLoop.schedule(after:_:)`, for cancelling it.
 public struct TimerID: Hashable, Sendable {

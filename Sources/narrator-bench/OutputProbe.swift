@@ -1,3 +1,4 @@
+import NarratorBase
 import Foundation
 import Synchronization
 import NarratorCore

@@ -17,30 +17,31 @@ SYSTEM = {"Glibc", "Dispatch", "Synchronization", "Foundation"}
 
 # Each module, and the project modules (and C shims) it may import. An import may only go down.
 ALLOWED = {
-    "NarratorCore": set(),
-    "NarratorSystem": {"NarratorCore", "CNarratorSystem"},
-    "NarratorCommandLine": {"NarratorCore"},
-    "NarratorStore": {"NarratorCore", "NarratorSystem", "CSQLite"},
-    "NarratorSpeech": {"NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
-    "NarratorDaemon": {"NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
-    "NarratorCLI": {"NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
-    "NarratorATSPI": {"NarratorCore", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
-    "NarratorPulseHarness": {"NarratorCore", "NarratorSystem"},
-    "NarratorDesktopHarness": {"NarratorCore", "NarratorSystem"},
+    "NarratorBase": set(),
+    "NarratorCore": {"NarratorBase"},
+    "NarratorSystem": {"NarratorBase", "CNarratorSystem"},
+    "NarratorCommandLine": {"NarratorBase"},
+    "NarratorStore": {"NarratorBase", "NarratorCore", "NarratorSystem", "CSQLite"},
+    "NarratorSpeech": {"NarratorBase", "NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
+    "NarratorDaemon": {"NarratorBase", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
+    "NarratorCLI": {"NarratorBase", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
+    "NarratorATSPI": {"NarratorBase", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
+    "NarratorPulseHarness": {"NarratorBase", "NarratorSystem"},
+    "NarratorDesktopHarness": {"NarratorBase", "NarratorSystem"},
     "NarratorTestSupport": set(),
-    "narratord": {"NarratorDaemon", "NarratorSystem"},
+    "narratord": {"NarratorBase", "NarratorDaemon", "NarratorSystem"},
     "narratorctl": {"NarratorCLI"},
-    "narrator-atspi": {"NarratorATSPI", "NarratorSystem"},
-    "narrator-flite": {"NarratorCore", "NarratorSystem", "CFlite"},
+    "narrator-atspi": {"NarratorBase", "NarratorATSPI", "NarratorSystem"},
+    "narrator-flite": {"NarratorBase", "NarratorCore", "NarratorSystem", "CFlite"},
     "narrator-bench": {
-        "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI",
+        "NarratorBase", "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI",
         "NarratorDesktopHarness", "NarratorCLI", "CAtspi",
     },
 }
 
 # The modules the daemon, the bridge and the Flite engine run: a trap there silences the user.
 RUN = {
-    "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorStore", "NarratorSpeech", "NarratorDaemon",
+    "NarratorBase", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorStore", "NarratorSpeech", "NarratorDaemon",
     "NarratorATSPI", "narratord", "narrator-atspi", "narrator-flite",
 }
 

@@ -1,5 +1,6 @@
 import NarratorCore
 import Testing
+import NarratorBase
 
 @Suite("Throttling experiments: specs, grids, figures, the Pareto front")
 struct ExperimentTests {

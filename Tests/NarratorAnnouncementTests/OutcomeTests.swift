@@ -1,5 +1,6 @@
 import NarratorCore
 import Testing
+import NarratorBase
 
 @Suite("Announcement queue: every outcome on a virtual clock")
 struct OutcomeTests {

@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorBase
 
 /// A queue and scheduler on a virtual clock where every utterance takes `speechLength`.
 struct Session {

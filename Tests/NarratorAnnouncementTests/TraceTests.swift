@@ -1,3 +1,4 @@
+import NarratorBase
 import NarratorCore
 import Testing
 

@@ -1,5 +1,6 @@
 import Testing
 @testable import NarratorCore
+import NarratorBase
 
 /// One ``ATSPIBridge`` on a virtual desktop and a virtual clock: the shell's part played by a
 /// test. Applications answer each question the way a bus does, a round trip after it is asked;

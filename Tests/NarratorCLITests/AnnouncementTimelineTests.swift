@@ -5,6 +5,7 @@ import Testing
 
 #if canImport(FoundationXML)
     import FoundationXML
+import NarratorBase
 #endif
 
 /// The replay timeline, parsed as XML: what a reader of the SVG sees, checked structurally.

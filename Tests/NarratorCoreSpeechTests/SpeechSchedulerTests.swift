@@ -1,5 +1,6 @@
 import NarratorCore
 import Testing
+import NarratorBase
 
 @Suite("Speech scheduler: focus, value and hints")
 struct FocusSchedulingTests {

@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorBase
 
 /// A scheduler driven by a virtual clock, recording every command and event.
 struct Harness {

@@ -1,3 +1,4 @@
+import NarratorBase
 import Testing
 @testable import NarratorCore
 

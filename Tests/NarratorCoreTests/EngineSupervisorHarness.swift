@@ -1,5 +1,6 @@
 import Testing
 @testable import NarratorCore
+import NarratorBase
 
 /// One ``EngineSupervisor`` on a virtual clock, the shell's part played by the test: it feeds
 /// frames as an engine would write them (each read followed by the shell's return to reading),

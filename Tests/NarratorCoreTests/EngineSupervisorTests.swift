@@ -1,5 +1,6 @@
 import Testing
 @testable import NarratorCore
+import NarratorBase
 
 /// An engine process's life while it works: started by its first job, serving jobs one at a time
 /// in order, its frames turned into each job's handlers, cancels, and what the hang bound counts.

@@ -1,3 +1,4 @@
+import NarratorBase
 import CNarratorSystem
 import Glibc
 import NarratorCore

@@ -1,5 +1,6 @@
 import NarratorCore
 import Testing
+import NarratorBase
 
 /// Final speech events carry the outcome word of the log (`outcome`), an additive field.
 @Suite struct EventOutcomeTests {

@@ -1,5 +1,6 @@
 import NarratorCore
 import Testing
+import NarratorBase
 
 /// The typed protocol on both sides: what the daemon encodes, narratorctl (or any Swift client)
 /// decodes to the same value, and requests likewise; the JSON is what docs/protocol.md shows.

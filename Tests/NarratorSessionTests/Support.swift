@@ -2,6 +2,7 @@ import Foundation
 import NarratorCore
 import NarratorTestSupport
 import Testing
+import NarratorBase
 
 /// A session on a virtual clock, driven the way the daemon drives it: requests decoded from
 /// protocol lines, speech reported finished when the test says so, log rows committed on demand.

@@ -1,5 +1,6 @@
 import NarratorCore
 import Testing
+import NarratorBase
 
 /// A text field as an editor drives it: `edit` updates say exactly what each key put in or took
 /// out, `caret` updates say what the caret moved over (the character, the word, the line) or what

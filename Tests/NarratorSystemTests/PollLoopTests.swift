@@ -3,6 +3,7 @@ import Glibc
 import Synchronization
 import Testing
 @testable import NarratorSystem
+import NarratorBase
 
 @Suite struct PollLoopTests {
     @Test func echoesForAHundredConcurrentClients() throws {

@@ -4,6 +4,7 @@ import Foundation
 import Glibc
 import Synchronization
 @testable import NarratorSystem
+import NarratorBase
 
 /// A fresh directory under /tmp (short paths: Unix sockets allow 107 bytes), removed on deinit.
 final class TemporaryDirectory: Sendable {

@@ -1,4 +1,6 @@
 /// How an announcement's life ended. Every announcement gets exactly one.
+import NarratorBase
+
 public enum AnnouncementOutcome: String, Sendable, Hashable, CaseIterable {
     /// Played to its end.
     case spoken

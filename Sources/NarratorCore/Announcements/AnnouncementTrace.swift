@@ -1,4 +1,6 @@
 /// A trace that cannot be replayed, with the line at fault.
+import NarratorBase
+
 public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int
     public var reason: String

@@ -1,4 +1,6 @@
 /// A token bucket for one tree's rate limit: full at `burst`, refilled continuously.
+import NarratorBase
+
 struct TokenBucket: Sendable, Hashable {
     private(set) var tokens: Double
     private var updatedAt: MonotonicInstant

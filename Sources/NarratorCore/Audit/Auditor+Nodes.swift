@@ -1,4 +1,6 @@
 /// Rules about nodes in general: geometry, hidden subtrees, modal nodes and rotors.
+import NarratorBase
+
 extension Auditor {
     mutating func checkNodes() {
         for slot in tree.slotsInDocumentOrder() {

@@ -1,4 +1,6 @@
 /// The structured properties of a control: a declarative adjustable value, a representation, rotors.
+import NarratorBase
+
 extension DecodingContext {
     mutating func adjustable(_ value: JSONValue) -> AdjustableValue? {
         guard case .object(let object) = value else {

@@ -1,4 +1,6 @@
 /// Nodes: the fields of each node object, its children, and the ids they claim.
+import NarratorBase
+
 extension DecodingContext {
     mutating func node(_ json: JSONValue, depth: Int) -> Node? {
         var nodes: [Node] = []

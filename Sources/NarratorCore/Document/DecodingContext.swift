@@ -1,4 +1,6 @@
 /// The mutable state of one decoding pass.
+import NarratorBase
+
 struct DecodingContext {
     let limits: DocumentLimits
     var path: [JSONPathComponent]

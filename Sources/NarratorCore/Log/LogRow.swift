@@ -2,6 +2,8 @@
 ///
 /// Times are seconds: Unix time for rows the daemon writes, seconds from the trace's start for
 /// replayed rows (which carry an `experiment`).
+import NarratorBase
+
 public struct LogRow: Sendable, Hashable {
     public var announcement: Int64?
     public var utterance: Int64?

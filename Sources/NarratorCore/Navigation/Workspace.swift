@@ -2,6 +2,8 @@
 ///
 /// Every navigation command is a pure state transition here; the daemon serializes calls and
 /// turns outcomes into speech, replies and events for tree owners.
+import NarratorBase
+
 public struct Workspace: Sendable {
     public private(set) var trees: [String: AccessibilityTree] = [:]
     /// Where focus is, if anywhere.

@@ -1,4 +1,6 @@
 /// One reply line: the request's `id` echoed, and what became of the request.
+import NarratorBase
+
 public struct Reply: Equatable, Sendable {
     /// The request's `id`, or nil when it had none (or could not be read).
     public var id: JSONValue?

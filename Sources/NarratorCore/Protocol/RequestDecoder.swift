@@ -1,5 +1,7 @@
 /// Parses request lines. Pure: the daemon hands it bytes and gets a typed request or an error
 /// it can send back (with the request's id when one could be read).
+import NarratorBase
+
 public struct RequestDecoder: Sendable {
     public var parser: JSONParser
 

@@ -1,4 +1,6 @@
 /// What the session knows about one connection.
+import NarratorBase
+
 struct ClientRecord: Sendable {
     let id: ClientID
     let credentials: Credentials

@@ -1,5 +1,7 @@
 /// What the session knows about one Speech Dispatcher (SSIP) connection beyond its
 /// ``ClientRecord``: its settings, a SPEAK whose data is still arriving, and a pause.
+import NarratorBase
+
 struct SSIPClient: Sendable {
     var settings = SSIPSettings()
     /// Reading a SPEAK's data lines, until the line holding only ".".

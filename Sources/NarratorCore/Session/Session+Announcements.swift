@@ -1,5 +1,7 @@
 /// Announcements: numbering, the per-connection limit, the row appended with the first decision,
 /// and the reply sent once that row is committed.
+import NarratorBase
+
 extension Session {
     mutating func announce(
         text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, language: String?, id: JSONValue?,

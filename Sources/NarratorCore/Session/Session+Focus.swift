@@ -1,4 +1,6 @@
 /// Focus moves and what they say.
+import NarratorBase
+
 extension Session {
     /// Speaks a focus move (unless it hit a boundary) and its hint, and builds the reply.
     mutating func speakFocus(_ outcome: FocusOutcome) -> FocusReport {

@@ -1,5 +1,7 @@
 /// What `status` reports: the session's own state, with the output and log figures their shells
 /// last reported.
+import NarratorBase
+
 extension Session {
     var status: StatusReport {
         let uptime = Double((now - configuration.startedAt).nanosecondsClamped) / 1e9

@@ -1,4 +1,6 @@
 /// Registering, updating and listing trees, and who owns them.
+import NarratorBase
+
 extension Session {
     /// Registers a tree compiled from its document (``PreparedRequest/compile(_:decoder:)``, by
     /// the session or before the request reached it), if `client` may.

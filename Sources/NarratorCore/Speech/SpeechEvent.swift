@@ -2,6 +2,8 @@
 ///
 /// Every utterance gets `queued`, then either `started` followed by `finished` or `interrupted`,
 /// or `dropped` when it was discarded before it started.
+import NarratorBase
+
 public struct SpeechEvent: Sendable, Hashable {
     public enum Phase: Sendable, Hashable {
         case queued

@@ -1,4 +1,6 @@
 /// Identifies one utterance from request to its final event.
+import NarratorBase
+
 public struct UtteranceID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var rawValue: UInt64
 

@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// Text fields as the user types and moves through them: each insertion, deletion, caret move
 /// and selection change the application reports is laid on what the bridge holds of the field
 /// from the event's own facts (its offset, its length, its text) and sent to narratord at once,
