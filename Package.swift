@@ -63,8 +63,11 @@ let package = Package(
         ),
         // What every layer shares and nothing else: instants on the monotonic clock, client ids, "did you mean". No imports.
         .target(name: "NarratorBase", swiftSettings: strict),
-        // The pure core: model, reading order, utterances, navigation, the protocol, the speech plan, the session. No I/O.
-        .target(name: "NarratorCore", dependencies: ["NarratorBase"], swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // The model: JSON, tree documents, the compiled tree and its reading order, utterances and
+        // their phrases, navigation (the workspace and its focus), the audit, errors. Pure, no I/O.
+        .target(name: "NarratorModel", dependencies: ["NarratorBase"], swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // The pure core above the model: the protocol, engines, the speech plan, announcements, SSIP, the session, the bridge's core. No I/O.
+        .target(name: "NarratorCore", dependencies: ["NarratorBase", "NarratorModel"], swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"], swiftSettings: strict),
         // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.

@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 
 /// Fuzzes the socket protocol: each input line is one request, decoded by `RequestDecoder` and
 /// then carried out on a `Workspace` the way the daemon does, so that registers, updates and

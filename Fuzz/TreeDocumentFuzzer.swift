@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 
 /// Fuzzes the tree document path an app's `register` takes: JSON parsing, the decoder and
 /// validator, compiling an `AccessibilityTree`, utterances, navigation and the audit.

@@ -1,8 +1,8 @@
 import CAtspi
 import Glibc
+import NarratorBase
 import NarratorCore
 import NarratorSystem
-import NarratorBase
 
 /// The bridge's own connection to the accessibility bus (``DBusSocket``): method calls sent
 /// without waiting, their replies decoded into ``DBusValue``s and delivered on the GLib main

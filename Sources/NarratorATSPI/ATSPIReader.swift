@@ -1,5 +1,6 @@
 import CAtspi
 import NarratorCore
+import NarratorModel
 
 /// Reads an application's accessibles from AT-SPI2 into ``AccessibleSnapshot``s the naive way:
 /// with libatspi, one blocking D-Bus call per property and object. The bridge reads in bulk

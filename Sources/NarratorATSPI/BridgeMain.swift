@@ -1,6 +1,7 @@
 import Glibc
 import NarratorCommandLine
 import NarratorCore
+import NarratorModel
 import NarratorSystem
 
 /// `narrator-atspi` as a function: arguments in, output and an exit status out.

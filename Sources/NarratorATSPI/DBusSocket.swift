@@ -1,6 +1,6 @@
-import NarratorBase
 import CAtspi
 import Glibc
+import NarratorBase
 import NarratorCore
 import NarratorSystem
 

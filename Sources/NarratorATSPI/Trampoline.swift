@@ -1,7 +1,7 @@
 import CAtspi
+import NarratorBase
 import NarratorCore
 import NarratorSystem
-import NarratorBase
 
 /// The one way a GLib or libatspi C callback reaches Swift: a closure boxed behind the
 /// callback's `gpointer`. The box is retained while GLib holds it and released by GLib's destroy

@@ -1,6 +1,7 @@
 import Foundation
-import NarratorCore
 import NarratorBase
+import NarratorCore
+import NarratorModel
 
 /// Draws a replay as SVG, one lane per policy, so policies can be compared by eye. Pure: records
 /// in, text out.

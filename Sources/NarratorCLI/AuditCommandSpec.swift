@@ -1,5 +1,6 @@
 import NarratorCommandLine
 import NarratorCore
+import NarratorModel
 
 /// `narratorctl audit`'s arguments, checked while parsing (rule ids and levels are validated
 /// against the core's lists, with suggestions for typos).

@@ -1,5 +1,6 @@
 import NarratorCommandLine
 import NarratorCore
+import NarratorModel
 
 /// Draws a tree at its screen frames as SVG, so reading order and problems show in one picture:
 /// every focus stop a numbered box (1 is read first) joined by the reading-order path,

@@ -1,5 +1,6 @@
 import NarratorCommandLine
 import NarratorCore
+import NarratorModel
 
 private func request(_ command: RequestCommand) -> Command { .daemon(.send(command)) }
 private func number(_ text: String, _ name: String, _ command: String) throws(UsageError) -> Double {

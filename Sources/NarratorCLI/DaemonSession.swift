@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import NarratorSystem
 
 /// Sends one request to the daemon and renders the reply; for `register --follow` and

@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 
 /// An experiment's cells as CSV for notebooks: one line per cell (policy × trace) with the policy's
 /// every parameter and every figure, after a header line.

@@ -1,8 +1,9 @@
 import Foundation
+import NarratorBase
 import NarratorCore
+import NarratorModel
 import NarratorSpeech
 import NarratorStore
-import NarratorBase
 
 /// `narratorctl experiment`: a grid of policies swept from a spec, replayed over traces on every
 /// core, compared per figure, logged under one experiment id with a record that `--rerun` checks.

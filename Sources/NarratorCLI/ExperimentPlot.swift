@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 
 /// An experiment's policies as a scatter plot: unheard messages (x) against p95 latency (y), both
 /// over all traces. The Pareto front is joined and numbered; the panel on the right names each

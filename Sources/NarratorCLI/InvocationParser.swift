@@ -1,5 +1,5 @@
-import NarratorCommandLine
 import NarratorBase
+import NarratorCommandLine
 
 /// Parses `narratorctl [--socket PATH] [--json] COMMAND [ARGS]`. Pure, like swift-argument-parser's
 /// `parse([String])`: only `main` touches the process.

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import NarratorStore
 import NarratorSystem
 

@@ -1,6 +1,7 @@
 import Foundation
-import NarratorCore
 import NarratorBase
+import NarratorCore
+import NarratorModel
 
 /// The `narratorctl` program as a function of its arguments and console, for `main` and for tests.
 public enum NarratorCtl {

@@ -1,7 +1,8 @@
 import Foundation
-import NarratorCore
-import NarratorStore
 import NarratorBase
+import NarratorCore
+import NarratorModel
+import NarratorStore
 
 /// `narratorctl replay`: a trace through the announcement queue under each policy, offline.
 enum ReplayCommand {

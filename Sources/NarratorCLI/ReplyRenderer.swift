@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 
 /// Human-readable output for daemon replies: the utterance for navigation, tables for lists.
 enum ReplyRenderer {

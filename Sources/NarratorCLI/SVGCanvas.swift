@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 
 /// A minimal SVG writer: escapes text and attribute values, formats numbers compactly.
 struct SVGCanvas {

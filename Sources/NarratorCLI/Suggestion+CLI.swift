@@ -1,4 +1,4 @@
-import NarratorCore
 import NarratorBase
+import NarratorCore
 
 typealias Suggestion = NarratorBase.Suggestion

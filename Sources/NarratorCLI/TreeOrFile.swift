@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 import NarratorSystem
 import Synchronization
 

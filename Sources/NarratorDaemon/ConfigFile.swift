@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCommandLine
 import NarratorCore
-import NarratorBase
 
 /// `narratord.conf`: `key = value` lines, `#` comments, keys named like the long options
 /// (`rate = 200`, `audio = pulse`). Command-line flags override the file.

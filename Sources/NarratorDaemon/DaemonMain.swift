@@ -1,6 +1,7 @@
 import Glibc
 import NarratorCommandLine
 import NarratorCore
+import NarratorModel
 import NarratorSpeech
 import NarratorStore
 import NarratorSystem

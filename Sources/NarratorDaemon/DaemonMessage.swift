@@ -1,7 +1,7 @@
+import NarratorBase
 import NarratorCommandLine
 import NarratorCore
 import NarratorSpeech
-import NarratorBase
 
 /// What the daemon's other threads post to its event loop: each becomes one ``SessionInput``.
 /// Nothing else crosses threads: the speech player and the log writer hold no reference to the

@@ -1,7 +1,7 @@
+import NarratorBase
 import NarratorCommandLine
 import NarratorCore
 import NarratorSystem
-import NarratorBase
 
 /// One `narratord` option, declared once: its name, value placeholder, help, the default help
 /// shows, whether `narratord.conf` may set it, and what it does to `DaemonOptions`.

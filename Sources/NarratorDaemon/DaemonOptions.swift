@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCommandLine
 import NarratorCore
-import NarratorBase
 
 /// `narratord`'s command line, parsed purely from arguments and environment.
 public struct DaemonOptions: Equatable, Sendable {

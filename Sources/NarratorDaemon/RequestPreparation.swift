@@ -1,9 +1,10 @@
 import Dispatch
+import NarratorBase
 import NarratorCore
+import NarratorModel
 import NarratorSpeech
 import NarratorSystem
 import Synchronization
-import NarratorBase
 
 /// Large request lines prepared on a thread of their own (checked to be UTF-8, decoded, a
 /// `register`'s tree compiled: ``PreparedRequest``), so that nobody waits behind them on the

@@ -1,10 +1,10 @@
 import Dispatch
+import NarratorBase
 import NarratorCommandLine
 import NarratorCore
 import NarratorSpeech
 import NarratorStore
 import NarratorSystem
-import NarratorBase
 
 /// The thin daemon around the session: it decodes lines (large ones off the loop), feeds every
 /// input to the session, and carries out the effects it returns on the socket loop, the speech

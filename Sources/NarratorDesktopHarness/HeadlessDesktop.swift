@@ -1,5 +1,5 @@
-import NarratorBase
 import Foundation
+import NarratorBase
 import NarratorSystem
 import Synchronization
 

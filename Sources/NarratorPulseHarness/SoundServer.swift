@@ -1,5 +1,5 @@
-import NarratorBase
 import Foundation
+import NarratorBase
 import NarratorSystem
 
 /// A private sound server that speaks PulseAudio's protocol, with a null sink whose monitor can be

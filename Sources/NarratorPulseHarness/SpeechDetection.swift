@@ -1,5 +1,5 @@
-import NarratorBase
 import Foundation
+import NarratorBase
 import NarratorSystem
 
 /// Telling speech from silence in what `parec` recorded from the null sink's monitor, so that a

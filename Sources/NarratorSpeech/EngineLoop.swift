@@ -1,8 +1,8 @@
 import Glibc
+import NarratorBase
 import NarratorCore
 import NarratorSystem
 import Synchronization
-import NarratorBase
 
 /// What an ``EngineProcess`` shares with its thread: the inputs posted to it (jobs and cancels
 /// from any thread, which never wait), the wake-up that brings them, and the engine's health.

@@ -1,7 +1,7 @@
-import NarratorCore
 import CEspeak
 import Dispatch
 import Glibc
+import NarratorCore
 import NarratorSystem
 import Synchronization
 

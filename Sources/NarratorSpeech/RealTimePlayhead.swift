@@ -1,8 +1,8 @@
 import Dispatch
+import NarratorBase
 import NarratorCore
 import NarratorSystem
 import Synchronization
-import NarratorBase
 
 /// Keeps real time for an output that nobody hears (``NullOutput``, ``WavOutput``): a virtual
 /// playhead moves through each utterance's audio at its sample rate, writes wait so that they run

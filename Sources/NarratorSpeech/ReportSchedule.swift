@@ -1,8 +1,8 @@
 import Dispatch
+import NarratorBase
 import NarratorCore
 import NarratorSystem
 import Synchronization
-import NarratorBase
 
 /// Posts the player's reports when the listener hears them: each is queued with the instant its
 /// audio is heard, and goes out at that instant, in the order queued (so an utterance's `began`,

@@ -1,8 +1,8 @@
 import Dispatch
+import NarratorBase
 import NarratorCore
 import NarratorSystem
 import Synchronization
-import NarratorBase
 
 /// The sound server when it is reachable and answering, `null` (in real time) when it is not.
 ///

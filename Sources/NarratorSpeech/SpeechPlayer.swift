@@ -1,7 +1,7 @@
+import NarratorBase
 import NarratorCore
 import NarratorSystem
 import Synchronization
-import NarratorBase
 
 /// Plays what the session's speech plan says, on eSpeak NG's thread and an audio output, and
 /// never makes its caller wait: ``play(_:)`` hands a job to the engine thread and ``stop(_:)``

@@ -1,5 +1,6 @@
 import Glibc
 import NarratorCore
+import NarratorModel
 import NarratorSystem
 
 /// Loads and saves ``SpeechSettings`` at a path the daemon chooses.

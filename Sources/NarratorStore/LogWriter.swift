@@ -1,9 +1,10 @@
 import CSQLite
 import Dispatch
+import NarratorBase
 import NarratorCore
+import NarratorModel
 import NarratorSystem
 import Synchronization
-import NarratorBase
 
 /// Writes log rows on its own thread, in batches: every row appended while a commit runs goes into
 /// the next transaction (group commit). Appending never blocks, so speech never waits for the disk;

@@ -1,5 +1,5 @@
-import NarratorBase
 import Glibc
+import NarratorBase
 
 /// A blocking line client for narratorctl (and benchmarks): connect, send a line, read lines.
 /// Not shared between threads; it closes its socket when released.

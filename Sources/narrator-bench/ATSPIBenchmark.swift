@@ -3,6 +3,7 @@ import Foundation
 import NarratorATSPI
 import NarratorCore
 import NarratorDesktopHarness
+import NarratorModel
 import NarratorSystem
 
 /// The AT-SPI bridge on a headless desktop with gtk3-widget-factory (about 240 objects):

@@ -1,8 +1,8 @@
 import Foundation
+import NarratorBase
 import NarratorCore
 import NarratorStore
 import Synchronization
-import NarratorBase
 
 /// The announcement path: deciding (the queue) and logging (the group-committing writer), beside
 /// raw batched SQLite inserts into the same kind of file in the same run.

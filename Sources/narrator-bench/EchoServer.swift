@@ -1,7 +1,7 @@
 import Glibc
+import NarratorBase
 import NarratorCore
 import NarratorSystem
-import NarratorBase
 
 /// Echoes every line back to its sender: the raw Unix-socket round trip that the round-trip
 /// benchmark compares the daemon's own round trip against, built from the same loop the daemon uses.

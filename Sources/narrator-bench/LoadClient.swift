@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 
 /// One well-behaved load-test client: it registers its own tree, then loops through focus, next,
 /// previous, touch, adjust, update and announce with one request in flight, and checks each reply

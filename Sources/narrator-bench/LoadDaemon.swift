@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import NarratorCore
+import NarratorModel
 import NarratorSystem
 
 /// The narratord under load: the release build next to this binary, null audio, a temporary

@@ -1,9 +1,9 @@
-import NarratorBase
 import Foundation
-import Synchronization
+import NarratorBase
 import NarratorCore
 import NarratorSpeech
 import NarratorSystem
+import Synchronization
 
 /// Measurement at the output boundary: forwards every call to a real output and timestamps, per
 /// utterance, the first `write`, the end of an `interrupt`, and the return of any write of that

@@ -1,6 +1,7 @@
 import Foundation
 import NarratorCLI
 import NarratorCore
+import NarratorModel
 
 /// `narratorctl experiment`'s sweep: every shipped trace under a 3×3×3 grid of policies, the cells
 /// in parallel on every core (``ExperimentRunner``), beside the same cells replayed one policy at a

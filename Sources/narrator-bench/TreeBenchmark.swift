@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import NarratorSystem
 
 /// Loading and listing large trees: decode + validate + compile + utterances for every stop,

@@ -1,5 +1,6 @@
 import Glibc
 import NarratorCore
+import NarratorModel
 import NarratorSystem
 
 /// Reads narratord's requests from standard input on a thread of its own, so that a `cancel`

@@ -18,30 +18,31 @@ SYSTEM = {"Glibc", "Dispatch", "Synchronization", "Foundation"}
 # Each module, and the project modules (and C shims) it may import. An import may only go down.
 ALLOWED = {
     "NarratorBase": set(),
-    "NarratorCore": {"NarratorBase"},
+    "NarratorModel": {"NarratorBase"},
+    "NarratorCore": {"NarratorBase", "NarratorModel"},
     "NarratorSystem": {"NarratorBase", "CNarratorSystem"},
     "NarratorCommandLine": {"NarratorBase"},
-    "NarratorStore": {"NarratorBase", "NarratorCore", "NarratorSystem", "CSQLite"},
-    "NarratorSpeech": {"NarratorBase", "NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
-    "NarratorDaemon": {"NarratorBase", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
-    "NarratorCLI": {"NarratorBase", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
-    "NarratorATSPI": {"NarratorBase", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
+    "NarratorStore": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "CSQLite"},
+    "NarratorSpeech": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
+    "NarratorDaemon": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
+    "NarratorCLI": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
+    "NarratorATSPI": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
     "NarratorPulseHarness": {"NarratorBase", "NarratorSystem"},
     "NarratorDesktopHarness": {"NarratorBase", "NarratorSystem"},
     "NarratorTestSupport": set(),
     "narratord": {"NarratorBase", "NarratorDaemon", "NarratorSystem"},
     "narratorctl": {"NarratorCLI"},
     "narrator-atspi": {"NarratorBase", "NarratorATSPI", "NarratorSystem"},
-    "narrator-flite": {"NarratorBase", "NarratorCore", "NarratorSystem", "CFlite"},
+    "narrator-flite": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "CFlite"},
     "narrator-bench": {
-        "NarratorBase", "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI",
+        "NarratorBase", "NarratorModel", "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI",
         "NarratorDesktopHarness", "NarratorCLI", "CAtspi",
     },
 }
 
 # The modules the daemon, the bridge and the Flite engine run: a trap there silences the user.
 RUN = {
-    "NarratorBase", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorStore", "NarratorSpeech", "NarratorDaemon",
+    "NarratorBase", "NarratorModel", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorStore", "NarratorSpeech", "NarratorDaemon",
     "NarratorATSPI", "narratord", "narrator-atspi", "narrator-flite",
 }
 

@@ -1,10 +1,11 @@
 import Foundation
-import Testing
 import Glibc
 import NarratorCore
 import NarratorDesktopHarness
+import NarratorModel
 import NarratorSystem
 import NarratorTestSupport
+import Testing
 
 /// The suites of applications nobody here wrote (Mousepad, gnome-calculator, Firefox, Qt), one
 /// at a time: each starts a desktop and a real application, and two at once on two cores make

@@ -1,9 +1,9 @@
 import Foundation
 import Glibc
+@testable import NarratorATSPI
 import NarratorCore
 import NarratorSystem
 import Testing
-@testable import NarratorATSPI
 
 /// The bridge's connection to narratord never blocks its loop: a narratord that does not read
 /// leaves the requests waiting in the link, written once it reads, and one that stops reading

@@ -1,6 +1,7 @@
-import NarratorCore
-import Testing
 import NarratorBase
+import NarratorCore
+import NarratorModel
+import Testing
 
 @Suite("Throttling experiments: specs, grids, figures, the Pareto front")
 struct ExperimentTests {

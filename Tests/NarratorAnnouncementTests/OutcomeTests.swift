@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 @Suite("Announcement queue: every outcome on a virtual clock")
 struct OutcomeTests {

@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 import Testing
 
 @Suite("Announcement policies and traces")

@@ -1,5 +1,5 @@
-import NarratorCore
 import NarratorBase
+import NarratorCore
 
 /// A queue and scheduler on a virtual clock where every utterance takes `speechLength`.
 struct Session {

@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// Traces as `narratorctl log --trace` writes them and `replay` reads them, and the simulation

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// Runs a read against `app`, answering each wave of requests together as a bus would; returns
 /// the outcome and how many waves (round trips) it took.

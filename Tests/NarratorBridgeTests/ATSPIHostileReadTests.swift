@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// An application on the bus built to hurt its reader: every object a panel with the name its
 /// `name` gives, its children whatever `children` says, asked however often (it may answer

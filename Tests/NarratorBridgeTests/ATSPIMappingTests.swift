@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// AT-SPI2 objects as GTK and Qt expose them (roles, states, names, relations, values, actions,
 /// extents: the shapes of atspi.md), mapped to Narrator trees and read the way a user hears them.

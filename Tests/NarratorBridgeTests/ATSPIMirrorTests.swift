@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The bridge's decisions on a virtual desktop: windows that come, change and go; the
 /// application's focus; and narratord's actions carried back to the application.

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// narratord's owner events carried back into the application: activate as the default action,
 /// increment and decrement, a declarative value, Narrator's focus; and what is said when the

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// An alert, notification or info bar coming on show: announced through narratord's queue at high
 /// priority, keyed by its element so that a newer text replaces one still waiting.

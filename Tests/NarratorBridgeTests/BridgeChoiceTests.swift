@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The choice of a tab list or a radio group moving on (Right, Down): the control that gave it
 /// up is updated quietly, and the new choice's focus says "selected" (the mirror's rule:

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// narratord's replies and lines: a refused update has its window registered again whole; other
 /// refusals, lines that cannot be decoded, replies to no request and replies of the wrong shape

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// Which events read what: an object's own facts have it read alone at once; the tree's shape
 /// has the whole application read after the batch delay, a burst being one read, and events

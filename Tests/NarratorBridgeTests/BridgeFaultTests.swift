@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// What the desktop does to the bridge: an application that stops answering or leaves in the
 /// middle of a read, narratord going away and coming back, the accessibility bus restarting.

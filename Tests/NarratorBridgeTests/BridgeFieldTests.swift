@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// A text field: read alone before its focus is said (GTK selects its text after the focus
 /// event), and each key typed into it read alone at once and said.

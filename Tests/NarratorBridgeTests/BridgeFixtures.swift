@@ -1,4 +1,5 @@
 @testable import NarratorCore
+@testable import NarratorModel
 
 /// The desktop the bridge's scenarios run on: the GTK fixture's window and zenity's question,
 /// with the names of their trees, and the objects scenarios add to them.

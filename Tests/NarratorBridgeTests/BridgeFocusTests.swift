@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The application's focus followed: once per move, only to stops, and, where the object is new,
 /// once a read has found it, quietly.

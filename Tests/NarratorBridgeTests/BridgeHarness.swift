@@ -1,6 +1,7 @@
-import Testing
-@testable import NarratorCore
 import NarratorBase
+@testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// One ``ATSPIBridge`` on a virtual desktop and a virtual clock: the shell's part played by a
 /// test. Applications answer each question the way a bus does, a round trip after it is asked;

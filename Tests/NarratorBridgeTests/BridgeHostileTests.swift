@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// An application whose tree is built to hurt: the bridge gives it up, says so once, takes its
 /// windows away and heeds neither it nor its events again while it is on the bus; every other

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// A long list that manages its descendants (GTK's tree view): mirrored lazily, each row read
 /// alone as it becomes active, with its place in the list, and the hundred nearest the latest kept.

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The AT-SPI events the real GTK fixture (Tests/Helpers/atspi/fixture.py) sent as a user gave its
 /// window the focus, tabbed through it, cleared the check box, typed into the entry and chose the

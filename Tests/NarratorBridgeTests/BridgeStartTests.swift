@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The bridge starting on a desktop: hello, the registry's list of applications, and each
 /// application read and registered, whichever toolkit it is.

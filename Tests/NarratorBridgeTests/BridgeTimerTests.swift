@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// Timers that fire once what they waited for has happened change nothing: the core ignores a
 /// fire it no longer waits for.

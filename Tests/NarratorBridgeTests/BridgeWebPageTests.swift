@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// A web page in a browser (Gecko's dialect: no cache, everything walked): a long one is mirrored
 /// at once as its first part and completed after, a part at a time; a change under one of its

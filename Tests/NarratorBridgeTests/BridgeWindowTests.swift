@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// Windows and applications coming, going and becoming active: each window a tree, registered
 /// when it opens, unregistered when it closes, entered when it is activated.

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The bridge's own D-Bus wire format. The replies here are bytes GLib's GDBusMessage wrote
 /// (`to_blob`, both byte orders); the call's bytes are ones GLib's `new_from_blob` read back as

@@ -1,4 +1,5 @@
 @testable import NarratorCore
+@testable import NarratorModel
 
 /// An application as AT-SPI2 describes it, answering the bridge's requests the way GTK (with its
 /// cache) or Qt 5 (without) does; built from the snapshot the read is expected to give back.

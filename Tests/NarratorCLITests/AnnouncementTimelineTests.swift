@@ -1,11 +1,11 @@
 import Foundation
+import NarratorBase
+@testable import NarratorCLI
 import NarratorCore
 import Testing
-@testable import NarratorCLI
 
 #if canImport(FoundationXML)
     import FoundationXML
-import NarratorBase
 #endif
 
 /// The replay timeline, parsed as XML: what a reader of the SVG sees, checked structurally.

@@ -1,6 +1,6 @@
-import Testing
 @testable import NarratorCLI
 import NarratorCommandLine
+import Testing
 
 @Suite struct ArgumentParserTests {
     @Test func globalAndCommandOptions() throws {

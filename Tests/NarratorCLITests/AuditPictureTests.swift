@@ -1,7 +1,8 @@
 import Foundation
-import NarratorCore
-import Testing
 @testable import NarratorCLI
+import NarratorCore
+import NarratorModel
+import Testing
 
 #if canImport(FoundationXML)
     import FoundationXML

@@ -1,6 +1,6 @@
+@testable import NarratorCLI
 import NarratorCore
 import Testing
-@testable import NarratorCLI
 
 @Suite struct CommandNameTests {
     /// narratorctl spells its commands itself (with help and argument grammar); the protocol's

@@ -1,6 +1,7 @@
-import NarratorCore
-import Testing
 @testable import NarratorCLI
+import NarratorCore
+import NarratorModel
+import Testing
 
 /// `narratorctl __complete`'s decisions, in-process with made-up daemon answers; the real script
 /// in a real bash against a real daemon is NarratorEndToEndTests/BashCompletionTests.

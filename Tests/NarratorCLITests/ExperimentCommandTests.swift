@@ -1,8 +1,8 @@
 import Foundation
 import FoundationXML
+@testable import NarratorCLI
 import NarratorTestSupport
 import Testing
-@testable import NarratorCLI
 
 /// Counts the plot's groups by class (`front`, `policy`).
 private final class PlotCollector: NSObject, XMLParserDelegate {

@@ -1,7 +1,7 @@
 import Foundation
-import Testing
 @testable import NarratorCLI
 import NarratorCommandLine
+import Testing
 
 /// What a new user trips over (issue 15) without a daemon: the built narratorctl, offline.
 @Suite struct NewUserOfflineTests {

@@ -1,6 +1,7 @@
 import Foundation
-import NarratorCore
 import FoundationXML
+import NarratorCore
+import NarratorModel
 import Testing
 
 /// Counts the announcements SVG marks stand for by their class attribute, per policy lane (a

@@ -1,5 +1,5 @@
-import NarratorCore
 import NarratorBase
+import NarratorCore
 
 /// An ``OutputFailover`` on a virtual clock, fed one input at a time; each step returns the exact
 /// effects, and `reports` keeps every status reported so far.

@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 extension Harness {
     /// Submits `request` numbered next, with `rest` (numbered after it) offered as what goes on

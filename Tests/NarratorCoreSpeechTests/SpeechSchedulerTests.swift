@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 @Suite("Speech scheduler: focus, value and hints")
 struct FocusSchedulingTests {

@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// The stream is closed two seconds after the last audio, and only then, on a virtual clock.
 @Suite("Closing the idle sound-server stream")

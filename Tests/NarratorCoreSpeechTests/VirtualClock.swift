@@ -1,5 +1,5 @@
-import NarratorCore
 import NarratorBase
+import NarratorCore
 
 /// A scheduler driven by a virtual clock, recording every command and event.
 struct Harness {

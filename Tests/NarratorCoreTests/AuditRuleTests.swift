@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The audit findings for a document of `children` under a 400 x 800 root.
 func audit(_ children: String, extra: String = "", ignoring: Set<AuditRule> = [], limits: AuditLimits = .default) throws -> [AuditFinding] {

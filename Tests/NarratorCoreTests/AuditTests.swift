@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// Audit as a whole: ignore lists, ordering, paths after updates, the examples.
 @Suite struct AuditTests {

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The direct decoder (bytes to nodes, no value tree) must give the same document and id index
 /// as the value-tree walk, and leave every problem to the walk, which names it and its path.

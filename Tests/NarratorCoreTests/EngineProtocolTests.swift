@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The engine protocol's frames and requests (docs/engine-protocol.md), as both sides read them.
 @Suite struct EngineProtocolTests {

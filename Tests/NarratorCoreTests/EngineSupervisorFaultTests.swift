@@ -1,6 +1,7 @@
 import NarratorBase
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// An engine process that fails: every crash and hang gives it up the same way (killed, its jobs
 /// failed for the fallback with what was not heard, a new one started), and while it keeps

@@ -1,6 +1,7 @@
 import NarratorBase
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// What a hang is: a silent engine is checked every hang bound against its CPU time. One that
 /// computes (a long clause on a loaded machine) is waited for; one that is stopped, deadlocked or

@@ -1,6 +1,7 @@
-import Testing
-@testable import NarratorCore
 import NarratorBase
+@testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// One ``EngineSupervisor`` on a virtual clock, the shell's part played by the test: it feeds
 /// frames as an engine would write them (each read followed by the shell's return to reading),

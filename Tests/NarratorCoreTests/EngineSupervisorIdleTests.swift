@@ -1,6 +1,7 @@
 import NarratorBase
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// An engine nobody uses gives its memory back: once ready with no job in flight or queued for
 /// its idle limit (the `engine-idle` setting), its process is stopped, and the next job or

@@ -1,6 +1,7 @@
-import Testing
-@testable import NarratorCore
 import NarratorBase
+@testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// An engine process's life while it works: started by its first job, serving jobs one at a time
 /// in order, its frames turned into each job's handlers, cancels, and what the hang bound counts.

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// Which of an engine's voices speaks a voice choice, and its voices as the speech layer lists them.
 @Suite struct EngineVoiceChoiceTests {

@@ -1,5 +1,6 @@
-import Testing
 import NarratorCore
+import NarratorModel
+import Testing
 
 /// `framedNodes()` and `rootID`: what a picture of the tree is drawn from.
 @Suite struct FramedNodeTests {

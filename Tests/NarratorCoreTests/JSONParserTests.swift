@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 @Suite struct JSONParserTests {
     let parser = JSONParser()

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// A property update that leaves the reading order alone keeps the tree's index instead of
 /// rebuilding it; whichever way an update went, the tree must navigate exactly as one compiled

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 @Suite struct RequestDecoderTests {
     func decode(_ line: String) -> Result<Request, RequestFailure> { RequestDecoder().decode(Array(line.utf8)) }

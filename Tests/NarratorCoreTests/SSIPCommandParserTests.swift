@@ -1,5 +1,5 @@
-import Testing
 import NarratorCore
+import Testing
 
 /// Every command spd-say 0.11.4, python3-speechd 0.11.4 and Orca 43 sent in the transcripts.
 @Suite struct SSIPCommandParserTests {

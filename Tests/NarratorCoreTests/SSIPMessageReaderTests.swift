@@ -1,5 +1,5 @@
-import Testing
 import NarratorCore
+import Testing
 
 /// Data mode after SPEAK, fed lines as the connection splits them (on CRLF only).
 @Suite struct SSIPMessageReaderTests {

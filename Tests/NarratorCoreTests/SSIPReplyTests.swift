@@ -1,5 +1,5 @@
-import Testing
 import NarratorCore
+import Testing
 
 /// Replies and events byte for byte as the transcripts show speech-dispatcher sending them.
 @Suite struct SSIPReplyTests {

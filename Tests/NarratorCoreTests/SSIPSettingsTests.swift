@@ -1,5 +1,5 @@
-import Testing
 import NarratorCore
+import Testing
 
 @Suite struct SSIPSettingsTests {
     /// raw_errors.log: a new connection's GET RATE, VOICE_TYPE and LANGUAGE; python's GET OUTPUT_MODULE.

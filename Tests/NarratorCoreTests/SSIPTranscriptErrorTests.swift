@@ -1,5 +1,5 @@
-import Testing
 import NarratorCore
+import Testing
 
 /// raw_errors.log and raw_history.log: every line probe sent to speech-dispatcher 0.11.4 and its
 /// reply, byte for byte (the log's out-of-order lines put back in order).

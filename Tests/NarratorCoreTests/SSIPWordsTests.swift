@@ -1,5 +1,5 @@
-import Testing
 import NarratorCore
+import Testing
 
 @Suite struct SSIPWordsTests {
     @Test func keysReadAsWords() {

@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// The examples from the seed articles, which must come out exactly.
 @Suite struct SeedExampleTests {

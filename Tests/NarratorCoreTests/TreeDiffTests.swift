@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 @Suite struct TreeDiffTests {
     @Test("what changed between two versions of a tree, and only that")

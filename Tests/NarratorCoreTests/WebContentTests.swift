@@ -1,5 +1,6 @@
-import Testing
 @testable import NarratorCore
+@testable import NarratorModel
+import Testing
 
 /// What a web page needs of a tree: headings say their level, the controls rotor moves over a
 /// form's fields and buttons (and exists only where there is a field to fill in).

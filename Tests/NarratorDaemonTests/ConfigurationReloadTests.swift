@@ -1,7 +1,7 @@
 import Foundation
 import NarratorCommandLine
-import Testing
 @testable import NarratorDaemon
+import Testing
 
 @Suite struct ConfigurationReloadTests {
     @Test func anOptionThatNeedsARestartIsNamedAtEveryReloadUntilTheRestart() throws {

@@ -1,8 +1,8 @@
 import Foundation
-import Testing
 import NarratorCore
-import NarratorSpeech
 @testable import NarratorDaemon
+import NarratorSpeech
+import Testing
 
 /// Which engine executables narratord takes, and which listings it keeps.
 @Suite struct EngineDiscoveryTests {

@@ -1,6 +1,6 @@
-import Testing
 import NarratorCommandLine
 @testable import NarratorDaemon
+import Testing
 
 @Suite struct OptionsTests {
     let environment = ["HOME": "/home/u", "XDG_STATE_HOME": "/home/u/.state", "XDG_CONFIG_HOME": "/home/u/.cfg"]

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// Runs the sqlite3 shell on a database, as a user would while narratord runs.

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// narratorctl against a live daemon: every command's human output and exit status.

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// A large request (a 100,000-element tree) is decoded off the daemon's loop, and an update that

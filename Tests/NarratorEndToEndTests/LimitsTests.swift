@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// Every limit answers with a clear error naming what is wrong, and the connection goes on.

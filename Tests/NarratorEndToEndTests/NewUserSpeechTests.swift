@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// What a new user meets first, through a real narratord driven by narratorctl (issue 15).

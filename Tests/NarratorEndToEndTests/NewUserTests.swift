@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// What a new user trips over (issue 15), met where they meet it: narratorctl against a real daemon.

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// The socket protocol itself: replies, errors, events, and many clients at once.

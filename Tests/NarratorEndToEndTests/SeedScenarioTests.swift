@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// The seed examples, end to end: a real daemon, an app that owns its tree over the socket,

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// Real traffic through the built binaries (spd-say and python3-speechd over SSIP, a JSON client

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// What a walkthrough as a new user found beyond the list, met where it was met:

@@ -1,6 +1,6 @@
-import NarratorBase
 import CNarratorSystem
 import Glibc
+import NarratorBase
 import NarratorCore
 import NarratorSystem
 import NarratorTestSupport

@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// Actions on the focused element: the ones the daemon carries out itself, and the ones it hands

@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// Announcements through the session: the row appended with the first decision, the reply sent
 /// only once that row is committed, and every outcome reaching the log.

@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// The daemon's loop feeds the session everything that was ready when it woke, then
 /// `batchEnded`: the speech a batch started goes to the player only then, less what the same

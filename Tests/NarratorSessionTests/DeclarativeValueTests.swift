@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// A `value` set on an element that speaks a declarative value is refused, never dropped silently.

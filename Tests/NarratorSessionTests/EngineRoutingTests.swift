@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// Which engine speaks what: the user's engine and per-kind settings, an SSIP client's output
 /// module, and the text's language, over the engines narratord found.

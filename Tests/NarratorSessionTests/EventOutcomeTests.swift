@@ -1,6 +1,7 @@
-import NarratorCore
-import Testing
 import NarratorBase
+import NarratorCore
+import NarratorModel
+import Testing
 
 /// Final speech events carry the outcome word of the log (`outcome`), an additive field.
 @Suite struct EventOutcomeTests {

@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// Focus, navigation and hints, through the session on a virtual clock: the same scenarios the

@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// A key echo in the middle of long SSIP text: heard at once, then the text goes on from the
 /// sentence the listener was hearing, its client told of one BEGIN and one END.

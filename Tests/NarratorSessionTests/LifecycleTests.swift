@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// Connections coming and going, the daemon stopping, the sound output and the log changing

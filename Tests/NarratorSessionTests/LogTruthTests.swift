@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// The log says what the listener heard: speech that went to null because the sound server was
 /// gone is `inaudible`, a message PAUSE cut is `interrupted`, and pipe-mode lines lose their newline.

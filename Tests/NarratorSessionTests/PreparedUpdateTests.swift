@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// An update that rebuilds a large tree's reading order is applied to a copy of the tree off the
 /// daemon's loop (``PreparedUpdate``) and swapped in: it must be answered, and leave the tree and

@@ -1,6 +1,7 @@
-import NarratorCore
-import Testing
 import NarratorBase
+import NarratorCore
+import NarratorModel
+import Testing
 
 /// The typed protocol on both sides: what the daemon encodes, narratorctl (or any Swift client)
 /// decodes to the same value, and requests likewise; the JSON is what docs/protocol.md shows.

@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// A screen reader's burst is not a flood (issue 38): what Orca 43 sends on a page load, as it
 /// sent it through narratord (Tests/Helpers/traces/regatta_page.html: the frame, the summary,

@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 extension Harness {
     /// A new SSIP connection of the daemon's user.

@@ -1,6 +1,6 @@
+import NarratorBase
 import NarratorCore
 import Testing
-import NarratorBase
 
 /// The SSIP socket's path taken by another server is taken back, but not fought over forever.
 @Suite struct SocketTakebackTests {

@@ -1,8 +1,9 @@
 import Foundation
+import NarratorBase
 import NarratorCore
+import NarratorModel
 import NarratorTestSupport
 import Testing
-import NarratorBase
 
 /// A session on a virtual clock, driven the way the daemon drives it: requests decoded from
 /// protocol lines, speech reported finished when the test says so, log rows committed on demand.

@@ -1,6 +1,7 @@
-import NarratorCore
-import Testing
 import NarratorBase
+import NarratorCore
+import NarratorModel
+import Testing
 
 /// A text field as an editor drives it: `edit` updates say exactly what each key put in or took
 /// out, `caret` updates say what the caret moved over (the character, the word, the line) or what

@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorModel
 import Testing
 
 /// Entering a tree says its title first; a title that is also the first element's label is said once.

@@ -1,6 +1,6 @@
 import Foundation
-import NarratorPulseHarness
 import NarratorCore
+import NarratorPulseHarness
 @testable import NarratorSpeech
 import Synchronization
 import Testing

@@ -1,6 +1,6 @@
 import Foundation
-import Testing
 @testable import NarratorSpeech
+import Testing
 
 /// Flite's 16 kHz (and kal's 8 kHz) audio raised to the stream's 22050 Hz: the right length, the
 /// same however it is chunked, a tone kept a tone, and nothing past full scale.

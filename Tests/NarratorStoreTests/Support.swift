@@ -1,5 +1,5 @@
-import NarratorCore
 import Foundation
+import NarratorCore
 import NarratorStore
 
 /// A fresh directory for one test's database files.

@@ -1,5 +1,5 @@
-import Testing
 @testable import NarratorSystem
+import Testing
 
 @Suite struct LineFramerTests {
     private func feed(_ framer: inout LineFramer, _ text: String) -> [LineFramer.Frame] {

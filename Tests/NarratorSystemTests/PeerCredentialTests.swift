@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
-import Testing
 @testable import NarratorSystem
+import Testing
 
 @Suite struct PeerCredentialTests {
     @Test func theServerSeesTheClientsRealUIDAndPID() throws {

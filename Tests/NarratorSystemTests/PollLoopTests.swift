@@ -1,9 +1,9 @@
-import NarratorCore
 import Glibc
+import NarratorBase
+import NarratorCore
+@testable import NarratorSystem
 import Synchronization
 import Testing
-@testable import NarratorSystem
-import NarratorBase
 
 @Suite struct PollLoopTests {
     @Test func echoesForAHundredConcurrentClients() throws {

@@ -1,10 +1,10 @@
-import NarratorCore
 import Dispatch
 import Foundation
 import Glibc
-import Synchronization
-@testable import NarratorSystem
 import NarratorBase
+import NarratorCore
+@testable import NarratorSystem
+import Synchronization
 
 /// A fresh directory under /tmp (short paths: Unix sockets allow 107 bytes), removed on deinit.
 final class TemporaryDirectory: Sendable {

@@ -1,6 +1,6 @@
 import Glibc
-import Testing
 @testable import NarratorSystem
+import Testing
 
 @Suite struct SocketActivationTests {
     @Test func readsThePassedDescriptorsAndTheirNames() throws {

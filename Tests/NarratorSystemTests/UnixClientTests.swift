@@ -1,7 +1,7 @@
 import Glibc
+@testable import NarratorSystem
 import Synchronization
 import Testing
-@testable import NarratorSystem
 
 @Suite struct UnixClientTests {
     @Test func noSocketFileIsReportedWithThePath() throws {

@@ -1,3 +1,5 @@
+import NarratorModel
+
 /// Reading one application's windows from AT-SPI2 as ``AccessibleSnapshot``s, as a pure state
 /// machine: it says which ``ATSPIRequest``s to send, takes their replies in any order, and says
 /// what to ask next, until every answer is in.
@@ -9,6 +11,7 @@
 /// questions go out together and every level's objects together, so the walk costs two round trips
 /// per level rather than several per object. Because nothing here waits on a reply, a hung
 /// application delays only its own read: the bridge's other applications go on being served.
+
 public struct ATSPIApplicationRead: Sendable {
     /// What the read found.
     public enum Outcome: Equatable, Sendable {

@@ -1,8 +1,11 @@
+import NarratorModel
+
 /// What the AT-SPI bridge does, decided as a pure state machine: which trees to register, update
 /// and unregister in narratord as an application's windows come, change and go; where Narrator's
 /// focus goes when the application's focus moves; and what to do in the application when
 /// narratord tells the trees' owner to act. The bridge's shell reads the windows, feeds the
 /// changes in, and carries the effects out (requests to narratord, calls to libatspi).
+
 public struct ATSPIMirror: Sendable {
     /// A top-level window: its application's D-Bus name (":1.42") and its object path there.
     public struct WindowID: Hashable, Sendable, CustomStringConvertible {

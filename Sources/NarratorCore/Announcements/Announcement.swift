@@ -1,5 +1,6 @@
-/// Identifies one announcement from its request to its final outcome (the `announcement` of a reply).
 import NarratorBase
+
+/// Identifies one announcement from its request to its final outcome (the `announcement` of a reply).
 
 public struct AnnouncementID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var rawValue: UInt64

@@ -1,8 +1,10 @@
+import NarratorBase
+import NarratorModel
+
 /// The tunable rules of the announcement queue, named so that experiments can compare them.
 ///
 /// A policy is small data: it parses from a JSON object (see ``parse(_:name:)``) and the three
 /// built-ins ``none``, ``default`` and ``strict`` are documented in docs/announcements.md.
-import NarratorBase
 
 public struct AnnouncementPolicy: Sendable, Hashable {
     public var name: String

@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// Decides, for every announcement, whether and when it is spoken: deduplication, a rate limit per
 /// tree, a bounded queue with a time to live, and cancellation when focus leaves a tree.
 ///
@@ -12,7 +14,6 @@
 /// (it waits); an arriving `high` cuts a playing `default` or `low`, an arriving `default` cuts a `low`.
 /// Towards other speech they follow the iOS semantics of ``SpeechPolicy``: an arriving `default` or
 /// `high` interrupts focus speech, `low` waits, and nothing that waits cuts newer focus speech.
-import NarratorBase
 
 public struct AnnouncementQueue: Sendable {
     private struct Entry: Sendable {

@@ -1,8 +1,9 @@
+import NarratorBase
+
 /// The daemon's speech plan on a virtual clock, with each utterance lasting as long as it played
 /// when the trace was recorded, else as long as `duration` says: what `narratorctl replay` runs.
 /// The plan is the one the daemon's session runs on real time and real audio, and SSIP messages
 /// go through the same gate, so a replay decides exactly as the daemon would.
-import NarratorBase
 
 public struct AnnouncementSimulation {
     public private(set) var plan: SpeechPlan

@@ -1,5 +1,7 @@
-/// A trace that cannot be replayed, with the line at fault.
 import NarratorBase
+import NarratorModel
+
+/// A trace that cannot be replayed, with the line at fault.
 
 public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int

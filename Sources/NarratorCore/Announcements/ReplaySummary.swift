@@ -1,4 +1,5 @@
 import NarratorBase
+import NarratorModel
 
 /// One policy's row in the replay comparison: what happened to the trace's messages (its
 /// announcements and Speech Dispatcher clients' messages: what apps asked to be heard) under it.

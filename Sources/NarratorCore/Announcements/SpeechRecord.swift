@@ -1,5 +1,6 @@
-/// The life of one utterance that is not an announcement (focus, hint, value, speak): one row of the log.
 import NarratorBase
+
+/// The life of one utterance that is not an announcement (focus, hint, value, speak): one row of the log.
 
 public struct SpeechRecord: Sendable, Hashable {
     public var utterance: UtteranceID

@@ -1,5 +1,6 @@
-/// A token bucket for one tree's rate limit: full at `burst`, refilled continuously.
 import NarratorBase
+
+/// A token bucket for one tree's rate limit: full at `burst`, refilled continuously.
 
 struct TokenBucket: Sendable, Hashable {
     private(set) var tokens: Double

@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// The sound server's failover, as a value in the style of ``EngineSupervisor``: it decides which
 /// device calls the engine thread hands over and how long it waits for each, when a call is
 /// given up and the rest of the utterance goes to `null`, when to try to reconnect, when the
@@ -24,7 +26,6 @@
 /// Driven by typed inputs only (``OutputFailoverInput``), each with its instant on the monotonic
 /// clock; it acts only by returning effects (``OutputFailoverEffect``). No threads, devices or
 /// clocks: every fault runs in a test on a virtual clock.
-import NarratorBase
 
 public struct OutputFailover: Sendable {
     public struct Configuration: Sendable, Hashable {

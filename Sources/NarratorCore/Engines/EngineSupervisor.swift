@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// The life of one engine process (Flite, Piper), as a value in the style of ``Session``: it
 /// decides when the process is started, which job is written to it and when, what its frames
 /// mean for each job, and when it is given up and started again; the shell (`EngineProcess`)
@@ -30,7 +32,6 @@
 /// Driven by typed inputs only (``EngineSupervisorInput``), each with its instant on the
 /// monotonic clock; it acts only by returning effects (``EngineSupervisorEffect``). No
 /// processes, pipes, threads or clocks: every fault runs in a test on a virtual clock.
-import NarratorBase
 
 public struct EngineSupervisor: Sendable {
     /// The engine's bounds and delays.

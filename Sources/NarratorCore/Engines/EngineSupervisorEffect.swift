@@ -1,6 +1,7 @@
+import NarratorBase
+
 /// What an engine's supervisor asks its shell to do, as a value: the only way it acts. The
 /// shell carries the effects out in order; tests compare them exactly.
-import NarratorBase
 
 public enum EngineSupervisorEffect: Sendable, Hashable {
     /// Start a process of the engine (`ENGINE --serve`) with pipes for its standard streams;

@@ -1,9 +1,11 @@
+import NarratorBase
+import NarratorModel
+
 /// What one policy did to one trace, in the figures an experiment compares.
 ///
 /// Computed from the simulation's lives alone (``measure(records:speech:length:late:)``), so a new
 /// kind of message replayed later is counted without changing the simulation: announcements and
 /// SSIP messages are *messages*; focus, hint, value and speak are the *user's own speech*.
-import NarratorBase
 
 public struct ExperimentMetrics: Sendable, Equatable {
     /// Messages replayed (every outcome).

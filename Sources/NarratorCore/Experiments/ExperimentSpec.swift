@@ -1,8 +1,10 @@
+import NarratorBase
+import NarratorModel
+
 /// A throttling experiment as a researcher writes it: a base policy, the parameters to sweep and
 /// their values, the traces to replay, and the speech to time them with. Parsed from a small JSON
 /// file (docs/announcements.md, "Experiments"); paths stay as written, the CLI resolves them
 /// against the spec file's directory.
-import NarratorBase
 
 public struct ExperimentSpec: Sendable, Equatable {
     /// One swept policy parameter (a policy file's key) and the values it takes, in file order.

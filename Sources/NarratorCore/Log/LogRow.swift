@@ -1,8 +1,9 @@
+import NarratorBase
+
 /// One row of the utterance log: an announcement or any other utterance, with its outcome.
 ///
 /// Times are seconds: Unix time for rows the daemon writes, seconds from the trace's start for
 /// replayed rows (which carry an `experiment`).
-import NarratorBase
 
 public struct LogRow: Sendable, Hashable {
     public var announcement: Int64?

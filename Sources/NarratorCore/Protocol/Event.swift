@@ -1,6 +1,8 @@
+import NarratorBase
+import NarratorModel
+
 /// A line the daemon sends without being asked: to a tree's owner (an action to perform, a value
 /// the daemon changed) or to subscribers (each step of each utterance).
-import NarratorBase
 
 public enum Event: Equatable, Sendable {
     /// Perform this action (`activate`, `increment`, `decrement`, `magicTap`, `escape`, or a custom action).

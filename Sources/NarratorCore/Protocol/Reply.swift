@@ -1,5 +1,7 @@
-/// One reply line: the request's `id` echoed, and what became of the request.
 import NarratorBase
+import NarratorModel
+
+/// One reply line: the request's `id` echoed, and what became of the request.
 
 public struct Reply: Equatable, Sendable {
     /// The request's `id`, or nil when it had none (or could not be read).

@@ -1,6 +1,8 @@
+import NarratorBase
+import NarratorModel
+
 /// Reads replies back into their types, for `narratorctl` and any Swift client: the inverse of
 /// ``Reply/json``. A reply's shape depends on the command it answers, so the decoder is told it.
-import NarratorBase
 
 extension Reply {
     public init(json: JSONValue, answering command: CommandName) throws(ProtocolError) {

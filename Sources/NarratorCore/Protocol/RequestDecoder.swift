@@ -1,6 +1,8 @@
+import NarratorBase
+import NarratorModel
+
 /// Parses request lines. Pure: the daemon hands it bytes and gets a typed request or an error
 /// it can send back (with the request's id when one could be read).
-import NarratorBase
 
 public struct RequestDecoder: Sendable {
     public var parser: JSONParser

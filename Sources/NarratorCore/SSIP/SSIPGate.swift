@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// Deduplication and throttling for SSIP messages, per client name (which plays the part a
 /// tree's screen plays for announcements), under the daemon's announcement policy.
 ///
@@ -12,7 +14,6 @@
 /// speech; and a screen reader's backlog deeper than ``runawayBacklog`` (minutes of speech no user
 /// sits through: a client that cancelled once and then floods) is judged like one. Important
 /// messages are never judged, and progress reports are coalesced by the scheduler instead.
-import NarratorBase
 
 public struct SSIPGate: Sendable {
     private var buckets: [String: TokenBucket] = [:]

@@ -1,9 +1,10 @@
+import NarratorBase
+
 /// What narratord does when the path its SSIP listener is bound at stops leading to it: another
 /// server (speech-dispatcher started by hand with its own pid file, which narratord's does not
 /// stop) removed the socket file and bound its own. Clients that connect by path would reach
 /// that server and never narratord, with nothing said, so the path is taken back; a server that
 /// keeps taking it is left to it after a few rounds rather than fought forever.
-import NarratorBase
 
 public struct SocketTakeback: Sendable, Equatable {
     public enum Decision: Sendable, Equatable {

@@ -1,5 +1,6 @@
-/// What the session knows about one connection.
 import NarratorBase
+
+/// What the session knows about one connection.
 
 struct ClientRecord: Sendable {
     let id: ClientID

@@ -1,14 +1,14 @@
+import NarratorModel
+
 /// An update applied to a copy of its tree off the loop: on a large tree, an update that changes
 /// the reading order (a `sortPriority`, a subtree replaced or removed, an element hidden) rebuilds
 /// the tree's index, about 16 ms for 100,000 elements, which every other client would otherwise
 /// wait through. The session swaps the copy in if the tree is still at the revision it was made
 /// from, and applies the update itself otherwise, so the reply is the same either way.
+
 public struct PreparedUpdate: Sendable {
     /// The tree with the update applied, and the revision of the tree it was applied to.
-    public struct Result: Sendable {
-        public let tree: AccessibilityTree
-        public let revision: UInt64
-    }
+    public typealias Result = Workspace.PreparedTree
 
     /// The `update` request, answered as if it had come whole.
     public let request: Request

@@ -1,6 +1,7 @@
+import NarratorBase
+
 /// What the session knows about one Speech Dispatcher (SSIP) connection beyond its
 /// ``ClientRecord``: its settings, a SPEAK whose data is still arriving, and a pause.
-import NarratorBase
 
 struct SSIPClient: Sendable {
     var settings = SSIPSettings()

@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// Events held back from an SSIP connection for a moment after it was told a message's number.
 ///
 /// python3-speechd (and Orca, which speaks through it) reads replies and events on one thread and
@@ -7,7 +9,6 @@
 /// whose audio starts within a millisecond. So the events of a connection that was just given a
 /// `225` wait until it sends its next line (by then `speak()` has returned) or until ``grace`` has
 /// passed, whichever comes first, and then go out in order. What the listener hears is not delayed.
-import NarratorBase
 
 public struct SSIPEventHold: Sendable, Equatable {
     /// Long enough for the client's other thread to be scheduled and register its callback on a

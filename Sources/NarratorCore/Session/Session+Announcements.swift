@@ -1,6 +1,8 @@
+import NarratorBase
+import NarratorModel
+
 /// Announcements: numbering, the per-connection limit, the row appended with the first decision,
 /// and the reply sent once that row is committed.
-import NarratorBase
 
 extension Session {
     mutating func announce(

@@ -1,5 +1,6 @@
-/// The log's command rows: what silenced speech without being speech.
 import NarratorBase
+
+/// The log's command rows: what silenced speech without being speech.
 
 extension Session {
     /// A row for a command that silenced speech (SSIP `CANCEL` and `STOP`, `stop`, the daemon's

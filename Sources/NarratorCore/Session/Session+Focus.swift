@@ -1,5 +1,7 @@
-/// Focus moves and what they say.
 import NarratorBase
+import NarratorModel
+
+/// Focus moves and what they say.
 
 extension Session {
     /// Speaks a focus move (unless it hit a boundary) and its hint, and builds the reply.

@@ -1,7 +1,9 @@
+import NarratorBase
+import NarratorModel
+
 /// The user's speech settings: a `set` is checked, written to the settings file by the daemon,
 /// and takes effect (and is answered) once the file is written, or is refused when the write
 /// fails or has not finished within ``Session/settingsWriteBound``.
-import NarratorBase
 
 extension Session {
     /// How long a `set` waits for its settings file to be written before it is refused. A few

@@ -1,6 +1,8 @@
+import NarratorBase
+import NarratorModel
+
 /// What `status` reports: the session's own state, with the output and log figures their shells
 /// last reported.
-import NarratorBase
 
 extension Session {
     var status: StatusReport {

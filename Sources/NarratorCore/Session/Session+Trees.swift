@@ -1,5 +1,7 @@
-/// Registering, updating and listing trees, and who owns them.
 import NarratorBase
+import NarratorModel
+
+/// Registering, updating and listing trees, and who owns them.
 
 extension Session {
     /// Registers a tree compiled from its document (``PreparedRequest/compile(_:decoder:)``, by

@@ -1,3 +1,6 @@
+import NarratorBase
+import NarratorModel
+
 /// Everything narratord decides, as one pure state machine: the registered trees and the focus,
 /// the connections and what they own, the limits, the speech plan (announcement queue, scheduler,
 /// every utterance in flight), the speech settings, and the replies that wait for a log commit.
@@ -8,7 +11,6 @@
 /// or disk: the daemon's shells carry the effects out and feed back what happened, so every
 /// scenario runs in a test on a virtual clock exactly as it runs in the daemon. The JSON protocol
 /// is one front end; others (an SSIP server, an AT-SPI bridge) plug in as further inputs and effects.
-import NarratorBase
 
 public struct Session: Sendable {
     public let configuration: SessionConfiguration

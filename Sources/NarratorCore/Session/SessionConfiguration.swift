@@ -1,6 +1,7 @@
+import NarratorBase
+
 /// What the session is told once, at start-up: facts about the process and the machine that a
 /// pure core cannot read for itself, and the daemon's options.
-import NarratorBase
 
 public struct SessionConfiguration: Sendable {
     /// The daemon's user: only it (and root) may connect.

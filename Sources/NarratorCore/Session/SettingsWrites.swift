@@ -1,8 +1,10 @@
+import NarratorBase
+import NarratorModel
+
 /// The settings-file writes a session waits for, and what waits on them: the `set` each one
 /// answers, what that connection sent after its `set`, and the shutdown. A write that takes
 /// longer than ``Session/settingsWriteBound`` is given up on (its `set` is refused), so a stuck
 /// disk holds nobody up for longer than that.
-import NarratorBase
 
 struct SettingsWrites: Sendable {
     struct Waiting: Sendable {

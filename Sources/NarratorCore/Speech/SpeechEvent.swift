@@ -1,8 +1,9 @@
+import NarratorBase
+
 /// A step in an utterance's life, stamped with the monotonic instant it happened.
 ///
 /// Every utterance gets `queued`, then either `started` followed by `finished` or `interrupted`,
 /// or `dropped` when it was discarded before it started.
-import NarratorBase
 
 public struct SpeechEvent: Sendable, Hashable {
     public enum Phase: Sendable, Hashable {

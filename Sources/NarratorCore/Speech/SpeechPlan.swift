@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// Decides what is said and when: the announcement queue in front of the speech scheduler, and
 /// the one table of utterances from the moment they are asked for to their final event.
 ///
@@ -6,7 +8,6 @@
 /// commands say and reports when audio ran out (``finished(_:at:)``); the log gets each life once
 /// it has ended. The daemon's session runs it on the real clock, `narratorctl replay` on a virtual
 /// one (``AnnouncementSimulation``), so both decide the same way.
-import NarratorBase
 
 public struct SpeechPlan: Sendable {
     /// One utterance in flight: what it says, what it is about, and when it was asked for and started.

@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// Decides which utterance plays, what it interrupts, and when a hint is due.
 ///
 /// A pure state machine: every input carries the monotonic instant it happened at, and every
@@ -9,7 +11,6 @@
 /// stops, and the rest of it (``held``, a new utterance the caller made) plays once the key
 /// echoes have, before anything else that waits. A key echo arriving while ``held`` waits goes
 /// in front of it; speech that would have cut the text drops it (``SpeechEvent/DropReason/cutWhileHeld``).
-import NarratorBase
 
 public struct SpeechScheduler: Sendable {
     /// A hint waiting for its focus utterance to end and for the pause after it.

@@ -1,3 +1,5 @@
+import NarratorBase
+
 /// When the sound server's stream is closed so that the server can suspend its sink.
 ///
 /// An open playback stream keeps the sound server's sink running even when nothing is written to
@@ -8,7 +10,6 @@
 ///
 /// Pure: the output passes its clock's instants in and carries the effects out: one timer, which
 /// is only armed between the end of an utterance and the close, so that an idle output sets none.
-import NarratorBase
 
 public struct StreamIdlePolicy: Sendable, Hashable {
     /// How long after the last audio the stream is closed: long enough that the pauses within a

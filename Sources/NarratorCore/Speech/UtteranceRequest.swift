@@ -1,5 +1,6 @@
-/// Identifies one utterance from request to its final event.
 import NarratorBase
+
+/// Identifies one utterance from request to its final event.
 
 public struct UtteranceID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var rawValue: UInt64

@@ -1,5 +1,5 @@
-import NarratorCore
 import Foundation
+import NarratorCore
 import NarratorStore
 
 // narrator-log-probe DB: appends announcement rows as fast as the writer takes them and prints

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorModel
 import NarratorPulseHarness
 import NarratorSystem
 import NarratorTestSupport

@@ -1,3 +1,6 @@
+import NarratorBase
+import NarratorModel
+
 /// narrator-atspi's decisions, as one value in the style of ``Session``: it owns what the bridge
 /// knows of every application on the desktop, the reads in flight, the mirror of their windows
 /// and the connection's requests to narratord, and is driven by typed inputs only (an event, an
@@ -6,7 +9,6 @@
 /// (`narrator-atspi run`) turns libatspi's and its own bus connection's callbacks into inputs and carries the
 /// effects out; it decides nothing. So every behaviour runs in a test, on a virtual clock,
 /// without a desktop (Tests/NarratorBridgeTests).
-import NarratorBase
 
 public struct ATSPIBridge: Sendable {
     public typealias WindowID = ATSPIMirror.WindowID

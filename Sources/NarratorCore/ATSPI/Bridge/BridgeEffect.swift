@@ -1,6 +1,7 @@
+import NarratorBase
+
 /// What the bridge's core asks its shell to do. The shell carries each out without waiting and
 /// reports what came of it as a ``BridgeInput``.
-import NarratorBase
 
 public enum BridgeEffect: Equatable, Sendable {
     /// Send `call` to the application `application` on the accessibility bus; its reply (or

@@ -4,7 +4,7 @@
 /// The flat layout keeps a million-element tree compact and makes every lookup O(1);
 /// the derived index is rebuilt (O(n)) after each update.
 public struct AccessibilityTree: Sendable {
-    typealias Slot = Int32
+    package typealias Slot = Int32
 
     public let name: String
     public var title: String?
@@ -13,7 +13,7 @@ public struct AccessibilityTree: Sendable {
     public var auditIgnore: [AuditRule]
 
     /// Node properties by slot. `children` is always empty here: structure is in `childSlots`.
-    var nodes: [Node] = []
+    package var nodes: [Node] = []
     var childSlots: [[Slot]] = []
     var parentSlot: [Slot] = []
     var alive: [Bool] = []
@@ -23,9 +23,9 @@ public struct AccessibilityTree: Sendable {
 
     // Derived by `reindex()`.
     /// Focus stops (slots) in reading order.
-    private(set) var stops: [Slot] = []
+    package private(set) var stops: [Slot] = []
     /// The tree depth of each stop, for hit testing.
-    private(set) var stopDepths: [Int32] = []
+    package private(set) var stopDepths: [Int32] = []
     /// For each slot, the position in `stops` of the stop that speaks for it (itself, or the
     /// combine/ignore element that contains it); -1 when hidden or outside the modal scope.
     private(set) var stopOfSlot: [Int32] = []
@@ -34,9 +34,9 @@ public struct AccessibilityTree: Sendable {
     /// Whether each slot is hidden, by itself or by an ancestor.
     private(set) var hiddenSlots: [Bool] = []
     /// The modal node that confines navigation, if one is present.
-    private(set) var modalSlot: Slot?
+    package private(set) var modalSlot: Slot?
     /// Visible nodes that define custom rotors, in document order.
-    private(set) var rotorSlots: [Slot] = []
+    package private(set) var rotorSlots: [Slot] = []
 
     /// Takes the document: its nodes are moved into the flat storage rather than copied, so
     /// pass the last use of a document to spare copying every node (and peak memory).
@@ -233,7 +233,7 @@ public struct AccessibilityTree: Sendable {
     }
 
     /// Whether the stop at `position` is the element `id` or inside it.
-    func isStop(_ position: Int, inside id: String) -> Bool {
+    package func isStop(_ position: Int, inside id: String) -> Bool {
         guard let ancestor = slotByID[id] else { return false }
         return isInSubtree(stops[position], of: ancestor)
     }

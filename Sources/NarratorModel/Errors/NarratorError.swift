@@ -1,8 +1,9 @@
+import NarratorBase
+
 /// Why a command on the trees or the focus could not be carried out.
 ///
 /// Each case has a stable `code` (for scripts and the socket protocol) and a `message` a person
 /// can act on, naming the tree and element and suggesting the nearest name when one is close.
-import NarratorBase
 
 public enum NarratorError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownTree(String, suggestion: String?)

@@ -1,5 +1,6 @@
-/// Rules about nodes in general: geometry, hidden subtrees, modal nodes and rotors.
 import NarratorBase
+
+/// Rules about nodes in general: geometry, hidden subtrees, modal nodes and rotors.
 
 extension Auditor {
     mutating func checkNodes() {

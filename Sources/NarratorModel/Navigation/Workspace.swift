@@ -1,8 +1,9 @@
+import NarratorBase
+
 /// The screen reader's view of the desktop: the registered trees and the one focus cursor.
 ///
 /// Every navigation command is a pure state transition here; the daemon serializes calls and
 /// turns outcomes into speech, replies and events for tree owners.
-import NarratorBase
 
 public struct Workspace: Sendable {
     public private(set) var trees: [String: AccessibilityTree] = [:]
@@ -266,11 +267,11 @@ public struct Workspace: Sendable {
     /// Applies an app's update to its tree. When the focused element disappears (or becomes
     /// hidden), focus moves to the nearest remaining stop and the new focus is returned.
     ///
-    /// `prepared` is the tree with the update already applied (off the loop, ``PreparedUpdate``):
+    /// `prepared` is the tree with the update already applied (off the loop, the session's `PreparedUpdate`):
     /// it is swapped in if the tree is still at the revision it was made from, and the update is
     /// applied here otherwise.
     public mutating func update(
-        tree name: String, _ update: TreeUpdate, path: [JSONPathComponent] = [], prepared: PreparedUpdate.Result? = nil
+        tree name: String, _ update: TreeUpdate, path: [JSONPathComponent] = [], prepared: PreparedTree? = nil
     ) throws(NarratorError) -> FocusOutcome? {
         _ = try tree(name)
         // Take the tree out while it changes, so that it is not copied.
@@ -390,5 +391,20 @@ extension AccessibilityTree {
     /// rotor command does not walk a million nodes).
     func customRotors() -> [CustomRotor] {
         rotorSlots.flatMap { nodes[Int($0)].rotors }
+    }
+}
+
+extension Workspace {
+    /// A tree with an update already applied to a copy of it, and the revision of the tree it
+    /// was applied to: swapped in by ``update(tree:_:path:prepared:)`` only if the tree is still
+    /// at that revision.
+    public struct PreparedTree: Sendable {
+        public let tree: AccessibilityTree
+        public let revision: UInt64
+
+        public init(tree: AccessibilityTree, revision: UInt64) {
+            self.tree = tree
+            self.revision = revision
+        }
     }
 }

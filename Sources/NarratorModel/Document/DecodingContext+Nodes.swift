@@ -1,5 +1,6 @@
-/// Nodes: the fields of each node object, its children, and the ids they claim.
 import NarratorBase
+
+/// Nodes: the fields of each node object, its children, and the ids they claim.
 
 extension DecodingContext {
     mutating func node(_ json: JSONValue, depth: Int) -> Node? {

@@ -20,7 +20,7 @@ public struct DocumentLimits: Equatable, Sendable {
     public static let `default` = DocumentLimits()
 
     /// The longest value taken: never shorter than a name may be.
-    var valueLimit: Int { Swift.max(maxValueLength, maxStringLength) }
+    package var valueLimit: Int { Swift.max(maxValueLength, maxStringLength) }
 
     /// A JSON parser that admits documents within these limits (each node level nests an
     /// object inside a `children` array, plus a few levels of properties).

@@ -1,5 +1,6 @@
-/// The mutable state of one decoding pass.
 import NarratorBase
+
+/// The mutable state of one decoding pass.
 
 struct DecodingContext {
     let limits: DocumentLimits

@@ -30,7 +30,7 @@ public struct Utterance: Equatable, Sendable {
 }
 
 extension String {
-    var trimmingWhitespace: String {
+    package var trimmingWhitespace: String {
         if let first = utf8.first, let last = utf8.last, first > 0x20, last > 0x20, first < 0x80, last < 0x80 {
             return self
         }

@@ -1,6 +1,7 @@
+import NarratorBase
+
 /// Values: strings, identifiers, numbers, traits, frames, points and action lists, each checked
 /// where it stands so that a problem carries its path.
-import NarratorBase
 
 extension DecodingContext {
     /// A string of at most `limit` characters (by default the limit for names).

@@ -1,5 +1,6 @@
-/// The structured properties of a control: a declarative adjustable value, a representation, rotors.
 import NarratorBase
+
+/// The structured properties of a control: a declarative adjustable value, a representation, rotors.
 
 extension DecodingContext {
     mutating func adjustable(_ value: JSONValue) -> AdjustableValue? {

@@ -15,7 +15,7 @@ public struct TreeDocument: Equatable, Sendable {
 
     /// Each id's slot in pre-order, as the decoder found it: compiling the tree takes it
     /// instead of hashing every id a second time. Nil when unknown or stale.
-    var idIndex: [String: Int32]?
+    package var idIndex: [String: Int32]?
 
     public init(name: String, title: String? = nil, language: String? = nil, root: Node, auditIgnore: [AuditRule] = []) {
         self.name = name

@@ -1,6 +1,7 @@
+import NarratorBase
+
 /// The document key `"audit": {"ignore": ["small-target"]}`: rules a tree switches off for itself,
 /// so a team can accept a known finding without silencing it for every tree.
-import NarratorBase
 
 extension DecodingContext {
     static let auditKeys = ["ignore"]

@@ -13,7 +13,7 @@ public enum Trait: String, CaseIterable, Sendable {
     case expanded, collapsed
 
     /// The trait's bit in `Traits` (a switch: this runs for every trait of every node).
-    var bit: UInt32 {
+    package var bit: UInt32 {
         switch self {
         case .button: 1 << 0
         case .link: 1 << 1

@@ -66,7 +66,7 @@ public struct PhraseTable: Equatable, Sendable {
     /// Languages with a built-in table.
     public static var languages: [String] { builtin.keys.sorted() }
 
-    static let english = builtin["en"] ?? PhraseTable(language: "en", phrases: [:])
+    package static let english = builtin["en"] ?? PhraseTable(language: "en", phrases: [:])
 
     static let builtin: [String: PhraseTable] = {
         var tables: [String: PhraseTable] = [:]

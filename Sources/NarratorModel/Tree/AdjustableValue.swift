@@ -109,7 +109,7 @@ public enum ValueFormat: Equatable, Sendable {
 
 extension String {
     /// Replaces every occurrence of `target` (the core avoids Foundation).
-    func replacingAll(_ target: String, with replacement: String) -> String {
+    package func replacingAll(_ target: String, with replacement: String) -> String {
         guard !target.isEmpty else { return self }
         var result = ""
         var rest = self[...]

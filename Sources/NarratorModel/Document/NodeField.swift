@@ -57,7 +57,7 @@ public enum NodeField: String, CaseIterable, Sendable {
         self = field
     }
 
-    var bitIndex: UInt32 {
+    package var bitIndex: UInt32 {
         switch self {
         case .id: 0
         case .label: 1

@@ -63,7 +63,7 @@ public struct JSONWriter {
         return "\(n)"
     }
 
-    static func quote(_ s: String, into out: inout String) {
+    package static func quote(_ s: String, into out: inout String) {
         out += "\""
         for scalar in s.unicodeScalars {
             switch scalar {
