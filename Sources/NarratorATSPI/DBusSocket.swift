@@ -13,7 +13,7 @@ import NarratorSystem
 /// The same socket speaks to one application directly (``init(peer:)``): its own server, which
 /// at-spi2-atk opens for `GetApplicationBusAddress`, without the bus in between. That one is
 /// never waited for: its authentication is answered on the main loop like any message.
-final class DBusSocket {
+package final class DBusSocket {
     /// Why the bus could not be reached, or went.
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -36,7 +36,7 @@ final class DBusSocket {
     private var flushScheduled = false
     private var waitingToWrite = false
     private var nextSerial: UInt32 = 1
-    private(set) var closedBecause: String?
+    package private(set) var closedBecause: String?
     /// Whether it was the other side that closed, cleanly (an application that quit), rather than a fault.
     private(set) var endedByPeer = false
     /// A direct connection's authentication while it is under way: calls wait until it is done.
@@ -321,7 +321,7 @@ final class DBusSocket {
     }
 
     /// The queued call `serial`, sent and waited for (see ``wait(for:timeoutMilliseconds:)``).
-    func call(_ call: DBusCall, to destination: String, timeoutMilliseconds: Int32) -> DBusIncoming? {
+    package func call(_ call: DBusCall, to destination: String, timeoutMilliseconds: Int32) -> DBusIncoming? {
         guard let serial = send(call, to: destination) else { return nil }
         return wait(for: serial, timeoutMilliseconds: timeoutMilliseconds)
     }

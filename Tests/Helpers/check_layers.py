@@ -28,7 +28,7 @@ ALLOWED = {
     "NarratorCLI": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
     "NarratorATSPI": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
     "NarratorPulseHarness": {"NarratorBase", "NarratorSystem"},
-    "NarratorDesktopHarness": {"NarratorBase", "NarratorSystem"},
+    "NarratorDesktopHarness": {"NarratorBase", "NarratorModel", "NarratorCore", "NarratorSystem", "NarratorATSPI"},
     "NarratorTestSupport": set(),
     "narratord": {"NarratorBase", "NarratorDaemon", "NarratorSystem"},
     "narratorctl": {"NarratorCLI"},
