@@ -77,7 +77,7 @@ DEB_OUT        ?= .build/deb
 # make deb-check: a Debian 12 chroot made with debootstrap, kept as a tarball between runs.
 DEB_CHECK_PACKAGES := debootstrap
 DEB_MIRROR     ?= http://deb.debian.org/debian
-VERSION        := $(shell sed -n 's/.*static let daemon = "\(.*\)"/\1/p' Sources/NarratorCore/Version.swift)
+VERSION        := $(shell sed -n 's/.*static let daemon = "\(.*\)"/\1/p' Sources/NarratorModel/Version.swift)
 
 .PHONY: all deps test-deps piper piper-env static-build deb deb-check build run test test-pulse-stress check-layers test-ssip test-ssip-reference bench load clean help install install-files uninstall fuzz-build fuzz fuzz-smoke traces
 
@@ -256,7 +256,7 @@ uninstall:
 deb:
 	$(call ensure_packages,$(BUILD_PACKAGES) $(DEB_PACKAGES))
 	@changelog=$$(dpkg-parsechangelog -S Version); [ "$$changelog" = "$(VERSION)" ] || \
-	  { echo "debian/changelog's newest entry is $$changelog, the project is $(VERSION) (Sources/NarratorCore/Version.swift): add an entry for $(VERSION)"; exit 1; }
+	  { echo "debian/changelog's newest entry is $$changelog, the project is $(VERSION) (Sources/NarratorModel/Version.swift): add an entry for $(VERSION)"; exit 1; }
 	mkdir -p $(DEB_OUT)/src $(PIPER_WHEELS)
 	rm -f $(DEB_OUT)/*.deb $(DEB_OUT)/*.changes $(DEB_OUT)/*.buildinfo
 	rsync -a --delete --exclude=/.git --filter=':- .gitignore' ./ $(DEB_OUT)/src/

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer fuzzers outside SwiftPM, so that `swift build` and `swift test` never see
-# them: NarratorCore, NarratorCommandLine (the shared option parser) and the parsing part of
-# NarratorCLI are compiled here, instrumented for coverage and AddressSanitizer, and linked with
+# them: the pure modules (NarratorBase, NarratorModel, NarratorCore), NarratorCommandLine (the
+# shared option parser) and the parsing part of NarratorCLI are compiled here, instrumented for coverage and AddressSanitizer, and linked with
 # each Fuzz/*Fuzzer.swift entry point.
 #
 # Usage: Fuzz/build.sh [OUT_DIR]   (default .build/fuzz); prints nothing but errors.
@@ -11,8 +11,9 @@ SWIFTC=${SWIFTC:-$(command -v swiftc || echo /opt/swift/usr/bin/swiftc)}
 OUT=${1:-.build/fuzz}
 mkdir -p "$OUT"
 
+# One package name for every module, as SwiftPM gives them: members the layers share are `package`.
 FLAGS=(-O -wmo -parse-as-library -sanitize=fuzzer,address -swift-version 6
-       -enable-upcoming-feature ExistentialAny -warnings-as-errors -use-ld=lld)
+       -enable-upcoming-feature ExistentialAny -warnings-as-errors -use-ld=lld -package-name narrator)
 
 # Whether OUTPUT is missing or older than any of INPUTS (or this script): rebuild only then.
 stale() { # OUTPUT INPUTS...
@@ -33,19 +34,24 @@ library() { # NAME DEPENDENCIES SOURCES...
         -I "$OUT" -emit-module-path "$OUT/$name.swiftmodule" -o "$OUT/lib$name.a" "$@"
 }
 
-# Everything under Sources/NarratorCore and Sources/NarratorCommandLine (both pure), found afresh
-# each time so new files are fuzzed too.
-mapfile -t core < <(find Sources/NarratorCore -name '*.swift' | sort)
-library NarratorCore "" "${core[@]}"
-mapfile -t command_line < <(find Sources/NarratorCommandLine -name '*.swift' | sort)
-library NarratorCommandLine NarratorCore "${command_line[@]}"
+# Everything under the pure modules and Sources/NarratorCommandLine, found afresh each time so new
+# files are fuzzed too; each built on the ones below it.
+sources() { find "Sources/$1" -name '*.swift' | sort; }
+mapfile -t base < <(sources NarratorBase)
+library NarratorBase "" "${base[@]}"
+mapfile -t model < <(sources NarratorModel)
+library NarratorModel NarratorBase "${model[@]}"
+mapfile -t core < <(sources NarratorCore)
+library NarratorCore NarratorBase,NarratorModel "${core[@]}"
+mapfile -t command_line < <(sources NarratorCommandLine)
+library NarratorCommandLine NarratorBase "${command_line[@]}"
 
 # Only the argument grammar of NarratorCLI: the commands' specs and parsers, none of the files
 # that run a command (those pull in sockets, SQLite and eSpeak NG, which parsing never uses).
 cli_files=(AnnouncementCommands AuditCommandSpec Command CommandCatalog DaemonCommands ExperimentCommandSpec GlobalOption
            InvocationParser LogTime Suggestion+CLI)
 cli_sources=(); for f in "${cli_files[@]}"; do cli_sources+=("Sources/NarratorCLI/$f.swift"); done
-library NarratorCLI NarratorCore,NarratorCommandLine "${cli_sources[@]}"
+library NarratorCLI NarratorBase,NarratorModel,NarratorCore,NarratorCommandLine "${cli_sources[@]}"
 
 fuzzer() { # NAME LIBRARIES...
     local name=$1; shift
@@ -54,9 +60,10 @@ fuzzer() { # NAME LIBRARIES...
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$OUT" -L "$OUT" "${@/#/-l}" \
         "Fuzz/$name.swift" Fuzz/FuzzCheck.swift -o "$OUT/$name"
 }
-fuzzer TreeDocumentFuzzer NarratorCore
-fuzzer RequestFuzzer NarratorCore
-fuzzer SSIPFuzzer NarratorCore
-fuzzer ArgumentsFuzzer NarratorCLI NarratorCommandLine NarratorCore
-fuzzer TraceFuzzer NarratorCore
-fuzzer DBusFuzzer NarratorCore
+pure=(NarratorCore NarratorModel NarratorBase)
+fuzzer TreeDocumentFuzzer "${pure[@]}"
+fuzzer RequestFuzzer "${pure[@]}"
+fuzzer SSIPFuzzer "${pure[@]}"
+fuzzer ArgumentsFuzzer NarratorCLI NarratorCommandLine "${pure[@]}"
+fuzzer TraceFuzzer "${pure[@]}"
+fuzzer DBusFuzzer "${pure[@]}"
