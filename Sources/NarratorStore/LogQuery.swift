@@ -1,4 +1,5 @@
 import NarratorCore
+
 /// Which rows `narratorctl log` and `stats` look at.
 public struct LogFilter: Sendable, Hashable {
     /// Rows queued at or after this time (the row's clock: Unix seconds, or trace seconds in an experiment).

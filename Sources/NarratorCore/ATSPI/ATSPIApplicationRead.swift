@@ -11,7 +11,6 @@ import NarratorModel
 /// questions go out together and every level's objects together, so the walk costs two round trips
 /// per level rather than several per object. Because nothing here waits on a reply, a hung
 /// application delays only its own read: the bridge's other applications go on being served.
-
 public struct ATSPIApplicationRead: Sendable {
     /// What the read found.
     public enum Outcome: Equatable, Sendable {

@@ -3,7 +3,6 @@ import NarratorModel
 /// How an application's AT-SPI2 objects become a Narrator tree: one tree per top-level window,
 /// each accessible a node (docs/atspi.md has the table). Pure, so that every rule is tested
 /// without a desktop; the AT-SPI bridge reads the snapshots and registers what this returns.
-
 public enum ATSPIMapping {
     /// The traits an object's role brings (none for containers: frames, panels, fillers...).
     public static func traits(of role: ATSPIRole) -> Traits {

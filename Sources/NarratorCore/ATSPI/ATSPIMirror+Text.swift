@@ -4,7 +4,6 @@ import NarratorModel
 /// reports is laid on the mirrored document as it was made and sent as an `edit` or `caret`
 /// update (a few bytes, whatever the document's length), never by reading the text again, so
 /// nothing typed is merged with the next key or lost.
-
 extension ATSPIMirror {
     /// `range` of the text of the element at `path` was replaced by `text`. Nil when the mirror
     /// is out of step with the application (the element is no text field, or the range is not

@@ -5,7 +5,6 @@ import NarratorModel
 /// focus goes when the application's focus moves; and what to do in the application when
 /// narratord tells the trees' owner to act. The bridge's shell reads the windows, feeds the
 /// changes in, and carries the effects out (requests to narratord, calls to libatspi).
-
 public struct ATSPIMirror: Sendable {
     /// A top-level window: its application's D-Bus name (":1.42") and its object path there.
     public struct WindowID: Hashable, Sendable, CustomStringConvertible {

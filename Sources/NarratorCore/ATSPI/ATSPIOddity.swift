@@ -5,7 +5,6 @@ import NarratorModel
 /// -1 x -1, a web page's text runs past any limit, GTK 4 lists an action twice): the window is
 /// mirrored all the same, and `narrator-atspi dump` names each oddity so that it can be reported
 /// to the toolkit.
-
 public struct ATSPIOddity: Equatable, Sendable, CustomStringConvertible {
     public enum Kind: Equatable, Sendable {
         /// Extents with a negative width or height, or a coordinate that is not a number: no frame.

@@ -3,7 +3,6 @@ import NarratorModel
 /// One accessible object of a desktop application as read from AT-SPI2, with its subtree: the
 /// facts Narrator's mirror of the application is made from (``ATSPIMapping``). Plain values, so
 /// that the mapping is pure and tested without a desktop; the AT-SPI bridge fills them in.
-
 public struct AccessibleSnapshot: Equatable, Sendable {
     /// Its D-Bus object path in its application ("/org/a11y/atspi/accessible/12"): unique there,
     /// and stable while the object lives.

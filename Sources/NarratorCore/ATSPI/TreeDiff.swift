@@ -4,7 +4,6 @@ import NarratorModel
 /// mirror re-read after an application changed sends what changed (a label, a value, one
 /// subtree) rather than the whole document: the daemon keeps the focus where it was, or repairs it
 /// to the nearest stop when the focused element went.
-
 public enum TreeDiff {
     /// One update, with the element's two versions when it sets properties: what decides whether
     /// the change is worth saying (a tab losing "selected" is not) without searching either tree.

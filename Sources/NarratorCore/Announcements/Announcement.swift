@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// Identifies one announcement from its request to its final outcome (the `announcement` of a reply).
-
 public struct AnnouncementID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var rawValue: UInt64
 

@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// How an announcement's life ended. Every announcement gets exactly one.
-
 public enum AnnouncementOutcome: String, Sendable, Hashable, CaseIterable {
     /// Played to its end.
     case spoken

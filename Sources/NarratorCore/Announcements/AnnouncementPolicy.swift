@@ -5,7 +5,6 @@ import NarratorModel
 ///
 /// A policy is small data: it parses from a JSON object (see ``parse(_:name:)``) and the three
 /// built-ins ``none``, ``default`` and ``strict`` are documented in docs/announcements.md.
-
 public struct AnnouncementPolicy: Sendable, Hashable {
     public var name: String
     /// Skip an announcement whose key is queued, speaking, or ended less than ``dedupWindow`` ago.

@@ -14,7 +14,6 @@ import NarratorBase
 /// (it waits); an arriving `high` cuts a playing `default` or `low`, an arriving `default` cuts a `low`.
 /// Towards other speech they follow the iOS semantics of ``SpeechPolicy``: an arriving `default` or
 /// `high` interrupts focus speech, `low` waits, and nothing that waits cuts newer focus speech.
-
 public struct AnnouncementQueue: Sendable {
     private struct Entry: Sendable {
         var announcement: Announcement

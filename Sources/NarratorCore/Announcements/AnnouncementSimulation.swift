@@ -4,7 +4,6 @@ import NarratorBase
 /// when the trace was recorded, else as long as `duration` says: what `narratorctl replay` runs.
 /// The plan is the one the daemon's session runs on real time and real audio, and SSIP messages
 /// go through the same gate, so a replay decides exactly as the daemon would.
-
 public struct AnnouncementSimulation {
     public private(set) var plan: SpeechPlan
     /// Every announcement's life, in the order they ended.

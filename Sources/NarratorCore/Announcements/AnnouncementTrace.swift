@@ -2,7 +2,6 @@ import NarratorBase
 import NarratorModel
 
 /// A trace that cannot be replayed, with the line at fault.
-
 public struct TraceError: Error, Sendable, Hashable, CustomStringConvertible {
     public var line: Int
     public var reason: String

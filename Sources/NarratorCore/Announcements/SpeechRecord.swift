@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// The life of one utterance that is not an announcement (focus, hint, value, speak): one row of the log.
-
 public struct SpeechRecord: Sendable, Hashable {
     public var utterance: UtteranceID
     public var kind: SpeechKind

@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// A token bucket for one tree's rate limit: full at `burst`, refilled continuously.
-
 struct TokenBucket: Sendable, Hashable {
     private(set) var tokens: Double
     private var updatedAt: MonotonicInstant

@@ -26,7 +26,6 @@ import NarratorBase
 /// Driven by typed inputs only (``OutputFailoverInput``), each with its instant on the monotonic
 /// clock; it acts only by returning effects (``OutputFailoverEffect``). No threads, devices or
 /// clocks: every fault runs in a test on a virtual clock.
-
 public struct OutputFailover: Sendable {
     public struct Configuration: Sendable, Hashable {
         /// `.auto` or `.pulse` (only changes how a missing server is reported).

@@ -3,7 +3,6 @@ import NarratorBase
 /// What a sound-server output's failover asks its shell to do, as a value: the only way it acts.
 /// The shell carries the effects out in order, on the thread that fed the input; tests compare
 /// them exactly. A ``wait(_:until:)`` is always the last effect of a step.
-
 public enum OutputFailoverEffect: Sendable, Hashable {
     /// Open a device on a new device thread of its own (a hung attempt holds only that thread);
     /// feed back ``OutputFailoverInput/connected(_:name:)`` or ``OutputFailoverInput/connectFailed(_:reason:)``.

@@ -2,7 +2,6 @@ import NarratorModel
 
 /// What an engine process says of itself (`--list-voices`, and its `ready` frame): its name,
 /// version and voices, each with the languages it speaks and its sample rate.
-
 public struct EngineListing: Sendable, Hashable {
     public struct Voice: Sendable, Hashable {
         public var name: String

@@ -1,7 +1,6 @@
 import NarratorModel
 
 /// What narratord asks of an engine process, one JSON line each (docs/engine-protocol.md).
-
 public enum EngineRequest: Sendable, Hashable {
     /// Synthesize plain `text` in `voice` with this prosody.
     case speak(job: UInt32, text: String, voice: String, rate: Int, pitch: Int, volume: Int)

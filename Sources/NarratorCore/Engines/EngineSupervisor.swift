@@ -32,7 +32,6 @@ import NarratorBase
 /// Driven by typed inputs only (``EngineSupervisorInput``), each with its instant on the
 /// monotonic clock; it acts only by returning effects (``EngineSupervisorEffect``). No
 /// processes, pipes, threads or clocks: every fault runs in a test on a virtual clock.
-
 public struct EngineSupervisor: Sendable {
     /// The engine's bounds and delays.
     public struct Configuration: Sendable, Hashable {

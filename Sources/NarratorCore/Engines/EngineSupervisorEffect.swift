@@ -2,7 +2,6 @@ import NarratorBase
 
 /// What an engine's supervisor asks its shell to do, as a value: the only way it acts. The
 /// shell carries the effects out in order; tests compare them exactly.
-
 public enum EngineSupervisorEffect: Sendable, Hashable {
     /// Start a process of the engine (`ENGINE --serve`) with pipes for its standard streams;
     /// if it cannot be started, ``EngineSupervisorInput/failed(_:_:)`` says why.

@@ -6,7 +6,6 @@ import NarratorModel
 /// Computed from the simulation's lives alone (``measure(records:speech:length:late:)``), so a new
 /// kind of message replayed later is counted without changing the simulation: announcements and
 /// SSIP messages are *messages*; focus, hint, value and speak are the *user's own speech*.
-
 public struct ExperimentMetrics: Sendable, Equatable {
     /// Messages replayed (every outcome).
     public var messages: Int

@@ -3,7 +3,6 @@ import NarratorModel
 /// What an experiment keeps (as JSON in `experiments.record`) so that anyone can run it again and
 /// check the figures: the Narrator version, the spec as given, every policy's full parameters,
 /// each trace's path and SHA-256, the voice and rate, and the results.
-
 public struct ExperimentRecord: Sendable, Equatable {
     public struct Trace: Sendable, Equatable {
         /// Absolute, as read.

@@ -2,7 +2,6 @@ import NarratorModel
 
 /// An experiment's figures: every policy over every trace, each policy over all traces, and the
 /// Pareto front of the policies (``ParetoFront``) by p95 latency and unheard messages, all traces.
-
 public struct ExperimentResults: Sendable {
     public var policies: [AnnouncementPolicy]
     /// The traces' short names (file names without `.jsonl`), the tables' columns.

@@ -5,7 +5,6 @@ import NarratorModel
 /// their values, the traces to replay, and the speech to time them with. Parsed from a small JSON
 /// file (docs/announcements.md, "Experiments"); paths stay as written, the CLI resolves them
 /// against the spec file's directory.
-
 public struct ExperimentSpec: Sendable, Equatable {
     /// One swept policy parameter (a policy file's key) and the values it takes, in file order.
     public struct Parameter: Sendable, Equatable {

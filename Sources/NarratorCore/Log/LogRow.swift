@@ -4,7 +4,6 @@ import NarratorBase
 ///
 /// Times are seconds: Unix time for rows the daemon writes, seconds from the trace's start for
 /// replayed rows (which carry an `experiment`).
-
 public struct LogRow: Sendable, Hashable {
     public var announcement: Int64?
     public var utterance: Int64?

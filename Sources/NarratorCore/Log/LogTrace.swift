@@ -4,7 +4,6 @@ import NarratorModel
 /// shared the voice, with how long it played and the outcome the daemon logged, and the commands
 /// that silenced speech, so that replaying the trace under the policy it ran with gives back what
 /// was logged, and replaying it under another policy says what that policy would have done.
-
 public struct LogTrace: Sendable {
     /// The events, in the order they were queued, `at` in seconds from the first row.
     public private(set) var events: [TraceEvent] = []

@@ -3,7 +3,6 @@ import NarratorModel
 
 /// A line the daemon sends without being asked: to a tree's owner (an action to perform, a value
 /// the daemon changed) or to subscribers (each step of each utterance).
-
 public enum Event: Equatable, Sendable {
     /// Perform this action (`activate`, `increment`, `decrement`, `magicTap`, `escape`, or a custom action).
     case action(OwnerAction)

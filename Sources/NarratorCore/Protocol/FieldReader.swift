@@ -4,7 +4,6 @@ import NarratorModel
 /// Reads typed members of one JSON object of the protocol (a request, a reply, an event),
 /// naming the member in every error (`focus.tree: expected a non-empty string, got a number`)
 /// and remembering which members were read, so that a request's unknown ones can be reported.
-
 struct FieldReader {
     let object: JSONObject
     /// What the errors name before the member: a command (`focus`) or a path (`status.audio`).

@@ -2,7 +2,6 @@ import NarratorBase
 import NarratorModel
 
 /// One reply line: the request's `id` echoed, and what became of the request.
-
 public struct Reply: Equatable, Sendable {
     /// The request's `id`, or nil when it had none (or could not be read).
     public var id: JSONValue?

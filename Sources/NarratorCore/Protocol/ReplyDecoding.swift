@@ -3,7 +3,6 @@ import NarratorModel
 
 /// Reads replies back into their types, for `narratorctl` and any Swift client: the inverse of
 /// ``Reply/json``. A reply's shape depends on the command it answers, so the decoder is told it.
-
 extension Reply {
     public init(json: JSONValue, answering command: CommandName) throws(ProtocolError) {
         var reader = try FieldReader.reader(json, at: "reply")

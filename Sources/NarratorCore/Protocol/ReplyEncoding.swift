@@ -1,7 +1,6 @@
 import NarratorModel
 
 /// Replies as JSON, with the members in the order docs/protocol.md lists them.
-
 extension Reply {
     public var json: JSONValue {
         var object = JSONObject()

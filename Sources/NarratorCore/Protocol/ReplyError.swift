@@ -1,7 +1,6 @@
 import NarratorModel
 
 /// Why the daemon refused a request: the `error` object of a failed reply.
-
 public struct ReplyError: Error, Equatable, Sendable, CustomStringConvertible {
     public var code: ErrorCode
     public var message: String

@@ -1,7 +1,6 @@
 import NarratorModel
 
 /// One request line of the socket protocol: `{"id": 7, "cmd": "focus", "tree": "player", ...}`.
-
 public struct Request: Equatable, Sendable {
     /// Echoed in the reply so clients can match them; any JSON number or string, or absent.
     public var id: JSONValue?

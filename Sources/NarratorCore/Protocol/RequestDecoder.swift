@@ -3,7 +3,6 @@ import NarratorModel
 
 /// Parses request lines. Pure: the daemon hands it bytes and gets a typed request or an error
 /// it can send back (with the request's id when one could be read).
-
 public struct RequestDecoder: Sendable {
     public var parser: JSONParser
 

@@ -2,7 +2,6 @@ import NarratorModel
 
 /// Writes requests as protocol lines: the inverse of ``RequestDecoder``, for `narratorctl` and
 /// any Swift client. `RequestDecoder().decode(request.line)` gives the request back.
-
 extension Request {
     /// The request as one line of compact JSON (no newline): `id`, `cmd`, then the command's fields.
     public var line: String {

@@ -14,7 +14,6 @@ import NarratorBase
 /// speech; and a screen reader's backlog deeper than ``runawayBacklog`` (minutes of speech no user
 /// sits through: a client that cancelled once and then floods) is judged like one. Important
 /// messages are never judged, and progress reports are coalesced by the scheduler instead.
-
 public struct SSIPGate: Sendable {
     private var buckets: [String: TokenBucket] = [:]
     /// Connections that have cancelled their own speech at least once: screen readers.

@@ -5,7 +5,6 @@ import NarratorBase
 /// stop) removed the socket file and bound its own. Clients that connect by path would reach
 /// that server and never narratord, with nothing said, so the path is taken back; a server that
 /// keeps taking it is left to it after a few rounds rather than fought forever.
-
 public struct SocketTakeback: Sendable, Equatable {
     public enum Decision: Sendable, Equatable {
         /// Bind a new listener at the path (said each time: it happens once a server start).

@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// What the session knows about one connection.
-
 struct ClientRecord: Sendable {
     let id: ClientID
     let credentials: Credentials

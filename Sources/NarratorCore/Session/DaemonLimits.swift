@@ -2,7 +2,6 @@ import NarratorModel
 
 /// What one client may ask of the daemon, so that no client can exhaust it for the others.
 /// Each limit is an option (and a configuration key) with the default documented here.
-
 public struct DaemonLimits: Equatable, Sendable {
     /// Tree depth, nodes per tree and string lengths in tree documents and updates
     /// (defaults 256 levels, 2,000,000 nodes, 4096 characters).

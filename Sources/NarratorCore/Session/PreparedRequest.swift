@@ -8,7 +8,6 @@ import NarratorModel
 /// session, given the result (``SessionInput/prepared(_:_:)``), only checks who may register the
 /// tree and swaps it in. Preparing is the same pure work the session does for a line it is given
 /// whole, so a line gets the same reply whichever thread prepared it.
-
 public enum PreparedRequest: Sendable {
     /// Any request but `register`: decoded, or why it could not be.
     case decoded(Result<Request, RequestFailure>)

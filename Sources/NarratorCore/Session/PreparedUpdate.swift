@@ -5,7 +5,6 @@ import NarratorModel
 /// the tree's index, about 16 ms for 100,000 elements, which every other client would otherwise
 /// wait through. The session swaps the copy in if the tree is still at the revision it was made
 /// from, and applies the update itself otherwise, so the reply is the same either way.
-
 public struct PreparedUpdate: Sendable {
     /// The tree with the update applied, and the revision of the tree it was applied to.
     public typealias Result = Workspace.PreparedTree

@@ -2,7 +2,6 @@ import NarratorBase
 
 /// What the session knows about one Speech Dispatcher (SSIP) connection beyond its
 /// ``ClientRecord``: its settings, a SPEAK whose data is still arriving, and a pause.
-
 struct SSIPClient: Sendable {
     var settings = SSIPSettings()
     /// Reading a SPEAK's data lines, until the line holding only ".".

@@ -2,7 +2,6 @@ import NarratorModel
 
 /// Actions on the focused element: the daemon's own (a declarative value) and those it hands to
 /// the app that owns the tree.
-
 extension Session {
     /// Sends an action to the tree's owner, or fails when the owner is gone.
     mutating func deliver(_ action: OwnerAction) throws(ReplyError) -> Delivery {

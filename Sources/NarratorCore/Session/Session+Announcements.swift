@@ -3,7 +3,6 @@ import NarratorModel
 
 /// Announcements: numbering, the per-connection limit, the row appended with the first decision,
 /// and the reply sent once that row is committed.
-
 extension Session {
     mutating func announce(
         text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, language: String?, id: JSONValue?,

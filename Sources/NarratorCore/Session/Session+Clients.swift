@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// Connections: who may connect, and what happens to their trees when they go.
-
 extension Session {
     /// Only the daemon's own user and root are served, on either protocol.
     func admits(_ credentials: Credentials) -> Bool {

@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// The log's command rows: what silenced speech without being speech.
-
 extension Session {
     /// A row for a command that silenced speech (SSIP `CANCEL` and `STOP`, `stop`, the daemon's
     /// own `shutdown`): what a trace exported from the log needs to replay the cancels it caused.

@@ -2,7 +2,6 @@ import NarratorBase
 import NarratorModel
 
 /// Focus moves and what they say.
-
 extension Session {
     /// Speaks a focus move (unless it hit a boundary) and its hint, and builds the reply.
     mutating func speakFocus(_ outcome: FocusOutcome) -> FocusReport {

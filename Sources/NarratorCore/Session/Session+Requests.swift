@@ -3,7 +3,6 @@ import NarratorModel
 
 /// Each request command, carried out on the session's state: the one place that says what every
 /// `cmd` does (the concept of each lives in the extension named after it).
-
 extension Session {
     /// Answers a request, now or (for `announce` and `set`) once its row or file is written.
     mutating func respond(to request: consuming Request, from client: ClientID) {

@@ -3,7 +3,6 @@ import NarratorBase
 /// Speech Dispatcher's protocol (SSIP): its connections are clients of the same session as the
 /// JSON protocol's, and their messages go through the same speech plan, so the one voice,
 /// its priorities, the dedup and throttling and the log are shared (docs/ssip.md).
-
 extension Session {
     // MARK: Inputs
 

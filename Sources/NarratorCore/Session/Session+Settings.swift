@@ -4,7 +4,6 @@ import NarratorModel
 /// The user's speech settings: a `set` is checked, written to the settings file by the daemon,
 /// and takes effect (and is answered) once the file is written, or is refused when the write
 /// fails or has not finished within ``Session/settingsWriteBound``.
-
 extension Session {
     /// How long a `set` waits for its settings file to be written before it is refused. A few
     /// hundred bytes take milliseconds to write: a write this late means a stuck disk.

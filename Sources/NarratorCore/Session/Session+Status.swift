@@ -3,7 +3,6 @@ import NarratorModel
 
 /// What `status` reports: the session's own state, with the output and log figures their shells
 /// last reported.
-
 extension Session {
     var status: StatusReport {
         let uptime = Double((now - configuration.startedAt).nanosecondsClamped) / 1e9

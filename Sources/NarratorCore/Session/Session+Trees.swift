@@ -2,7 +2,6 @@ import NarratorBase
 import NarratorModel
 
 /// Registering, updating and listing trees, and who owns them.
-
 extension Session {
     /// Registers a tree compiled from its document (``PreparedRequest/compile(_:decoder:)``, by
     /// the session or before the request reached it), if `client` may.

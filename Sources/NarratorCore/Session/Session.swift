@@ -11,7 +11,6 @@ import NarratorModel
 /// or disk: the daemon's shells carry the effects out and feed back what happened, so every
 /// scenario runs in a test on a virtual clock exactly as it runs in the daemon. The JSON protocol
 /// is one front end; others (an SSIP server, an AT-SPI bridge) plug in as further inputs and effects.
-
 public struct Session: Sendable {
     public let configuration: SessionConfiguration
     public internal(set) var workspace: Workspace

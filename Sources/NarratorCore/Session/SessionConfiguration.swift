@@ -2,7 +2,6 @@ import NarratorBase
 
 /// What the session is told once, at start-up: facts about the process and the machine that a
 /// pure core cannot read for itself, and the daemon's options.
-
 public struct SessionConfiguration: Sendable {
     /// The daemon's user: only it (and root) may connect.
     public var uid: UInt32

@@ -2,7 +2,6 @@ import NarratorBase
 
 /// What the session asks its shells to do, as a value: the only way it acts on the world.
 /// The daemon carries effects out in order; tests compare them exactly.
-
 public enum SessionEffect: Sendable, Equatable {
     /// Send one line (a reply or an event) to a connection.
     case send(ClientID, ServerMessage)

@@ -2,7 +2,6 @@ import NarratorBase
 
 /// Everything that can happen to the daemon, as a value: what its shells (the socket loop, the
 /// speech layer, the log writer, the settings file, signals) feed into ``Session/handle(_:at:)``.
-
 public enum SessionInput: Sendable {
     /// A connection was accepted, with what the kernel says about its peer (`SO_PEERCRED`).
     case connected(ClientID, Credentials)

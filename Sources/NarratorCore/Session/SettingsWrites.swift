@@ -5,7 +5,6 @@ import NarratorModel
 /// answers, what that connection sent after its `set`, and the shutdown. A write that takes
 /// longer than ``Session/settingsWriteBound`` is given up on (its `set` is refused), so a stuck
 /// disk holds nobody up for longer than that.
-
 struct SettingsWrites: Sendable {
     struct Waiting: Sendable {
         /// Who sent the `set`; nil for the daemon's own change, or for writing the settings in force again.

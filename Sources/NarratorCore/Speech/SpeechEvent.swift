@@ -4,7 +4,6 @@ import NarratorBase
 ///
 /// Every utterance gets `queued`, then either `started` followed by `finished` or `interrupted`,
 /// or `dropped` when it was discarded before it started.
-
 public struct SpeechEvent: Sendable, Hashable {
     public enum Phase: Sendable, Hashable {
         case queued

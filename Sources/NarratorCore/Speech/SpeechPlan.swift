@@ -8,7 +8,6 @@ import NarratorBase
 /// commands say and reports when audio ran out (``finished(_:at:)``); the log gets each life once
 /// it has ended. The daemon's session runs it on the real clock, `narratorctl replay` on a virtual
 /// one (``AnnouncementSimulation``), so both decide the same way.
-
 public struct SpeechPlan: Sendable {
     /// One utterance in flight: what it says, what it is about, and when it was asked for and started.
     private struct Entry: Sendable {

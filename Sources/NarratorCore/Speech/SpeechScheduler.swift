@@ -11,7 +11,6 @@ import NarratorBase
 /// stops, and the rest of it (``held``, a new utterance the caller made) plays once the key
 /// echoes have, before anything else that waits. A key echo arriving while ``held`` waits goes
 /// in front of it; speech that would have cut the text drops it (``SpeechEvent/DropReason/cutWhileHeld``).
-
 public struct SpeechScheduler: Sendable {
     /// A hint waiting for its focus utterance to end and for the pause after it.
     private struct PendingHint: Sendable {

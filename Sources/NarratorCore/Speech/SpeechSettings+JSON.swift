@@ -2,7 +2,6 @@ import NarratorModel
 
 /// The settings file as the project's own JSON: the daemon reads and writes it without
 /// Foundation's coders (the file format is the one ``SpeechSettings`` documents).
-
 extension SpeechSettings {
     /// Why a settings file's JSON is not settings: which key, and what it holds instead.
     public struct FileError: Error, Sendable, Hashable, CustomStringConvertible {

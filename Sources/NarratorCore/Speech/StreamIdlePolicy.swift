@@ -10,7 +10,6 @@ import NarratorBase
 ///
 /// Pure: the output passes its clock's instants in and carries the effects out: one timer, which
 /// is only armed between the end of an utterance and the close, so that an idle output sets none.
-
 public struct StreamIdlePolicy: Sendable, Hashable {
     /// How long after the last audio the stream is closed: long enough that the pauses within a
     /// conversation (a key press every second or two) keep the stream open, so that their speech

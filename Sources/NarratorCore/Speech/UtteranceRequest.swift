@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// Identifies one utterance from request to its final event.
-
 public struct UtteranceID: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var rawValue: UInt64
 

@@ -2,7 +2,6 @@ import NarratorBase
 
 /// Naming a voice: what a `set voice`, `--voice` or SSIP `SET SELF SYNTHESIS_VOICE` name selects,
 /// and the nearest name when it selects nothing.
-
 extension VoiceCatalog {
     /// The choice `name` makes: a voice (by name or identifier, or a language one speaks, see
     /// ``InstalledVoice/choice(for:in:)``), optionally followed by "+variant" (by the variant's

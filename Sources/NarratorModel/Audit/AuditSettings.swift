@@ -2,7 +2,6 @@ import NarratorBase
 
 /// The document key `"audit": {"ignore": ["small-target"]}`: rules a tree switches off for itself,
 /// so a team can accept a known finding without silencing it for every tree.
-
 extension DecodingContext {
     static let auditKeys = ["ignore"]
 

@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// Rules about nodes in general: geometry, hidden subtrees, modal nodes and rotors.
-
 extension Auditor {
     mutating func checkNodes() {
         for slot in tree.slotsInDocumentOrder() {

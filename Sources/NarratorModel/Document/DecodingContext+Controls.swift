@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// The structured properties of a control: a declarative adjustable value, a representation, rotors.
-
 extension DecodingContext {
     mutating func adjustable(_ value: JSONValue) -> AdjustableValue? {
         guard case .object(let object) = value else {

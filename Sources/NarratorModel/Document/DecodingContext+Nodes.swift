@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// Nodes: the fields of each node object, its children, and the ids they claim.
-
 extension DecodingContext {
     mutating func node(_ json: JSONValue, depth: Int) -> Node? {
         var nodes: [Node] = []

@@ -2,7 +2,6 @@ import NarratorBase
 
 /// Values: strings, identifiers, numbers, traits, frames, points and action lists, each checked
 /// where it stands so that a problem carries its path.
-
 extension DecodingContext {
     /// A string of at most `limit` characters (by default the limit for names).
     mutating func string(_ value: JSONValue, limit: Int? = nil) -> String? {

@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// The mutable state of one decoding pass.
-
 struct DecodingContext {
     let limits: DocumentLimits
     var path: [JSONPathComponent]

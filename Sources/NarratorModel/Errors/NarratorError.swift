@@ -4,7 +4,6 @@ import NarratorBase
 ///
 /// Each case has a stable `code` (for scripts and the socket protocol) and a `message` a person
 /// can act on, naming the tree and element and suggesting the nearest name when one is close.
-
 public enum NarratorError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownTree(String, suggestion: String?)
     case unknownElement(tree: String, element: String, suggestion: String?)

@@ -4,7 +4,6 @@ import NarratorBase
 ///
 /// Every navigation command is a pure state transition here; the daemon serializes calls and
 /// turns outcomes into speech, replies and events for tree owners.
-
 public struct Workspace: Sendable {
     public private(set) var trees: [String: AccessibilityTree] = [:]
     /// Where focus is, if anywhere.

@@ -1,7 +1,6 @@
 import NarratorBase
 
 /// A change an app makes to its registered tree.
-
 public enum TreeUpdate: Equatable, Sendable {
     /// Set properties of an element: a JSON object of node keys; `null` clears a property.
     case setProperties(element: String, properties: JSONValue)

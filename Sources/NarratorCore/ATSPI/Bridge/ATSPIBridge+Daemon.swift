@@ -2,7 +2,6 @@ import NarratorModel
 
 /// narratord's side: its replies and owner events, decoded with the protocol's own types, and
 /// the connection going and coming back.
-
 extension ATSPIBridge {
     mutating func takeDaemonLine(_ line: String) {
         let json: JSONValue

@@ -9,7 +9,6 @@ import NarratorModel
 /// (`narrator-atspi run`) turns libatspi's and its own bus connection's callbacks into inputs and carries the
 /// effects out; it decides nothing. So every behaviour runs in a test, on a virtual clock,
 /// without a desktop (Tests/NarratorBridgeTests).
-
 public struct ATSPIBridge: Sendable {
     public typealias WindowID = ATSPIMirror.WindowID
 

@@ -2,7 +2,6 @@ import NarratorBase
 
 /// What the bridge's core asks its shell to do. The shell carries each out without waiting and
 /// reports what came of it as a ``BridgeInput``.
-
 public enum BridgeEffect: Equatable, Sendable {
     /// Send `call` to the application `application` on the accessibility bus; its reply (or
     /// `.timedOut` once `timeout` passes) comes back as `.answered(question, …)`.

@@ -3,7 +3,6 @@ import NarratorModel
 /// A key the user pressed, as AT-SPI2's keystroke listener reports it (an X keysym and the
 /// modifiers held): what tells a caret move by a character from one by a word or a line, as
 /// Orca tells them. GTK 4 reports no keys; there the move itself tells (``CaretMotion``).
-
 public struct KeyPress: Equatable, Sendable {
     public var keysym: UInt32
     /// X modifier bits: 1 Shift, 4 Control, 8 Alt.
