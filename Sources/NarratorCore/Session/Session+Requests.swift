@@ -5,13 +5,14 @@ import NarratorModel
 /// `cmd` does (the concept of each lives in the extension named after it).
 extension Session {
     /// Answers a request, now or (for `announce` and `set`) once its row or file is written.
-    mutating func respond(to request: consuming Request, from client: ClientID) {
+    /// `prepared`: an `update` already applied to a copy of its tree off the loop (``PreparedUpdate``).
+    mutating func respond(to request: consuming Request, from client: ClientID, prepared: PreparedUpdate.Result? = nil) {
         let id = request.id
         // The command is handed over, not borrowed: a register request's JSON then lives only
         // until its document is decoded.
         let command = (consume request).command
         do throws(ReplyError) {
-            if let body = try carryOut(command, id: id, from: client) {
+            if let body = try carryOut(command, id: id, from: client, prepared: prepared) {
                 send(client, Reply(id: id, .success(body)))
             }
         } catch {
@@ -35,22 +36,14 @@ extension Session {
                 send(client, Reply(id: id, .failure(error)))
             }
         case .update(let prepared):
-            let id = prepared.request.id
-            guard case .update(let tree, let update, let announce, let notify) = prepared.request.command else {
-                respond(to: prepared.request, from: client)
-                return
-            }
-            do throws(ReplyError) {
-                let report = try self.update(tree: tree, update, announce: announce, notify: notify, prepared: prepared.result)
-                send(client, Reply(id: id, .success(.updated(report))))
-            } catch {
-                send(client, Reply(id: id, .failure(error)))
-            }
+            respond(to: prepared.request, from: client, prepared: prepared.result)
         }
     }
 
     /// The reply's body, or nil when the reply waits for a write to finish.
-    private mutating func carryOut(_ command: consuming RequestCommand, id: JSONValue?, from client: ClientID) throws(ReplyError) -> ReplyBody? {
+    private mutating func carryOut(
+        _ command: consuming RequestCommand, id: JSONValue?, from client: ClientID, prepared: PreparedUpdate.Result?
+    ) throws(ReplyError) -> ReplyBody? {
         switch consume command {
         case .hello(let name):
             if let name { clients[client]?.name = name }
@@ -59,7 +52,7 @@ extension Session {
             let tree = try PreparedRequest.compile(document, decoder: workspace.decoder)
             return .registered(try register(tree, ephemeral: isEphemeral, focusEvents: focusEvents, from: client))
         case .update(let tree, let update, let announce, let notify):
-            return .updated(try self.update(tree: tree, update, announce: announce, notify: notify))
+            return .updated(try self.update(tree: tree, update, announce: announce, notify: notify, prepared: prepared))
         case .unregister(let tree):
             try unregister(tree)
             return .unregistered(tree: tree)
