@@ -20,7 +20,7 @@ struct AnnouncementTimeline {
         /// What apps asked to be heard, drawn on the message rows: the announcements, and each SSIP
         /// message as a record of its own (numbered past any announcement; its priority in `ssip`).
         let messages: [AnnouncementRecord]
-        let ssip: [AnnouncementID: SSIPPriority]
+        let ssip: [AnnouncementID: MessagePriority]
         /// The user's own speech (focus, hints, values, speak), drawn on the focus row.
         let own: [SpeechRecord]
 
@@ -28,7 +28,7 @@ struct AnnouncementTimeline {
             self.policy = policy
             self.records = records
             self.speech = speech
-            var messages = records, ssip: [AnnouncementID: SSIPPriority] = [:], own: [SpeechRecord] = []
+            var messages = records, ssip: [AnnouncementID: MessagePriority] = [:], own: [SpeechRecord] = []
             for record in speech {
                 guard case .ssip(let priority) = record.kind else {
                     own.append(record)

@@ -69,7 +69,7 @@ enum AnnouncementBenchmark {
     static func decideAndLogRate(path: String, count: Int) -> (rate: Double, commitP50: Double?, commitP99: Double?) {
         let writer = try! LogWriter(path: path)
         // The daemon's own decision path: the speech plan (queue and scheduler), nothing ever finishing.
-        var plan = SpeechPlan(policy: .default)
+        var plan = SpeechPlan<Never>(policy: .default)
         let committed = Atomic<Int>(0)
         let start = Clock.now()
         for n in 0..<count {
@@ -130,7 +130,7 @@ enum AnnouncementBenchmark {
                 flooding.signal()
             }
         }
-        var plan = SpeechPlan(policy: .default)
+        var plan = SpeechPlan<Never>(policy: .default)
         var samples: [Double] = []
         samples.reserveCapacity(20_000)
         for n in 0..<20_000 {

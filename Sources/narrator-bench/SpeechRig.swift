@@ -6,7 +6,7 @@ import NarratorSystem
 /// The daemon's speech path without its sockets: the speech plan decides and the player plays
 /// its commands, as `SessionDriver` does with the session's effects, into the output given.
 final class SpeechRig {
-    private var plan = SpeechPlan(configuration: SpeechSchedulerConfiguration(hintsEnabled: false))
+    private var plan = SpeechPlan<Never>(configuration: SpeechSchedulerConfiguration(hintsEnabled: false))
     private let settings = SpeechSettings()
     let engine: EspeakEngine
     let player: SpeechPlayer
@@ -39,7 +39,7 @@ final class SpeechRig {
         done.wait()
     }
 
-    private func carryOut(_ step: PlanStep) {
+    private func carryOut(_ step: PlanStep<Never>) {
         for command in step.commands {
             switch command {
             case .play(let request): player.play(PlayRequest(request, settings: settings, chosen: nil, voices: engine.voices))

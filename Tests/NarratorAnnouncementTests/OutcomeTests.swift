@@ -192,7 +192,7 @@ struct OutcomeTests {
 
     @Test("cancelled: shutting down ends every announcement, the playing one too, so the log holds no open row")
     func cancelledByShutDown() {
-        var plan = SpeechPlan()
+        var plan = SpeechPlan<Never>()
         let start = MonotonicInstant(nanoseconds: 1_000_000_000)
         let playing = plan.announce(Announcement(id: AnnouncementID(1), text: "Playing"), at: start)
         guard case .play(let request)? = playing.commands.first else {

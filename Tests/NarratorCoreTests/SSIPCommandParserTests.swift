@@ -125,7 +125,7 @@ import Testing
             .cancel(.client(3)), .stop(.all), .pause(.own), .resume(.all),
             .listOutputModules, .listVoices, .listSynthesisVoices(language: nil, variant: nil),
             .listSynthesisVoices(language: "en", variant: "f1"), .blockBegin, .blockEnd, .help, .quit,
-        ] + SSIPPriority.allCases.map { .set(.own, .priority($0)) }
+        ] + MessagePriority.allCases.map { .set(.own, .priority($0)) }
             + SSIPPunctuation.allCases.map { .set(.own, .punctuation($0)) }
             + SSIPCapitalLetters.allCases.map { .set(.own, .capitalLetters($0)) }
             + SSIPVoiceType.allCases.map { .set(.own, .voiceType($0)) }

@@ -8,7 +8,7 @@ import Testing
 /// list) is never synthesized but for its last word.
 @Suite struct BatchTests {
     /// What an SSIP client's message is played as under the default SSIP settings.
-    func ssipPlay(_ id: UInt64, _ text: String, client: ClientID, priority: SSIPPriority = .text, echo: KeyEcho = .none) -> SessionEffect {
+    func ssipPlay(_ id: UInt64, _ text: String, client: ClientID, priority: MessagePriority = .text, echo: KeyEcho = .none) -> SessionEffect {
         .play(
             PlayRequest(
                 utterance: UtteranceRequest(id: UtteranceID(id), kind: .ssip(priority), text: text, language: "en-US", client: client, echo: echo),

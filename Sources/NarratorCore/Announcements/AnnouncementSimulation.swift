@@ -5,7 +5,7 @@ import NarratorBase
 /// The plan is the one the daemon's session runs on real time and real audio, and SSIP messages
 /// go through the same gate, so a replay decides exactly as the daemon would.
 public struct AnnouncementSimulation {
-    public private(set) var plan: SpeechPlan
+    public private(set) var plan: SpeechPlan<Never>
     /// Every announcement's life, in the order they ended.
     public private(set) var records: [AnnouncementRecord] = []
     /// Every other utterance's life (focus speech, hints, values, SSIP messages), in the order
@@ -138,7 +138,7 @@ public struct AnnouncementSimulation {
 
     /// An SSIP message, judged by the gate as the session judges it (only `SPEAK`s, only under
     /// a policy other than `none`, with the connection's messages in flight).
-    private mutating func ssip(_ text: String, _ priority: SSIPPriority, judged: Bool, from connection: ClientID, named clientName: String, index: Int?) {
+    private mutating func ssip(_ text: String, _ priority: MessagePriority, judged: Bool, from connection: ClientID, named clientName: String, index: Int?) {
         let key = Announcement.normalizedKey(text)
         let policy = plan.queue.policy(for: nil)
         if judged && policy.name != AnnouncementPolicy.none.name {
@@ -162,7 +162,7 @@ public struct AnnouncementSimulation {
 
     /// What a daemon started anew knows: nothing in flight, a fresh gate, the same policies.
     private mutating func restart() {
-        var fresh = SpeechPlan(policy: plan.queue.policy(for: nil))
+        var fresh = SpeechPlan<Never>(policy: plan.queue.policy(for: nil))
         for (tree, policy) in treePolicies { fresh.setPolicy(policy, forTree: tree) }
         plan = fresh
         gate = SSIPGate()
@@ -175,7 +175,7 @@ public struct AnnouncementSimulation {
     }
 
     /// Plays the plan's commands on the virtual clock and keeps its decisions and ended lives.
-    private mutating func follow(_ step: PlanStep) {
+    private mutating func follow(_ step: PlanStep<Never>) {
         for command in step.commands {
             switch command {
             case .play(let request):

@@ -80,7 +80,7 @@ public enum AnnouncementTrace {
         case "ssip":
             guard let text = try string("text") else { throw TraceError(line: line, reason: "an ssip event needs \"text\"") }
             let name = try string("priority") ?? "text"
-            guard let priority = SSIPPriority(rawValue: name) else {
+            guard let priority = MessagePriority(rawValue: name) else {
                 throw TraceError(
                     line: line, reason: "\"priority\" of an ssip event must be important, message, text, notification or progress, not \"\(name)\"")
             }

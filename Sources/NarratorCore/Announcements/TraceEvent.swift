@@ -12,7 +12,7 @@ public struct TraceEvent: Sendable, Hashable {
         /// Other speech that is not an announcement: a hint, a value, or direct speech (`speak`).
         case speech(text: String, kind: SpeechKind)
         /// A Speech Dispatcher client's message, and the command that sent it.
-        case ssip(text: String, priority: SSIPPriority, command: SSIPSpeechCommand)
+        case ssip(text: String, priority: MessagePriority, command: SSIPSpeechCommand)
         /// An SSIP client's `CANCEL` (`all`: `CANCEL all`).
         case ssipCancel(all: Bool)
         /// An SSIP client's `STOP`.

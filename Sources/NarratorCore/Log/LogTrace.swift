@@ -80,7 +80,7 @@ public struct LogTrace: Sendable {
         case "ssip":
             if row.interruptedBy == "pause" { note("SSIP messages cut by PAUSE (replayed as if never paused)") }
             if row.connection == nil { note("SSIP rows without a connection (logged before schema 4; the client's pid stands in)") }
-            let priority = row.priority.flatMap(SSIPPriority.init(rawValue:)) ?? .text
+            let priority = row.priority.flatMap(MessagePriority.init(rawValue:)) ?? .text
             kind = .ssip(text: row.text, priority: priority, command: row.command.flatMap(SSIPSpeechCommand.init(rawValue:)) ?? .speak)
         case "command":
             guard let command = Self.command(row.text) else {

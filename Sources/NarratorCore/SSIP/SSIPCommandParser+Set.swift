@@ -25,7 +25,7 @@ extension SSIPCommandParser {
         case .priority:
             // Only a connection sets its own priority; speech-dispatcher says so before reading the value.
             guard target == .own else { throw .couldNotSet(.priority) }
-            guard let priority = SSIPPriority(ssip: try required(line[3])) else { throw .unknownPriority }
+            guard let priority = MessagePriority(ssip: try required(line[3])) else { throw .unknownPriority }
             return .priority(priority)
         case .language: return .language(try required(line[3]))
         case .rate: return .rate(try ranged(.rate, line[3]))

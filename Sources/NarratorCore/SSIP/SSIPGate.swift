@@ -40,7 +40,7 @@ public struct SSIPGate: Sendable {
     ///   - connection: the connection that sent it (a screen reader's is not judged).
     ///   - inFlight: the keys of the connection's messages still playing or waiting (empty: not judged).
     public mutating func judge(
-        key: String, priority: SSIPPriority, clientName: String, connection: ClientID, inFlight: [String], policy: AnnouncementPolicy,
+        key: String, priority: MessagePriority, clientName: String, connection: ClientID, inFlight: [String], policy: AnnouncementPolicy,
         at now: MonotonicInstant
     ) -> AnnouncementOutcome? {
         let identity = DedupIdentity(tree: clientName, key: key)

@@ -2,7 +2,7 @@
 public enum SSIPSetting: Sendable, Hashable {
     /// Surrounding double quotes stripped (spd-say sends `"root:spd-say:main"`).
     case clientName(String)
-    case priority(SSIPPriority)
+    case priority(MessagePriority)
     /// As sent (`C`, `en`, `en-US`); ``SSIPSettings`` keeps it lower-cased, as GET reports it.
     case language(String)
     /// Each of these four is within -100...100; the parser refuses the rest.

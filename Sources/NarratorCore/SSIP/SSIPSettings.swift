@@ -2,7 +2,7 @@
 /// new connection (`GET RATE` 0, `GET VOICE_TYPE` MALE1, `GET LANGUAGE` en-US, ...).
 public struct SSIPSettings: Sendable, Hashable {
     public var clientName = "unknown:unknown:unknown"
-    public var priority: SSIPPriority = .text
+    public var priority: MessagePriority = .text
     /// Lower-cased when set, as speech-dispatcher does (`SET self LANGUAGE en-US`, then `GET LANGUAGE` gives `en-us`).
     public var language = "en-US"
     public var rate = 0

@@ -20,17 +20,17 @@ struct SSIPClient: Sendable {
 
 /// One SSIP message, from its `225` reply to its final event: what it says, in whose voice,
 /// and what of it the listener has heard. While it is spoken it lives with its utterance in the
-/// speech plan (``SpeechPlan/ssipMessage(_:)``); while its client is paused, in ``SSIPClient/held``.
-struct SSIPMessage: Sendable, Equatable {
+/// speech plan (``SpeechPlan/message(_:)``); while its client is paused, in ``SSIPClient/held``.
+public struct SSIPMessage: PlannedMessage {
     /// The number the client was given (`225-<id>`) and its events carry.
     var id: UInt64
-    var client: ClientID
+    public var client: ClientID
     var clientName: String
-    var priority: SSIPPriority
+    var priority: MessagePriority
     /// Sent inside a `BLOCK`: it waits for the block's earlier messages instead of replacing them.
     var inBlock = false
     /// What eSpeak NG is given: the text, SSML when ``ssml``.
-    var text: String
+    public var text: String
     /// What the client sent, for the log (the text before spelling mode spelled it out).
     var sent: String
     /// What deduplication compares (``Announcement/normalizedKey(_:)`` of the words spoken),
@@ -77,6 +77,12 @@ extension SSIPMessage {
         rest.sentence = nil
         rest.heldByKey = false
         return rest
+    }
+
+    /// A key echo cut it: this part's end is no event to its client, and the rest goes on.
+    public mutating func cutByKeyEcho() -> SSIPMessage {
+        heldByKey = true
+        return goingOn
     }
 
     /// `text` from UTF-8 byte `offset` on; all of it when there is no offset, or when it is past

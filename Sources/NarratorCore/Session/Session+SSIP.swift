@@ -89,8 +89,8 @@ extension Session {
 
     /// The listener started hearing an utterance: `701 BEGIN`.
     mutating func ssipBegan(_ utterance: UtteranceID) {
-        guard let message = plan.ssipMessage(utterance), !message.began else { return }
-        plan.updateSSIPMessage(utterance) { $0.began = true }
+        guard let message = plan.message(utterance), !message.began else { return }
+        plan.updateMessage(utterance) { $0.began = true }
         if message.resumed { ssipEvent(.resume, .resumed(message: message.id, client: message.client.rawValue), for: message) }
         ssipEvent(.begin, .begin(message: message.id, client: message.client.rawValue), for: message)
     }
@@ -98,13 +98,13 @@ extension Session {
     /// The listener started hearing the sentence at UTF-8 byte `offset` of the utterance's text:
     /// where a message a key echo stops goes on from (plain text; SSML goes on from its marks).
     mutating func ssipReachedSentence(_ utterance: UtteranceID, _ offset: Int) {
-        plan.updateSSIPMessage(utterance) { $0.sentence = offset }
+        plan.updateMessage(utterance) { $0.sentence = offset }
     }
 
     /// The audio reached an index mark: `700 INDEX MARK`.
     mutating func ssipReachedMark(_ utterance: UtteranceID, _ mark: String) {
-        guard let message = plan.ssipMessage(utterance) else { return }
-        plan.updateSSIPMessage(utterance) { $0.lastMark = mark }
+        guard let message = plan.message(utterance) else { return }
+        plan.updateMessage(utterance) { $0.lastMark = mark }
         ssipEvent(.indexMarks, .indexMark(message: message.id, client: message.client.rawValue, mark: mark), for: message)
     }
 
@@ -239,7 +239,7 @@ extension Session {
             return
         }
         if command.isJudged && configuration.policy.name != AnnouncementPolicy.none.name {
-            let inFlight = plan.ssipMessages.filter { $0.message.client == client }.map(\.message.key)
+            let inFlight = plan.messages.filter { $0.message.client == client }.map(\.message.key)
             if let outcome = ssipGate.judge(
                 key: message.key, priority: message.priority, clientName: message.clientName, connection: client, inFlight: inFlight,
                 policy: configuration.policy, at: now)
@@ -256,7 +256,7 @@ extension Session {
         let language = message.settings.speechLanguage
         // Inside a block, texts, notifications and progress reports queue like messages, so the
         // block is heard whole; its rows keep the priority the client gave.
-        let priority = message.inBlock && message.priority != .important ? SSIPPriority.message : message.priority
+        let priority = message.inBlock && message.priority != .important ? MessagePriority.message : message.priority
         let key = message.command == .char || message.command == .key
         let route = SpeechRoute(kind: .ssip(priority), text: message.text, key: key, longTextWords: settings.longTextWords)
         let echo: KeyEcho = key ? .key : route == .long ? .longText : .none
@@ -281,8 +281,8 @@ extension Session {
     private mutating func pauseSSIP(_ client: ClientID) {
         guard ssipClients[client]?.paused == false else { return }
         ssipClients[client]?.paused = true
-        for (utterance, message) in plan.ssipMessages where message.client == client {
-            plan.updateSSIPMessage(utterance) { $0.pausing = true }
+        for (utterance, message) in plan.messages where message.client == client {
+            plan.updateMessage(utterance) { $0.pausing = true }
         }
         follow(plan.cancel(.paused, at: now) { $0.client == client && Self.isSSIP($0) })
     }

@@ -21,12 +21,12 @@ extension Session {
     /// row for each life that ended. What starts waits for the batch's end (``unplayed``); a stop
     /// of what has not been handed out yet takes it back instead. `appended` is an announcement
     /// whose row is being appended with its outcome already, so it gets no update.
-    mutating func follow(_ step: PlanStep, appended: AnnouncementID? = nil) {
+    mutating func follow(_ step: PlanStep<SSIPMessage>, appended: AnnouncementID? = nil) {
         for command in step.commands {
             switch command {
             case .play(let request):
                 // In the voice and prosody of the moment it starts, as the plan's events say it did.
-                unplayed.append(playRequest(for: request, ssip: step.ssipMessage(request.id, in: plan)))
+                unplayed.append(playRequest(for: request, ssip: step.message(request.id, in: plan)))
             case .stop(let id):
                 if let index = unplayed.firstIndex(where: { $0.utterance.id == id }) {
                     unplayed.remove(at: index)
@@ -43,7 +43,7 @@ extension Session {
                 }
                 if case .finished = notice.phase, inaudible.contains(notice.utterance) { notice.inaudible = true }
                 for subscriber in subscribers { send(subscriber, .speech(notice)) }
-                if case .ssip = notice.kind, let message = step.ssipMessage(notice.utterance, in: plan) { noticeSSIP(notice, message) }
+                if case .ssip = notice.kind, let message = step.message(notice.utterance, in: plan) { noticeSSIP(notice, message) }
             }
         }
         for var record in step.announcements where record.announcement.id != appended {
@@ -52,7 +52,7 @@ extension Session {
         }
         for var record in step.speech {
             if inaudible.remove(record.utterance) != nil, record.outcome == .spoken { record.outcome = .inaudible }
-            effects.append(.appendLog(step.endedSSIP[record.utterance].map { ssipRow(record, $0) } ?? LogRow(record, seconds: seconds), nil))
+            effects.append(.appendLog(step.endedMessages[record.utterance].map { ssipRow(record, $0) } ?? LogRow(record, seconds: seconds), nil))
         }
     }
 
@@ -131,9 +131,9 @@ extension Session {
 }
 
 extension PlanStep {
-    /// The SSIP message `utterance` speaks: as its life ended in this step, or as it is in
-    /// `plan` while it goes on.
-    func ssipMessage(_ utterance: UtteranceID, in plan: SpeechPlan) -> SSIPMessage? {
-        endedSSIP[utterance] ?? plan.ssipMessage(utterance)
+    /// The message `utterance` speaks: as its life ended in this step, or as it is in `plan`
+    /// while it goes on.
+    func message(_ utterance: UtteranceID, in plan: SpeechPlan<Message>) -> Message? {
+        endedMessages[utterance] ?? plan.message(utterance)
     }
 }

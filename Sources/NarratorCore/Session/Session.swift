@@ -14,7 +14,7 @@ import NarratorModel
 public struct Session: Sendable {
     public let configuration: SessionConfiguration
     public internal(set) var workspace: Workspace
-    public internal(set) var plan: SpeechPlan
+    public internal(set) var plan: SpeechPlan<SSIPMessage>
     public internal(set) var settings: SpeechSettings {
         didSet { chosenVoice = settings.chosenVoice(installed: configuration.catalog) }
     }

@@ -11,7 +11,7 @@ public enum SpeechKind: Sendable, Hashable {
     /// Text a client asked to speak directly (`narratorctl speak`).
     case speak
     /// A message from a Speech Dispatcher (SSIP) client, with its SSIP priority.
-    case ssip(SSIPPriority)
+    case ssip(MessagePriority)
 
     /// A short stable name, used in file names, logs and events.
     public var name: String {
@@ -34,7 +34,7 @@ public enum SpeechKind: Sendable, Hashable {
         case "speak": self = .speak
         case "announcement": self = .announcement(.default)
         case _ where name.hasPrefix("ssip-"):
-            guard let priority = SSIPPriority(rawValue: String(name.dropFirst(5))) else { return nil }
+            guard let priority = MessagePriority(rawValue: String(name.dropFirst(5))) else { return nil }
             self = .ssip(priority)
         default:
             let prefix = "announcement-"

@@ -8,7 +8,7 @@ import NarratorBase
 /// commands say and reports when audio ran out (``finished(_:at:)``); the log gets each life once
 /// it has ended. The daemon's session runs it on the real clock, `narratorctl replay` on a virtual
 /// one (``AnnouncementSimulation``), so both decide the same way.
-public struct SpeechPlan: Sendable {
+public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     /// One utterance in flight: what it says, what it is about, and when it was asked for and started.
     private struct Entry: Sendable {
         var request: UtteranceRequest
@@ -18,9 +18,9 @@ public struct SpeechPlan: Sendable {
         var announcement: AnnouncementID?
         var queuedAt: MonotonicInstant
         var startedAt: MonotonicInstant?
-        /// The SSIP message it speaks, when an SSIP client sent it. What the client was told and
-        /// what of it the listener has heard live here, with the utterance, not in a table beside it.
-        var ssip: SSIPMessage?
+        /// The client's message it speaks, when a client sent one (an SSIP message). What the client
+        /// was told and what of it the listener has heard live here, with the utterance, not in a table beside it.
+        var message: Message?
     }
 
     public private(set) var queue: AnnouncementQueue
@@ -52,84 +52,84 @@ public struct SpeechPlan: Sendable {
     public mutating func say(
         _ text: String, _ kind: SpeechKind, tree: String? = nil, element: String? = nil, language: String? = nil, client: ClientID? = nil,
         at now: MonotonicInstant
-    ) -> (UtteranceID, PlanStep) {
-        say(UtteranceRequest(id: UtteranceID(0), kind: kind, text: text, language: language, client: client), tree: tree, element: element, ssip: nil, at: now)
+    ) -> (UtteranceID, PlanStep<Message>) {
+        say(UtteranceRequest(id: UtteranceID(0), kind: kind, text: text, language: language, client: client), tree: tree, element: element, message: nil, at: now)
     }
 
-    /// Asks for an SSIP message to be spoken (its text, by its client, as `kind`): the message
-    /// stays with its utterance (``ssipMessage(_:)``) until its life ends, when the step that ends
-    /// it hands it back (``PlanStep/endedSSIP``).
+    /// Asks for a client's message to be spoken (its text, by its client, as `kind`): the message
+    /// stays with its utterance (``message(_:)``) until its life ends, when the step that ends
+    /// it hands it back (``PlanStep/endedMessages``).
     /// `echo` is its part in the key echo rule (a key, long text: ``SpeechPolicy/holds(_:for:)``).
-    mutating func say(_ message: SSIPMessage, _ kind: SpeechKind, language: String?, echo: KeyEcho = .none, at now: MonotonicInstant) -> (UtteranceID, PlanStep) {
+    public mutating func say(_ message: Message, _ kind: SpeechKind, language: String?, echo: KeyEcho = .none, at now: MonotonicInstant) -> (UtteranceID, PlanStep<Message>) {
         say(
             UtteranceRequest(id: UtteranceID(0), kind: kind, text: message.text, language: language, client: message.client, echo: echo), tree: nil,
-            element: nil, ssip: message, at: now)
+            element: nil, message: message, at: now)
     }
 
-    private mutating func say(_ request: UtteranceRequest, tree: String?, element: String?, ssip: SSIPMessage?, at now: MonotonicInstant) -> (UtteranceID, PlanStep) {
-        var step = PlanStep()
-        let stamped = newUtterance(request, tree: tree, element: element, announcement: nil, ssip: ssip, at: now)
+    private mutating func say(_ request: UtteranceRequest, tree: String?, element: String?, message: Message?, at now: MonotonicInstant) -> (UtteranceID, PlanStep<Message>) {
+        var step = PlanStep<Message>()
+        let stamped = newUtterance(request, tree: tree, element: element, announcement: nil, message: message, at: now)
         let continuation = rest(heldBy: stamped, at: now)
         follow(scheduler.submit(stamped, continuation: continuation, at: now), at: now, into: &step)
         return (stamped.id, step)
     }
 
-    /// When `request` is a key echo that holds the long SSIP text playing (``SpeechPolicy``): a
-    /// new utterance for what is left of the text, with its message (``SSIPMessage/goingOn``),
+    /// When `request` is a key echo that holds the long client text playing (``SpeechPolicy``): a
+    /// new utterance for what is left of the text, with its message (``PlannedMessage/cutByKeyEcho()``),
     /// which the scheduler plays after the key echoes. The part that stops is marked, so that its
     /// end is no event to its client.
     private mutating func rest(heldBy request: UtteranceRequest, at now: MonotonicInstant) -> UtteranceRequest? {
         guard let playing = scheduler.playing, SpeechPolicy.holds(playing, for: request), let entry = entries[playing.id],
-              let message = entry.ssip
+              var message = entry.message
         else { return nil }
-        entries[playing.id]?.ssip?.heldByKey = true
-        let rest = message.goingOn
+        let rest = message.cutByKeyEcho()
+        entries[playing.id]?.message = message
         var continuation = playing
         continuation.text = rest.text
-        return newUtterance(continuation, tree: entry.tree, element: entry.element, announcement: nil, ssip: rest, at: now)
+        return newUtterance(continuation, tree: entry.tree, element: entry.element, announcement: nil, message: rest, at: now)
     }
 
     /// A new announcement, numbered by the caller: the queue decides, and what it releases is spoken.
-    public mutating func announce(_ announcement: Announcement, at now: MonotonicInstant) -> PlanStep {
-        var step = PlanStep()
+    public mutating func announce(_ announcement: Announcement, at now: MonotonicInstant) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         absorb(queue.enqueue(announcement, at: now, speech: activity), at: now, into: &step)
         return step
     }
 
     /// Focus is about to move to `tree` (call before saying the focus speech): announcements
     /// waiting for a tree the focus left may be cancelled.
-    public mutating func focusMoved(toTree tree: String, at now: MonotonicInstant) -> PlanStep {
-        var step = PlanStep()
+    public mutating func focusMoved(toTree tree: String, at now: MonotonicInstant) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         absorb(queue.focusMoved(toTree: tree, at: now, speech: activity), at: now, into: &step)
         return step
     }
 
     /// The speech layer played `id` to its end (or gave up on it). Reports about utterances that
     /// no longer play (already interrupted) change nothing.
-    public mutating func finished(_ id: UtteranceID, at now: MonotonicInstant) -> PlanStep {
-        var step = PlanStep()
+    public mutating func finished(_ id: UtteranceID, at now: MonotonicInstant) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         follow(scheduler.finished(id, at: now), at: now, into: &step)
         return step
     }
 
     /// The speech layer could not play `id`: it ends `cancelled` (the journal says why), not spoken.
-    public mutating func failed(_ id: UtteranceID, at now: MonotonicInstant) -> PlanStep {
-        var step = PlanStep()
+    public mutating func failed(_ id: UtteranceID, at now: MonotonicInstant) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         follow(scheduler.abandon(id, at: now), at: now, into: &step)
         return step
     }
 
     /// Time passed: expiries, refilled rate limits, hints whose pause is over.
-    public mutating func tick(at now: MonotonicInstant) -> PlanStep {
-        var step = PlanStep()
+    public mutating func tick(at now: MonotonicInstant) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         absorb(queue.tick(at: now, speech: activity), at: now, into: &step)
         follow(scheduler.tick(at: now), at: now, into: &step)
         return step
     }
 
     /// `stop`: cancels what waits in the queue, then silences speech.
-    public mutating func stop(at now: MonotonicInstant) -> PlanStep {
-        var step = PlanStep()
+    public mutating func stop(at now: MonotonicInstant) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         absorb(queue.stop(at: now), at: now, into: &step)
         follow(scheduler.stopAll(at: now), at: now, into: &step)
         return step
@@ -139,15 +139,15 @@ public struct SpeechPlan: Sendable {
     /// client's `CANCEL` or `PAUSE`): the playing one is interrupted, waiting ones dropped for `reason`.
     public mutating func cancel(
         _ reason: SpeechEvent.DropReason, at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool
-    ) -> PlanStep {
-        var step = PlanStep()
+    ) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         follow(scheduler.cancel(reason, at: now, where: matches), at: now, into: &step)
         return step
     }
 
     /// Interrupts the playing utterance if `matches` picks it (an SSIP client's `STOP`).
-    public mutating func stopPlaying(at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool) -> PlanStep {
-        var step = PlanStep()
+    public mutating func stopPlaying(at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         follow(scheduler.stopPlaying(at: now, where: matches), at: now, into: &step)
         return step
     }
@@ -158,33 +158,33 @@ public struct SpeechPlan: Sendable {
     /// The announcement an utterance in flight speaks, if it speaks one.
     public func announcement(of id: UtteranceID) -> AnnouncementID? { entries[id]?.announcement }
 
-    /// The SSIP message an utterance in flight speaks, if an SSIP client sent it.
-    func ssipMessage(_ id: UtteranceID) -> SSIPMessage? { entries[id]?.ssip }
+    /// The client's message an utterance in flight speaks, if a client sent one.
+    public func message(_ id: UtteranceID) -> Message? { entries[id]?.message }
 
-    /// The SSIP messages in flight (queued or playing), by utterance.
-    var ssipMessages: [(utterance: UtteranceID, message: SSIPMessage)] {
-        entries.compactMap { id, entry in entry.ssip.map { (id, $0) } }
+    /// The clients' messages in flight (queued or playing), by utterance.
+    public var messages: [(utterance: UtteranceID, message: Message)] {
+        entries.compactMap { id, entry in entry.message.map { (id, $0) } }
     }
 
-    /// Changes what is known of the SSIP message an utterance in flight speaks (the listener
-    /// heard its start or a mark, its client paused it); nothing when it speaks none.
-    mutating func updateSSIPMessage(_ id: UtteranceID, _ change: (inout SSIPMessage) -> Void) {
-        guard var message = entries[id]?.ssip else { return }
+    /// Changes what is known of the message an utterance in flight speaks (the listener heard
+    /// its start or a mark, its client paused it); nothing when it speaks none.
+    public mutating func updateMessage(_ id: UtteranceID, _ change: (inout Message) -> Void) {
+        guard var message = entries[id]?.message else { return }
         change(&message)
-        entries[id]?.ssip = message
+        entries[id]?.message = message
     }
 
     /// New hint settings (switching hints off drops a pending hint).
-    public mutating func configure(_ configuration: SpeechSchedulerConfiguration, at now: MonotonicInstant) -> PlanStep {
-        var step = PlanStep()
+    public mutating func configure(_ configuration: SpeechSchedulerConfiguration, at now: MonotonicInstant) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         follow(scheduler.configure(configuration, at: now), at: now, into: &step)
         return step
     }
 
     /// The daemon is stopping: every utterance and announcement not yet ended gets its final
     /// outcome (`cancelled`) now, speech is told to stop, and nothing is left in flight.
-    public mutating func shutDown(at now: MonotonicInstant) -> PlanStep {
-        var step = PlanStep()
+    public mutating func shutDown(at now: MonotonicInstant) -> PlanStep<Message> {
+        var step = PlanStep<Message>()
         // Announcements first: waiting, deferred and in speech, each ends `cancelled`...
         absorb(queue.shutDown(at: now), at: now, into: &step)
         // ...then speech: what plays is stopped and what waits is dropped, each with its final
@@ -210,18 +210,18 @@ public struct SpeechPlan: Sendable {
     }
 
     private mutating func newUtterance(
-        _ request: UtteranceRequest, tree: String?, element: String?, announcement: AnnouncementID?, ssip: SSIPMessage? = nil, at now: MonotonicInstant
+        _ request: UtteranceRequest, tree: String?, element: String?, announcement: AnnouncementID?, message: Message? = nil, at now: MonotonicInstant
     ) -> UtteranceRequest {
         let id = UtteranceID(nextUtterance)
         nextUtterance += 1
         var request = request
         request.id = id
-        entries[id] = Entry(request: request, tree: tree, element: element, announcement: announcement, queuedAt: now, ssip: ssip)
+        entries[id] = Entry(request: request, tree: tree, element: element, announcement: announcement, queuedAt: now, message: message)
         return request
     }
 
     /// Takes in a queue step: its decisions and ended lives, and speaks what it released.
-    private mutating func absorb(_ queueStep: AnnouncementStep, at now: MonotonicInstant, into step: inout PlanStep) {
+    private mutating func absorb(_ queueStep: AnnouncementStep, at now: MonotonicInstant, into step: inout PlanStep<Message>) {
         // Most steps are the first of their input: take the queue's arrays instead of copying them.
         if step.decisions.isEmpty { step.decisions = queueStep.decisions } else { step.decisions += queueStep.decisions }
         var records = queueStep.records
@@ -239,7 +239,7 @@ public struct SpeechPlan: Sendable {
 
     /// Takes in a scheduler step: its commands for the speech layer, and each event, which the
     /// queue learns of (for announcements) and which ends an utterance's life when it is final.
-    private mutating func follow(_ schedulerStep: SpeechSchedulerStep, at now: MonotonicInstant, into step: inout PlanStep) {
+    private mutating func follow(_ schedulerStep: SpeechSchedulerStep, at now: MonotonicInstant, into step: inout PlanStep<Message>) {
         step.commands += schedulerStep.commands
         for event in schedulerStep.events {
             guard var entry = entries[event.utterance] else { continue }
@@ -268,7 +268,7 @@ public struct SpeechPlan: Sendable {
                     step.speech.append(record(event.utterance, entry, outcome: .cancelled, interruptedBy: nil, at: event.at))
                 }
             }
-            if let message = entry.ssip { step.endedSSIP[event.utterance] = message }
+            if let message = entry.message { step.endedMessages[event.utterance] = message }
             entries[event.utterance] = nil
         }
     }
@@ -284,7 +284,7 @@ public struct SpeechPlan: Sendable {
 
 /// What one input to the plan decided: commands for the speech layer, each utterance event (with
 /// what it says, for subscribers), the queue's decisions, and the lives that ended (for the log).
-public struct PlanStep: Sendable, Equatable {
+public struct PlanStep<Message: PlannedMessage>: Sendable, Equatable {
     /// Play or stop, in order.
     public var commands: [SpeechCommand] = []
     public var notices: [SpeechNotice] = []
@@ -293,9 +293,9 @@ public struct PlanStep: Sendable, Equatable {
     public var announcements: [AnnouncementRecord] = []
     /// Other utterances whose life ended.
     public var speech: [SpeechRecord] = []
-    /// The SSIP messages of the utterances whose life ended, as they were at the end (their
+    /// The clients' messages of the utterances whose life ended, as they were at the end (their
     /// final events and rows are worded from them).
-    var endedSSIP: [UtteranceID: SSIPMessage] = [:]
+    public var endedMessages: [UtteranceID: Message] = [:]
 
     public init() {}
 }

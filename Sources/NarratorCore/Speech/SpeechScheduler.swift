@@ -255,7 +255,7 @@ public struct SpeechScheduler: Sendable {
     /// anything else plays or waits, a newer text replaces waiting texts, a progress report
     /// replaces its client's waiting one (so the first and the last of a burst are spoken).
     private mutating func admitSSIP(
-        _ request: UtteranceRequest, _ priority: SSIPPriority, at now: MonotonicInstant, into step: inout SpeechSchedulerStep
+        _ request: UtteranceRequest, _ priority: MessagePriority, at now: MonotonicInstant, into step: inout SpeechSchedulerStep
     ) {
         switch priority {
         case .notification:

@@ -1,6 +1,7 @@
-/// The five priorities of Speech Dispatcher's SSIP (`SET SELF PRIORITY`), which decide how a
-/// client's message meets the speech already playing or waiting (docs/ssip.md has the table).
-public enum SSIPPriority: String, Sendable, Hashable, CaseIterable {
+/// The five priorities of a client's message (Speech Dispatcher's, which SSIP's
+/// `SET SELF PRIORITY` names), deciding how it meets the speech already playing or waiting
+/// (docs/ssip.md has the table). The scheduler applies them; SSIP only spells them.
+public enum MessagePriority: String, Sendable, Hashable, CaseIterable {
     /// Interrupts everything but another important message; never dropped or throttled.
     case important
     /// Waits behind important and other messages; cuts text and notifications.
@@ -11,9 +12,4 @@ public enum SSIPPriority: String, Sendable, Hashable, CaseIterable {
     case notification
     /// The first and the last of a burst are spoken, those in between dropped.
     case progress
-
-    /// Parses SSIP's spelling, which clients send in any case (`TEXT`, `message`).
-    public init?(ssip word: some StringProtocol) {
-        self.init(rawValue: word.lowercased())
-    }
 }
