@@ -66,12 +66,32 @@ let package = Package(
         // The model: JSON, tree documents, the compiled tree and its reading order, utterances and
         // their phrases, navigation (the workspace and its focus), the audit, errors. Pure, no I/O.
         .target(name: "NarratorModel", dependencies: ["NarratorBase"], swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
-        // The pure core above the model: the protocol, engines, the speech plan, announcements, SSIP, the session, the bridge's core. No I/O.
-        .target(name: "NarratorCore", dependencies: ["NarratorBase", "NarratorModel"], swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // The engine protocol (frames, requests, listings), the supervisor of engine processes, and
+        // the voices and prosody they speak with. All narrator-flite links of the domain. Pure.
+        .target(name: "NarratorEngines", dependencies: ["NarratorBase", "NarratorModel"], swiftSettings: strict),
+        // What is said when: the announcement queue and policies, the speech scheduler and plan,
+        // the speech settings, the sound output's failover, and the log's rows. Knows no protocol. Pure.
+        .target(name: "NarratorSpeechPlan", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines"], swiftSettings: strict),
+        // Speech Dispatcher's protocol: lines, commands, settings, replies, events, the gate. Pure.
+        .target(name: "NarratorSSIP", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan"], swiftSettings: strict),
+        // narratord's JSON wire protocol: requests, replies, events, their codecs. Pure.
+        .target(name: "NarratorProtocol", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan"], swiftSettings: strict),
+        // The daemon's session: everything narratord decides, as one pure state machine over the layers below.
+        .target(
+            name: "NarratorCore",
+            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorProtocol"],
+            swiftSettings: strict, linkerSettings: [.linkedLibrary("m")]),
+        // Traces, replays and policy sweeps: the speech plan and the SSIP gate on a virtual clock, as narratorctl runs them. Pure.
+        .target(
+            name: "NarratorExperiments", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP"],
+            swiftSettings: strict),
+        // The AT-SPI bridge's core: D-Bus wire and handshake, the mirror of applications, routing, the
+        // bridge's state machine. Pure; narrator-atspi runs it, narratord never links it.
+        .target(name: "NarratorBridge", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol"], swiftSettings: strict),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
-        .target(name: "NarratorSpeech", dependencies: ["NarratorCore", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"], swiftSettings: strict),
+        .target(name: "NarratorSpeech", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"], swiftSettings: strict),
         // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
-        .target(name: "NarratorStore", dependencies: ["NarratorCore", "NarratorSystem", "CSQLite"], swiftSettings: strict),
+        .target(name: "NarratorStore", dependencies: ["NarratorBase", "NarratorModel", "NarratorSpeechPlan", "NarratorSystem", "CSQLite"], swiftSettings: strict),
         // Linux-only calls (accept4, eventfd, SO_PEERCRED) that Glibc hides without _GNU_SOURCE.
         .systemLibrary(name: "CNarratorSystem"),
         // Thin, typed wrappers around the system calls the daemon and CLI need (sockets, poll, signals).
@@ -81,75 +101,96 @@ let package = Package(
         // The command-line front end as a library, so that parsing is testable.
         .target(
             name: "NarratorCLI",
-            dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "NarratorStore", "NarratorSpeech"],
+            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorExperiments", "NarratorCommandLine", "NarratorSystem", "NarratorStore", "NarratorSpeech"],
             swiftSettings: strict
         ),
         // The daemon as a library: options, the request handler, start-up and shutdown.
         .target(
             name: "NarratorDaemon",
-            dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
+            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorProtocol", "NarratorCore", "NarratorCommandLine", "NarratorSystem", "NarratorSpeech", "NarratorStore"],
             swiftSettings: strict
         ),
         // Reading desktop applications through AT-SPI2 into the core's snapshots (the AT-SPI bridge's shell).
-        .target(name: "NarratorATSPI", dependencies: ["NarratorCore", "NarratorCommandLine", "NarratorSystem", "CAtspi"], swiftSettings: strict),
+        .target(name: "NarratorATSPI", dependencies: ["NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorCommandLine", "NarratorSystem", "CAtspi"], swiftSettings: strict),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
         .target(name: "NarratorPulseHarness", dependencies: ["NarratorBase", "NarratorSystem"], swiftSettings: strict),
         // A headless desktop (Xvfb, a private session bus, the AT-SPI bus and registry) for the AT-SPI tests,
         // and the blocking calls on the bridge's bus connection that only tests and benchmarks make.
-        .target(name: "NarratorDesktopHarness", dependencies: ["NarratorBase", "NarratorSystem", "NarratorATSPI"], swiftSettings: strict),
+        .target(name: "NarratorDesktopHarness", dependencies: ["NarratorBase", "NarratorSystem", "NarratorBridge", "NarratorATSPI"], swiftSettings: strict),
         // What the test targets share: finding the built binaries and running them to completion.
         .target(name: "NarratorTestSupport", swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon", "NarratorSystem"], swiftSettings: strict),
         .executableTarget(name: "narratorctl", dependencies: ["NarratorCLI"], swiftSettings: strict),
         .executableTarget(name: "narrator-atspi", dependencies: ["NarratorATSPI"], swiftSettings: strict),
         // The Flite engine as a child process of narratord, speaking the engine protocol on its stdin and stdout.
-        .executableTarget(name: "narrator-flite", dependencies: ["NarratorCore", "NarratorSystem", "CFlite"], swiftSettings: strict),
+        .executableTarget(name: "narrator-flite", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSystem", "CFlite"], swiftSettings: strict),
         .executableTarget(
             name: "narrator-bench",
             dependencies: [
-                "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI", "NarratorDesktopHarness", "CAtspi",
+                "NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorExperiments", "NarratorBridge", "NarratorCore",
+                "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI", "NarratorDesktopHarness", "CAtspi",
                 // The experiment sweep's parallel runner, measured as narratorctl runs it.
                 "NarratorCLI",
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "NarratorCoreTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .testTarget(
+            name: "NarratorCoreTests",
+            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorProtocol", "NarratorExperiments", "NarratorBridge", "NarratorCore"],
+            swiftSettings: strict
+        ),
         // The AT-SPI bridge's core in-process, on a virtual clock and a virtual desktop: reads,
         // the mirror, and every scenario of the bridge with its exact effects.
-        .testTarget(name: "NarratorBridgeTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .testTarget(name: "NarratorBridgeTests", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorBridge"], swiftSettings: strict),
         // The daemon's session in-process, on a virtual clock: every scenario with its exact effects.
-        .testTarget(name: "NarratorSessionTests", dependencies: ["NarratorCore", "NarratorTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "NarratorSessionTests",
+            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorProtocol", "NarratorCore", "NarratorTestSupport"],
+            swiftSettings: strict
+        ),
         // Parser unit tests, and end-to-end tests that run the built binaries.
         .testTarget(
             name: "NarratorCLITests",
-            dependencies: ["NarratorCLI", "NarratorCommandLine", "NarratorStore", "NarratorTestSupport", "narratorctl", "narratord"],
+            dependencies: [
+                "NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorCLI", "NarratorCommandLine", "NarratorStore", "NarratorTestSupport", "narratorctl", "narratord",
+            ],
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCommandLineTests", dependencies: ["NarratorCommandLine"], swiftSettings: strict),
-        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon", "NarratorCommandLine", "NarratorCore", "NarratorSpeech"], swiftSettings: strict),
+        .testTarget(
+            name: "NarratorDaemonTests",
+            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorCore", "NarratorDaemon", "NarratorCommandLine", "NarratorSpeech"],
+            swiftSettings: strict
+        ),
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",
-            dependencies: ["NarratorCore", "NarratorSystem", "NarratorPulseHarness", "NarratorTestSupport", "narratord", "narratorctl", "narrator-atspi"],
+            dependencies: [
+                "NarratorBase", "NarratorModel", "NarratorSpeechPlan", "NarratorExperiments", "NarratorSystem", "NarratorPulseHarness", "NarratorTestSupport", "narratord",
+                "narratorctl", "narrator-atspi",
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "NarratorSpeechTests",
-            dependencies: ["NarratorSpeech", "NarratorSystem", "NarratorPulseHarness"],
+            dependencies: ["NarratorEngines", "NarratorSpeechPlan", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness"],
             swiftSettings: strict
         ),
         // The announcement queue, its policies and replay simulation, on a virtual clock.
-        .testTarget(name: "NarratorAnnouncementTests", dependencies: ["NarratorCore"], swiftSettings: strict),
-        .testTarget(name: "NarratorStoreTests", dependencies: ["NarratorStore", "narrator-log-probe"], swiftSettings: strict),
+        .testTarget(
+            name: "NarratorAnnouncementTests", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorExperiments"],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "NarratorStoreTests", dependencies: ["NarratorSpeechPlan", "NarratorStore", "narrator-log-probe"], swiftSettings: strict),
         // Appends log rows and prints each id once committed, for the SIGKILL durability test.
-        .executableTarget(name: "narrator-log-probe", dependencies: ["NarratorStore"], path: "Tests/Helpers/narrator-log-probe", swiftSettings: strict),
+        .executableTarget(name: "narrator-log-probe", dependencies: ["NarratorSpeechPlan", "NarratorStore"], path: "Tests/Helpers/narrator-log-probe", swiftSettings: strict),
         // The built engine processes (narrator-flite) driven through the engine protocol, as narratord drives them.
         .testTarget(
             name: "NarratorEngineTests",
-            dependencies: ["NarratorCore", "NarratorSystem", "NarratorTestSupport", "narrator-flite"],
+            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSystem", "NarratorTestSupport", "narrator-flite"],
             swiftSettings: strict
         ),
-        .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorCore"], swiftSettings: strict),
+        .testTarget(name: "NarratorCoreSpeechTests", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan"], swiftSettings: strict),
         .testTarget(name: "NarratorSystemTests", dependencies: ["NarratorSystem"], swiftSettings: strict),
         // narrator-atspi against real GTK applications (zenity, a fixture of our own) on a headless desktop.
         .testTarget(

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorBridge
 
 /// Fuzzes what the AT-SPI bridge reads from every application's own socket and from the bus:
 /// the authentication's answer (`DBusHandshake`) and the messages after it (`DBusMessageReader`,

@@ -1,5 +1,5 @@
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
 
 /// Fuzzes the socket protocol: each input line is one request, decoded by `RequestDecoder` and
 /// then carried out on a `Workspace` the way the daemon does, so that registers, updates and

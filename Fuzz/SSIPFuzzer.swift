@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSSIP
 
 /// Fuzzes the SSIP protocol layer as a connection drives it: the input is split on CRLF (only),
 /// each line repaired to UTF-8; command lines go to `SSIPCommandParser`, and after a SPEAK the

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorExperiments
 
 /// Fuzzes replay traces: the input is a JSON-lines trace (at most 200 events are replayed).
 ///

@@ -1,4 +1,3 @@
-import NarratorCore
 import NarratorModel
 
 /// Fuzzes the tree document path an app's `register` takes: JSON parsing, the decoder and

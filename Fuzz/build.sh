@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer fuzzers outside SwiftPM, so that `swift build` and `swift test` never see
-# them: the pure modules (NarratorBase, NarratorModel, NarratorCore), NarratorCommandLine (the
+# them: the pure modules (NarratorBase up to NarratorCore and NarratorBridge), NarratorCommandLine (the
 # shared option parser) and the parsing part of NarratorCLI are compiled here, instrumented for coverage and AddressSanitizer, and linked with
 # each Fuzz/*Fuzzer.swift entry point.
 #
@@ -41,8 +41,18 @@ mapfile -t base < <(sources NarratorBase)
 library NarratorBase "" "${base[@]}"
 mapfile -t model < <(sources NarratorModel)
 library NarratorModel NarratorBase "${model[@]}"
-mapfile -t core < <(sources NarratorCore)
-library NarratorCore NarratorBase,NarratorModel "${core[@]}"
+# The pure layers in the order they import each other (Package.swift's), each with the ones below it.
+layers=(NarratorEngines:NarratorBase,NarratorModel
+        NarratorSpeechPlan:NarratorBase,NarratorModel,NarratorEngines
+        NarratorSSIP:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan
+        NarratorProtocol:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan
+        NarratorExperiments:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorSSIP
+        NarratorBridge:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorProtocol
+        NarratorCore:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorSSIP,NarratorProtocol)
+for layer in "${layers[@]}"; do
+    mapfile -t files < <(sources "${layer%%:*}")
+    library "${layer%%:*}" "${layer#*:}" "${files[@]}"
+done
 mapfile -t command_line < <(sources NarratorCommandLine)
 library NarratorCommandLine NarratorBase "${command_line[@]}"
 
@@ -51,7 +61,7 @@ library NarratorCommandLine NarratorBase "${command_line[@]}"
 cli_files=(AnnouncementCommands AuditCommandSpec Command CommandCatalog DaemonCommands ExperimentCommandSpec GlobalOption
            InvocationParser LogTime Suggestion+CLI)
 cli_sources=(); for f in "${cli_files[@]}"; do cli_sources+=("Sources/NarratorCLI/$f.swift"); done
-library NarratorCLI NarratorBase,NarratorModel,NarratorCore,NarratorCommandLine "${cli_sources[@]}"
+library NarratorCLI NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorProtocol,NarratorExperiments,NarratorCommandLine "${cli_sources[@]}"
 
 fuzzer() { # NAME LIBRARIES...
     local name=$1; shift
@@ -60,7 +70,7 @@ fuzzer() { # NAME LIBRARIES...
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$OUT" -L "$OUT" "${@/#/-l}" \
         "Fuzz/$name.swift" Fuzz/FuzzCheck.swift -o "$OUT/$name"
 }
-pure=(NarratorCore NarratorModel NarratorBase)
+pure=(NarratorCore NarratorBridge NarratorExperiments NarratorProtocol NarratorSSIP NarratorSpeechPlan NarratorEngines NarratorModel NarratorBase)
 fuzzer TreeDocumentFuzzer "${pure[@]}"
 fuzzer RequestFuzzer "${pure[@]}"
 fuzzer SSIPFuzzer "${pure[@]}"

@@ -1,5 +1,5 @@
 import CAtspi
-import NarratorCore
+import NarratorBridge
 
 /// What the bridge asks the session bus through GLib (synchronously, at start): where the
 /// accessibility bus is, and that a screen reader runs.

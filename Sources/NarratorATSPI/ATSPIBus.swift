@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorBridge
 import NarratorSystem
 
 /// The bridge's own connection to the accessibility bus (``DBusSocket``): method calls sent

@@ -1,5 +1,5 @@
 import CAtspi
-import NarratorCore
+import NarratorBridge
 import NarratorModel
 
 /// Reads an application's accessibles from AT-SPI2 into ``AccessibleSnapshot``s the naive way:

@@ -1,6 +1,6 @@
 import Glibc
+import NarratorBridge
 import NarratorCommandLine
-import NarratorCore
 import NarratorModel
 import NarratorSystem
 

@@ -1,6 +1,6 @@
 import CAtspi
 import Glibc
-import NarratorCore
+import NarratorBridge
 import NarratorSystem
 
 /// `narrator-atspi run`'s shell around ``ATSPIBridge``: on one thread running GLib's main loop

@@ -1,7 +1,7 @@
 import CAtspi
 import Glibc
 import NarratorBase
-import NarratorCore
+import NarratorBridge
 import NarratorSystem
 
 /// The bridge's connection to the accessibility bus: a Unix socket spoken to in D-Bus's wire

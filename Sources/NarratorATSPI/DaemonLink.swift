@@ -1,5 +1,5 @@
 import Glibc
-import NarratorCore
+import NarratorProtocol
 import NarratorSystem
 
 /// The bridge's connection to narratord, as bytes: requests out as JSON lines, and the lines that

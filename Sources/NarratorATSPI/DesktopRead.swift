@@ -1,5 +1,5 @@
 import CAtspi
-import NarratorCore
+import NarratorBridge
 
 /// Every application on the desktop read at once, each in bulk (``ApplicationReader``): what
 /// `narrator-atspi dump` prints and the benchmark times. Runs a GLib main loop until the last

@@ -1,6 +1,5 @@
 import CAtspi
 import NarratorBase
-import NarratorCore
 import NarratorSystem
 
 /// The one way a GLib or libatspi C callback reaches Swift: a closure boxed behind the

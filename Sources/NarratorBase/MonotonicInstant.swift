@@ -47,6 +47,18 @@ extension Duration {
         if overflow2 { return seconds < 0 ? .min : .max }
         return total
     }
+
+    /// Whole milliseconds, for the journal.
+    public var milliseconds: Int64 {
+        let (seconds, attoseconds) = components
+        return seconds * 1_000 + attoseconds / 1_000_000_000_000_000
+    }
+
+    /// The duration in seconds as a `Double` (for JSON, SQL and tables).
+    public var asSeconds: Double {
+        let (seconds, attoseconds) = components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
 }
 
 extension String {

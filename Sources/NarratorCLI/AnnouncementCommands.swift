@@ -1,5 +1,6 @@
 import NarratorCommandLine
-import NarratorCore
+import NarratorEngines
+import NarratorSpeechPlan
 
 /// The offline commands about announcements: replay traces, read the log, summarize it.
 public enum AnnouncementCommand: Equatable, Sendable {

@@ -1,7 +1,7 @@
 import Foundation
 import NarratorBase
-import NarratorCore
 import NarratorModel
+import NarratorSpeechPlan
 
 /// Draws a replay as SVG, one lane per policy, so policies can be compared by eye. Pure: records
 /// in, text out.

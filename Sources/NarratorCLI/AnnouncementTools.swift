@@ -1,4 +1,3 @@
-import NarratorCore
 
 /// Runs an ``AnnouncementCommand``.
 enum AnnouncementTools {

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import NarratorModel
 
 /// `narratorctl audit FILE|TREE`: audit a tree document offline (or, through the daemon, a registered tree).

@@ -1,5 +1,4 @@
 import NarratorCommandLine
-import NarratorCore
 import NarratorModel
 
 /// `narratorctl audit`'s arguments, checked while parsing (rule ids and levels are validated

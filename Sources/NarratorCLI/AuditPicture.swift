@@ -1,5 +1,4 @@
 import NarratorCommandLine
-import NarratorCore
 import NarratorModel
 
 /// Draws a tree at its screen frames as SVG, so reading order and problems show in one picture:

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorProtocol
 
 /// A fully parsed `narratorctl` invocation.
 public struct Invocation: Equatable, Sendable {

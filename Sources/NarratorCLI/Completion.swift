@@ -1,5 +1,5 @@
 import NarratorCommandLine
-import NarratorCore
+import NarratorSpeechPlan
 
 /// Shell completion from the command catalog: `narratorctl __complete CWORD WORDS...` prints the
 /// candidates for the word at CWORD of a command line (bash's `COMP_CWORD` and `COMP_WORDS`), so

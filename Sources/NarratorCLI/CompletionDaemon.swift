@@ -1,6 +1,6 @@
 import Foundation
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
 import NarratorSystem
 
 extension CompletionFacts {

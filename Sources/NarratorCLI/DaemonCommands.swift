@@ -1,6 +1,7 @@
 import NarratorCommandLine
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 
 private func request(_ command: RequestCommand) -> Command { .daemon(.send(command)) }
 private func number(_ text: String, _ name: String, _ command: String) throws(UsageError) -> Double {

@@ -1,6 +1,6 @@
 import Foundation
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
 import NarratorSystem
 
 /// Sends one request to the daemon and renders the reply; for `register --follow` and

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
 
 /// An experiment's cells as CSV for notebooks: one line per cell (policy × trace) with the policy's

@@ -1,8 +1,9 @@
 import Foundation
 import NarratorBase
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
 import NarratorSpeech
+import NarratorSpeechPlan
 import NarratorStore
 
 /// `narratorctl experiment`: a grid of policies swept from a spec, replayed over traces on every

@@ -1,5 +1,5 @@
 import NarratorCommandLine
-import NarratorCore
+import NarratorEngines
 
 /// `narratorctl experiment SPEC.json [TRACE...]` or `narratorctl experiment --rerun ID`.
 public struct ExperimentRequest: Equatable, Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
 
 /// An experiment's policies as a scatter plot: unheard messages (x) against p95 latency (y), both

@@ -1,5 +1,6 @@
 import Dispatch
-import NarratorCore
+import NarratorExperiments
+import NarratorSpeechPlan
 import Synchronization
 
 /// Replays an experiment's cells on every core: each cell (one policy over one trace) is

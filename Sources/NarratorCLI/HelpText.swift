@@ -1,5 +1,4 @@
 import NarratorCommandLine
-import NarratorCore
 
 /// Help screens, generated from the command catalog so they cannot drift from the parser.
 enum HelpText {

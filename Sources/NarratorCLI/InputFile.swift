@@ -1,6 +1,5 @@
 import Foundation
 import NarratorBase
-import NarratorCore
 
 /// Reads a file argument (`-` is standard input) for a command, reporting a failure the same
 /// way everywhere: "narratorctl show: cannot read PATH: no such file".

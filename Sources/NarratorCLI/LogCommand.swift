@@ -1,6 +1,8 @@
 import Foundation
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 import NarratorStore
 import NarratorSystem
 

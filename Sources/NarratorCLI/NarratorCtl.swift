@@ -1,6 +1,5 @@
 import Foundation
 import NarratorBase
-import NarratorCore
 import NarratorModel
 
 /// The `narratorctl` program as a function of its arguments and console, for `main` and for tests.

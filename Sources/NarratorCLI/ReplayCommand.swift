@@ -1,7 +1,8 @@
 import Foundation
 import NarratorBase
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
+import NarratorSpeechPlan
 import NarratorStore
 
 /// `narratorctl replay`: a trace through the announcement queue under each policy, offline.

@@ -1,5 +1,6 @@
-import NarratorCore
+import NarratorEngines
 import NarratorModel
+import NarratorProtocol
 
 /// Human-readable output for daemon replies: the utterance for navigation, tables for lists.
 enum ReplyRenderer {

@@ -1,4 +1,3 @@
-import NarratorCore
 import NarratorModel
 
 /// A minimal SVG writer: escapes text and attribute values, formats numbers compactly.

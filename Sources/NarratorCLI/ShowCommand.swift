@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import NarratorModel
 
 /// `narratorctl show FILE|TREE`: decode and validate a document offline (or fetch a registered

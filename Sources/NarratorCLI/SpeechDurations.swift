@@ -1,7 +1,9 @@
 import Foundation
-import NarratorCore
+import NarratorEngines
+import NarratorExperiments
 import NarratorModel
 import NarratorSpeech
+import NarratorSpeechPlan
 import NarratorSystem
 
 /// How long each text takes to say at one voice and rate: synthesized once, then kept in a small

@@ -1,4 +1,3 @@
 import NarratorBase
-import NarratorCore
 
 typealias Suggestion = NarratorBase.Suggestion

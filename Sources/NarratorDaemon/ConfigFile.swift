@@ -1,6 +1,5 @@
 import NarratorBase
 import NarratorCommandLine
-import NarratorCore
 
 /// `narratord.conf`: `key = value` lines, `#` comments, keys named like the long options
 /// (`rate = 200`, `audio = pulse`). Command-line flags override the file.

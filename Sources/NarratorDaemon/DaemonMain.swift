@@ -1,8 +1,11 @@
 import Glibc
 import NarratorCommandLine
 import NarratorCore
+import NarratorEngines
 import NarratorModel
+import NarratorProtocol
 import NarratorSpeech
+import NarratorSpeechPlan
 import NarratorStore
 import NarratorSystem
 

@@ -1,7 +1,9 @@
 import NarratorBase
 import NarratorCommandLine
 import NarratorCore
+import NarratorProtocol
 import NarratorSpeech
+import NarratorSpeechPlan
 
 /// What the daemon's other threads post to its event loop: each becomes one ``SessionInput``.
 /// Nothing else crosses threads: the speech player and the log writer hold no reference to the

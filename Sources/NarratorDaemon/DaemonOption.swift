@@ -1,6 +1,8 @@
 import NarratorBase
 import NarratorCommandLine
 import NarratorCore
+import NarratorEngines
+import NarratorSpeechPlan
 import NarratorSystem
 
 /// One `narratord` option, declared once: its name, value placeholder, help, the default help

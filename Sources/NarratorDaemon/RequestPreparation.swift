@@ -2,6 +2,7 @@ import Dispatch
 import NarratorBase
 import NarratorCore
 import NarratorModel
+import NarratorProtocol
 import NarratorSpeech
 import NarratorSystem
 import Synchronization

@@ -1,4 +1,3 @@
-import NarratorCore
 import NarratorSystem
 
 /// Where narratord serves Speech Dispatcher's protocol (`--ssip`), and how systemd names that

@@ -1,5 +1,5 @@
 import Glibc
-import NarratorCore
+import NarratorSSIP
 import NarratorSystem
 import Synchronization
 

@@ -2,7 +2,9 @@ import Dispatch
 import NarratorBase
 import NarratorCommandLine
 import NarratorCore
+import NarratorProtocol
 import NarratorSpeech
+import NarratorSpeechPlan
 import NarratorStore
 import NarratorSystem
 

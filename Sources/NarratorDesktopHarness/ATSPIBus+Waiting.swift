@@ -1,6 +1,6 @@
 import Glibc
 import NarratorATSPI
-import NarratorCore
+import NarratorBridge
 
 /// Blocking ways to ask the accessibility bus, for the tests and the benchmarks only: they wait
 /// on the bus's connection for one reply, which the bridge never does.

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 
 /// The PCM layout handed to outputs: signed 16-bit native-endian samples.
 public struct AudioFormat: Sendable, Hashable {

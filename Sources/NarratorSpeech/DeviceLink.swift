@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 
 /// A connected device and the only two threads that call it, for ``ServerOutput``.
 ///

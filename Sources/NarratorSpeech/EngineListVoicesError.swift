@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorEngines
 import NarratorSystem
 
 /// Why an engine executable's `--list-voices` gave no usable listing: what narratord says at

@@ -1,6 +1,6 @@
 import Glibc
 import NarratorBase
-import NarratorCore
+import NarratorEngines
 import NarratorSystem
 import Synchronization
 

@@ -1,4 +1,5 @@
-import NarratorCore
+import NarratorEngines
+import NarratorSpeechPlan
 import NarratorSystem
 
 /// An engine that runs as a child process speaking docs/engine-protocol.md (Flite, Piper): a

@@ -1,7 +1,7 @@
 import CEspeak
 import Dispatch
 import Glibc
-import NarratorCore
+import NarratorEngines
 import NarratorSystem
 import Synchronization
 

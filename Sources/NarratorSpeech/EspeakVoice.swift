@@ -1,5 +1,5 @@
 import CEspeak
-import NarratorCore
+import NarratorEngines
 
 /// The engine's name for an installed voice (the type itself is the core's, which the session reads).
 public typealias EspeakVoice = InstalledVoice

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 
 /// Discards samples but keeps real time: "speaking" lasts as long as the audio would.
 ///

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 import Synchronization
 
 /// Whose turn it is at the audio output. With one engine, its thread called `begin`, `write` and

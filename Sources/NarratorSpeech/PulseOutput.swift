@@ -1,6 +1,6 @@
 import CALSA
 import CPCAudio
-import NarratorCore
+import NarratorSpeechPlan
 import Synchronization
 
 /// The platform audio device through pcaudiolib: PulseAudio (or PipeWire's pulse server), else ALSA.

@@ -1,6 +1,5 @@
 import Dispatch
 import NarratorBase
-import NarratorCore
 import NarratorSystem
 import Synchronization
 

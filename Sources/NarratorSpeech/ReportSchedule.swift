@@ -1,6 +1,6 @@
 import Dispatch
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 import NarratorSystem
 import Synchronization
 

@@ -1,5 +1,6 @@
 import NarratorBase
-import NarratorCore
+import NarratorEngines
+import NarratorSpeechPlan
 import NarratorSystem
 import Synchronization
 

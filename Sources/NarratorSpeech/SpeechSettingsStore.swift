@@ -1,6 +1,6 @@
 import Glibc
-import NarratorCore
 import NarratorModel
+import NarratorSpeechPlan
 import NarratorSystem
 
 /// Loads and saves ``SpeechSettings`` at a path the daemon chooses.

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 
 /// Why speech could not start: the engine, the output, or the settings file.
 public enum SpeechStartError: Error, Sendable, CustomStringConvertible {

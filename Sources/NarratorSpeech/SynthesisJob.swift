@@ -1,5 +1,5 @@
 import CEspeak
-import NarratorCore
+import NarratorEngines
 import Synchronization
 
 /// One utterance for the engine: text, voice and prosody, and what to do with each PCM chunk.

@@ -1,5 +1,5 @@
 import Dispatch
-import NarratorCore
+import NarratorEngines
 import Synchronization
 
 /// Why a text's length could not be measured on an engine.

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorEngines
 
 /// A speech engine: what the speech layer needs of eSpeak NG, Flite or Piper, and nothing more,
 /// so that the player, the daemon and the benchmarks never name an engine's own types.

@@ -1,5 +1,5 @@
 import CSQLite
-import NarratorCore
+import NarratorSpeechPlan
 
 /// A failed SQLite call: the result code, SQLite's own message, and what Narrator was doing.
 public struct DatabaseError: Error, Sendable, Hashable, CustomStringConvertible {

@@ -1,4 +1,3 @@
-import NarratorCore
 
 /// An experiment's row with its record (`experiments.record`, schema 4): what `narratorctl
 /// experiment` writes and what `--rerun` reads back.

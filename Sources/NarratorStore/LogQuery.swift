@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 
 /// Which rows `narratorctl log` and `stats` look at.
 public struct LogFilter: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 
 /// How a row is written to and read from the `utterances` table.
 extension LogRow {

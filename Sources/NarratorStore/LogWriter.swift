@@ -1,8 +1,8 @@
 import CSQLite
 import Dispatch
 import NarratorBase
-import NarratorCore
 import NarratorModel
+import NarratorSpeechPlan
 import NarratorSystem
 import Synchronization
 

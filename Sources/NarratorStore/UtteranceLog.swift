@@ -1,6 +1,6 @@
 import CSQLite
 import Glibc
-import NarratorCore
+import NarratorSpeechPlan
 import NarratorSystem
 
 /// Opening the log database the way every Narrator component does: WAL, current schema.

@@ -1,7 +1,7 @@
 import CAtspi
 import Foundation
 import NarratorATSPI
-import NarratorCore
+import NarratorBridge
 import NarratorDesktopHarness
 import NarratorModel
 import NarratorSystem

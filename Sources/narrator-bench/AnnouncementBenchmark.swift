@@ -1,6 +1,6 @@
 import Foundation
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 import NarratorStore
 import Synchronization
 

@@ -1,7 +1,7 @@
 import Foundation
-import NarratorCore
 import NarratorPulseHarness
 import NarratorSpeech
+import NarratorSpeechPlan
 import NarratorSystem
 
 /// The floor under what the listener hears: the fastest any program can start, or stop, being

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import NarratorSystem
 
 /// The daemon as a whole: registering large trees (time and resident memory), moving through the

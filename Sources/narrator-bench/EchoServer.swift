@@ -1,6 +1,5 @@
 import Glibc
 import NarratorBase
-import NarratorCore
 import NarratorSystem
 
 /// Echoes every line back to its sender: the raw Unix-socket round trip that the round-trip

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import NarratorSpeech
 import Synchronization
 

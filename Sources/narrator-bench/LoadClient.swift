@@ -1,4 +1,3 @@
-import NarratorCore
 import NarratorModel
 
 /// One well-behaved load-test client: it registers its own tree, then loops through focus, next,

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import NarratorCore
 import NarratorModel
 import NarratorSystem
 

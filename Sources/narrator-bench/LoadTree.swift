@@ -1,4 +1,3 @@
-import NarratorCore
 
 /// The small tree each load-test client registers, and what the daemon must say for each stop.
 /// Four stops, one per band of the screen, so that a touch in a band must land on that stop.

@@ -1,7 +1,7 @@
 import Foundation
 import NarratorBase
-import NarratorCore
 import NarratorSpeech
+import NarratorSpeechPlan
 import NarratorSystem
 import Synchronization
 

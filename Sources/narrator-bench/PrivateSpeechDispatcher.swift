@@ -1,4 +1,5 @@
 import Foundation
+import NarratorCore
 import NarratorPulseHarness
 import NarratorSystem
 

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import NarratorSystem
 
 /// Focus round trip through a real narratord (release build, null audio) on a 10,000-element

@@ -1,6 +1,6 @@
 import Dispatch
-import NarratorCore
 import NarratorSpeech
+import NarratorSpeechPlan
 import NarratorSystem
 
 /// The daemon's speech path without its sockets: the speech plan decides and the player plays

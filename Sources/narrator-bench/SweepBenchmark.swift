@@ -1,6 +1,6 @@
 import Foundation
 import NarratorCLI
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
 
 /// `narratorctl experiment`'s sweep: every shipped trace under a 3×3×3 grid of policies, the cells

@@ -1,6 +1,7 @@
 import Foundation
-import NarratorCore
+import NarratorSSIP
 import NarratorSpeech
+import NarratorSpeechPlan
 
 /// What listing every voice with every variant costs, beside the list narratord gave before
 /// (each voice alone, then the default voice with each variant: 232 lines on eSpeak NG 1.51),

@@ -1,5 +1,4 @@
 import CFlite
-import NarratorCore
 
 /// Where Flite's streaming callback sends the audio of the sentence being synthesized: `A`
 /// frames of at most 100 ms for the current job, at its volume, after the sentence's `S` frame

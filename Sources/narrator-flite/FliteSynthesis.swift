@@ -1,5 +1,4 @@
 import CFlite
-import NarratorCore
 
 /// Speaks jobs with Flite, one at a time on the calling thread, sentence by sentence, each
 /// sentence's audio streamed out as Flite's waveform synthesis makes it.

@@ -1,5 +1,5 @@
 import CFlite
-import NarratorCore
+import NarratorEngines
 
 /// The voices Debian's libflite1 compiles in, each registered by a function of its own library.
 /// Registering only sets up tables already in the library, so listing the voices this way costs

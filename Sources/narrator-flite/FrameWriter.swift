@@ -1,5 +1,5 @@
 import Glibc
-import NarratorCore
+import NarratorEngines
 import NarratorSystem
 import Synchronization
 

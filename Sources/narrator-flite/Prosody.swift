@@ -1,5 +1,5 @@
 import Glibc
-import NarratorCore
+import NarratorEngines
 
 /// A job's rate, pitch and volume as the factors applied to a Flite voice's own defaults.
 struct Prosody: Equatable {

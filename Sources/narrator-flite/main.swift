@@ -1,5 +1,4 @@
 import Glibc
-import NarratorCore
 import NarratorSystem
 
 // narrator-flite: the Flite engine as a child process of narratord (docs/engine-protocol.md).

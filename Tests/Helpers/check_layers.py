@@ -16,40 +16,49 @@ SOURCES = os.path.join(ROOT, "Sources")
 SYSTEM = {"Glibc", "Dispatch", "Synchronization", "Foundation"}
 
 # Each module, and the project modules (and C shims) it may import. An import may only go down.
+PLAN = {"NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan"}
 ALLOWED = {
+    # The pure layers, bottom up: each may import only those below it.
     "NarratorBase": set(),
     "NarratorModel": {"NarratorBase"},
-    "NarratorCore": {"NarratorBase", "NarratorModel"},
+    "NarratorEngines": {"NarratorBase", "NarratorModel"},
+    "NarratorSpeechPlan": {"NarratorBase", "NarratorModel", "NarratorEngines"},
+    "NarratorSSIP": PLAN,
+    "NarratorProtocol": PLAN,
+    "NarratorExperiments": PLAN | {"NarratorSSIP"},
+    "NarratorBridge": PLAN | {"NarratorProtocol"},
+    "NarratorCore": PLAN | {"NarratorSSIP", "NarratorProtocol"},
+    # The shells: the system calls know no domain type; each shell imports the pure layers it carries out.
     "NarratorSystem": {"NarratorBase", "CNarratorSystem"},
     "NarratorCommandLine": {"NarratorBase"},
-    "NarratorStore": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "CSQLite"},
-    "NarratorSpeech": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
-    "NarratorDaemon": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
-    "NarratorCLI": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
-    "NarratorATSPI": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
+    "NarratorStore": {"NarratorBase", "NarratorModel", "NarratorSpeechPlan", "NarratorSystem", "CSQLite"},
+    "NarratorSpeech": PLAN | {"NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
+    "NarratorDaemon": PLAN | {"NarratorSSIP", "NarratorProtocol", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
+    "NarratorCLI": PLAN | {"NarratorProtocol", "NarratorExperiments", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
+    "NarratorATSPI": {"NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
     "NarratorPulseHarness": {"NarratorBase", "NarratorSystem"},
-    "NarratorDesktopHarness": {"NarratorBase", "NarratorModel", "NarratorCore", "NarratorSystem", "NarratorATSPI"},
+    "NarratorDesktopHarness": {"NarratorBase", "NarratorModel", "NarratorBridge", "NarratorSystem", "NarratorATSPI"},
     "NarratorTestSupport": set(),
+    # The programs.
     "narratord": {"NarratorBase", "NarratorDaemon", "NarratorSystem"},
     "narratorctl": {"NarratorCLI"},
     "narrator-atspi": {"NarratorBase", "NarratorATSPI", "NarratorSystem"},
-    "narrator-flite": {"NarratorBase", "NarratorCore", "NarratorModel", "NarratorSystem", "CFlite"},
-    "narrator-bench": {
-        "NarratorBase", "NarratorModel", "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI",
-        "NarratorDesktopHarness", "NarratorCLI", "CAtspi",
+    # The Flite engine process links the engine protocol and nothing of the session, SSIP, announcements or bridge.
+    "narrator-flite": {"NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSystem", "CFlite"},
+    "narrator-bench": PLAN | {
+        "NarratorSSIP", "NarratorExperiments", "NarratorBridge", "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore",
+        "NarratorATSPI", "NarratorDesktopHarness", "NarratorCLI", "CAtspi",
     },
 }
 
 # The modules the daemon, the bridge and the Flite engine run: a trap there silences the user.
 RUN = {
-    "NarratorBase", "NarratorModel", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorStore", "NarratorSpeech", "NarratorDaemon",
+    "NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorProtocol", "NarratorBridge", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorStore", "NarratorSpeech", "NarratorDaemon",
     "NarratorATSPI", "narratord", "narrator-atspi", "narrator-flite",
 }
 
 # The most lines of Swift one module may hold.
 MAX_LINES = 6000
-# Modules still over it, each with the issue that splits it; the check says so rather than fail.
-OVER_LIMIT_PENDING = {"NarratorCore": "issue 35 splits it along its layers"}
 
 IMPORT = re.compile(r"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][\w]*)")
 FORCE = re.compile(r"(?:[\w)\]]!(?![=]))|\btry!|\bas!")
@@ -102,16 +111,14 @@ def main():
                             problems.append(f"{relative}:{number}: a force unwrap in {module}, which narratord, narrator-atspi or narrator-flite runs: {line.strip()}")
         sizes[module] = lines_in_module
         if lines_in_module > MAX_LINES:
-            if module in OVER_LIMIT_PENDING:
-                print(f"check_layers: {module} holds {lines_in_module} lines, over {MAX_LINES} ({OVER_LIMIT_PENDING[module]})")
-            else:
-                problems.append(f"Sources/{module}: {lines_in_module} lines, over the {MAX_LINES} a module may hold")
+            problems.append(f"Sources/{module}: {lines_in_module} lines, over the {MAX_LINES} a module may hold")
     for problem in problems:
         print(problem)
     if problems:
         print(f"check_layers: {len(problems)} problem(s)")
         return 1
-    print(f"check_layers: {len(sizes)} modules, imports within their layers, no force unwrap where the programs run")
+    largest = max(sizes, key=sizes.get)
+    print(f"check_layers: {len(sizes)} modules, imports within their layers, no force unwrap where the programs run; the largest, {largest}, holds {sizes[largest]} of {MAX_LINES} lines")
     return 0
 
 

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NarratorCore
 import NarratorDesktopHarness
 import NarratorSystem
 import NarratorTestSupport

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import NarratorCore
 import NarratorDesktopHarness
 import NarratorModel
 import NarratorSystem

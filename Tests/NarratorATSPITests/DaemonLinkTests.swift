@@ -1,7 +1,7 @@
 import Foundation
 import Glibc
 @testable import NarratorATSPI
-import NarratorCore
+import NarratorProtocol
 import NarratorSystem
 import Testing
 

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 /// The dedup key ("3 new  Messages" and "3 new messages" are one message): its ASCII fast path

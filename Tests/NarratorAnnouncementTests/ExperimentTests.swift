@@ -1,6 +1,7 @@
 import NarratorBase
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
+import NarratorSpeechPlan
 import Testing
 
 @Suite("Throttling experiments: specs, grids, figures, the Pareto front")

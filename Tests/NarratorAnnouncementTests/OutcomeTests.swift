@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 @Suite("Announcement queue: every outcome on a virtual clock")

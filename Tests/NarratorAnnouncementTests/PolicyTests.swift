@@ -1,5 +1,6 @@
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
+import NarratorSpeechPlan
 import Testing
 
 @Suite("Announcement policies and traces")

@@ -1,5 +1,6 @@
 import NarratorBase
-import NarratorCore
+import NarratorExperiments
+import NarratorSpeechPlan
 
 /// A queue and scheduler on a virtual clock where every utterance takes `speechLength`.
 struct Session {

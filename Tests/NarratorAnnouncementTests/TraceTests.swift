@@ -1,6 +1,7 @@
 import NarratorBase
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
+import NarratorSpeechPlan
 import Testing
 
 /// Traces as `narratorctl log --trace` writes them and `replay` reads them, and the simulation

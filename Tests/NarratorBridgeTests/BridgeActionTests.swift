@@ -1,5 +1,6 @@
-@testable import NarratorCore
+@testable import NarratorBridge
 @testable import NarratorModel
+@testable import NarratorProtocol
 import Testing
 
 /// narratord's owner events carried back into the application: activate as the default action,

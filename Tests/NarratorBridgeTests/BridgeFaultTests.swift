@@ -1,4 +1,4 @@
-@testable import NarratorCore
+@testable import NarratorBridge
 @testable import NarratorModel
 import Testing
 

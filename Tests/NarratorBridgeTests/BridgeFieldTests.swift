@@ -1,5 +1,6 @@
-@testable import NarratorCore
+@testable import NarratorBridge
 @testable import NarratorModel
+@testable import NarratorProtocol
 import Testing
 
 /// A text field: read alone before its focus is said (GTK selects its text after the focus

@@ -1,4 +1,4 @@
-@testable import NarratorCore
+@testable import NarratorBridge
 @testable import NarratorModel
 
 /// The desktop the bridge's scenarios run on: the GTK fixture's window and zenity's question,

@@ -1,6 +1,7 @@
 import NarratorBase
-@testable import NarratorCore
+@testable import NarratorBridge
 @testable import NarratorModel
+@testable import NarratorProtocol
 import Testing
 
 /// One ``ATSPIBridge`` on a virtual desktop and a virtual clock: the shell's part played by a

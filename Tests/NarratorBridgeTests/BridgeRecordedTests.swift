@@ -1,5 +1,6 @@
-@testable import NarratorCore
+@testable import NarratorBridge
 @testable import NarratorModel
+@testable import NarratorProtocol
 import Testing
 
 /// The AT-SPI events the real GTK fixture (Tests/Helpers/atspi/fixture.py) sent as a user gave its

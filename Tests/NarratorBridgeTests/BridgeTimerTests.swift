@@ -1,4 +1,3 @@
-@testable import NarratorCore
 @testable import NarratorModel
 import Testing
 

@@ -1,5 +1,6 @@
-@testable import NarratorCore
+@testable import NarratorBridge
 @testable import NarratorModel
+@testable import NarratorProtocol
 import Testing
 
 /// A web page in a browser (Gecko's dialect: no cache, everything walked): a long one is mirrored

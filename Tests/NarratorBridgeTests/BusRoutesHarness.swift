@@ -1,7 +1,7 @@
-import NarratorModel
 import NarratorBase
+@testable import NarratorBridge
+import NarratorModel
 
-@testable import NarratorCore
 
 /// ``BusRoutes`` on a virtual clock, with the values its scenarios name: one application
 /// (`:1.7`, GTK 3 with a socket of its own), the registry, and calls told apart by their object.

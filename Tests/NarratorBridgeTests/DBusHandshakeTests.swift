@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorBridge
 import Testing
 
 /// The client's side of D-Bus's authentication, as the bridge speaks it to the bus and to an

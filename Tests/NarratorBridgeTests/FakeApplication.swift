@@ -1,4 +1,4 @@
-@testable import NarratorCore
+@testable import NarratorBridge
 @testable import NarratorModel
 
 /// An application as AT-SPI2 describes it, answering the bridge's requests the way GTK (with its

@@ -1,7 +1,7 @@
 import Foundation
 import NarratorBase
 @testable import NarratorCLI
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 #if canImport(FoundationXML)

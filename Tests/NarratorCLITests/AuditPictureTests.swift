@@ -1,6 +1,5 @@
 import Foundation
 @testable import NarratorCLI
-import NarratorCore
 import NarratorModel
 import Testing
 

@@ -1,5 +1,5 @@
 @testable import NarratorCLI
-import NarratorCore
+import NarratorProtocol
 import Testing
 
 @Suite struct CommandNameTests {

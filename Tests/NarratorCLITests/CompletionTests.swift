@@ -1,6 +1,7 @@
 @testable import NarratorCLI
-import NarratorCore
+import NarratorEngines
 import NarratorModel
+import NarratorSpeechPlan
 import Testing
 
 /// `narratorctl __complete`'s decisions, in-process with made-up daemon answers; the real script

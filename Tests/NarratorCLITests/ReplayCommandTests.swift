@@ -1,6 +1,5 @@
 import Foundation
 import FoundationXML
-import NarratorCore
 import NarratorModel
 import Testing
 

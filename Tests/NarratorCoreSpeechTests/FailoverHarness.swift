@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 
 /// An ``OutputFailover`` on a virtual clock, fed one input at a time; each step returns the exact
 /// effects, and `reports` keeps every status reported so far.

@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 /// The failover's connections on a virtual clock: start-up, the reconnect attempts, a server that

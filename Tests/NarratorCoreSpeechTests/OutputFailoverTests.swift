@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 /// The sound server's failover on a virtual clock: the deadlines of the device calls, stalls and

@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 @Suite("Speech scheduler: focus, value and hints")

@@ -1,5 +1,5 @@
-import NarratorCore
 import NarratorModel
+import NarratorSpeechPlan
 import Testing
 
 /// The settings file read and written with the project's JSON, as the daemon does without

@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 /// The stream is closed two seconds after the last audio, and only then, on a virtual clock.

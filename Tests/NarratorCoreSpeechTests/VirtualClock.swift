@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSpeechPlan
 
 /// A scheduler driven by a virtual clock, recording every command and event.
 struct Harness {

@@ -1,5 +1,5 @@
-@testable import NarratorCore
 @testable import NarratorModel
+@testable import NarratorProtocol
 import Testing
 
 /// The direct decoder (bytes to nodes, no value tree) must give the same document and id index

@@ -1,5 +1,5 @@
 import NarratorBase
-@testable import NarratorCore
+@testable import NarratorEngines
 @testable import NarratorModel
 import Testing
 

@@ -1,4 +1,4 @@
-@testable import NarratorCore
+@testable import NarratorEngines
 @testable import NarratorModel
 import Testing
 

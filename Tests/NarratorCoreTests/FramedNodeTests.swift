@@ -1,4 +1,3 @@
-import NarratorCore
 import NarratorModel
 import Testing
 

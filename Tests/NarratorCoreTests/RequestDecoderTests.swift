@@ -1,5 +1,5 @@
-@testable import NarratorCore
 @testable import NarratorModel
+@testable import NarratorProtocol
 import Testing
 
 @Suite struct RequestDecoderTests {

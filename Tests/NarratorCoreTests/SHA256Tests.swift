@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorExperiments
 import Testing
 
 /// FIPS 180-4's example messages and NIST's long-message vector.

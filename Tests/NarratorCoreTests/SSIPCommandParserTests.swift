@@ -1,4 +1,5 @@
-import NarratorCore
+import NarratorSSIP
+import NarratorSpeechPlan
 import Testing
 
 /// Every command spd-say 0.11.4, python3-speechd 0.11.4 and Orca 43 sent in the transcripts.

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSSIP
 import Testing
 
 /// Data mode after SPEAK, fed lines as the connection splits them (on CRLF only).

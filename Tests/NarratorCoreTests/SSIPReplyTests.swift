@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSSIP
 import Testing
 
 /// Replies and events byte for byte as the transcripts show speech-dispatcher sending them.

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSSIP
 import Testing
 
 @Suite struct SSIPSettingsTests {

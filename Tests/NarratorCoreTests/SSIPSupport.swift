@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSSIP
 
 /// What SSIP tests share: parsing a line to its command or its error reply's bytes.
 enum SSIP {

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSSIP
 import Testing
 
 /// raw_errors.log and raw_history.log: every line probe sent to speech-dispatcher 0.11.4 and its

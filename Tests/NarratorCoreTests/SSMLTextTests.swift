@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 /// The words of an SSML message, as replay times them and experiments count them.

@@ -1,4 +1,3 @@
-import NarratorCore
 import NarratorModel
 
 /// The repository's `examples/` directory (the seed trees), found from this file's path.

@@ -1,4 +1,6 @@
-import NarratorCore
+import NarratorEngines
+import NarratorSSIP
+import NarratorSpeechPlan
 import Testing
 
 /// The catalog of voices and variants, its pages and filters, and the lines SSIP lists it as.

@@ -1,6 +1,6 @@
 import Foundation
-import NarratorCore
 @testable import NarratorDaemon
+import NarratorEngines
 import NarratorSpeech
 import Testing
 

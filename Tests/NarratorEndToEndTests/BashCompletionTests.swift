@@ -1,6 +1,6 @@
 import Foundation
-import NarratorCore
 import NarratorModel
+import NarratorSpeechPlan
 import Testing
 
 /// The installed bash completion, run for real: a non-interactive bash sources the script (with

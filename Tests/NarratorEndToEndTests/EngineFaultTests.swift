@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import NarratorCore
 import NarratorPulseHarness
 import NarratorSystem
 import NarratorTestSupport

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import NarratorCore
 import Testing
 
 /// The built narratord stops an engine process nobody has used for `--engine-idle` seconds, and

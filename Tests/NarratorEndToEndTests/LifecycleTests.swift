@@ -1,6 +1,6 @@
 import Foundation
-import NarratorCore
 import NarratorModel
+import NarratorSpeechPlan
 import Testing
 
 /// Start-up, the socket's security, and shutdown.

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import Testing
 
 /// A desktop keeps narratord running for days: what one large request used while it was parsed

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import NarratorModel
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import Testing
 
 /// A speech-dispatcher started by hand with its own pid file (narratord holds the standard one)

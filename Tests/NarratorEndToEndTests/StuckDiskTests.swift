@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import Testing
 
 /// A disk that stops answering holds narratord up for a bounded time only: stopping waits for the

@@ -1,5 +1,5 @@
 import Foundation
-import NarratorCore
+import NarratorExperiments
 import NarratorModel
 import Testing
 

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorEngines
 
 /// One job's frames as narratord would see them, with what a listener would hear in them.
 struct EngineJob {

@@ -1,7 +1,7 @@
 import CNarratorSystem
 import Glibc
 import NarratorBase
-import NarratorCore
+import NarratorEngines
 import NarratorSystem
 import NarratorTestSupport
 

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorEngines
 import NarratorTestSupport
 import Testing
 

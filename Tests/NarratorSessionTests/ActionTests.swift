@@ -1,5 +1,6 @@
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// Actions on the focused element: the ones the daemon carries out itself, and the ones it hands

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorProtocol
 import Testing
 
 /// Which language (so which voice) reads an announcement or a `speak` text.

@@ -1,5 +1,7 @@
 import NarratorBase
 import NarratorCore
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// Announcements through the session: the row appended with the first decision, the reply sent

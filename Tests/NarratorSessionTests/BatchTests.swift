@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 /// The daemon's loop feeds the session everything that was ready when it woke, then

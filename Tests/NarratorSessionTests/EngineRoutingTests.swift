@@ -1,5 +1,7 @@
 import NarratorBase
 import NarratorCore
+import NarratorEngines
+import NarratorSpeechPlan
 import Testing
 
 /// Which engine speaks what: the user's engine and per-kind settings, an SSIP client's output

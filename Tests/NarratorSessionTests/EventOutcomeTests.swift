@@ -1,6 +1,7 @@
 import NarratorBase
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// Final speech events carry the outcome word of the log (`outcome`), an additive field.

@@ -1,6 +1,7 @@
 import NarratorBase
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// Focus, navigation and hints, through the session on a virtual clock: the same scenarios the

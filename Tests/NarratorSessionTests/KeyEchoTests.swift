@@ -1,5 +1,6 @@
 import NarratorBase
-import NarratorCore
+import NarratorSSIP
+import NarratorSpeechPlan
 import Testing
 
 /// A key echo in the middle of long SSIP text: heard at once, then the text goes on from the

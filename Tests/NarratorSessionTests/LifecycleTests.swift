@@ -1,6 +1,9 @@
 import NarratorBase
 import NarratorCore
+import NarratorEngines
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// Connections coming and going, the daemon stopping, the sound output and the log changing

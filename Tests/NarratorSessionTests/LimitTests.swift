@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorProtocol
 import Testing
 
 /// What one client may ask, so that no client exhausts the daemon for the others.

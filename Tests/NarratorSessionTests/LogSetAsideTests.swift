@@ -1,4 +1,5 @@
-import NarratorCore
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// A log file that was not a database and was set aside: said once in the journal, and in `status`.

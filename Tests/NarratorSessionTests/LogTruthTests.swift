@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 /// The log says what the listener heard: speech that went to null because the sound server was

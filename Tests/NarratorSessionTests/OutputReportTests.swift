@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 /// How the audio output's state reaches the journal: once per real change, and at warning level

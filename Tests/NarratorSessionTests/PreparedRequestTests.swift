@@ -1,5 +1,6 @@
 import Foundation
 import NarratorCore
+import NarratorProtocol
 import NarratorTestSupport
 import Testing
 

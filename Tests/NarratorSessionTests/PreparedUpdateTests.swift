@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorCore
+import NarratorProtocol
 import Testing
 
 /// An update that rebuilds a large tree's reading order is applied to a copy of the tree off the

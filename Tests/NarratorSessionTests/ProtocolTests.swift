@@ -1,6 +1,7 @@
 import NarratorBase
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// The typed protocol on both sides: what the daemon encodes, narratorctl (or any Swift client)

@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorCore
+import NarratorSpeechPlan
 import Testing
 
 extension Harness {

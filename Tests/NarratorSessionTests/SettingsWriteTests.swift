@@ -1,5 +1,7 @@
 import NarratorBase
 import NarratorCore
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// The settings file is written off the daemon's loop; a write that does not come back within

@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSSIP
 import Testing
 
 /// The SSIP socket's path taken by another server is taken back, but not fought over forever.

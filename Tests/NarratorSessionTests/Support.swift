@@ -1,7 +1,10 @@
 import Foundation
 import NarratorBase
 import NarratorCore
+import NarratorEngines
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 import NarratorTestSupport
 import Testing
 

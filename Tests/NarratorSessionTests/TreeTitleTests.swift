@@ -1,5 +1,5 @@
-import NarratorCore
 import NarratorModel
+import NarratorProtocol
 import Testing
 
 /// Entering a tree says its title first; a title that is also the first element's label is said once.

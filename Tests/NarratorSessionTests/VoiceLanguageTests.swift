@@ -1,5 +1,8 @@
 import NarratorBase
 import NarratorCore
+import NarratorEngines
+import NarratorProtocol
+import NarratorSpeechPlan
 import Testing
 
 /// A language code names a voice wherever a voice is named: the language's voice speaks.

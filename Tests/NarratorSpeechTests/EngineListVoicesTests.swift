@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import NarratorCore
 @testable import NarratorSpeech
 import NarratorSystem
 import Testing

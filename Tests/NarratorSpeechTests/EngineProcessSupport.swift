@@ -1,6 +1,6 @@
 import Foundation
 import Glibc
-import NarratorCore
+import NarratorEngines
 @testable import NarratorSpeech
 import NarratorSystem
 import Synchronization

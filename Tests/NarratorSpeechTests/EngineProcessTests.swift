@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import NarratorCore
 import NarratorPulseHarness
 @testable import NarratorSpeech
 import NarratorSystem

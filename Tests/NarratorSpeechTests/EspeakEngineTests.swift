@@ -1,5 +1,5 @@
 import Foundation
-import NarratorCore
+import NarratorEngines
 import NarratorPulseHarness
 @testable import NarratorSpeech
 import Synchronization

@@ -1,7 +1,7 @@
 import Foundation
-import NarratorCore
 import NarratorPulseHarness
 @testable import NarratorSpeech
+import NarratorSpeechPlan
 import NarratorSystem
 import Synchronization
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
-import NarratorCore
+import NarratorEngines
 @testable import NarratorSpeech
+import NarratorSpeechPlan
 import Synchronization
 import Testing
 

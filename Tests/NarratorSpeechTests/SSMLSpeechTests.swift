@@ -1,7 +1,8 @@
 import Foundation
-import NarratorCore
+import NarratorEngines
 import NarratorPulseHarness
 @testable import NarratorSpeech
+import NarratorSpeechPlan
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
-import NarratorCore
+import NarratorEngines
 @testable import NarratorSpeech
+import NarratorSpeechPlan
 import Testing
 
 /// Where the listener is in plain text: the player reports each sentence as its audio begins to

@@ -1,6 +1,6 @@
 import Foundation
-import NarratorCore
 @testable import NarratorSpeech
+import NarratorSpeechPlan
 import Synchronization
 import Testing
 

@@ -1,7 +1,7 @@
 import Dispatch
 import Foundation
-import NarratorCore
 @testable import NarratorSpeech
+import NarratorSpeechPlan
 import Synchronization
 import Testing
 

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 @testable import NarratorSpeech
 import Synchronization
 

@@ -1,5 +1,5 @@
 import Foundation
-import NarratorCore
+import NarratorSpeechPlan
 import NarratorStore
 import Synchronization
 import Testing

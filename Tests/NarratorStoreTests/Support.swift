@@ -1,5 +1,5 @@
 import Foundation
-import NarratorCore
+import NarratorSpeechPlan
 import NarratorStore
 
 /// A fresh directory for one test's database files.

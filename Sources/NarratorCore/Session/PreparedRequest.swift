@@ -1,4 +1,5 @@
 import NarratorModel
+import NarratorProtocol
 
 /// A request line taken as far as it goes without the session's state: decoded and, for
 /// `register`, its document decoded and compiled into the tree it registers.

@@ -1,4 +1,5 @@
 import NarratorModel
+import NarratorProtocol
 
 /// An update applied to a copy of its tree off the loop: on a large tree, an update that changes
 /// the reading order (a `sortPriority`, a subtree replaced or removed, an element hidden) rebuilds

@@ -1,4 +1,6 @@
 import NarratorBase
+import NarratorSSIP
+import NarratorSpeechPlan
 
 /// What the session knows about one Speech Dispatcher (SSIP) connection beyond its
 /// ``ClientRecord``: its settings, a SPEAK whose data is still arriving, and a pause.

@@ -1,4 +1,5 @@
 import NarratorBase
+import NarratorSSIP
 
 /// Events held back from an SSIP connection for a moment after it was told a message's number.
 ///

@@ -1,4 +1,5 @@
 import NarratorModel
+import NarratorProtocol
 
 /// Actions on the focused element: the daemon's own (a declarative value) and those it hands to
 /// the app that owns the tree.

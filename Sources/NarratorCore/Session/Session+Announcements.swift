@@ -1,5 +1,7 @@
 import NarratorBase
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 
 /// Announcements: numbering, the per-connection limit, the row appended with the first decision,
 /// and the reply sent once that row is committed.

@@ -1,4 +1,5 @@
 import NarratorBase
+import NarratorProtocol
 
 /// Connections: who may connect, and what happens to their trees when they go.
 extension Session {

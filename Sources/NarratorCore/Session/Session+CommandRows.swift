@@ -1,4 +1,5 @@
 import NarratorBase
+import NarratorSpeechPlan
 
 /// The log's command rows: what silenced speech without being speech.
 extension Session {

@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorModel
+import NarratorProtocol
 
 /// Focus moves and what they say.
 extension Session {

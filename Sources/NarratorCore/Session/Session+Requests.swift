@@ -1,5 +1,7 @@
 import NarratorBase
+import NarratorEngines
 import NarratorModel
+import NarratorProtocol
 
 /// Each request command, carried out on the session's state: the one place that says what every
 /// `cmd` does (the concept of each lives in the extension named after it).

@@ -1,4 +1,7 @@
 import NarratorBase
+import NarratorEngines
+import NarratorSSIP
+import NarratorSpeechPlan
 
 /// Speech Dispatcher's protocol (SSIP): its connections are clients of the same session as the
 /// JSON protocol's, and their messages go through the same speech plan, so the one voice,

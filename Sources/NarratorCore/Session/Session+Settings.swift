@@ -1,5 +1,7 @@
 import NarratorBase
 import NarratorModel
+import NarratorProtocol
+import NarratorSpeechPlan
 
 /// The user's speech settings: a `set` is checked, written to the settings file by the daemon,
 /// and takes effect (and is answered) once the file is written, or is refused when the write

@@ -1,3 +1,6 @@
+import NarratorEngines
+import NarratorSpeechPlan
+
 /// Speech: asking the plan to say something, and carrying its steps out (the user's settings are
 /// in `Session+Settings`).
 extension Session {

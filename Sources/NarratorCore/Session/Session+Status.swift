@@ -1,5 +1,7 @@
 import NarratorBase
+import NarratorEngines
 import NarratorModel
+import NarratorProtocol
 
 /// What `status` reports: the session's own state, with the output and log figures their shells
 /// last reported.

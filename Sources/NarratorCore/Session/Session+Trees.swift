@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorModel
+import NarratorProtocol
 
 /// Registering, updating and listing trees, and who owns them.
 extension Session {

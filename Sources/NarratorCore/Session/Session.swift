@@ -1,5 +1,9 @@
 import NarratorBase
+import NarratorEngines
 import NarratorModel
+import NarratorProtocol
+import NarratorSSIP
+import NarratorSpeechPlan
 
 /// Everything narratord decides, as one pure state machine: the registered trees and the focus,
 /// the connections and what they own, the limits, the speech plan (announcement queue, scheduler,

@@ -1,4 +1,6 @@
 import NarratorBase
+import NarratorEngines
+import NarratorSpeechPlan
 
 /// What the session is told once, at start-up: facts about the process and the machine that a
 /// pure core cannot read for itself, and the daemon's options.

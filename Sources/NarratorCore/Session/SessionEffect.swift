@@ -1,4 +1,7 @@
 import NarratorBase
+import NarratorProtocol
+import NarratorSSIP
+import NarratorSpeechPlan
 
 /// What the session asks its shells to do, as a value: the only way it acts on the world.
 /// The daemon carries effects out in order; tests compare them exactly.

@@ -1,4 +1,7 @@
 import NarratorBase
+import NarratorEngines
+import NarratorProtocol
+import NarratorSpeechPlan
 
 /// Everything that can happen to the daemon, as a value: what its shells (the socket loop, the
 /// speech layer, the log writer, the settings file, signals) feed into ``Session/handle(_:at:)``.

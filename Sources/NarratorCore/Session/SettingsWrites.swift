@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorModel
+import NarratorSpeechPlan
 
 /// The settings-file writes a session waits for, and what waits on them: the `set` each one
 /// answers, what that connection sent after its `set`, and the shutdown. A write that takes

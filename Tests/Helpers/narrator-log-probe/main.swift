@@ -1,5 +1,5 @@
 import Foundation
-import NarratorCore
+import NarratorSpeechPlan
 import NarratorStore
 
 // narrator-log-probe DB: appends announcement rows as fast as the writer takes them and prints

@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import NarratorSystem
 import NarratorTestSupport
 import Testing

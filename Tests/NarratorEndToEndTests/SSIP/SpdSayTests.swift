@@ -1,5 +1,4 @@
 import Foundation
-import NarratorCore
 import NarratorPulseHarness
 import NarratorTestSupport
 import Testing

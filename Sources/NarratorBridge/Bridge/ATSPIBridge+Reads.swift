@@ -1,0 +1,487 @@
+/// Reading applications: the desktop's list, a whole application, one object, one row of a long
+/// list; and laying each read's result over what the mirror holds.
+extension ATSPIBridge {
+    /// Asks the registry for the desktop's applications: new ones are read, gone ones' trees go.
+    mutating func rescan() {
+        ask(.desktop, of: Self.registry, ATSPIRequest.children(ATSPIApplicationRead.root).call)
+    }
+
+    mutating func answered(_ question: BridgeQuestion, _ reply: Result<DBusValue, DBusFailure>) {
+        switch question {
+        case .desktop:
+            let value: DBusValue
+            switch reply {
+            case .success(let answer): value = answer
+            case .failure(let failure):
+                journal("the registry did not list the desktop's applications: \(failure)")
+                return
+            }
+            let present = Set((value[0]?.items ?? []).compactMap { $0[0]?.string })
+            // One given up stays so while it is on the bus; one that left is forgotten.
+            givenUp.formIntersection(present)
+            for name in present.sorted() where applications[name] == nil && !givenUp.contains(name) {
+                var arrived = BridgeApplication()
+                arrived.arrived = desktopListed
+                applications[name] = arrived
+                read(name)
+            }
+            desktopListed = true
+            for name in Set(applications.keys).subtracting(present).sorted() { forget(name) }
+        case .read(let id, let request):
+            // A read of an application forgotten meanwhile is answered into nothing. The read is
+            // changed where it is held (a copy taken out would copy its 10,000 objects at each answer).
+            guard let application = reads[id]?.application else { return }
+            let next = reads[id]?.read.take(request, reply) ?? []
+            for request in next { ask(.read(id, request), of: application, request.call) }
+            // Not answered in time: the read is given up whole, and what waits of it with it.
+            if case .failure(let failure) = reply, failure == .timedOut || failure == .gone {
+                for withdrawn in withdraw(read: id, of: application) { _ = reads[id]?.read.take(withdrawn, .failure(failure)) }
+            }
+            if reads[id]?.read.isComplete == true, let read = reads.removeValue(forKey: id) {
+                completed(id, read)
+            }
+        case .selectedRow(let application, let list):
+            guard case .success(let value) = reply, let row = value[0]?.objectPath, row != "/org/a11y/atspi/null" else { return }
+            ask(.rowIndex(application: application, row: row, list: list), of: application,
+                DBusCall(path: row, interface: "org.a11y.atspi.Accessible", method: "GetIndexInParent"))
+        case .rowIndex(let application, let row, let list):
+            guard case .success(let index) = reply else { return }
+            readActiveDescendant(row, at: index[0]?.int ?? 0, of: list, in: application)
+        case .selection(let application, let path):
+            selectionRead(path, in: application, reply)
+        case .act(let window, let what):
+            switch reply {
+            case .success(let value):
+                if value[0]?.unwrapped == .bool(false) { journal("\(window.application) refused to \(what)") }
+            case .failure(let failure):
+                journal("could not \(what) in \(window.application): \(failure)")
+                // No answer in time: the application may be hung. Reading it finds out, and
+                // brings the rules for a hung one (said once, tried again until it answers).
+                if failure == .timedOut { read(window.application) }
+            }
+        }
+    }
+
+    private mutating func newReadID() -> ReadID {
+        defer { nextRead += 1 }
+        return ReadID(nextRead)
+    }
+
+    /// Starts `read` as `id` and sends its first questions.
+    private mutating func start(_ id: ReadID, _ read: ATSPIApplicationRead, _ purpose: BridgeRead.Purpose, of application: String) {
+        var read = read
+        let requests = read.start()
+        for request in requests { ask(.read(id, request), of: application, request.call) }
+        let started = BridgeRead(application: application, purpose: purpose, read: read, textEditsAtStart: applications[application]?.textEdits ?? [:],
+            selectionEditsAtStart: applications[application]?.selectionEdits ?? [:])
+        if read.isComplete {
+            completed(id, started)
+        } else {
+            reads[id] = started
+        }
+    }
+
+    private mutating func completed(_ id: ReadID, _ read: BridgeRead) {
+        switch read.purpose {
+        case .whole:
+            if case .read = read.read.outcome {
+                applications[read.application]?.dialect = read.read.dialect
+                // What it left unread replaces what was left before (which it read again).
+                applications[read.application]?.unread = read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+                applications[read.application]?.fillRead = nil
+            }
+            // A read that went no further than the name still names the application in the journal.
+            if applications[read.application]?.name.isEmpty == true, let title = read.read.applicationName, !title.isEmpty {
+                applications[read.application]?.name = title
+            }
+            finished(read.application, id, read.read.outcome, onlyErrors: read.read.answeredOnlyErrors)
+            if read.read.cutAtDepth, applications[read.application]?.saidCut == false {
+                applications[read.application]?.saidCut = true
+                let name = applications[read.application]?.name ?? ""
+                journal("\(name.isEmpty ? read.application : "\(name) (\(read.application))") has objects deeper than \(read.read.maximumDepth) levels; what is deeper is not read")
+            }
+            fillNext(read.application)
+        case .fill(let parent): filled(id, parent, read)
+        case .object(let path): objectRead(id, path, in: read.application, read.read.outcome, since: (read.textEditsAtStart[path], read.selectionEditsAtStart[path]))
+        case .part(let path): partRead(id, path, read)
+        case .activeRow(let row, let index, let list): activeRowRead(row, at: index, of: list, in: read.application, read.read.outcome)
+        }
+    }
+
+    /// Reads the application `name` now (or once the read in flight ends) and tells narratord what changed.
+    mutating func read(_ name: String) {
+        guard applications[name] != nil else { return }
+        applications[name]?.pending = false
+        // The whole read covers the parts that changed.
+        applications[name]?.changedParts = []
+        if applications[name]?.wholeRead != nil {
+            applications[name]?.again = true
+            return
+        }
+        let id = newReadID()
+        applications[name]?.wholeRead = id
+        var whole = ATSPIApplicationRead()
+        whole.childrenAtOnce = configuration.childrenAtOnce
+        start(id, whole, .whole, of: name)
+    }
+
+    private mutating func finished(_ name: String, _ id: ReadID, _ outcome: ATSPIApplicationRead.Outcome, onlyErrors: Bool) {
+        guard var application = applications[name] else { return }
+        application.wholeRead = nil
+        application.erroredReads = onlyErrors ? application.erroredReads + 1 : 0
+        switch outcome {
+        case .gone:
+            forget(name)
+        case .hostile where onlyErrors && application.erroredReads < Self.erroredReadsBeforeGivingUp:
+            // Not ready yet, or hostile: read again on the retry timer, and given up if it goes on.
+            applications[name] = application
+            armRetry()
+        case .hostile(let reason):
+            giveUp(name, reason)
+        case .unresponsive:
+            if !application.unresponsive {
+                let who = application.name.isEmpty ? name : application.name
+                journal("\(who) (\(name)) did not answer within \(configuration.questionTimeout.milliseconds) ms; its windows stay as last read, and it is tried again every \(configuration.retryDelay.milliseconds / 1000) s")
+            }
+            application.unresponsive = true
+            applications[name] = application
+            armRetry()
+        case .read(let title, let windows):
+            if application.unresponsive { journal("\(title) (\(name)) answers again") }
+            // An application that just started may have activated its window before it was on
+            // the registry's list, when nothing could be asked of it (GTK 4 does; a slow start
+            // does): its first read enters the window it finds active, unless an activation waits.
+            let lostActivation = application.arrived && application.windows.isEmpty
+                ? windows.first { $0.states.contains(.active) && !application.waiting.contains(.activate(window: $0.path)) }?.path : nil
+            application.arrived = false
+            application.unresponsive = false
+            application.name = title
+            var decided: [ATSPIMirror.Effect] = []
+            var present: [String: AccessibleSnapshot] = [:]
+            for found in windows where !found.states.contains(.defunct) {
+                var window = found.grafting(application.grafts)
+                // Objects read alone (or changed by events) since this read began are newer than what it found.
+                if let held = application.windows[window.path] {
+                    window = keepingNewer(window, than: id, in: application, held: held)
+                    application.noteTexts(readAs: window, over: held)
+                }
+                present[window.path] = window
+                decided += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window, dialect: application.dialect), application, name)
+            }
+            // Objects read alone before it began are no newer than what it found.
+            application.readAlone = application.readAlone.filter { $0.value > id }
+            for path in application.windows.keys.sorted() where present[path] == nil {
+                decided += mirror.windowGone(WindowID(application: name, path: path))
+            }
+            application.windows = present
+            application.activeDescendants = application.activeDescendants.filter { list, _ in present.values.contains { $0.contains(path: list) } }
+            application.windowOf = [:]
+            for window in present.values { application.index(window) }
+            application.textsFromReads = application.textsFromReads.filter { application.windowOf[$0] != nil }
+            let again = application.again
+            application.again = false
+            applications[name] = application
+            carryOut(decided)
+            settleWaiting(name, moreComing: again || application.filling)
+            if let lostActivation, applications[name]?.windows[lostActivation] != nil {
+                applications[name]?.enteredOnRead = lostActivation
+                activated(WindowID(application: name, path: lostActivation))
+            }
+            if again { read(name) }
+        }
+    }
+
+    /// A focus move waited for this read: what changed where the focus was (a tab no longer
+    /// selected) is not said on the way out.
+    func quieted(_ decided: [ATSPIMirror.Effect], _ application: BridgeApplication, _ name: String) -> [ATSPIMirror.Effect] {
+        // A focus that waits to land where Narrator's focus already is (a page's document
+        // focused again as it loads) moves nowhere: what changes there is said.
+        let moving = application.waiting.contains { wait in
+            if case .focus(let path) = wait { return !mirror.hasFocus(application: name, path: path) }
+            return false
+        }
+        guard moving else { return decided }
+        return decided.map { effect in
+            if case .update(let tree, let update, _) = effect { return .update(tree: tree, update, announce: false) }
+            return effect
+        }
+    }
+
+    /// Carries out the focus moves and activations that waited for reads, once none is in
+    /// flight: each once its object is known, else dropped unless a newer read is coming.
+    mutating func settleWaiting(_ name: String, moreComing: Bool) {
+        guard let application = applications[name], application.wholeRead == nil, application.objectReads.isEmpty else { return }
+        let waits = application.waiting
+        applications[name]?.waiting = []
+        var kept: [BridgeApplication.Waiting] = []
+        for wait in waits {
+            switch wait {
+            case .focus(let path):
+                if let window = applications[name]?.windowOf[path] {
+                    carryOut(mirror.focusMoved(WindowID(application: name, path: window), path: path))
+                } else if moreComing {
+                    kept.append(wait)
+                }
+            case .activate(let window):
+                if applications[name]?.windows[window] != nil {
+                    activated(WindowID(application: name, path: window))
+                } else if moreComing {
+                    kept.append(wait)
+                }
+            }
+        }
+        applications[name]?.waiting += kept
+    }
+
+    /// One object's own facts changed: it alone is read again, at once, and patched into the
+    /// mirror, rather than the whole application after the batch delay, so that Space on a check
+    /// box is said as soon as the application reports it.
+    mutating func readObject(_ path: String, in name: String) {
+        let id = newReadID()
+        applications[name]?.objectReads.insert(id)
+        start(id, ATSPIApplicationRead(object: path), .object(path: path), of: name)
+    }
+
+    private mutating func objectRead(_ id: ReadID, _ path: String, in name: String, _ outcome: ATSPIApplicationRead.Outcome, since: (text: Int?, selection: Int?)) {
+        guard var application = applications[name] else { return }
+        application.objectReads.remove(id)
+        switch outcome {
+        case .gone:
+            forget(name)
+            return
+        case .hostile(let reason):
+            giveUp(name, reason)
+            return
+        case .unresponsive:
+            // The whole application is read again (and given up on, and retried) as usual.
+            applications[name] = application
+            read(name)
+            return
+        case .read(_, let objects):
+            if var object = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] {
+                // Its text (or caret) changed by events since the read began: the read's is older.
+                if let held = snapshot.object(at: path) {
+                    if application.textEdits[path] != since.text {
+                        object.text = held.text
+                        object.selection = held.selection
+                    } else if application.selectionEdits[path] != since.selection {
+                        object.selection = held.selection
+                    }
+                }
+                // A row of a list that manages its descendants keeps what it now says across
+                // reads, and its place in the list, which only its first read asked.
+                for (list, rows) in application.activeDescendants {
+                    guard let index = rows.firstIndex(where: { $0.row.path == path }) else { continue }
+                    object.position = rows[index].row.position
+                    var kept = object
+                    kept.children = rows[index].row.children
+                    application.activeDescendants[list]?[index].row = kept
+                }
+                let patched = snapshot.replacing(path, with: object)
+                if let held = snapshot.object(at: path), held.text != object.text { application.textsFromReads.insert(path) }
+                application.windows[window] = patched
+                // Newer than what any read begun before now finds of it, however it answers.
+                application.readAlone[path] = ReadID(nextRead)
+                applications[name] = application
+                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
+            } else {
+                applications[name] = application
+            }
+        }
+        settleWaiting(name, moreComing: false)
+    }
+
+    /// The parts of `name` whose children changed, each read again with what is under it; an
+    /// object under another changed one is read with that one. Too many parts, and the whole
+    /// application is read instead.
+    mutating func readChangedParts(of name: String) {
+        guard let application = applications[name] else { return }
+        applications[name]?.changedParts = []
+        let changed = application.changedParts.filter { application.windowOf[$0] != nil }
+        var under: Set<String> = []
+        for path in changed where !under.contains(path) {
+            if let part = application.object(path) { under.formUnion(part.paths.subtracting([path])) }
+        }
+        let parts = changed.subtracting(under).sorted()
+        guard parts.count <= configuration.changedPartsRead else {
+            read(name)
+            return
+        }
+        for path in parts {
+            let id = newReadID()
+            applications[name]?.objectReads.insert(id)
+            var part = ATSPIApplicationRead(subtree: path)
+            part.childrenAtOnce = configuration.childrenAtOnce
+            start(id, part, .part(path: path), of: name)
+        }
+    }
+
+    /// A changed part was read: it takes the place of what was mirrored under its object, each
+    /// text in it changed by events since the read began keeping what the events made of it.
+    private mutating func partRead(_ id: ReadID, _ path: String, _ read: BridgeRead) {
+        let name = read.application
+        guard var application = applications[name] else { return }
+        application.objectReads.remove(id)
+        switch read.read.outcome {
+        case .gone:
+            forget(name)
+            return
+        case .hostile(let reason):
+            giveUp(name, reason)
+            return
+        case .unresponsive:
+            applications[name] = application
+            self.read(name)
+            return
+        case .read(_, let objects):
+            guard var part = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] else {
+                applications[name] = application
+                break
+            }
+            if let held = snapshot.object(at: path) {
+                for edited in part.paths where application.textEdits[edited] != read.textEditsAtStart[edited]
+                    || application.selectionEdits[edited] != read.selectionEditsAtStart[edited] {
+                    guard var object = part.object(at: edited), let kept = held.object(at: edited) else { continue }
+                    object.text = kept.text
+                    object.selection = kept.selection
+                    part = part.replacing(edited, with: object)
+                }
+            }
+            part = keepingNewer(part, than: id, in: application, held: snapshot)
+            // What was left unread under the part was read again with it, or left again.
+            let within = part.paths
+            application.unread.removeAll { within.contains($0.parent) }
+            application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+            let patched = snapshot.replacingSubtree(path, with: part).grafting(application.grafts)
+            if let held = snapshot.object(at: path) { application.noteTexts(readAs: part, over: held) }
+            application.windows[window] = patched
+            application.windowOf = application.windowOf.filter { $0.value != window }
+            application.index(patched)
+            // A whole read begun meanwhile may have found the part as it was: it is done again.
+            if application.wholeRead != nil { application.again = true }
+            applications[name] = application
+            carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
+        }
+        settleWaiting(name, moreComing: applications[name]?.filling ?? false)
+        fillNext(name)
+    }
+
+    /// `part` as read by `id`, with each object in it that a read of it alone brought since `id`
+    /// began (a heading named once the page loaded), or an event changed since, as held: answers
+    /// come in any order.
+    private func keepingNewer(_ part: AccessibleSnapshot, than id: ReadID, in application: BridgeApplication, held snapshot: AccessibleSnapshot) -> AccessibleSnapshot {
+        var part = part
+        for path in part.paths {
+            guard let alone = application.readAlone[path], alone > id, let newer = snapshot.object(at: path) else { continue }
+            part = part.replacing(path, with: newer)
+        }
+        return part
+    }
+
+    /// Reads the next children left unread (at most ``Configuration/fillChunk`` of one parent),
+    /// unless such a read is in flight: one at a time, so that the application's other reads
+    /// (a focus move's) go between them.
+    mutating func fillNext(_ name: String) {
+        guard let application = applications[name], application.fillRead == nil, let first = application.unread.first else { return }
+        let chunk = Array(first.children.prefix(configuration.fillChunk))
+        if first.children.count > chunk.count {
+            applications[name]?.unread[0].children.removeFirst(chunk.count)
+        } else {
+            applications[name]?.unread.removeFirst()
+        }
+        let id = newReadID()
+        applications[name]?.fillRead = id
+        var read = ATSPIApplicationRead(subtrees: chunk)
+        read.childrenAtOnce = configuration.childrenAtOnce
+        start(id, read, .fill(parent: first.parent), of: name)
+    }
+
+    /// Children left unread were read: they join their parent's children in the mirror, after
+    /// those read before them, and the focus moves waiting for them are carried out.
+    private mutating func filled(_ id: ReadID, _ parent: String, _ read: BridgeRead) {
+        let name = read.application
+        // A whole read since has read them again (or found them gone): this one is stale.
+        guard var application = applications[name], application.fillRead == id else { return }
+        application.fillRead = nil
+        switch read.read.outcome {
+        case .gone:
+            forget(name)
+            return
+        case .hostile(let reason):
+            giveUp(name, reason)
+            return
+        case .unresponsive:
+            applications[name] = application
+            self.read(name)
+            return
+        case .read(_, let objects):
+            application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+            if let window = application.windowOf[parent], let snapshot = application.windows[window], var held = snapshot.object(at: parent) {
+                held.children += objects.map { keepingNewer($0.grafting(application.grafts), than: id, in: application, held: snapshot) }
+                let patched = snapshot.replacingSubtree(parent, with: held)
+                application.windows[window] = patched
+                application.index(patched)
+                applications[name] = application
+                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
+            } else {
+                applications[name] = application
+            }
+        }
+        // A focus move waiting for an object the reading of the rest did not bring (it came
+        // after the read began) is found by reading the application again.
+        let filling = applications[name]?.filling ?? false
+        settleWaiting(name, moreComing: true)
+        if !filling, applications[name]?.waiting.isEmpty == false { self.read(name) }
+        fillNext(name)
+    }
+
+    /// A list that manages its descendants made `row` (at `index` in it) active: the row alone
+    /// is read, joins the list's children in the mirror, and takes Narrator's focus.
+    mutating func readActiveDescendant(_ row: String, at index: Int, of list: String, in name: String) {
+        guard applications[name] != nil else { return }
+        start(newReadID(), ATSPIApplicationRead(row: row, index: index, of: list), .activeRow(row: row, index: index, list: list), of: name)
+    }
+
+    private mutating func activeRowRead(_ row: String, at index: Int, of list: String, in name: String, _ outcome: ATSPIApplicationRead.Outcome) {
+        guard case .read(_, let objects) = outcome, let active = objects.first, var application = applications[name],
+            let window = application.windowOf[list], let snapshot = application.windows[window]
+        else { return }
+        var rows = (application.activeDescendants[list] ?? []).filter { $0.row.path != row }
+        rows.append(.init(index: index, row: active))
+        rows = Array(rows.sorted { abs($0.index - index) < abs($1.index - index) }.prefix(configuration.rowsKept)).sorted { $0.index < $1.index }
+        application.activeDescendants[list] = rows
+        let grafted = snapshot.grafting(application.grafts)
+        application.windows[window] = grafted
+        application.index(grafted)
+        applications[name] = application
+        let id = WindowID(application: name, path: window)
+        carryOut(mirror.windowRead(id, application: application.name, snapshot: grafted, dialect: application.dialect))
+        carryOut(mirror.focusMoved(id, path: row))
+    }
+
+    /// The row a list that manages its descendants has selected, read as its active one (the
+    /// list itself took the focus; moving in it then says each row as it becomes active).
+    mutating func readSelectedRow(of list: String, in name: String) {
+        ask(.selectedRow(application: name, list: list), of: name,
+            DBusCall(path: list, interface: "org.a11y.atspi.Selection", method: "GetSelectedChild", arguments: [.int32(0)]))
+    }
+
+    /// The application left the bus (or the bus went): its reads are dropped and its trees go.
+    mutating func forget(_ name: String) {
+        applications.removeValue(forKey: name)
+        dropQuestions(of: name)
+        reads = reads.filter { $0.value.application != name }
+        carryOut(mirror.applicationGone(name))
+    }
+
+    /// The application `name` gave a tree no toolkit builds (`reason`): said once, its windows
+    /// taken away, and neither it nor its events are heeded again while it is on the bus. What
+    /// it holds of the bridge is then nothing, and what it asks of the bridge's time is its
+    /// events' arrival alone.
+    mutating func giveUp(_ name: String, _ reason: String) {
+        let who = applications[name].map { $0.name.isEmpty ? name : "\($0.name) (\(name))" } ?? name
+        forget(name)
+        guard givenUp.insert(name).inserted else { return }
+        journal("\(who) is given up: \(reason); its windows are taken away and it is not read again while it is on the bus")
+    }
+}

@@ -1,0 +1,266 @@
+import NarratorBase
+import NarratorModel
+import NarratorProtocol
+
+/// narrator-atspi's decisions, as one value in the style of ``Session``: it owns what the bridge
+/// knows of every application on the desktop, the reads in flight, the mirror of their windows
+/// and the connection's requests to narratord, and is driven by typed inputs only (an event, an
+/// answer, a line from narratord, a timer, the bus or narratord gone), returning effects as values
+/// (ask these D-Bus questions, send narratord this request, set this timer). The shell
+/// (`narrator-atspi run`) turns libatspi's and its own bus connection's callbacks into inputs and carries the
+/// effects out; it decides nothing. So every behaviour runs in a test, on a virtual clock,
+/// without a desktop (Tests/NarratorBridgeTests).
+public struct ATSPIBridge: Sendable {
+    public typealias WindowID = ATSPIMirror.WindowID
+
+    /// The bridge's bounds and delays.
+    public struct Configuration: Sendable {
+        /// narratord's socket, named in the journal.
+        public var socket: String
+        /// How long a question to an application may wait for its answer: one that takes longer
+        /// is hung, and its windows stay as last read.
+        public var questionTimeout: Duration = .seconds(2)
+        /// How long after an event its application is read again (a burst of events is one read).
+        public var batchDelay: Duration = .milliseconds(25)
+        /// How long an activated window's focus event is waited for.
+        public var activationDelay: Duration = .milliseconds(150)
+        /// How often an application that did not answer is tried again.
+        public var retryDelay: Duration = .seconds(5)
+        /// How often narratord, and a new accessibility bus, are looked for once gone.
+        public var reconnectDelay: Duration = .seconds(1)
+        /// How many questions are in flight to one application at a time (the rest wait in order).
+        public var questionsInFlight = 128
+        /// How many rows of one lazily read list the mirror keeps (the nearest to the latest one).
+        public var rowsKept = 100
+        /// Up to how many changed parts of one application are read again each on its own; more
+        /// in one batch, and the whole application is read (fewer questions than so many parts).
+        public var changedPartsRead = 32
+        /// At most this many children of one object are read with the rest of a window; the
+        /// others are read after it is mirrored, ``fillChunk`` children at a time, so that a long
+        /// web page is heard at once and complete within seconds.
+        public var childrenAtOnce = 100
+        public var fillChunk = 250
+
+        public init(socket: String) { self.socket = socket }
+    }
+
+    /// The registry: its root object's children are the desktop's applications.
+    public static let registry = "org.a11y.atspi.Registry"
+
+    public let configuration: Configuration
+    /// The trees registered in narratord, and what they were made from.
+    public internal(set) var mirror = ATSPIMirror()
+    /// Every application on the desktop, by its bus name.
+    var applications: [String: BridgeApplication] = [:]
+    /// Applications given up for a hostile tree (``giveUp(_:_:)``), by bus name, while they are on the bus.
+    public internal(set) var givenUp: Set<String> = []
+    var reads: [ReadID: BridgeRead] = [:]
+    var nextRead = 1
+    /// Whether narratord is connected; while it is away its share waits (reconnecting registers
+    /// every window whole).
+    var daemonConnected = true
+    /// Requests sent to narratord, by id, until their replies come.
+    var inFlight: [Int: DaemonPurpose] = [:]
+    var nextRequest = 1
+    private var batchArmed = false
+    private var retryArmed = false
+    /// Windows activated whose focus event is awaited, oldest first, each with its timer's number.
+    private var settling: [(sequence: Int, window: WindowID)] = []
+    private var nextActivation = 1
+    /// The accessibility bus went away: a new one is looked for.
+    private var busGone = false
+    /// The desktop was listed once: applications found after that arrived while the bridge ran.
+    var desktopListed = false
+    /// The effects of the input being handled, and its time.
+    var effects: [BridgeEffect] = []
+    /// Each application's questions in flight and waiting (``QuestionWindow``), and where each
+    /// question in flight went.
+    var questionWindows: [String: QuestionWindow] = [:]
+    var destinations: [BridgeQuestion: [String]] = [:]
+    private(set) var now = MonotonicInstant(nanoseconds: 0)
+    /// The last key pressed, and when.
+    var lastKey: (KeyPress, MonotonicInstant)?
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// The bus names of the applications known now.
+    public var applicationNames: [String] { applications.keys.sorted() }
+
+    /// Whether a read of `application` is in flight.
+    public func isReading(_ application: String) -> Bool {
+        reads.values.contains { $0.application == application }
+    }
+
+    /// Decides what `input`, happening `now`, means, and returns what to do.
+    public mutating func handle(_ input: BridgeInput, at now: MonotonicInstant) -> [BridgeEffect] {
+        self.now = now
+        effects = []
+        switch input {
+        case .started:
+            send(.hello, .hello(client: "narrator-atspi"))
+            rescan()
+        case .event(let event):
+            take(event)
+        case .key(let key):
+            lastKey = (key, now)
+        case .answered(let question, let reply):
+            answerArrived(question)
+            answered(question, reply)
+        case .daemonLine(let line):
+            takeDaemonLine(line)
+        case .daemonClosed:
+            daemonClosed()
+        case .daemonConnected:
+            daemonBack()
+        case .daemonUnreachable:
+            setTimer(.reconnect, after: configuration.reconnectDelay)
+        case .timerFired(let timer):
+            fired(timer)
+        case .busClosed:
+            busClosed()
+        case .refusedLate(let application, let reason):
+            // One already given up or gone is not said again.
+            if applications[application] != nil { giveUp(application, "its late answer was refused: \(reason)") }
+        case .newBus(let found):
+            if found {
+                journal("a new accessibility bus answers; starting again on it")
+                effects.append(.restart)
+            } else {
+                setTimer(.lookForBus, after: configuration.reconnectDelay)
+            }
+        }
+        let decided = effects
+        effects = []
+        return decided
+    }
+
+    mutating func journal(_ line: String) {
+        effects.append(.journal("narrator-atspi: " + line))
+    }
+
+    // MARK: Timers
+
+    private mutating func fired(_ timer: BridgeTimer) {
+        switch timer {
+        case .batch:
+            batchArmed = false
+            for name in applications.keys.sorted() {
+                if applications[name]?.pending == true {
+                    read(name)
+                } else if applications[name]?.changedParts.isEmpty == false {
+                    readChangedParts(of: name)
+                }
+            }
+        case .retryUnresponsive:
+            retryArmed = false
+            for name in applications.keys.sorted() where applications[name]?.unresponsive == true || applications[name]?.erroredReads ?? 0 > 0 {
+                read(name)
+            }
+        case .activation(let sequence):
+            guard let index = settling.firstIndex(where: { $0.sequence == sequence }) else { return }
+            let window = settling.remove(at: index).window
+            carryOut(mirror.activationSettled(window))
+        case .reconnect:
+            if !daemonConnected { effects.append(.connectToDaemon) }
+        case .lookForBus:
+            if busGone { effects.append(.lookForNewBus) }
+        }
+    }
+
+    mutating func setTimer(_ timer: BridgeTimer, after delay: Duration) {
+        effects.append(.setTimer(timer, at: now + delay))
+    }
+
+    mutating func armBatch() {
+        guard !batchArmed else { return }
+        batchArmed = true
+        setTimer(.batch, after: configuration.batchDelay)
+    }
+
+    /// Whole reads answered with nothing but errors, one retry apart, before an application is
+    /// given up: three reads over about 10 s, when a toolkit still setting up takes a moment.
+    static let erroredReadsBeforeGivingUp = 3
+
+    mutating func armRetry() {
+        guard !retryArmed else { return }
+        retryArmed = true
+        setTimer(.retryUnresponsive, after: configuration.retryDelay)
+    }
+
+    /// The window became active: the mirror enters it on its focus, or waits a moment for the
+    /// focus event that follows an activation.
+    mutating func activated(_ window: WindowID) {
+        carryOut(mirror.windowActivated(window))
+        let sequence = nextActivation
+        nextActivation += 1
+        settling.append((sequence, window))
+        setTimer(.activation(sequence: sequence), after: configuration.activationDelay)
+    }
+
+    // MARK: The accessibility bus
+
+    /// Every application on the bus is gone with it. libatspi cannot be started twice in a
+    /// process, so once a new bus answers the bridge starts again from scratch.
+    private mutating func busClosed() {
+        journal("the accessibility bus went away; its applications' trees go, and the bridge starts again once a new bus answers")
+        for name in applications.keys.sorted() { forget(name) }
+        busGone = true
+        setTimer(.lookForBus, after: configuration.reconnectDelay)
+    }
+
+    // MARK: Effects
+
+    /// Sends narratord `command`, remembering what it was for until its reply comes.
+    mutating func send(_ purpose: DaemonPurpose, _ command: RequestCommand) {
+        guard daemonConnected else { return }
+        let id = nextRequest
+        nextRequest += 1
+        inFlight[id] = purpose
+        effects.append(.request(Request(id: .number(Double(id)), command: command)))
+    }
+
+    /// Carries out what the mirror decided: requests to narratord, calls into applications.
+    mutating func carryOut(_ decided: [ATSPIMirror.Effect]) {
+        for effect in decided {
+            switch effect {
+            case .register(let document):
+                do {
+                    let raw = try RawJSON(TreeDocumentEncoder.json(document).compactText)
+                    send(.register(tree: document.name, generation: mirror.generation(of: document.name) ?? 0), .register(document: raw, ephemeral: true, focusEvents: true))
+                } catch {
+                    journal("cannot send \(document.name) to narratord: \(error)")
+                }
+            case .update(let tree, let update, let announce):
+                send(.update(tree: tree, generation: mirror.generation(of: tree) ?? 0), .update(tree: tree, update: update, announce: announce, notify: nil))
+            case .unregister(let tree):
+                send(.unregister(tree: tree), .unregister(tree: tree))
+            case .focus(let tree, let element):
+                send(.focus(tree: tree, element: element), .focus(tree: tree, element: element))
+            case .announce(let tree, let element, let text):
+                // High priority: an alert is what the application most wants heard; the key lets a
+                // newer text from the same alert replace one still waiting.
+                send(.announce(tree: tree), .announce(text: text, priority: .high, tree: tree, element: element, key: "alert \(element)"))
+            case .perform(let window, let path, let action):
+                guard let index = applications[window.application]?.windows[window.path]?.object(at: path)?.actions.firstIndex(of: action) else {
+                    journal("cannot perform \(action): \(path) is no longer in \(window)")
+                    continue
+                }
+                act(window, "perform \(action) on \(path)", DBusCall(path: path, interface: "org.a11y.atspi.Action", method: "DoAction", arguments: [.int32(Int32(index))]))
+            case .setValue(let window, let path, let value):
+                act(window, "set \(path)'s value to \(value)", DBusCall(
+                    path: path, interface: "org.freedesktop.DBus.Properties", method: "Set",
+                    arguments: [.string("org.a11y.atspi.Value"), .string("CurrentValue"), .variantDouble(value)]))
+            case .grabFocus(let window, let path):
+                act(window, "grab the focus for \(path)", DBusCall(path: path, interface: "org.a11y.atspi.Component", method: "GrabFocus"))
+            }
+        }
+    }
+
+    /// Calls into the application without waiting; its answer only says whether it refused (the
+    /// result itself comes back as the application's events).
+    private mutating func act(_ window: WindowID, _ what: String, _ call: DBusCall) {
+        ask(.act(window, what: what), of: window.application, call)
+    }
+}
