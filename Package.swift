@@ -1,16 +1,18 @@
 // swift-tools-version: 6.0
 // Narrator: a speech-narrating accessibility engine for Linux.
 //
-// Layering (each arrow is "depends on"; docs/architecture.md draws the flow, and
+// Layering (each arrow is "depends on"; docs/architecture.md draws it, and
 // Tests/Helpers/check_layers.py, run by `make test`, fails on an import outside a module's set):
-//   narratord -> NarratorDaemon, narratorctl -> NarratorCLI   the programs: thin main.swift shells
-//   narrator-atspi -> NarratorATSPI -> NarratorCore           reads desktop applications through AT-SPI2 (libatspi)
-//   NarratorDaemon, NarratorCLI -> NarratorSpeech, NarratorStore -> NarratorCore, NarratorSystem
-//   NarratorDaemon, NarratorCLI -> NarratorCommandLine (the one option parser) -> NarratorBase
-//   NarratorCore is pure (the model, the protocol, the speech plan and the daemon's session): no I/O.
-//   NarratorSystem (the syscalls) -> NarratorBase: it knows no domain type.
-//   NarratorBase: instants, client ids, suggestions; what every layer shares. No imports.
-//   narrator-flite -> NarratorSystem, NarratorCore, CFlite     the Flite engine process (docs/engine-protocol.md)
+//   The pure layers, bottom up, each importing only those below: NarratorBase, NarratorModel,
+//   NarratorEngines, NarratorSpeechPlan, then NarratorSSIP and NarratorProtocol, then
+//   NarratorExperiments (above SSIP), NarratorBridge (above the protocol) and NarratorCore (the
+//   daemon's session, above both). No I/O in any of them.
+//   narratord -> NarratorDaemon -> NarratorCore, NarratorSpeech, NarratorStore      the daemon
+//   narratorctl -> NarratorCLI -> NarratorProtocol, NarratorExperiments, NarratorSpeech, NarratorStore
+//   narrator-atspi -> NarratorATSPI -> NarratorBridge        reads desktop applications through AT-SPI2 (libatspi)
+//   narrator-flite -> NarratorEngines, NarratorSystem, CFlite      the Flite engine process (docs/engine-protocol.md)
+//   Every shell -> NarratorSystem (the syscalls) -> NarratorBase: it knows no domain type.
+//   NarratorDaemon, NarratorCLI, NarratorATSPI -> NarratorCommandLine (the one option parser) -> NarratorBase
 //   System libraries (eSpeak NG, Flite, pcaudiolib, ALSA, SQLite, Linux calls) are reached only through the C shim targets.
 import PackageDescription
 

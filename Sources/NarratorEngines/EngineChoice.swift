@@ -2,7 +2,7 @@
 /// client's own (its `OUTPUT_MODULE` and `SYNTHESIS_VOICE`), and the text's language.
 ///
 /// The engine: the client's module if it set one that is installed, else the engine the user
-/// gave this route (``SpeechRoute``), else the user's engine, else eSpeak NG. Text in a language
+/// gave this route (the speech plan's `SpeechRoute`), else the user's engine, else eSpeak NG. Text in a language
 /// that engine has no voice for is read by eSpeak NG, so a German sentence is not spelt out by
 /// an English neural voice. The voice: the one asked for (the client's, else the user's) when it
 /// is that engine's and reads the language; else the engine's first voice for the language;

@@ -1,6 +1,6 @@
 import NarratorBase
 
-/// The life of one engine process (Flite, Piper), as a value in the style of ``Session``: it
+/// The life of one engine process (Flite, Piper), as a value in the style of the daemon's `Session`: it
 /// decides when the process is started, which job is written to it and when, what its frames
 /// mean for each job, and when it is given up and started again; the shell (`EngineProcess`)
 /// spawns, writes, reads and kills, and calls the jobs' handlers, as the effects say.

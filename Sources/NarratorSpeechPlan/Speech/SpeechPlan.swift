@@ -7,7 +7,7 @@ import NarratorBase
 /// or dropped, under one ``UtteranceID``): the speech layer only plays and stops what the plan's
 /// commands say and reports when audio ran out (``finished(_:at:)``); the log gets each life once
 /// it has ended. The daemon's session runs it on the real clock, `narratorctl replay` on a virtual
-/// one (``AnnouncementSimulation``), so both decide the same way.
+/// one (NarratorExperiments' `AnnouncementSimulation`), so both decide the same way.
 public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     /// One utterance in flight: what it says, what it is about, and when it was asked for and started.
     private struct Entry: Sendable {

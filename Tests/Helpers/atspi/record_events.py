@@ -35,7 +35,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
-# ATSPIEvent.subscribed, in Sources/NarratorCore/ATSPI/Bridge/ATSPIEvent.swift.
+# ATSPIEvent.subscribed, in Sources/NarratorBridge/Bridge/ATSPIEvent.swift.
 SUBSCRIBED = [
     "object:state-changed:focused", "object:children-changed", "object:property-change:accessible-name",
     "object:property-change:accessible-value", "object:property-change:accessible-description", "object:state-changed:checked",
