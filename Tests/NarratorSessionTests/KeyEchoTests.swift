@@ -66,10 +66,10 @@ import Testing
         #expect(events(.begin, of: 1, orca, in: wire) == 1 && events(.end, of: 1, orca, in: wire) == 1)
         #expect(!wire.contains("703") && !wire.contains("704") && !wire.contains("705"))
         // The log: the part the key cut, the key, the rest.
-        let rows = h.history.appendedRows.filter { $0.kind == "ssip" }
-        #expect(rows.map(\.outcome) == ["interrupted", "spoken", "spoken"])
+        let rows = h.history.appendedRows.filter { $0.kind == .ssip }
+        #expect(rows.map(\.outcome) == [.ended(.interrupted), .ended(.spoken), .ended(.spoken)])
         #expect(rows.map(\.command) == ["SPEAK", "KEY", "SPEAK"])
-        #expect(rows.first?.interruptedBy == "key")
+        #expect(rows.first?.interruptedBy == .key)
     }
 
     @Test func withoutASentenceReachedTheWholeTextGoesOn() throws {
@@ -118,7 +118,7 @@ import Testing
         #expect(h.history.wire(to: orca).contains("703-1\r\n703-\(orca.rawValue)\r\n703 CANCELED\r\n"))
         let ended = h.finishSpeaking()
         #expect(ended.played.isEmpty, "nothing goes on after the key")
-        #expect(h.history.appendedRows.first?.outcome == "interrupted")
+        #expect(h.history.appendedRows.first?.outcome == .ended(.interrupted))
     }
 
     @Test func cancelWhileTheTextIsHeldCancelsItOnce() throws {
@@ -131,7 +131,7 @@ import Testing
         #expect(cancelled.played.isEmpty && h.playingID == nil)
         let wire = h.history.wire(to: orca)
         #expect(events(.cancel, of: 1, orca, in: wire) == 1 && events(.end, of: 1, orca, in: wire) == 0)
-        #expect(cancelled.appendedRows.filter { $0.kind == "ssip" }.map(\.outcome) == ["cancelled", "cancelled"])
+        #expect(cancelled.appendedRows.filter { $0.kind == .ssip }.map(\.outcome) == [.ended(.cancelled), .ended(.cancelled)])
     }
 
     @Test func newerTextWhileTheTextIsHeldCutsIt() throws {
@@ -161,7 +161,7 @@ import Testing
         let wire = h.history.wire(to: orca)
         #expect(events(.begin, of: 1, orca, in: wire) == 1 && events(.end, of: 1, orca, in: wire) == 1)
         #expect(!wire.contains("703"))
-        #expect(h.history.appendedRows.map(\.outcome) == ["interrupted", "spoken", "interrupted", "spoken", "spoken"])
+        #expect(h.history.appendedRows.map(\.outcome) == [.ended(.interrupted), .ended(.spoken), .ended(.interrupted), .ended(.spoken), .ended(.spoken)])
     }
 
     @Test func theRestStaysWithTheLongTextsEngineAndTheKeyWithItsOwn() throws {

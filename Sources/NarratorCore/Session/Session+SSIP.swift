@@ -83,7 +83,7 @@ extension Session {
         ssipGate.disconnected(client)
         ssipEventHolds[client] = nil
         for message in state.held {
-            logSSIP(message, outcome: .cancelled, startedAt: nil, interruptedBy: "disconnect")
+            logSSIP(message, outcome: .cancelled, startedAt: nil, interruptedBy: .disconnect)
         }
     }
 
@@ -336,26 +336,26 @@ extension Session {
         var row = LogRow(record, policy: configuration.policy.name, seconds: seconds)
         fill(&row, with: message)
         // Stopped by a key echo; the rest is another row, after the key's.
-        if message.heldByKey { row.interruptedBy = "key" }
+        if message.heldByKey { row.interruptedBy = .key }
         if message.pausing {
             // Cut while the listener heard it: interrupted, as a newer message's cut is. One still
             // waiting was only withdrawn (cancelled). Either plays again after RESUME, with a row of its own.
-            row.interruptedBy = "pause"
-            if record.startedAt != nil { row.outcome = AnnouncementOutcome.interrupted.rawValue }
+            row.interruptedBy = .pause
+            if record.startedAt != nil { row.outcome = .ended(.interrupted) }
         }
         return row
     }
 
-    private mutating func logSSIP(_ message: SSIPMessage, outcome: AnnouncementOutcome, startedAt: MonotonicInstant?, interruptedBy: String?) {
+    private mutating func logSSIP(_ message: SSIPMessage, outcome: AnnouncementOutcome, startedAt: MonotonicInstant?, interruptedBy: LogRow.Interruption?) {
         var row = LogRow(
-            kind: "ssip", text: message.sent, policy: configuration.policy.name, queuedAt: seconds(message.queuedAt),
-            startedAt: startedAt.map(seconds), endedAt: seconds(now), outcome: outcome.rawValue, interruptedBy: interruptedBy)
+            kind: .ssip, text: message.sent, policy: configuration.policy.name, queuedAt: seconds(message.queuedAt),
+            startedAt: startedAt.map(seconds), endedAt: seconds(now), outcome: .ended(outcome), interruptedBy: interruptedBy)
         fill(&row, with: message)
         effects.append(.appendLog(row, nil))
     }
 
     private func fill(_ row: inout LogRow, with message: SSIPMessage) {
-        row.kind = "ssip"
+        row.kind = .ssip
         row.text = message.sent
         row.priority = message.priority.rawValue
         row.clientName = message.clientName
