@@ -166,17 +166,17 @@ import Testing
 
     @Test func theRestStaysWithTheLongTextsEngineAndTheKeyWithItsOwn() throws {
         var settings = SpeechSettings()
-        settings.routes[.long] = "piper"
-        settings.routes[.keys] = "espeak-ng"
+        settings.routes[.long] = .piper
+        settings.routes[.keys] = .espeak
         var h = Harness(policy: .none, settings: settings, engines: [EngineRoutingTests.piper])
         let orca = h.ssipClient()
-        #expect(h.speak(orca, Self.long).playRequests.map(\.engine) == ["piper"])
+        #expect(h.speak(orca, Self.long).playRequests.map(\.engine) == [.piper])
         let long = try #require(h.playingID)
         // Heard up to the last sentence: what is left is short, and still the long text's.
         let third = Self.long.firstRange(of: "The third")!.lowerBound
         h.feed(.speechReached(long, offset: Self.long.utf8.distance(from: Self.long.utf8.startIndex, to: third)))
-        #expect(h.ssip(orca, "KEY a").playRequests.map(\.engine) == ["espeak-ng"])
-        #expect(h.finishSpeaking().playRequests.map(\.engine) == ["piper"])
+        #expect(h.ssip(orca, "KEY a").playRequests.map(\.engine) == [.espeak])
+        #expect(h.finishSpeaking().playRequests.map(\.engine) == [.piper])
     }
 
     @Test func pauseOfPlainTextResumesFromTheSentenceHeard() throws {

@@ -134,7 +134,7 @@ extension Session {
             }
             for target in targets { ssipClients[target]?.settings.apply(setting) }
             sendSSIP(client, .reply(.set(setting)))
-            if case .outputModule(let name) = setting, name != SpeechEngines.espeak, configuration.engines.engine(named: name) != nil {
+            if case .outputModule(let module) = setting, case let name = EngineName(module), name != .espeak, configuration.engines.engine(named: name) != nil {
                 effects.append(.warmUp(engine: name))
             }
         case .get(let item):
@@ -166,7 +166,7 @@ extension Session {
             sendSSIP(client, .reply(.resumed))
             for id in ssipTargets(target, from: client) { resumeSSIP(id) }
         case .listOutputModules:
-            sendSSIP(client, .reply(.outputModules(configuration.engines.names)))
+            sendSSIP(client, .reply(.outputModules(configuration.engines.names.map(\.rawValue))))
         case .listVoices:
             sendSSIP(client, .reply(.voices(SSIPVoiceType.allCases.map(\.rawValue))))
         case .listSynthesisVoices(let language, let variant):
@@ -407,7 +407,7 @@ extension Session {
     /// module's: the voices of the engine it chose (`OUTPUT_MODULE`), else of the engine the
     /// user's settings give SSIP speech, else eSpeak NG's with their variants.
     func voiceCatalog(for settings: SSIPSettings) -> VoiceCatalog {
-        let name = settings.outputModule ?? self.settings.engine(for: .ssip)
+        let name = settings.outputModule.map { EngineName($0) } ?? self.settings.engine(for: .ssip)
         guard let name, name != SpeechEngines.espeak, let engine = configuration.engines.engine(named: name) else { return configuration.catalog }
         return VoiceCatalog(voices: engine.voices, variants: [])
     }
