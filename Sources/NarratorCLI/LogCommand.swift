@@ -134,12 +134,12 @@ enum LogCommand {
     static func json(_ id: Int64, _ row: LogRow) -> JSONValue {
         func int(_ n: Int64?) -> JSONValue { n.map { .number(Double($0)) } ?? .null }
         return [
-            "id": .number(Double(id)), "announcement": int(row.announcement), "utterance": int(row.utterance), "kind": .string(row.kind),
+            "id": .number(Double(id)), "announcement": int(row.announcement), "utterance": int(row.utterance), "kind": .string(row.kind.rawValue),
             "text": .string(row.text), "priority": .optional(row.priority), "tree": .optional(row.tree), "element": .optional(row.element),
             "key": .optional(row.dedupKey), "policy": .optional(row.policy),
             "client": ["pid": int(row.clientPID), "uid": int(row.clientUID), "name": .optional(row.clientName)],
             "queued": .number(row.queuedAt), "started": .optional(row.startedAt), "ended": .optional(row.endedAt),
-            "outcome": .string(row.outcome), "duplicate_of": int(row.duplicateOf), "interrupted_by": .optional(row.interruptedBy),
+            "outcome": .string(row.outcome.rawValue), "duplicate_of": int(row.duplicateOf), "interrupted_by": .optional(row.interruptedBy?.rawValue),
             "experiment": .optional(row.experiment),
         ]
     }
@@ -159,10 +159,10 @@ enum LogCommand {
         var out = csvColumns.joined(separator: ",") + "\n"
         for (id, r) in rows {
             let cells: [String] = [
-                String(id), r.announcement.map(String.init) ?? "", r.utterance.map(String.init) ?? "", field(r.kind), field(r.text),
+                String(id), r.announcement.map(String.init) ?? "", r.utterance.map(String.init) ?? "", field(r.kind.rawValue), field(r.text),
                 field(r.priority), field(r.tree), field(r.element), field(r.dedupKey), field(r.policy), r.clientPID.map(String.init) ?? "",
                 r.clientUID.map(String.init) ?? "", field(r.clientName), number(r.queuedAt), number(r.startedAt), number(r.endedAt),
-                field(r.outcome), r.duplicateOf.map(String.init) ?? "", field(r.interruptedBy), field(r.experiment), field(r.client),
+                field(r.outcome.rawValue), r.duplicateOf.map(String.init) ?? "", field(r.interruptedBy?.rawValue), field(r.experiment), field(r.client),
             ]
             out += cells.joined(separator: ",") + "\n"
         }
@@ -173,11 +173,11 @@ enum LogCommand {
         let headings = ["QUEUED", "ID", "KIND", "PRIORITY", "TREE", "CLIENT", "POLICY", "OUTCOME", "WAIT", "TEXT"]
         let cells = rows.map { id, r -> [String] in
             let wait = r.startedAt.map { String(format: "%.0fms", ($0 - r.queuedAt) * 1000) } ?? "-"
-            var outcome = r.outcome
+            var outcome = r.outcome.rawValue
             if let of = r.duplicateOf { outcome += " (of \(of))" }
-            if let by = r.interruptedBy { outcome += " (by \(by))" }
+            if let by = r.interruptedBy { outcome += " (by \(by.rawValue))" }
             return [
-                LogTime.format(r.queuedAt, experiment: experiment), r.announcement.map { "A\($0)" } ?? "U\(r.utterance ?? id)", r.kind,
+                LogTime.format(r.queuedAt, experiment: experiment), r.announcement.map { "A\($0)" } ?? "U\(r.utterance ?? id)", r.kind.rawValue,
                 r.priority ?? "-", r.tree ?? "-", r.client ?? "-", r.policy ?? "-", outcome, wait, r.text,
             ]
         }

@@ -37,7 +37,7 @@ enum ReplyRenderer {
         case .voices(let listing):
             if listing.entries.isEmpty { return "" }
             // The engine is said once a page holds another engine's voices than eSpeak NG's.
-            let engines = listing.entries.contains { $0.engine != SpeechEngines.espeak }
+            let engines = listing.entries.contains { $0.engine != SpeechEngines.espeak.rawValue }
             let variants = listing.entries.contains { $0.variant != nil }
             let header = (engines ? ["ENGINE"] : []) + ["NAME", "LANGUAGES"] + (variants ? ["VARIANT"] : []) + ["GENDER"]
             return table(header, listing.entries.map { entry in

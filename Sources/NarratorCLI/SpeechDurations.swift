@@ -29,7 +29,7 @@ final class SpeechDurations {
             self.voice = .named(name)
         } else {
             self.engine = nil
-            let name = voice.map { $0.hasPrefix(SpeechEngines.espeak + "/") ? String($0.dropFirst(SpeechEngines.espeak.count + 1)) : $0 }
+            let name = voice.map { $0.hasPrefix(SpeechEngines.espeak.rawValue + "/") ? String($0.dropFirst(SpeechEngines.espeak.rawValue.count + 1)) : $0 }
             self.voice = name.map(VoiceChoice.named) ?? .standard
         }
         self.rate = rate
@@ -60,7 +60,7 @@ final class SpeechDurations {
                 seconds[key(text)] = try synthesizer.length(
                     of: text, ssml: SSMLText.isSSML(text), voice: voice, parameters: VoiceParameters(rate: rate))
             } catch {
-                throw .synthesis(engine: synthesizer.engineName, error)
+                throw .synthesis(engine: synthesizer.engineName.rawValue, error)
             }
             changed = true
         }
@@ -90,7 +90,7 @@ final class SpeechDurations {
     static func engineVoice(_ voice: String?, directory: String?) -> (engine: String, voice: String)? {
         guard let voice, let slash = voice.firstIndex(of: "/"), let directory else { return nil }
         let engine = String(voice[..<slash])
-        guard engine != SpeechEngines.espeak, FileManager.default.isExecutableFile(atPath: directory + "/narrator-" + engine) else { return nil }
+        guard engine != SpeechEngines.espeak.rawValue, FileManager.default.isExecutableFile(atPath: directory + "/narrator-" + engine) else { return nil }
         return (engine, String(voice[voice.index(after: slash)...]))
     }
 

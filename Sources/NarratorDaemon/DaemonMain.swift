@@ -253,7 +253,7 @@ public enum DaemonMain {
         for warning in engineWarnings { logger.warning(warning) }
         var others: [EngineProcess] = []
         for (executable, listing) in found {
-            let name = listing.engine
+            let name = EngineName(listing.engine)
             do {
                 others.append(try EngineProcess(
                     executable: executable, listing: listing, hangBound: EngineDiscovery.hangBound(of: executable),

@@ -102,7 +102,7 @@ enum EngineDiscovery {
             switch result {
             case .failure(let error):
                 warnings.append("engine \(executable) left out, speech goes on without it: \(error)")
-            case .success(let listing) where listing.engine == SpeechEngines.espeak:
+            case .success(let listing) where EngineName(listing.engine) == .espeak:
                 warnings.append("engine \(executable) left out: it calls itself \(SpeechEngines.espeak), which is narratord's own")
             case .success(let listing):
                 if let first = listings.first(where: { $0.listing.engine == listing.engine }) {

@@ -8,10 +8,10 @@
 /// is that engine's and reads the language; else the engine's first voice for the language;
 /// else its first voice. eSpeak NG's own choice (languages, variants) is ``InstalledVoice``'s.
 public struct EngineChoice: Sendable, Hashable {
-    public var engine: String
+    public var engine: EngineName
     public var voice: VoiceChoice
 
-    public init(engine: String, voice: VoiceChoice) {
+    public init(engine: EngineName, voice: VoiceChoice) {
         self.engine = engine
         self.voice = voice
     }
@@ -21,7 +21,7 @@ public struct EngineChoice: Sendable, Hashable {
     ///   - voiceName: the voice asked for by name (the client's, else the user's), nil for none.
     ///   - espeakVoice: what eSpeak NG would read this text in (its own rules), used when eSpeak NG speaks.
     public static func resolve(
-        wanted: String?, voiceName: String?, language: String?, engines: SpeechEngines, espeakVoice: VoiceChoice
+        wanted: EngineName?, voiceName: String?, language: String?, engines: SpeechEngines, espeakVoice: VoiceChoice
     ) -> EngineChoice {
         let espeak = EngineChoice(engine: SpeechEngines.espeak, voice: espeakVoice)
         // A voice of an engine process, named alone, brings its engine with it.

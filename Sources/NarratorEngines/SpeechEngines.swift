@@ -1,10 +1,9 @@
 /// One engine's voices, as the session chooses among them.
 public struct EngineVoices: Sendable, Hashable {
-    /// "espeak-ng", "flite", "piper".
-    public var name: String
+    public var name: EngineName
     public var voices: [InstalledVoice]
 
-    public init(name: String, voices: [InstalledVoice]) {
+    public init(name: EngineName, voices: [InstalledVoice]) {
         self.name = name
         self.voices = voices
     }
@@ -25,7 +24,7 @@ public struct EngineVoices: Sendable, Hashable {
 /// speaks over a hundred languages, and it is what speech falls back to when another fails.
 public struct SpeechEngines: Sendable, Hashable {
     /// eSpeak NG's name, the engine everything falls back to.
-    public static let espeak = "espeak-ng"
+    public static let espeak = EngineName.espeak
 
     /// eSpeak NG, then the engine processes found at start-up, in a stable order.
     public private(set) var all: [EngineVoices]
@@ -35,17 +34,17 @@ public struct SpeechEngines: Sendable, Hashable {
         all = [EngineVoices(name: Self.espeak, voices: espeakVoices)] + others.filter { $0.name != Self.espeak }
     }
 
-    public var names: [String] { all.map(\.name) }
+    public var names: [EngineName] { all.map(\.name) }
 
-    public func engine(named name: String) -> EngineVoices? {
+    public func engine(named name: EngineName) -> EngineVoices? {
         all.first { $0.name == name }
     }
 
     /// The engine and voice a voice name means: "flite/slt" says both (so does "espeak-ng/German");
     /// a bare "slt" names the engine process that has a voice of that name. Nil otherwise: then
     /// the name is eSpeak NG's to resolve (a voice, a language, a variant), or nobody's.
-    public func owner(ofVoice name: String) -> (engine: String, voice: String)? {
-        if let slash = name.firstIndex(of: "/"), let engine = engine(named: String(name[..<slash])) {
+    public func owner(ofVoice name: String) -> (engine: EngineName, voice: String)? {
+        if let slash = name.firstIndex(of: "/"), let engine = engine(named: EngineName(String(name[..<slash]))) {
             return (engine.name, String(name[name.index(after: slash)...]))
         }
         for engine in all.dropFirst() {

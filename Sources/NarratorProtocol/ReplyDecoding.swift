@@ -128,7 +128,7 @@ extension ReplyBody {
                     ListedVoice(
                         name: try v.string("name", nonEmpty: false), identifier: try v.string("identifier", nonEmpty: false), languages: try v.strings("languages"),
                         gender: InstalledVoice.Gender(rawValue: genderText) ?? .unspecified, variant: try v.optionalString("variant"),
-                        engine: try v.optionalString("engine") ?? SpeechEngines.espeak))
+                        engine: try v.optionalString("engine") ?? SpeechEngines.espeak.rawValue))
             }
             // A daemon from before paging sent every voice and no counts.
             return .voices(

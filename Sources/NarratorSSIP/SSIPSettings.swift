@@ -60,7 +60,7 @@ public struct SSIPSettings: Sendable, Hashable {
         case .volume: String(volume)
         case .voiceType: voiceType.rawValue
         case .language: language
-        case .outputModule: outputModule ?? SpeechEngines.espeak
+        case .outputModule: outputModule ?? SpeechEngines.espeak.rawValue
         case .punctuation: punctuation.rawValue
         }
     }

@@ -22,7 +22,7 @@ import NarratorSystem
 /// An engine process has no SSML: SSML text is sent as its words, and no marks are reported.
 /// Of the prosody, rate, pitch and volume reach the engine.
 public final class EngineProcess: Synthesizer {
-    public let engineName: String
+    public let engineName: EngineName
     /// The engine's executable.
     public let executable: String
     /// What it listed (``listVoices(executable:timeout:environment:)``).
@@ -56,7 +56,7 @@ public final class EngineProcess: Synthesizer {
         precondition(!listing.voices.isEmpty, "an engine listing without voices (listVoices refuses those)")
         self.executable = executable
         self.listing = listing
-        self.engineName = listing.engine
+        self.engineName = EngineName(listing.engine)
         self.voices = listing.installedVoices
         self.configuration = EngineSupervisor.Configuration(engine: listing.engine, hangBound: hangBound, startBound: startBound)
         self.environment = environment

@@ -13,7 +13,7 @@ import Synchronization
 /// (so playback starts while the rest is being synthesized), and the callback's return value
 /// stops synthesis between chunks when the job is cancelled.
 public final class EspeakEngine: Synthesizer {
-    public var engineName: String { "espeak-ng" }
+    public var engineName: EngineName { .espeak }
     /// In the daemon's process: ready once it was created.
     public var health: EngineHealth { .ready }
 

@@ -33,13 +33,13 @@ public final class SpeechPlayer: Sendable {
         /// The audio output changed: a fallback to null, a stall, the sound server back.
         case outputChanged(OutputStatus)
         /// An engine process started, failed or came back.
-        case engineChanged(String, EngineHealth)
+        case engineChanged(EngineName, EngineHealth)
     }
 
     /// eSpeak NG: the engine for what no other is asked for, and what speaks when another fails.
     public let engine: EspeakEngine
     /// Every engine by name, eSpeak NG's included.
-    public let engines: [String: any Synthesizer]
+    public let engines: [EngineName: any Synthesizer]
     public let output: any AudioOutput
     private let onEvent: @Sendable (Event) -> Void
     /// Where each utterance's reports wait for their audio to be heard.
@@ -53,7 +53,7 @@ public final class SpeechPlayer: Sendable {
         engine: EspeakEngine, others: [any Synthesizer] = [], output: any AudioOutput, onEvent: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         self.engine = engine
-        var engines: [String: any Synthesizer] = [engine.engineName: engine]
+        var engines: [EngineName: any Synthesizer] = [engine.engineName: engine]
         for other in others { engines[other.engineName] = other }
         self.engines = engines
         self.output = output
@@ -222,7 +222,7 @@ public final class SpeechPlayer: Sendable {
 
     /// Silences `id` now: its synthesis stops at the next chunk and the output drops what it holds.
     /// Has engine `name` get ready (an engine process starts) before its first utterance.
-    public func warmUp(_ name: String) {
+    public func warmUp(_ name: EngineName) {
         engines[name]?.warmUp()
     }
 

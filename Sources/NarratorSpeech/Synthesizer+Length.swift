@@ -42,7 +42,7 @@ extension Synthesizer {
         let (seconds, attoseconds) = bound.components
         if done.wait(timeout: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) == .timedOut {
             job.cancel()
-            throw .timedOut(engine: engineName, seconds: Int(seconds))
+            throw .timedOut(engine: engineName.rawValue, seconds: Int(seconds))
         }
         switch outcome.withLock({ $0 }) {
         case .failed(let error): throw .synthesis(error)

@@ -10,7 +10,7 @@ import NarratorEngines
 public protocol Synthesizer: AnyObject, Sendable {
     /// The engine's name, as SSIP's `OUTPUT_MODULE` and `narratorctl set engine` name it
     /// ("espeak-ng", "flite", "piper").
-    var engineName: String { get }
+    var engineName: EngineName { get }
     /// Its voices, known without starting it (an engine process is started by its first job).
     var voices: [InstalledVoice] { get }
     /// The rate of the PCM a job in `voice` produces (mono, signed 16-bit).

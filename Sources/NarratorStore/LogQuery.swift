@@ -141,7 +141,7 @@ extension LogRow {
     /// The second field of an SSIP row's "user:application:component" name (to the end when
     /// there is no third), nil for other rows or an empty field (as `UtteranceLog.ssipApplication`).
     public var ssipApplication: String? {
-        guard kind == "ssip", let name = clientName else { return nil }
+        guard kind == .ssip, let name = clientName else { return nil }
         let fields = name.split(separator: ":", maxSplits: 2, omittingEmptySubsequences: false)
         guard fields.count >= 2, !fields[1].isEmpty else { return nil }
         return String(fields[1])

@@ -21,17 +21,17 @@ extension LogRow {
 
     var updateValues: [SQLValue] {
         [
-            .optional(utterance), .optional(policy), .optional(startedAt), .optional(endedAt), .text(outcome), .optional(duplicateOf),
-            .optional(interruptedBy), .optional(announcement), .real(queuedAt),
+            .optional(utterance), .optional(policy), .optional(startedAt), .optional(endedAt), .text(outcome.rawValue), .optional(duplicateOf),
+            .optional(interruptedBy?.rawValue), .optional(announcement), .real(queuedAt),
         ]
     }
 
     var values: [SQLValue] {
         [
-            .optional(announcement), .optional(utterance), .text(kind), .text(text), .optional(priority), .optional(tree),
+            .optional(announcement), .optional(utterance), .text(kind.rawValue), .text(text), .optional(priority), .optional(tree),
             .optional(element), .optional(dedupKey), .optional(policy), .optional(clientPID), .optional(clientUID),
-            .optional(clientName), .real(queuedAt), .optional(startedAt), .optional(endedAt), .text(outcome),
-            .optional(duplicateOf), .optional(interruptedBy), .optional(experiment), .optional(connection), .optional(command),
+            .optional(clientName), .real(queuedAt), .optional(startedAt), .optional(endedAt), .text(outcome.rawValue),
+            .optional(duplicateOf), .optional(interruptedBy?.rawValue), .optional(experiment), .optional(connection), .optional(command),
         ]
     }
 
@@ -40,11 +40,11 @@ extension LogRow {
         (
             s.int64(0),
             LogRow(
-                announcement: s.optionalInt64(1), utterance: s.optionalInt64(2), kind: s.string(3) ?? "", text: s.string(4) ?? "",
+                announcement: s.optionalInt64(1), utterance: s.optionalInt64(2), kind: LogRow.Kind(rawValue: s.string(3) ?? ""), text: s.string(4) ?? "",
                 priority: s.string(5), tree: s.string(6), element: s.string(7), dedupKey: s.string(8), policy: s.string(9),
                 clientPID: s.optionalInt64(10), clientUID: s.optionalInt64(11), clientName: s.string(12), queuedAt: s.double(13),
-                startedAt: s.optionalDouble(14), endedAt: s.optionalDouble(15), outcome: s.string(16) ?? "",
-                duplicateOf: s.optionalInt64(17), interruptedBy: s.string(18), experiment: s.string(19),
+                startedAt: s.optionalDouble(14), endedAt: s.optionalDouble(15), outcome: LogRow.Outcome(rawValue: s.string(16) ?? ""),
+                duplicateOf: s.optionalInt64(17), interruptedBy: s.string(18).map(LogRow.Interruption.init(rawValue:)), experiment: s.string(19),
                 connection: s.optionalInt64(20), command: s.string(21))
         )
     }

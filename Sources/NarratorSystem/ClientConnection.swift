@@ -31,7 +31,11 @@ final class ClientConnection {
     }
 
     let id: ClientID
+    /// The socket's number, for the calls that use it; `owned` says whether it is still this connection's to close.
     let fd: Int32
+    /// The socket until the loop closes it or hands it to the lingering set; closed with the
+    /// connection if neither happened.
+    private var owned: OwnedDescriptor?
     let peer: PeerCredentials
     private var framer: LineFramer
     /// Lines at least this long are handed over unchecked (`ClientInput.largeLine`).
@@ -43,15 +47,27 @@ final class ClientConnection {
     private(set) var writeBlocked = false
     private(set) var closing: Closing?
 
-    init(id: ClientID, fd: Int32, peer: PeerCredentials, lineLimit: Int, framing: Framing, largeLineLength: Int = .max) {
+    init(id: ClientID, socket: consuming OwnedDescriptor, peer: PeerCredentials, lineLimit: Int, framing: Framing, largeLineLength: Int = .max) {
         self.id = id
-        self.fd = fd
+        self.fd = socket.rawValue
+        self.owned = .some(socket)
         self.peer = peer
         self.framer = LineFramer(limit: lineLimit, framing: framing)
         self.largeLineLength = largeLineLength
     }
 
     var framing: Framing { framer.framing }
+
+    /// Closes the socket now (once: later calls do nothing).
+    func closeSocket() {
+        if let socket = owned.take() { try? socket.close() }
+    }
+
+    /// Hands the socket's ownership to the caller, who closes it (nil when already given up).
+    func takeSocket() -> Int32? {
+        guard let socket = owned.take() else { return nil }
+        return socket.take()
+    }
 
     var closingNow: DisconnectReason? {
         if case .now(let reason) = closing { return reason }

@@ -64,32 +64,28 @@ extension SocketPath {
             throw .invalidAddress(error)
         }
         let preparation = try prepareDirectory(uid: uid)
-        let fd: Int32
+        // Closed on every error below; taken by the ListeningSocket (for the loop) on success.
+        let socket: OwnedDescriptor
         do {
-            fd = try Syscall.unixSocket(type: Syscall.stream, nonBlocking: true)
+            socket = OwnedDescriptor(try Syscall.unixSocket(type: Syscall.stream, nonBlocking: true))
         } catch {
             throw .system(path, error)
         }
-        do throws(SocketPathError) {
-            let replaced = try bindReplacingStale(fd, address)
-            try chmodSocket()
-            do {
-                try Syscall.listen(fd, backlog: backlog)
-            } catch {
-                throw SocketPathError.system(path, error)
-            }
-            let identity: FileStatus
-            do {
-                identity = try Syscall.lstat(path)
-            } catch {
-                throw SocketPathError.system(path, error)
-            }
-            return ListeningSocket(
-                fd: fd, path: path, replacedStaleSocket: replaced, directory: preparation, identity: identity)
+        let replaced = try bindReplacingStale(socket.rawValue, address)
+        try chmodSocket()
+        do {
+            try Syscall.listen(socket.rawValue, backlog: backlog)
         } catch {
-            try? Syscall.close(fd)
-            throw error
+            throw SocketPathError.system(path, error)
         }
+        let identity: FileStatus
+        do {
+            identity = try Syscall.lstat(path)
+        } catch {
+            throw SocketPathError.system(path, error)
+        }
+        return ListeningSocket(
+            fd: socket.take(), path: path, replacedStaleSocket: replaced, directory: preparation, identity: identity)
     }
 
     private func chmodSocket() throws(SocketPathError) {

@@ -3,11 +3,12 @@ import Glibc
 
 extension Syscall {
     /// pipe2(2) with O_CLOEXEC: a pipe whose ends no child inherits unless it is handed them as
-    /// its standard streams (posix_spawn's dup2 clears the flag on the copy).
-    public static func pipe() throws(Errno) -> (read: Int32, write: Int32) {
+    /// its standard streams (posix_spawn's dup2 clears the flag on the copy). Each end is closed
+    /// with the value unless taken.
+    public static func pipe() throws(Errno) -> PipeEnds {
         var ends: [Int32] = [-1, -1]
         _ = try retryingInterrupts("pipe2") { narrator_pipe2(&ends, O_CLOEXEC) }
-        return (ends[0], ends[1])
+        return PipeEnds(read: OwnedDescriptor(ends[0]), write: OwnedDescriptor(ends[1]))
     }
 
     /// Blocks `signal` for the calling thread only. A thread that writes to a child's pipe

@@ -3,8 +3,8 @@ import NarratorBase
 
 /// A child whose standard streams are pipes to its parent (an engine process: requests in,
 /// frames out, journal lines on standard error). The parent owns the three ends it keeps and
-/// closes each once done with it; the child's ends are closed in the parent at once, so that
-/// the child's exit is seen as end of file.
+/// closes each once done with it; the child's ends are closed in the parent at once (they go with
+/// `start`'s pipes), so that the child's exit is seen as end of file.
 public struct PipedChild: Sendable {
     public let process: ChildProcess
     /// The write end of the child's standard input.
@@ -16,20 +16,14 @@ public struct PipedChild: Sendable {
 
     /// Starts `path` with `arguments` and exactly `environment`, its standard streams pipes.
     public static func start(_ path: String, _ arguments: [String], environment: [String: String]) throws(Errno) -> PipedChild {
-        var opened: [Int32] = []
-        defer { for fd in opened { try? Syscall.close(fd) } }
+        // Every end is closed when this returns or throws, except the parent's three, taken below.
         let input = try Syscall.pipe()
-        opened += [input.read, input.write]
         let output = try Syscall.pipe()
-        opened += [output.read, output.write]
         let error = try Syscall.pipe()
-        opened += [error.read, error.write]
         let process = try ChildProcess(
             path, arguments, environment: environment,
-            inputDescriptor: input.read, outputDescriptor: output.write, errorDescriptor: error.write)
-        // The parent's ends stay open; only the child's copies are closed by the defer.
-        opened = [input.read, output.write, error.write]
-        return PipedChild(process: process, input: input.write, output: output.read, error: error.read)
+            inputDescriptor: input.read.rawValue, outputDescriptor: output.write.rawValue, errorDescriptor: error.write.rawValue)
+        return PipedChild(process: process, input: input.write.take(), output: output.read.take(), error: error.read.take())
     }
 }
 

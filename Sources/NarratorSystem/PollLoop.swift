@@ -305,7 +305,7 @@ public final class PollLoop<Message: Sendable> {
     private func closeEverything() {
         for fd in listeners { try? Syscall.close(fd) }
         listeners.removeAll()
-        for connection in clients.values { try? Syscall.close(connection.fd) }
+        for connection in clients.values { connection.closeSocket() }
         clients.removeAll()
         expireLingering(force: true)
         timers.removeAll()
@@ -361,10 +361,10 @@ public final class PollLoop<Message: Sendable> {
     private func acceptPending(on listener: Int32) {
         // A bounded batch per wake-up keeps a connection storm from starving existing clients.
         for _ in 0..<64 {
-            let fd: Int32
+            let socket: OwnedDescriptor
             do {
                 guard let accepted = try Syscall.accept(listener) else { return }
-                fd = accepted
+                socket = accepted
             } catch {
                 handler.log(.acceptFailed(error))
                 if [EMFILE, ENFILE, ENOBUFS, ENOMEM].contains(error.code) {
@@ -375,16 +375,16 @@ public final class PollLoop<Message: Sendable> {
             }
             let peer: PeerCredentials
             do {
-                peer = try PeerCredentials(socket: fd)
+                peer = try PeerCredentials(socket: socket.rawValue)
             } catch {
+                // Dropping `socket` closes it.
                 handler.log(.peerCredentialsUnavailable(error))
-                try? Syscall.close(fd)
                 continue
             }
             let id = ClientID(rawValue: nextClient)
             nextClient += 1
             let connection = ClientConnection(
-                id: id, fd: fd, peer: peer, lineLimit: configuration.maximumLineLength, framing: framings[listener] ?? .newline,
+                id: id, socket: socket, peer: peer, lineLimit: configuration.maximumLineLength, framing: framings[listener] ?? .newline,
                 largeLineLength: configuration.largeLineLength)
             // Registered before telling the handler, so a line sent from `accept` is kept.
             clients[id] = connection
@@ -495,10 +495,12 @@ public final class PollLoop<Message: Sendable> {
             // EPIPE and its reads with ECONNRESET, so it might never see our last line (for a
             // refused client, the reason it was refused).
             try? Syscall.shutdown(connection.fd, writing: true, reading: false)
-            lingering[connection.fd] = MonotonicClock.now() + Self.lingerTime
-            discardInput(lingering: connection.fd)
+            if let fd = connection.takeSocket() {
+                lingering[fd] = MonotonicClock.now() + Self.lingerTime
+                discardInput(lingering: fd)
+            }
         } else {
-            try? Syscall.close(connection.fd)
+            connection.closeSocket()
         }
         handler.disconnected(connection.id, reason: reason, loop: self)
         switch reason {

@@ -32,11 +32,12 @@ extension Syscall {
     }
 
     /// accept4(2) returning a non-blocking, close-on-exec descriptor, or nil when no connection
-    /// is waiting (EAGAIN) so that the loop can go back to poll.
-    public static func accept(_ fd: Int32) throws(Errno) -> Int32? {
+    /// is waiting (EAGAIN) so that the loop can go back to poll. The caller owns the connection:
+    /// dropped, it is closed.
+    public static func accept(_ fd: Int32) throws(Errno) -> OwnedDescriptor? {
         let flags = Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         do {
-            return try retryingInterrupts("accept4") { narrator_accept4(fd, nil, nil, flags) }
+            return OwnedDescriptor(try retryingInterrupts("accept4") { narrator_accept4(fd, nil, nil, flags) })
         } catch where error.isWouldBlock || error.code == ECONNABORTED {
             return nil
         }

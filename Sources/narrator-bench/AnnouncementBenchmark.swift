@@ -50,8 +50,8 @@ enum AnnouncementBenchmark {
 
     static func row(_ n: Int) -> LogRow {
         LogRow(
-            announcement: Int64(n), kind: "announcement", text: "Message \(n % 500)", priority: "default", tree: "tree\(n % 7)",
-            dedupKey: "message \(n % 500)", policy: "default", clientPID: 1, clientUID: 1000, queuedAt: Double(n) / 100, outcome: "queued")
+            announcement: Int64(n), kind: .announcement, text: "Message \(n % 500)", priority: "default", tree: "tree\(n % 7)",
+            dedupKey: "message \(n % 500)", policy: "default", clientPID: 1, clientUID: 1000, queuedAt: Double(n) / 100, outcome: .queued)
     }
 
     static func rawInsertRate(path: String, count: Int) -> Double {
@@ -77,7 +77,7 @@ enum AnnouncementBenchmark {
             let announcement = Announcement(id: AnnouncementID(UInt64(n + 1)), text: "Message \(n % 500)", tree: "tree\(n % 7)")
             let step = plan.announce(announcement, at: now)
             var logRow = row(n)
-            logRow.outcome = step.decisions.first?.state.name ?? "queued"
+            logRow.outcome = step.decisions.first.map { LogRow.Outcome($0.state) } ?? .queued
             writer.append(logRow) { if case .success = $0 { committed.add(1, ordering: .relaxed) } }
         }
         writer.flush()
@@ -138,7 +138,7 @@ enum AnnouncementBenchmark {
             let t0 = Clock.now()
             let step = plan.announce(Announcement(id: AnnouncementID(UInt64(n + 1)), text: "Message \(n % 500)", tree: "tree\(n % 7)"), at: now)
             var logRow = row(n)
-            logRow.outcome = step.decisions.first?.state.name ?? "queued"
+            logRow.outcome = step.decisions.first.map { LogRow.Outcome($0.state) } ?? .queued
             writer.append(logRow)
             samples.append(Clock.now() - t0)
         }

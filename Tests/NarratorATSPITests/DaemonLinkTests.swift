@@ -23,9 +23,10 @@ import Testing
             try Syscall.listen(fd, backlog: 4)
         }
 
+        /// The accepted connection's number; the caller closes it.
         func accept() throws -> Int32 {
             guard let peer = try Syscall.accept(fd) else { throw POSIXError(.EAGAIN) }
-            return peer
+            return peer.take()
         }
 
         deinit {

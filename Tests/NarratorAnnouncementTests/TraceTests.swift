@@ -123,19 +123,19 @@ import Testing
         let orca = "user:orca:default"
         let rows = [
             // Rows are written as lives end: the hint's row may come before its focus's.
-            LogRow(utterance: 2, kind: "hint", text: "Double-tap to play", tree: "player", element: "play", queuedAt: 100.5, startedAt: 101.5,
-                   endedAt: 102, outcome: "spoken"),
-            LogRow(utterance: 1, kind: "focus", text: "Play, button", tree: "player", element: "play", queuedAt: 100.5, startedAt: 100.5,
-                   endedAt: 101, outcome: "spoken"),
-            LogRow(kind: "command", text: "CANCEL self", policy: "default", clientName: orca, queuedAt: 100, endedAt: 100, outcome: "done",
+            LogRow(utterance: 2, kind: .hint, text: "Double-tap to play", tree: "player", element: "play", queuedAt: 100.5, startedAt: 101.5,
+                   endedAt: 102, outcome: .ended(.spoken)),
+            LogRow(utterance: 1, kind: .focus, text: "Play, button", tree: "player", element: "play", queuedAt: 100.5, startedAt: 100.5,
+                   endedAt: 101, outcome: .ended(.spoken)),
+            LogRow(kind: .command, text: "CANCEL self", policy: "default", clientName: orca, queuedAt: 100, endedAt: 100, outcome: .done,
                    connection: 3, command: "CANCEL self"),
-            LogRow(kind: "ssip", text: "Play", priority: "message", dedupKey: "play", policy: "default", clientName: orca, queuedAt: 100.25,
-                   startedAt: 100.25, endedAt: 100.5, outcome: "interrupted", interruptedBy: "focus", connection: 3, command: "SPEAK"),
-            LogRow(kind: "command", text: "CANCEL 9", clientName: orca, queuedAt: 103, endedAt: 103, outcome: "done", connection: 3, command: "CANCEL 9"),
-            LogRow(announcement: 4, kind: "announcement", text: "Now playing", priority: "default", tree: "player", dedupKey: "now playing",
-                   policy: "default", queuedAt: 104, outcome: "queued"),
-            LogRow(kind: "command", text: "PAUSE self", queuedAt: 105, endedAt: 105, outcome: "done", command: "PAUSE self"),
-            LogRow(kind: "command", text: "shutdown", queuedAt: 106, endedAt: 106, outcome: "done", command: "shutdown"),
+            LogRow(kind: .ssip, text: "Play", priority: "message", dedupKey: "play", policy: "default", clientName: orca, queuedAt: 100.25,
+                   startedAt: 100.25, endedAt: 100.5, outcome: .ended(.interrupted), interruptedBy: .speech(.focus), connection: 3, command: "SPEAK"),
+            LogRow(kind: .command, text: "CANCEL 9", clientName: orca, queuedAt: 103, endedAt: 103, outcome: .done, connection: 3, command: "CANCEL 9"),
+            LogRow(announcement: 4, kind: .announcement, text: "Now playing", priority: "default", tree: "player", dedupKey: "now playing",
+                   policy: "default", queuedAt: 104, outcome: .queued),
+            LogRow(kind: .command, text: "PAUSE self", queuedAt: 105, endedAt: 105, outcome: .done, command: "PAUSE self"),
+            LogRow(kind: .command, text: "shutdown", queuedAt: 106, endedAt: 106, outcome: .done, command: "shutdown"),
         ]
         let trace = LogTrace(rows: rows)
         #expect(trace.origin == 100)
@@ -162,10 +162,10 @@ import Testing
     /// announcement that keeps its place.
     @Test func oneInstantKeepsAnnouncementsInPlaceAndSpeechInUtteranceOrder() {
         let rows = [
-            LogRow(utterance: 2, kind: "hint", text: "h", tree: "t", queuedAt: 5, outcome: "spoken"),
-            LogRow(announcement: 1, kind: "announcement", text: "a", priority: "default", queuedAt: 5, outcome: "spoken"),
-            LogRow(utterance: 1, kind: "focus", text: "f", tree: "t", queuedAt: 5, outcome: "spoken"),
-            LogRow(utterance: 0, kind: "focus", text: "earlier", tree: "t", queuedAt: 4, outcome: "spoken"),
+            LogRow(utterance: 2, kind: .hint, text: "h", tree: "t", queuedAt: 5, outcome: .ended(.spoken)),
+            LogRow(announcement: 1, kind: .announcement, text: "a", priority: "default", queuedAt: 5, outcome: .ended(.spoken)),
+            LogRow(utterance: 1, kind: .focus, text: "f", tree: "t", queuedAt: 5, outcome: .ended(.spoken)),
+            LogRow(utterance: 0, kind: .focus, text: "earlier", tree: "t", queuedAt: 4, outcome: .ended(.spoken)),
         ]
         #expect(LogTrace(rows: rows).events.compactMap(\.text) == ["earlier", "f", "a", "h"])
     }

@@ -12,19 +12,19 @@ import Testing
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("narrator-log-client-\(UUID().uuidString.prefix(8))").path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         database = directory + "/narrator.db"
-        func ssip(_ at: Double, _ name: String, _ priority: String, _ outcome: String = "spoken") -> LogRow {
+        func ssip(_ at: Double, _ name: String, _ priority: String, _ outcome: LogRow.Outcome = .ended(.spoken)) -> LogRow {
             LogRow(
-                kind: "ssip", text: "\(name) says \(priority)", priority: priority, policy: "default", clientPID: 40, clientUID: 1000,
+                kind: .ssip, text: "\(name) says \(priority)", priority: priority, policy: "default", clientPID: 40, clientUID: 1000,
                 clientName: name, queuedAt: 1_700_000_000 + at, startedAt: 1_700_000_000 + at, endedAt: 1_700_000_000 + at + 1, outcome: outcome)
         }
         let mail = LogRow(
-            announcement: 1, kind: "announcement", text: "3 new messages", priority: "default", tree: "mail", policy: "default", clientPID: 41,
-            clientUID: 1000, clientName: "mail", queuedAt: 1_700_000_003, startedAt: 1_700_000_003, endedAt: 1_700_000_004, outcome: "spoken")
+            announcement: 1, kind: .announcement, text: "3 new messages", priority: "default", tree: "mail", policy: "default", clientPID: 41,
+            clientUID: 1000, clientName: "mail", queuedAt: 1_700_000_003, startedAt: 1_700_000_003, endedAt: 1_700_000_004, outcome: .ended(.spoken))
         let db = try UtteranceLog.openForWriting(database)
         try UtteranceLog.insert(
             [
-                ssip(1, "user:orca:default", "important"), ssip(2, "orca", "message", "interrupted"), mail,
-                ssip(4, "root:spd-say:main", "text"), ssip(5, "user:orcax:main", "notification", "throttled"),
+                ssip(1, "user:orca:default", "important"), ssip(2, "orca", "message", .ended(.interrupted)), mail,
+                ssip(4, "root:spd-say:main", "text"), ssip(5, "user:orcax:main", "notification", .ended(.throttled)),
             ], into: db)
     }
 

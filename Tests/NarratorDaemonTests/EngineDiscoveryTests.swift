@@ -50,7 +50,7 @@ import Testing
         let (kept, warnings) = EngineDiscovery.accepted([
             ("/x/flite", .success(listing("flite"))),
             ("/x/broken", .failure(failure)),
-            ("/x/fake-espeak", .success(listing(SpeechEngines.espeak))),
+            ("/x/fake-espeak", .success(listing(SpeechEngines.espeak.rawValue))),
             ("/y/flite", .success(listing("flite"))),
             ("/x/piper", .success(listing("piper"))),
         ])

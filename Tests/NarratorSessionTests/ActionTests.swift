@@ -19,8 +19,8 @@ import Testing
                 .stopSpeech(UtteranceID(1)),
                 .appendLog(
                     LogRow(
-                        utterance: 1, kind: "focus", text: "Now Playing, rating, 3, adjustable", tree: "player", element: "rating", queuedAt: 1_700_000_005,
-                        startedAt: 1_700_000_005, endedAt: 1_700_000_005, outcome: "interrupted", interruptedBy: "value"), nil),
+                        utterance: 1, kind: .focus, text: "Now Playing, rating, 3, adjustable", tree: "player", element: "rating", queuedAt: 1_700_000_005,
+                        startedAt: 1_700_000_005, endedAt: 1_700_000_005, outcome: .ended(.interrupted), interruptedBy: .speech(.value)), nil),
                 .send(app, .event(.value(ValueChange(tree: "player", element: "rating", value: 4, spoken: "4")))),
                 .send(user, .reply(Reply(id: 3, .success(.adjusted(AdjustReport(utterance: "4", focus: rating, value: 4, boundary: false)))))),
                 // Handed to the player as the batch (this one request) ends.

@@ -21,8 +21,8 @@ import Testing
         #expect(effects.played == ["3 new messages"])
         #expect(effects.replies(to: app).isEmpty)
         let row = LogRow(
-            announcement: 1, kind: "announcement", text: "3 new messages", priority: "default", dedupKey: "3 new messages", policy: "default",
-            clientPID: 77, clientUID: Int64(Harness.daemonUID), clientName: "mail", queuedAt: 1_700_000_005, outcome: "speaking", connection: Int64(app.rawValue))
+            announcement: 1, kind: .announcement, text: "3 new messages", priority: "default", dedupKey: "3 new messages", policy: "default",
+            clientPID: 77, clientUID: Int64(Harness.daemonUID), clientName: "mail", queuedAt: 1_700_000_005, outcome: .speaking, connection: Int64(app.rawValue))
         #expect(effects.contains(.appendLog(row, Ticket(1))))
         let committed = h.feed(.logWritten(Ticket(1), .success(())))
         #expect(
@@ -55,8 +55,8 @@ import Testing
         #expect(
             ended.updatedRows == [
                 LogRow(
-                    announcement: 1, utterance: 1, kind: "announcement", text: "Saved", priority: "default", dedupKey: "saved", policy: "default",
-                    queuedAt: 1_700_000_005, startedAt: 1_700_000_005, endedAt: 1_700_000_005.7, outcome: "spoken")
+                    announcement: 1, utterance: 1, kind: .announcement, text: "Saved", priority: "default", dedupKey: "saved", policy: "default",
+                    queuedAt: 1_700_000_005, startedAt: 1_700_000_005, endedAt: 1_700_000_005.7, outcome: .ended(.spoken))
             ])
     }
 
@@ -66,7 +66,7 @@ import Testing
         _ = announce(&h, app, "3 new messages")
         let again = announce(&h, app, "3 New  messages")
         #expect(again.played.isEmpty && again.updatedRows.isEmpty)
-        #expect(again.appendedRows.map(\.outcome) == ["deduplicated"])
+        #expect(again.appendedRows.map(\.outcome) == [.ended(.deduplicated)])
         #expect(again.appendedRows.first?.duplicateOf == 1)
         h.commitLog()
         let replies = h.history.replies(to: app).compactMap { reply -> AnnounceReport? in
@@ -80,12 +80,12 @@ import Testing
         var h = Harness(limits: { var l = DaemonLimits(); l.queuedPerClient = 100; return l }())
         let app = h.client()
         let texts = (1...6).map { "Message \($0)" }
-        var decisions: [String] = []
+        var decisions: [LogRow.Outcome] = []
         for text in texts {
-            for effect in announce(&h, app, text) { if case .appendLog(let row, _) = effect, row.kind == "announcement" { decisions.append(row.outcome) } }
+            for effect in announce(&h, app, text) { if case .appendLog(let row, _) = effect, row.kind == .announcement { decisions.append(row.outcome) } }
         }
         // Three tokens: the first plays, two queue; the rest wait for a token (deferred).
-        #expect(decisions == ["speaking", "queued", "queued", "deferred", "deferred", "deferred"])
+        #expect(decisions == [.speaking, .queued, .queued, .deferred, .deferred, .deferred])
         #expect(h.timer != nil, "a refill is due")
         h.advance(by: .milliseconds(800))
         #expect(h.finishSpeaking().played == ["Message 2"])
@@ -99,7 +99,7 @@ import Testing
         let app = h.client()
         _ = announce(&h, app, "First")
         let second = announce(&h, app, "Second")
-        #expect(second.appendedRows.map(\.outcome) == ["throttled"])
+        #expect(second.appendedRows.map(\.outcome) == [.ended(.throttled)])
         h.commitLog()
         let reply = try #require(h.history.replies(to: app).last)
         let report = try #require(try reply.outcome.get().announced)
@@ -115,7 +115,7 @@ import Testing
         h.request(app, .announce(text: "Volume 10", priority: .default, tree: "player", element: "vol", key: nil))
         let newer = h.request(app, .announce(text: "Volume 20", priority: .default, tree: "player", element: "vol", key: nil))
         #expect(newer.updatedRows.map { "\($0.text): \($0.outcome) (for \($0.duplicateOf ?? 0))" } == ["Volume 10: throttled (for 5)"])
-        #expect(newer.appendedRows.map(\.outcome) == ["deferred"])
+        #expect(newer.appendedRows.map(\.outcome) == [.deferred])
     }
 
     @Test func anAnnouncementWaitingBehindFocusSpeechStartsWhenItEnds() throws {
@@ -153,7 +153,7 @@ import Testing
         let high = announce(&h, app, "Battery low", priority: .high)
         #expect(high.stopped == [UtteranceID(1)])
         #expect(high.played == ["Battery low"])
-        #expect(high.updatedRows.map(\.outcome) == ["interrupted"])
+        #expect(high.updatedRows.map(\.outcome) == [.ended(.interrupted)])
         #expect(high.updatedRows.first?.utterance == 1)
     }
 
@@ -167,7 +167,7 @@ import Testing
         let deadline = try #require(h.timer)
         #expect(deadline == h.now + .seconds(45))
         let expired = h.fireTimer()
-        #expect(expired.updatedRows.map(\.outcome) == ["expired"])
+        #expect(expired.updatedRows.map(\.outcome) == [.ended(.expired)])
         #expect(expired.updatedRows.first?.text == "Later")
     }
 
@@ -179,7 +179,7 @@ import Testing
         let stop = h.request(app, .stop)
         #expect(stop.stopped == [UtteranceID(1)])
         #expect(Set(stop.updatedRows.map(\.text)) == ["One", "Two"])
-        #expect(stop.updatedRows.allSatisfy { $0.outcome == "cancelled" })
+        #expect(stop.updatedRows.allSatisfy { $0.outcome == .ended(.cancelled) })
         #expect(stop.body(to: app) == .stopped)
     }
 
@@ -193,7 +193,7 @@ import Testing
         _ = announce(&h, app, "Track changed", tree: "player")
         let move = h.request(app, .focus(tree: "mail", element: nil))
         #expect(move.updatedRows.map(\.text) == ["Track changed"])
-        #expect(move.updatedRows.map(\.outcome) == ["cancelled"])
+        #expect(move.updatedRows.map(\.outcome) == [.ended(.cancelled)])
     }
 
     @Test func aFullQueueDropsTheLowestOldest() throws {
@@ -206,7 +206,7 @@ import Testing
         _ = announce(&h, app, "default one")
         let third = announce(&h, app, "another")
         #expect(third.updatedRows.map(\.text) == ["low one"])
-        #expect(third.updatedRows.map(\.outcome) == ["dropped"])
+        #expect(third.updatedRows.map(\.outcome) == [.ended(.dropped)])
     }
 
     @Test func treesMayHaveTheirOwnPolicy() throws {
@@ -216,7 +216,7 @@ import Testing
         _ = announce(&h, app, "Build started", tree: "logs")
         let again = announce(&h, app, "Build started", tree: "logs")
         // `none` does not deduplicate.
-        #expect(again.appendedRows.map(\.outcome) == ["queued"])
+        #expect(again.appendedRows.map(\.outcome) == [.queued])
         #expect(again.appendedRows.first?.policy == "none")
     }
 }

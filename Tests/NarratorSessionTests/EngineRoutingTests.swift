@@ -7,11 +7,11 @@ import Testing
 /// Which engine speaks what: the user's engine and per-kind settings, an SSIP client's output
 /// module, and the text's language, over the engines narratord found.
 @Suite struct EngineRoutingTests {
-    static let flite = EngineVoices(name: "flite", voices: [
+    static let flite = EngineVoices(name: .flite, voices: [
         InstalledVoice(name: "kal", identifier: "kal", languages: ["en-us", "en"], gender: .male),
         InstalledVoice(name: "slt", identifier: "slt", languages: ["en-us", "en"], gender: .female),
     ])
-    static let piper = EngineVoices(name: "piper", voices: [
+    static let piper = EngineVoices(name: .piper, voices: [
         InstalledVoice(name: "joe", identifier: "joe", languages: ["en-us", "en"], gender: .unspecified),
     ])
 
@@ -28,43 +28,43 @@ import Testing
     @Test func withoutSettingsEverythingIsESpeak() {
         var h = harness()
         let user = h.client()
-        #expect(spoken(&h, user, "Hello")?.engine == "espeak-ng")
+        #expect(spoken(&h, user, "Hello")?.engine == .espeak)
         var only = Harness(policy: .none)
         let other = only.client()
-        #expect(only.request(other, .speak(text: "Hello")).playRequests.first?.engine == "espeak-ng")
+        #expect(only.request(other, .speak(text: "Hello")).playRequests.first?.engine == .espeak)
     }
 
     @Test func longTextGoesToItsOwnEngineAndShortTextStays() {
         var h = harness {
-            $0.routes[.long] = "piper"
+            $0.routes[.long] = .piper
             $0.longTextWords = 5
         }
         let user = h.client()
-        #expect(spoken(&h, user, "one two three four five")?.engine == "espeak-ng")
+        #expect(spoken(&h, user, "one two three four five")?.engine == .espeak)
         let long = spoken(&h, user, "one two three four five six")
-        #expect(long?.engine == "piper")
+        #expect(long?.engine == .piper)
         #expect(long?.voice == .named("joe"))
     }
 
     @Test func aVoiceOfAnotherEngineBringsItsEngineAndTheRouteStillWins() {
         var h = harness {
             $0.voice = "slt"
-            $0.routes[.focus] = "espeak-ng"
+            $0.routes[.focus] = .espeak
         }
         let user = h.client()
-        #expect(spoken(&h, user, "Hello")?.engine == "flite")
+        #expect(spoken(&h, user, "Hello")?.engine == .flite)
         #expect(spoken(&h, user, "Hello")?.voice == .named("slt"))
         #expect(throws: Never.self) { try h.register(user, example: "player.json") }
         let focus = h.request(user, .focus(tree: "player", element: "rating")).playRequests.first
-        #expect(focus?.engine == "espeak-ng")
+        #expect(focus?.engine == .espeak)
     }
 
     @Test func aLanguageTheEngineLacksIsReadByESpeak() {
-        var h = harness { $0.engine = "piper" }
+        var h = harness { $0.engine = .piper }
         let user = h.client()
-        #expect(spoken(&h, user, "Hello", language: "en-GB")?.engine == "piper")
+        #expect(spoken(&h, user, "Hello", language: "en-GB")?.engine == .piper)
         let german = spoken(&h, user, "Guten Tag", language: "de")
-        #expect(german?.engine == "espeak-ng")
+        #expect(german?.engine == .espeak)
         #expect(german?.voice == .language("de"))
     }
 
@@ -86,7 +86,7 @@ import Testing
     /// loads its model for a second or two); one chosen already, and eSpeak NG, are not asked again.
     @Test func aChosenEngineIsWarmedUpOnceWhenItIsChosen() {
         func warmUps(_ effects: [SessionEffect]) -> [String] {
-            effects.compactMap { if case .warmUp(let engine) = $0 { engine } else { nil } }
+            effects.compactMap { if case .warmUp(let engine) = $0 { engine.rawValue } else { nil } }
         }
         var h = harness()
         let user = h.client()
@@ -131,10 +131,10 @@ import Testing
 
         h.request(user, .set(key: "engine-idle", value: "20"))
         h.saveSettings()
-        h.feed(.engineChanged("piper", .ready))
-        let stopped = h.feed(.engineChanged("piper", .idle))
+        h.feed(.engineChanged(.piper, .ready))
+        let stopped = h.feed(.engineChanged(.piper, .idle))
         #expect(stopped.journal.contains { $0.contains("engine piper stopped, unused for 20 s (engine-idle): its next speech starts it again") })
-        #expect(h.session.engineHealth["piper"] == .idle)
+        #expect(h.session.engineHealth[.piper] == .idle)
     }
 
     /// Subscribers hear which engine was asked to say each utterance as it starts (and nothing of
@@ -146,7 +146,7 @@ import Testing
             }
         }
         var h = harness {
-            $0.routes[.long] = "piper"
+            $0.routes[.long] = .piper
             $0.longTextWords = 3
         }
         let monitor = h.client()
@@ -170,18 +170,18 @@ import Testing
             == "249-kal\ten-US\tnone\r\n249-slt\ten-US\tnone\r\n249 OK VOICE LIST SENT\r\n")
         h.ssip(client, "SET SELF SYNTHESIS_VOICE slt")
         let play = h.speak(client, "Hello").playRequests.first
-        #expect(play?.engine == "flite")
+        #expect(play?.engine == .flite)
         #expect(play?.voice == .named("slt"))
     }
 
     @Test func ssipKeysFollowTheKeysRouteAndTextTheSSIPOne() {
         var h = harness {
-            $0.routes[.ssip] = "piper"
-            $0.routes[.keys] = "espeak-ng"
+            $0.routes[.ssip] = .piper
+            $0.routes[.keys] = .espeak
         }
         let client = h.ssipClient()
-        #expect(h.speak(client, "Hello there").playRequests.first?.engine == "piper")
-        #expect(h.ssip(client, "CHAR a").playRequests.first?.engine == "espeak-ng")
+        #expect(h.speak(client, "Hello there").playRequests.first?.engine == .piper)
+        #expect(h.ssip(client, "CHAR a").playRequests.first?.engine == .espeak)
     }
 
     @Test func statusAndTheJournalSayAnEngineFailedOnceAndCameBack() throws {
@@ -189,14 +189,14 @@ import Testing
         let user = h.client()
         let status = try #require(h.request(user, .status).body(to: user)?.status)
         #expect(status.engines.map(\.summary) == ["espeak-ng: ready", "flite: not started", "piper: not started"])
-        h.feed(.engineChanged("piper", .ready))
-        let crashed = h.feed(.engineChanged("piper", .restarting(reason: "crashed (killed by signal 9)", attempt: 1)))
+        h.feed(.engineChanged(.piper, .ready))
+        let crashed = h.feed(.engineChanged(.piper, .restarting(reason: "crashed (killed by signal 9)", attempt: 1)))
         #expect(crashed.journal.count == 1)
         #expect(crashed.journal.first?.contains("engine piper crashed (killed by signal 9)") == true)
         // The attempts of one outage are not each said.
-        #expect(h.feed(.engineChanged("piper", .restarting(reason: "did not start", attempt: 2))).journal.isEmpty)
+        #expect(h.feed(.engineChanged(.piper, .restarting(reason: "did not start", attempt: 2))).journal.isEmpty)
         let after = try #require(h.request(user, .status).body(to: user)?.status)
         #expect(after.engines.last?.summary == "piper: restarting (did not start), attempt 2")
-        #expect(h.feed(.engineChanged("piper", .ready)).journal == ["engine piper is back"])
+        #expect(h.feed(.engineChanged(.piper, .ready)).journal == ["engine piper is back"])
     }
 }

@@ -139,8 +139,8 @@ import Testing
         #expect(
             next.appendedRows == [
                 LogRow(
-                    utterance: 1, kind: "focus", text: "Now Playing, Previous track, button", tree: "player", element: "previous", queuedAt: 1_700_000_005,
-                    startedAt: 1_700_000_005, endedAt: 1_700_000_006.5, outcome: "interrupted", interruptedBy: "focus")
+                    utterance: 1, kind: .focus, text: "Now Playing, Previous track, button", tree: "player", element: "previous", queuedAt: 1_700_000_005,
+                    startedAt: 1_700_000_005, endedAt: 1_700_000_006.5, outcome: .ended(.interrupted), interruptedBy: .speech(.focus))
             ])
     }
 

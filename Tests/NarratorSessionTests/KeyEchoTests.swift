@@ -67,10 +67,10 @@ import Testing
         #expect(events(.begin, of: 1, orca, in: wire) == 1 && events(.end, of: 1, orca, in: wire) == 1)
         #expect(!wire.contains("703") && !wire.contains("704") && !wire.contains("705"))
         // The log: the part the key cut, the key, the rest.
-        let rows = h.history.appendedRows.filter { $0.kind == "ssip" }
-        #expect(rows.map(\.outcome) == ["interrupted", "spoken", "spoken"])
+        let rows = h.history.appendedRows.filter { $0.kind == .ssip }
+        #expect(rows.map(\.outcome) == [.ended(.interrupted), .ended(.spoken), .ended(.spoken)])
         #expect(rows.map(\.command) == ["SPEAK", "KEY", "SPEAK"])
-        #expect(rows.first?.interruptedBy == "key")
+        #expect(rows.first?.interruptedBy == .key)
     }
 
     @Test func withoutASentenceReachedTheWholeTextGoesOn() throws {
@@ -119,7 +119,7 @@ import Testing
         #expect(h.history.wire(to: orca).contains("703-1\r\n703-\(orca.rawValue)\r\n703 CANCELED\r\n"))
         let ended = h.finishSpeaking()
         #expect(ended.played.isEmpty, "nothing goes on after the key")
-        #expect(h.history.appendedRows.first?.outcome == "interrupted")
+        #expect(h.history.appendedRows.first?.outcome == .ended(.interrupted))
     }
 
     @Test func cancelWhileTheTextIsHeldCancelsItOnce() throws {
@@ -132,7 +132,7 @@ import Testing
         #expect(cancelled.played.isEmpty && h.playingID == nil)
         let wire = h.history.wire(to: orca)
         #expect(events(.cancel, of: 1, orca, in: wire) == 1 && events(.end, of: 1, orca, in: wire) == 0)
-        #expect(cancelled.appendedRows.filter { $0.kind == "ssip" }.map(\.outcome) == ["cancelled", "cancelled"])
+        #expect(cancelled.appendedRows.filter { $0.kind == .ssip }.map(\.outcome) == [.ended(.cancelled), .ended(.cancelled)])
     }
 
     @Test func newerTextWhileTheTextIsHeldCutsIt() throws {
@@ -162,22 +162,22 @@ import Testing
         let wire = h.history.wire(to: orca)
         #expect(events(.begin, of: 1, orca, in: wire) == 1 && events(.end, of: 1, orca, in: wire) == 1)
         #expect(!wire.contains("703"))
-        #expect(h.history.appendedRows.map(\.outcome) == ["interrupted", "spoken", "interrupted", "spoken", "spoken"])
+        #expect(h.history.appendedRows.map(\.outcome) == [.ended(.interrupted), .ended(.spoken), .ended(.interrupted), .ended(.spoken), .ended(.spoken)])
     }
 
     @Test func theRestStaysWithTheLongTextsEngineAndTheKeyWithItsOwn() throws {
         var settings = SpeechSettings()
-        settings.routes[.long] = "piper"
-        settings.routes[.keys] = "espeak-ng"
+        settings.routes[.long] = .piper
+        settings.routes[.keys] = .espeak
         var h = Harness(policy: .none, settings: settings, engines: [EngineRoutingTests.piper])
         let orca = h.ssipClient()
-        #expect(h.speak(orca, Self.long).playRequests.map(\.engine) == ["piper"])
+        #expect(h.speak(orca, Self.long).playRequests.map(\.engine) == [.piper])
         let long = try #require(h.playingID)
         // Heard up to the last sentence: what is left is short, and still the long text's.
         let third = Self.long.firstRange(of: "The third")!.lowerBound
         h.feed(.speechReached(long, offset: Self.long.utf8.distance(from: Self.long.utf8.startIndex, to: third)))
-        #expect(h.ssip(orca, "KEY a").playRequests.map(\.engine) == ["espeak-ng"])
-        #expect(h.finishSpeaking().playRequests.map(\.engine) == ["piper"])
+        #expect(h.ssip(orca, "KEY a").playRequests.map(\.engine) == [.espeak])
+        #expect(h.finishSpeaking().playRequests.map(\.engine) == [.piper])
     }
 
     @Test func pauseOfPlainTextResumesFromTheSentenceHeard() throws {

@@ -15,10 +15,10 @@ import Testing
         let spd = h.ssipClient()
         h.feed(.outputChanged(Self.gone))
         h.speak(spd, "Nobody hears this")
-        #expect(h.finishSpeaking().appendedRows.map(\.outcome) == ["inaudible"])
+        #expect(h.finishSpeaking().appendedRows.map(\.outcome) == [.ended(.inaudible)])
         h.feed(.outputChanged(Self.back))
         h.speak(spd, "Heard again")
-        #expect(h.finishSpeaking().appendedRows.map(\.outcome) == ["spoken"])
+        #expect(h.finishSpeaking().appendedRows.map(\.outcome) == [.ended(.spoken)])
     }
 
     @Test func speechTheOutputGaveUpOnPartWayIsInaudible() {
@@ -27,10 +27,10 @@ import Testing
         h.request(app, .speak(text: "A long paragraph"))
         // The sound server stops taking audio while it plays: the rest goes to null.
         h.feed(.outputChanged(Self.stalled))
-        #expect(h.finishSpeaking().appendedRows.map(\.outcome) == ["inaudible"])
+        #expect(h.finishSpeaking().appendedRows.map(\.outcome) == [.ended(.inaudible)])
         // A server that comes back in the middle of the next one does not make the first heard.
         h.request(app, .speak(text: "Next"))
-        #expect(h.finishSpeaking().appendedRows.map(\.outcome) == ["inaudible"])
+        #expect(h.finishSpeaking().appendedRows.map(\.outcome) == [.ended(.inaudible)])
     }
 
     @Test func anAnnouncementWithNoSoundServerIsInaudible() {
@@ -38,7 +38,7 @@ import Testing
         let app = h.client()
         h.feed(.outputChanged(Self.gone))
         #expect(h.request(app, .announce(text: "Saved", priority: .default, tree: nil, element: nil, key: nil)).played == ["Saved"])
-        #expect(h.finishSpeaking().updatedRows.map(\.outcome) == ["inaudible"])
+        #expect(h.finishSpeaking().updatedRows.map(\.outcome) == [.ended(.inaudible)])
     }
 
     /// `narratorctl monitor` and `narratorctl log` use one word for the same utterance.
@@ -55,14 +55,14 @@ import Testing
         h.feed(.outputChanged(Self.gone))
         h.request(app, .speak(text: "Nobody hears this"))
         let unheard = h.finishSpeaking()
-        #expect(unheard.appendedRows.map(\.outcome) == ["inaudible"])
+        #expect(unheard.appendedRows.map(\.outcome) == [.ended(.inaudible)])
         #expect(outcomes(unheard, to: monitor) == ["inaudible"])
         let line = try #require(unheard.events(to: monitor).last).json
         #expect(line["outcome"] == "inaudible")
         h.feed(.outputChanged(Self.back))
         h.request(app, .speak(text: "Heard again"))
         let heard = h.finishSpeaking()
-        #expect(heard.appendedRows.map(\.outcome) == ["spoken"])
+        #expect(heard.appendedRows.map(\.outcome) == [.ended(.spoken)])
         #expect(outcomes(heard, to: monitor) == ["spoken"])
     }
 
@@ -74,7 +74,7 @@ import Testing
         h.feed(.speechBegan(try #require(h.playingID)))
         h.speak(a, "waiting")
         let paused = h.ssip(a, "PAUSE self")
-        let rows = paused.appendedRows.map { "\($0.text): \($0.outcome) by \($0.interruptedBy ?? "-")" }
+        let rows = paused.appendedRows.map { "\($0.text): \($0.outcome) by \($0.interruptedBy?.rawValue ?? "-")" }
         #expect(rows.sorted() == ["playing: interrupted by pause", "waiting: cancelled by pause"])
     }
 

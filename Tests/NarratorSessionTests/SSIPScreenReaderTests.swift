@@ -22,7 +22,7 @@ import Testing
         for text in pageLoad {
             let effects = h.speak(orca, text)
             played += effects.played
-            judged += effects.appendedRows.filter { $0.kind == "ssip" }.map { "\($0.text): \($0.outcome)" }
+            judged += effects.appendedRows.filter { $0.kind == .ssip }.map { "\($0.text): \($0.outcome)" }
             h.advance(by: .milliseconds(30))
         }
         return judged
@@ -53,7 +53,7 @@ import Testing
         h.ssip(orca, "CANCEL self")
         let flooder = h.ssipClient(pid: 402)
         h.ssip(flooder, "SET self CLIENT_NAME user:flood:main", "SET self PRIORITY message")
-        var flooded: [String] = []
+        var flooded: [LogRow.Outcome] = []
         var played: [String] = []
         for n in 1...20 {
             let effects = h.speak(flooder, "Flood message number \(n)")
@@ -62,7 +62,7 @@ import Testing
         }
         #expect(Self.load(&h, orca, played: &played) == [])
         // The flood beside it: the first and three more (the bucket), the other sixteen throttled.
-        #expect(flooded == Array(repeating: "throttled", count: 16))
+        #expect(flooded == Array(repeating: .ended(.throttled), count: 16))
         played += Self.playAll(&h)
         #expect(played.filter { !$0.hasPrefix("Flood") } == Self.pageLoad)
         // F5: Orca cancels and says it all again, the same texts just after they were heard.
@@ -107,7 +107,7 @@ import Testing
         h.ssip(orca, "CANCEL self")
         var outcomes: [String] = []
         for n in 0..<(SSIPGate.runawayBacklog + 5) {
-            outcomes += h.speak(orca, "Line \(n)").appendedRows.filter { $0.kind == "ssip" }.map { "\($0.text): \($0.outcome)" }
+            outcomes += h.speak(orca, "Line \(n)").appendedRows.filter { $0.kind == .ssip }.map { "\($0.text): \($0.outcome)" }
         }
         let runaway = SSIPGate.runawayBacklog
         #expect(outcomes == ["Line \(runaway + 3): throttled", "Line \(runaway + 4): throttled"])

@@ -67,7 +67,7 @@ extension Array where Element == SessionEffect {
         #expect(ended.wire(to: spd) == "702-1\r\n702-\(spd.rawValue)\r\n702 END\r\n")
         // Logged with its client's name, priority (spd-say's default is text) and outcome.
         let row = ended.appendedRows.first
-        #expect(row?.kind == "ssip" && row?.clientName == "root:spd-say:main" && row?.priority == "text" && row?.outcome == "spoken")
+        #expect(row?.kind == .ssip && row?.clientName == "root:spd-say:main" && row?.priority == "text" && row?.outcome == .ended(.spoken))
         #expect(row?.clientPID == 300)
     }
 
@@ -95,7 +95,7 @@ extension Array where Element == SessionEffect {
         #expect(gone.stopped.isEmpty)
         let ended = h.finishSpeaking()
         #expect(ended.played.isEmpty)
-        #expect(ended.appendedRows.map(\.outcome) == ["spoken"])
+        #expect(ended.appendedRows.map(\.outcome) == [.ended(.spoken)])
     }
 
     @Test func dotStuffingAndBareLFsInData() {
@@ -190,22 +190,22 @@ extension Array where Element == SessionEffect {
         #expect(repeated.played.isEmpty)
         #expect(repeated.wire(to: chatty) == "230 OK RECEIVING DATA\r\n225-2\r\n225 OK MESSAGE QUEUED\r\n")
         #expect(h.passEventHold().wire(to: chatty) == "703-2\r\n703-\(chatty.rawValue)\r\n703 CANCELED\r\n")
-        #expect(repeated.appendedRows.map(\.outcome) == ["deduplicated"])
+        #expect(repeated.appendedRows.map(\.outcome) == [.ended(.deduplicated)])
         // Distinct messages piling up: the bucket (3, refilled every 2 s) throttles the fourth.
-        var outcomes: [String] = []
+        var outcomes: [LogRow.Outcome] = []
         for n in 1...4 { outcomes += h.speak(chatty, "step \(n)").appendedRows.map(\.outcome) }
-        #expect(outcomes == ["throttled"])
+        #expect(outcomes == [.ended(.throttled)])
         // A screen reader echoing each key and then saying the new focus, cancelling on each key
         // (Orca 43 on Tab): nothing it says is dropped, however fast the keys come.
         let orca = h.ssipClient(pid: 303)
         h.ssip(orca, "SET SELF CLIENT_NAME user:orca:keys", "SET SELF PRIORITY message")
-        var dropped: [String] = []
+        var dropped: [LogRow.Outcome] = []
         for n in 1...8 {
             h.ssip(orca, "CANCEL self")
             dropped += h.speak(orca, "tab ").appendedRows.map(\.outcome)
             dropped += h.speak(orca, "Control \(n) push button").appendedRows.map(\.outcome)
         }
-        #expect(dropped.filter { $0 != "cancelled" && $0 != "interrupted" } == [], "\(dropped)")
+        #expect(dropped.filter { $0 != .ended(.cancelled) && $0 != .ended(.interrupted) } == [], "\(dropped)")
         // A client that speaks one thing at a time (Say All) is never judged, repeats included.
         let reader = h.ssipClient(pid: 302)
         h.ssip(reader, "SET SELF CLIENT_NAME user:orca:main", "SET SELF PRIORITY important")

@@ -17,7 +17,7 @@ struct SentenceReportTests {
         text.utf8.distance(from: text.utf8.startIndex, to: text.firstRange(of: part)!.lowerBound)
     }
 
-    func request(_ id: UInt64, _ text: String, engine: String = SpeechEngines.espeak, voice: VoiceChoice = .standard) -> PlayRequest {
+    func request(_ id: UInt64, _ text: String, engine: EngineName = .espeak, voice: VoiceChoice = .standard) -> PlayRequest {
         PlayRequest(utterance: UtteranceRequest(id: UtteranceID(id), kind: .ssip(.text), text: text), voice: voice, parameters: VoiceParameters(), engine: engine)
     }
 

@@ -10,10 +10,10 @@ struct LogQueryTests {
         for n in 1...10 {
             rows.append(row(Int64(n), queued: Double(n), started: Double(n) + Double(n) / 10, ended: Double(n) + Double(n) / 10 + 1))
         }
-        rows.append(row(11, outcome: "throttled", tree: "settings", queued: 11))
-        rows.append(row(12, outcome: "deduplicated", priority: "low", queued: 12))
-        rows.append(row(13, outcome: "interrupted", tree: "settings", priority: "high", queued: 13, started: 13, ended: 13.5))
-        rows.append(LogRow(utterance: 1, kind: "focus", text: "OK, button", tree: "chat", queuedAt: 14, startedAt: 14, endedAt: 15, outcome: "spoken"))
+        rows.append(row(11, outcome: .ended(.throttled), tree: "settings", queued: 11))
+        rows.append(row(12, outcome: .ended(.deduplicated), priority: "low", queued: 12))
+        rows.append(row(13, outcome: .ended(.interrupted), tree: "settings", priority: "high", queued: 13, started: 13, ended: 13.5))
+        rows.append(LogRow(utterance: 1, kind: .focus, text: "OK, button", tree: "chat", queuedAt: 14, startedAt: 14, endedAt: 15, outcome: .ended(.spoken)))
         var replayed = row(99)
         replayed.experiment = "e1"
         rows.append(replayed)
@@ -52,9 +52,9 @@ struct LogQueryTests {
 /// Rows of two SSIP clients, a look-alike and a JSON client, as narratord logs them.
 @Suite("The log by client: SSIP applications and JSON clients")
 struct LogClientTests {
-    static func ssip(_ n: Double, _ name: String?, priority: String = "message", outcome: String = "spoken") -> LogRow {
+    static func ssip(_ n: Double, _ name: String?, priority: String = "message", outcome: LogRow.Outcome = .ended(.spoken)) -> LogRow {
         LogRow(
-            kind: "ssip", text: "ssip \(n)", priority: priority, policy: "default", clientPID: 7, clientUID: 1000, clientName: name,
+            kind: .ssip, text: "ssip \(n)", priority: priority, policy: "default", clientPID: 7, clientUID: 1000, clientName: name,
             queuedAt: n, startedAt: n, endedAt: n + 0.5, outcome: outcome)
     }
 
@@ -64,9 +64,9 @@ struct LogClientTests {
         mail.clientName = "mail"
         try UtteranceLog.insert(
             [
-                Self.ssip(1, "user:orca:default"), Self.ssip(2, "Unknown:Orca:speech", priority: "important", outcome: "interrupted"),
+                Self.ssip(1, "user:orca:default"), Self.ssip(2, "Unknown:Orca:speech", priority: "important", outcome: .ended(.interrupted)),
                 Self.ssip(3, "orca", priority: "text"), Self.ssip(4, "root:spd-say:main", priority: "text"),
-                Self.ssip(6, "user:orcax:main", priority: "progress", outcome: "throttled"), mail, Self.ssip(7, nil, priority: "notification"),
+                Self.ssip(6, "user:orcax:main", priority: "progress", outcome: .ended(.throttled)), mail, Self.ssip(7, nil, priority: "notification"),
             ], into: db)
         return db
     }
@@ -109,10 +109,10 @@ struct LogClientTests {
         #expect(rows.map { $0.client ?? "-" } == ["orca", "Orca", "orca", "spd-say", "mail", "orcax", "-"])
         let grouped = try UtteranceLog.statistics(LogFilter(), in: db).byClient
         for (name, count) in grouped { #expect(rows.filter { ($0.client?.lowercased() ?? "-") == name }.count == count, "\(name)") }
-        #expect(LogRow(kind: "ssip", text: "", clientName: "user::x", queuedAt: 0, outcome: "spoken").client == "user::x")
-        #expect(LogRow(kind: "ssip", text: "", clientName: "user:app", queuedAt: 0, outcome: "spoken").client == "app")
+        #expect(LogRow(kind: .ssip, text: "", clientName: "user::x", queuedAt: 0, outcome: .ended(.spoken)).client == "user::x")
+        #expect(LogRow(kind: .ssip, text: "", clientName: "user:app", queuedAt: 0, outcome: .ended(.spoken)).client == "app")
         // A JSON client's name is its own, colons and all.
-        #expect(LogRow(kind: "announcement", text: "", clientName: "a:b:c", queuedAt: 0, outcome: "spoken").client == "a:b:c")
-        #expect(LogRow(kind: "ssip", text: "", clientName: "", queuedAt: 0, outcome: "spoken").client == nil)
+        #expect(LogRow(kind: .announcement, text: "", clientName: "a:b:c", queuedAt: 0, outcome: .ended(.spoken)).client == "a:b:c")
+        #expect(LogRow(kind: .ssip, text: "", clientName: "", queuedAt: 0, outcome: .ended(.spoken)).client == nil)
     }
 }

@@ -88,8 +88,8 @@ struct LogWriterTests {
     func updates() throws {
         let path = try temporaryDirectory() + "/log.db"
         let writer = try LogWriter(path: path)
-        writer.append(row(7, outcome: "queued"))
-        var final = row(7, outcome: "spoken", started: 7.5, ended: 9)
+        writer.append(row(7, outcome: .queued))
+        var final = row(7, outcome: .ended(.spoken), started: 7.5, ended: 9)
         final.utterance = 3
         writer.update(final)
         writer.flush()
@@ -147,12 +147,12 @@ struct LogWriterTests {
     func updatesMatchTheirOwnRow() throws {
         let path = try temporaryDirectory() + "/log.db"
         let writer = try LogWriter(path: path)
-        let earlier = row(1, outcome: "spoken", started: 0.5, ended: 1)
+        let earlier = row(1, outcome: .ended(.spoken), started: 0.5, ended: 1)
         writer.append(earlier)
-        var later = row(1, outcome: "queued")
+        var later = row(1, outcome: .queued)
         later.queuedAt = 500
         writer.append(later)
-        later.outcome = "cancelled"
+        later.outcome = .ended(.cancelled)
         later.endedAt = 501
         writer.update(later)
         writer.flush()

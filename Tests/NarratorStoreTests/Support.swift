@@ -9,10 +9,10 @@ func temporaryDirectory() throws -> String {
     return path
 }
 
-func row(_ n: Int64, outcome: String = "spoken", tree: String? = "chat", priority: String = "default", queued: Double? = nil, started: Double? = nil, ended: Double? = nil) -> LogRow {
+func row(_ n: Int64, outcome: LogRow.Outcome = .ended(.spoken), tree: String? = "chat", priority: String = "default", queued: Double? = nil, started: Double? = nil, ended: Double? = nil) -> LogRow {
     let queuedAt = queued ?? Double(n)
     return LogRow(
-        announcement: n, kind: "announcement", text: "message \(n)", priority: priority, tree: tree, dedupKey: "message \(n)", policy: "default",
+        announcement: n, kind: .announcement, text: "message \(n)", priority: priority, tree: tree, dedupKey: "message \(n)", policy: "default",
         clientPID: 42, clientUID: 1000, clientName: "test", queuedAt: queuedAt, startedAt: started, endedAt: ended, outcome: outcome)
 }
 

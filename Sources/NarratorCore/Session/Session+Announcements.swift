@@ -31,8 +31,8 @@ extension Session {
             row = LogRow(record, seconds: seconds)
         } else {
             row = LogRow(
-                announcement: Int64(announcement.id.rawValue), kind: "announcement", text: text, priority: priority.rawValue, tree: tree, element: element,
-                dedupKey: announcement.key, policy: policy, queuedAt: seconds(now), outcome: first?.state.name ?? "queued")
+                announcement: Int64(announcement.id.rawValue), kind: .announcement, text: text, priority: priority.rawValue, tree: tree, element: element,
+                dedupKey: announcement.key, policy: policy, queuedAt: seconds(now), outcome: first.map { LogRow.Outcome($0.state) } ?? .queued)
         }
         let record = clients[client]
         row.clientPID = record.map { Int64($0.credentials.pid) }

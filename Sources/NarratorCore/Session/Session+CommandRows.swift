@@ -11,9 +11,9 @@ extension Session {
         effects.append(
             .appendLog(
                 LogRow(
-                    kind: "command", text: command, policy: configuration.policy.name, clientPID: record.map { Int64($0.credentials.pid) },
+                    kind: .command, text: command, policy: configuration.policy.name, clientPID: record.map { Int64($0.credentials.pid) },
                     clientUID: record.map { Int64($0.credentials.uid) }, clientName: name, queuedAt: seconds(now), endedAt: seconds(now),
-                    outcome: "done", connection: client.map { Int64($0.rawValue) }, command: command),
+                    outcome: .done, connection: client.map { Int64($0.rawValue) }, command: command),
                 nil))
     }
 }

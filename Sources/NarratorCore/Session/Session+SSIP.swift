@@ -86,7 +86,7 @@ extension Session {
         ssipGate.disconnected(client)
         ssipEventHolds[client] = nil
         for message in state.held {
-            logSSIP(message, outcome: .cancelled, startedAt: nil, interruptedBy: "disconnect")
+            logSSIP(message, outcome: .cancelled, startedAt: nil, interruptedBy: .disconnect)
         }
     }
 
@@ -137,7 +137,7 @@ extension Session {
             }
             for target in targets { ssipClients[target]?.settings.apply(setting) }
             sendSSIP(client, .reply(.set(setting)))
-            if case .outputModule(let name) = setting, name != SpeechEngines.espeak, configuration.engines.engine(named: name) != nil {
+            if case .outputModule(let module) = setting, case let name = EngineName(module), name != .espeak, configuration.engines.engine(named: name) != nil {
                 effects.append(.warmUp(engine: name))
             }
         case .get(let item):
@@ -169,7 +169,7 @@ extension Session {
             sendSSIP(client, .reply(.resumed))
             for id in ssipTargets(target, from: client) { resumeSSIP(id) }
         case .listOutputModules:
-            sendSSIP(client, .reply(.outputModules(configuration.engines.names)))
+            sendSSIP(client, .reply(.outputModules(configuration.engines.names.map(\.rawValue))))
         case .listVoices:
             sendSSIP(client, .reply(.voices(SSIPVoiceType.allCases.map(\.rawValue))))
         case .listSynthesisVoices(let language, let variant):
@@ -339,26 +339,26 @@ extension Session {
         var row = LogRow(record, policy: configuration.policy.name, seconds: seconds)
         fill(&row, with: message)
         // Stopped by a key echo; the rest is another row, after the key's.
-        if message.heldByKey { row.interruptedBy = "key" }
+        if message.heldByKey { row.interruptedBy = .key }
         if message.pausing {
             // Cut while the listener heard it: interrupted, as a newer message's cut is. One still
             // waiting was only withdrawn (cancelled). Either plays again after RESUME, with a row of its own.
-            row.interruptedBy = "pause"
-            if record.startedAt != nil { row.outcome = AnnouncementOutcome.interrupted.rawValue }
+            row.interruptedBy = .pause
+            if record.startedAt != nil { row.outcome = .ended(.interrupted) }
         }
         return row
     }
 
-    private mutating func logSSIP(_ message: SSIPMessage, outcome: AnnouncementOutcome, startedAt: MonotonicInstant?, interruptedBy: String?) {
+    private mutating func logSSIP(_ message: SSIPMessage, outcome: AnnouncementOutcome, startedAt: MonotonicInstant?, interruptedBy: LogRow.Interruption?) {
         var row = LogRow(
-            kind: "ssip", text: message.sent, policy: configuration.policy.name, queuedAt: seconds(message.queuedAt),
-            startedAt: startedAt.map(seconds), endedAt: seconds(now), outcome: outcome.rawValue, interruptedBy: interruptedBy)
+            kind: .ssip, text: message.sent, policy: configuration.policy.name, queuedAt: seconds(message.queuedAt),
+            startedAt: startedAt.map(seconds), endedAt: seconds(now), outcome: .ended(outcome), interruptedBy: interruptedBy)
         fill(&row, with: message)
         effects.append(.appendLog(row, nil))
     }
 
     private func fill(_ row: inout LogRow, with message: SSIPMessage) {
-        row.kind = "ssip"
+        row.kind = .ssip
         row.text = message.sent
         row.priority = message.priority.rawValue
         row.clientName = message.clientName
@@ -410,7 +410,7 @@ extension Session {
     /// module's: the voices of the engine it chose (`OUTPUT_MODULE`), else of the engine the
     /// user's settings give SSIP speech, else eSpeak NG's with their variants.
     func voiceCatalog(for settings: SSIPSettings) -> VoiceCatalog {
-        let name = settings.outputModule ?? self.settings.engine(for: .ssip)
+        let name = settings.outputModule.map { EngineName($0) } ?? self.settings.engine(for: .ssip)
         guard let name, name != SpeechEngines.espeak, let engine = configuration.engines.engine(named: name) else { return configuration.catalog }
         return VoiceCatalog(voices: engine.voices, variants: [])
     }

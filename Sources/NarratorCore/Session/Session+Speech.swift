@@ -42,7 +42,7 @@ extension Session {
             let subscribers = self.subscribers
             for var notice in step.notices {
                 if case .started = notice.phase, !configuration.otherEngines.isEmpty {
-                    notice.engine = unplayed.last { $0.utterance.id == notice.utterance }?.engine
+                    notice.engine = unplayed.last { $0.utterance.id == notice.utterance }?.engine.rawValue
                 }
                 if case .finished = notice.phase, inaudible.contains(notice.utterance) { notice.inaudible = true }
                 for subscriber in subscribers { send(subscriber, .speech(notice)) }
@@ -72,7 +72,7 @@ extension Session {
         let route =
             request.echo == .longText ? .long : SpeechRoute(kind: request.kind, text: request.text, key: key, longTextWords: settings.longTextWords)
         let choice = EngineChoice.resolve(
-            wanted: message?.settings.outputModule ?? settings.engine(for: route),
+            wanted: message?.settings.outputModule.map { EngineName($0) } ?? settings.engine(for: route),
             voiceName: message?.settings.synthesisVoice ?? settings.voice,
             language: request.language ?? message?.settings.speechLanguage, engines: configuration.engines, espeakVoice: play.voice)
         play.engine = choice.engine
@@ -94,7 +94,7 @@ extension Session {
     }
 
     /// An engine's health changed: said once in the journal, and shown by `status`.
-    mutating func engineChanged(_ engine: String, _ health: EngineHealth) {
+    mutating func engineChanged(_ engine: EngineName, _ health: EngineHealth) {
         let before = engineHealth[engine]
         guard before != health else { return }
         engineHealth[engine] = health

@@ -18,7 +18,7 @@ extension Session {
                 treePolicies: queue.treePolicies.sorted { $0.key < $1.key }.map { ($0.key, $0.value.name) }, deferred: queue.deferred.count),
             log: log,
             owners: ownerReports)
-        report.engines = configuration.engines.names.map { EngineStatus(name: $0, health: engineHealth[$0] ?? .ready) }
+        report.engines = configuration.engines.names.map { EngineStatus(name: $0.rawValue, health: engineHealth[$0] ?? .ready) }
         return report
     }
 

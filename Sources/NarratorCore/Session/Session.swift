@@ -30,7 +30,7 @@ public struct Session: Sendable {
     var voicesByLanguage: [String: VoiceChoice] = [:]
     public internal(set) var output: OutputStatus
     /// Each engine process's health, as its supervisor last said (eSpeak NG's is always ready).
-    public internal(set) var engineHealth: [String: EngineHealth] = [:]
+    public internal(set) var engineHealth: [EngineName: EngineHealth] = [:]
     public internal(set) var log: LogHealth
     var clients: [ClientID: ClientRecord] = [:]
     /// The connected clients that receive speech events (narratorctl monitor), in order.

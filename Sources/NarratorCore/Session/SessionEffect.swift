@@ -17,7 +17,7 @@ public enum SessionEffect: Sendable, Equatable {
     case play(PlayRequest)
     /// Start an engine process now: a setting or an SSIP client chose it, and its first utterance
     /// should not wait for it to start (Piper loads its model for a second or two).
-    case warmUp(engine: String)
+    case warmUp(engine: EngineName)
     /// Stop the engine processes after this long unused (nil: never): the `engine-idle` setting
     /// changed. Each starts again at its next use.
     case engineIdle(Duration?)

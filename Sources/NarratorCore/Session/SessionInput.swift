@@ -33,7 +33,7 @@ public enum SessionInput: Sendable {
     /// The audio output changed (fallback to null, stalled, back to the sound server).
     case outputChanged(OutputStatus)
     /// An engine started, failed or came back (``EngineHealth``).
-    case engineChanged(String, EngineHealth)
+    case engineChanged(EngineName, EngineHealth)
     /// The timer the session last set (``SessionEffect/setTimer(_:)``) is due.
     case timerFired
     /// A row appended with a ticket was committed, or failed.

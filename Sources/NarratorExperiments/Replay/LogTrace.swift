@@ -66,25 +66,25 @@ public struct LogTrace: Sendable {
     private mutating func event(_ row: LogRow) -> TraceEvent? {
         let kind: TraceEvent.Kind
         switch row.kind {
-        case "announcement":
+        case .announcement:
             let priority = row.priority.flatMap(AnnouncementPriority.init(rawValue:)) ?? .default
             // The key an app gave; a text's own key is implied.
             let key = row.dedupKey == Announcement.normalizedKey(row.text) ? nil : row.dedupKey
             kind = .announce(text: row.text, priority: priority, key: key)
-        case "focus":
+        case .focus:
             kind = .focus(text: row.text)
-        case "hint":
+        case .hint:
             kind = .speech(text: row.text, kind: .hint)
-        case "value":
+        case .value:
             kind = .speech(text: row.text, kind: .value)
-        case "speak":
+        case .speak:
             kind = .speech(text: row.text, kind: .speak)
-        case "ssip":
-            if row.interruptedBy == "pause" { note("SSIP messages cut by PAUSE (replayed as if never paused)") }
+        case .ssip:
+            if row.interruptedBy == .pause { note("SSIP messages cut by PAUSE (replayed as if never paused)") }
             if row.connection == nil { note("SSIP rows without a connection (logged before schema 4; the client's pid stands in)") }
             let priority = row.priority.flatMap(MessagePriority.init(rawValue:)) ?? .text
             kind = .ssip(text: row.text, priority: priority, command: row.command.flatMap(SSIPSpeechCommand.init(rawValue:)) ?? .speak)
-        case "command":
+        case .command:
             guard let command = Self.command(row.text) else {
                 note("commands that are not CANCEL, STOP, stop or shutdown")
                 return nil
@@ -92,20 +92,20 @@ public struct LogTrace: Sendable {
             return TraceEvent(
                 at: .seconds(row.queuedAt - origin), kind: command.kind, client: row.clientName,
                 connection: command.connection ?? row.connection.map(Int.init))
-        default:
-            note("rows of kind \(row.kind)")
+        case .unknown(let name):
+            note("rows of kind \(name)")
             return nil
         }
         var played: Duration?
         if let started = row.startedAt, let ended = row.endedAt { played = .seconds(max(0, ended - started)) }
         // Speech played while the sound server was gone took its time as if heard: the queue's
         // outcome, which a replay checks, was `spoken`.
-        let logged = AnnouncementOutcome(rawValue: row.outcome).map { $0 == .inaudible ? .spoken : $0 }
-        if logged == nil, row.kind == "announcement" { note("announcements still waiting (no outcome to check)") }
-        let connection = row.connection ?? (row.kind == "ssip" ? row.clientPID : nil)
+        let logged = row.outcome.ended.map { $0 == .inaudible ? .spoken : $0 }
+        if logged == nil, row.kind == .announcement { note("announcements still waiting (no outcome to check)") }
+        let connection = row.connection ?? (row.kind == .ssip ? row.clientPID : nil)
         return TraceEvent(
             at: .seconds(row.queuedAt - origin), kind: kind, tree: row.tree, element: row.element, client: row.clientName,
-            connection: connection.map(Int.init), duration: played, logged: logged, policy: row.kind == "announcement" || row.kind == "ssip" ? row.policy : nil)
+            connection: connection.map(Int.init), duration: played, logged: logged, policy: row.kind == .announcement || row.kind == .ssip ? row.policy : nil)
     }
 
     /// A command row's text as a trace event: `CANCEL self`, `STOP all`, `CANCEL 7` (another

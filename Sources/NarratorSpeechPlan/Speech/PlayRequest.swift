@@ -10,11 +10,11 @@ public struct PlayRequest: Sendable, Hashable {
     /// not read, and its `<mark name="..."/>` are reported as the audio reaches them.
     public var ssml: Bool
     /// The engine that speaks it ("espeak-ng", "flite", "piper"): see ``EngineChoice``.
-    public var engine: String
+    public var engine: EngineName
 
     public init(
         utterance: UtteranceRequest, voice: VoiceChoice, parameters: VoiceParameters, ssml: Bool = false,
-        engine: String = SpeechEngines.espeak
+        engine: EngineName = .espeak
     ) {
         self.utterance = utterance
         self.engine = engine

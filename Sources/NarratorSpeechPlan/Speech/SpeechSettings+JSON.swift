@@ -42,7 +42,7 @@ extension SpeechSettings {
         hintDelayMilliseconds = try integer("hintDelayMilliseconds") ?? hintDelayMilliseconds
         if let value = object["engine"]?.nonNull {
             guard case .string(let name) = value else { throw FileError(description: "\"engine\": expected a string, found \(value.typeName)") }
-            engine = name
+            engine = EngineName(name)
         }
         if let value = object["engines"]?.nonNull {
             guard case .object(let routesObject) = value else {
@@ -56,7 +56,7 @@ extension SpeechSettings {
                 guard case .string(let name) = member.value else {
                     throw FileError(description: "\"engines\".\(member.key): expected an engine's name, found \(member.value.typeName)")
                 }
-                routes[route] = name
+                routes[route] = EngineName(name)
             }
         }
         longTextWords = try integer("longTextWords") ?? longTextWords
@@ -66,10 +66,10 @@ extension SpeechSettings {
     /// The file's JSON, keys sorted (`voice` left out while the language picks it).
     public var json: JSONValue {
         var members: [JSONObject.Member] = []
-        if let engine { members.append(.init(key: "engine", value: .string(engine))) }
+        if let engine { members.append(.init(key: "engine", value: .string(engine.rawValue))) }
         if !routes.isEmpty {
             let sorted = routes.sorted { $0.key.rawValue < $1.key.rawValue }
-            members.append(.init(key: "engines", value: .object(JSONObject(sorted.map { .init(key: $0.key.rawValue, value: .string($0.value)) }))))
+            members.append(.init(key: "engines", value: .object(JSONObject(sorted.map { .init(key: $0.key.rawValue, value: .string($0.value.rawValue)) }))))
         }
         // Written only when changed, so a file from before engines reads back as it was.
         if longTextWords != SpeechSettings().longTextWords {

@@ -16,9 +16,9 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     public var hints: Bool = true
     public var hintDelayMilliseconds: Int = 400
     /// The engine for all speech (nil: the engine of the chosen voice, else eSpeak NG).
-    public var engine: String?
+    public var engine: EngineName?
     /// An engine per kind of speech, over ``engine`` (`engine.long piper`).
-    public var routes: [SpeechRoute: String] = [:]
+    public var routes: [SpeechRoute: EngineName] = [:]
     /// Text of more words than this, from `speak` or an SSIP message, is ``SpeechRoute/long``.
     public var longTextWords: Int = 40
     /// An engine process (Flite, Piper) unused for this many seconds is stopped, to give its
@@ -38,13 +38,13 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     public static let automaticEngine = "auto"
 
     /// The engine asked for on `route`: its own, else the user's; nil leaves it to the voice.
-    public func engine(for route: SpeechRoute) -> String? {
+    public func engine(for route: SpeechRoute) -> EngineName? {
         routes[route] ?? engine
     }
 
     /// The engine processes these settings choose among `engines` (by `engine`, a route, or the
     /// voice's owner), sorted: narratord starts them before their first utterance.
-    public func chosenEngines(among engines: SpeechEngines) -> [String] {
+    public func chosenEngines(among engines: SpeechEngines) -> [EngineName] {
         var names = Set(routes.values)
         if let engine { names.insert(engine) }
         if let voice, let owner = engines.owner(ofVoice: voice) { names.insert(owner.engine) }
@@ -88,12 +88,12 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         case "punctuation": return punctuation.rawValue
         case "hints": return hints ? "on" : "off"
         case "hint-delay": return String(hintDelayMilliseconds)
-        case "engine": return engine ?? Self.automaticEngine
+        case "engine": return engine?.rawValue ?? Self.automaticEngine
         case "long-text-words": return String(longTextWords)
         case "engine-idle": return String(engineIdleSeconds)
         default:
             guard let route = Self.route(of: key) else { throw .unknownKey(key) }
-            return routes[route] ?? Self.automaticEngine
+            return routes[route]?.rawValue ?? Self.automaticEngine
         }
     }
 
@@ -122,12 +122,12 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
             default: throw .outOfRange(key: key, value: value, allowed: (Self.choices(for: key) ?? []).joined(separator: ", "))
             }
         case "hint-delay": hintDelayMilliseconds = try number(0...10_000)
-        case "engine": engine = (value == Self.automaticEngine || value.isEmpty) ? nil : value
+        case "engine": engine = (value == Self.automaticEngine || value.isEmpty) ? nil : EngineName(value)
         case "long-text-words": longTextWords = try number(1...100_000)
         case "engine-idle": engineIdleSeconds = try number(0...86_400)
         default:
             guard let route = Self.route(of: key) else { throw .unknownKey(key) }
-            routes[route] = (value == Self.automaticEngine || value.isEmpty) ? nil : value
+            routes[route] = (value == Self.automaticEngine || value.isEmpty) ? nil : EngineName(value)
         }
     }
 
@@ -147,8 +147,8 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
             if other == nil { throw .unknownVoice(name, suggestion: catalog.suggestion(for: name)) }
         }
         if key == "engine" || Self.route(of: key) != nil, value != Self.automaticEngine, !value.isEmpty, let engines,
-            engines.engine(named: value) == nil {
-            throw .unknownEngine(value, installed: engines.names)
+            engines.engine(named: EngineName(value)) == nil {
+            throw .unknownEngine(value, installed: engines.names.map(\.rawValue))
         }
         self = changed
     }
@@ -173,9 +173,9 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         hints = try container.decodeIfPresent(Bool.self, forKey: .hints) ?? defaults.hints
         hintDelayMilliseconds =
             try container.decodeIfPresent(Int.self, forKey: .hintDelayMilliseconds) ?? defaults.hintDelayMilliseconds
-        engine = try container.decodeIfPresent(String.self, forKey: .engine)
+        engine = try container.decodeIfPresent(String.self, forKey: .engine).map { EngineName($0) }
         let routeNames = try container.decodeIfPresent([String: String].self, forKey: .routes) ?? [:]
-        for (name, engine) in routeNames { if let route = SpeechRoute(rawValue: name) { routes[route] = engine } }
+        for (name, engine) in routeNames { if let route = SpeechRoute(rawValue: name) { routes[route] = EngineName(engine) } }
         longTextWords = try container.decodeIfPresent(Int.self, forKey: .longTextWords) ?? defaults.longTextWords
         engineIdleSeconds = try container.decodeIfPresent(Int.self, forKey: .engineIdleSeconds) ?? defaults.engineIdleSeconds
     }
@@ -194,9 +194,9 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         try container.encode(punctuation, forKey: .punctuation)
         try container.encode(hints, forKey: .hints)
         try container.encode(hintDelayMilliseconds, forKey: .hintDelayMilliseconds)
-        try container.encodeIfPresent(engine, forKey: .engine)
+        try container.encodeIfPresent(engine?.rawValue, forKey: .engine)
         if !routes.isEmpty {
-            try container.encode(Dictionary(uniqueKeysWithValues: routes.map { ($0.key.rawValue, $0.value) }), forKey: .routes)
+            try container.encode(Dictionary(uniqueKeysWithValues: routes.map { ($0.key.rawValue, $0.value.rawValue) }), forKey: .routes)
         }
         try container.encode(longTextWords, forKey: .longTextWords)
         try container.encode(engineIdleSeconds, forKey: .engineIdleSeconds)

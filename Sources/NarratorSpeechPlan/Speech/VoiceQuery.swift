@@ -46,7 +46,7 @@ public struct ListedVoice: Sendable, Hashable {
 
     public init(
         name: String, identifier: String, languages: [String], gender: InstalledVoice.Gender, variant: String? = nil,
-        engine: String = SpeechEngines.espeak
+        engine: String = SpeechEngines.espeak.rawValue
     ) {
         self.engine = engine
         self.name = name
@@ -56,7 +56,7 @@ public struct ListedVoice: Sendable, Hashable {
         self.variant = variant
     }
 
-    public init(_ entry: VoiceEntry, engine: String = SpeechEngines.espeak) {
+    public init(_ entry: VoiceEntry, engine: String = SpeechEngines.espeak.rawValue) {
         self.init(
             name: entry.name, identifier: entry.identifier, languages: entry.voice.languages, gender: entry.gender,
             variant: entry.variant?.name, engine: engine)
@@ -86,7 +86,7 @@ extension VoiceCatalog {
     /// the others are counted.
     public func listing(_ query: VoiceQuery) -> VoiceListing {
         var listing = VoiceListing(entries: [], total: 0, offset: query.offset, variantCount: variants.count)
-        collect(query, engine: SpeechEngines.espeak, into: &listing)
+        collect(query, engine: SpeechEngines.espeak.rawValue, into: &listing)
         return listing
     }
 
@@ -133,7 +133,7 @@ extension SpeechEngines {
         var listing = VoiceListing(entries: [], total: 0, offset: query.offset, variantCount: variants.count)
         for engine in all {
             let catalog = VoiceCatalog(voices: engine.voices, variants: engine.name == Self.espeak ? variants : [])
-            catalog.collect(query, engine: engine.name, into: &listing)
+            catalog.collect(query, engine: engine.name.rawValue, into: &listing)
         }
         return listing
     }

@@ -20,7 +20,7 @@ while true {
     for _ in 0..<50 {
         let id = next
         next += 1
-        let row = LogRow(announcement: id, kind: "announcement", text: "message \(id)", priority: "default", queuedAt: Date().timeIntervalSince1970, outcome: "spoken")
+        let row = LogRow(announcement: id, kind: .announcement, text: "message \(id)", priority: "default", queuedAt: Date().timeIntervalSince1970, outcome: .ended(.spoken))
         writer.append(row) { result in
             if case .success = result { FileHandle.standardOutput.write(Data("ack \(id)\n".utf8)) }
         }
