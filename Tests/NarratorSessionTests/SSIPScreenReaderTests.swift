@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorSSIP
+import NarratorSpeechPlan
 import Testing
 
 /// A screen reader's burst is not a flood (issue 38): what Orca 43 sends on a page load, as it

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorSpeechPlan
 import NarratorStore
 import Testing
 

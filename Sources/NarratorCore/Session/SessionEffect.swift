@@ -1,4 +1,5 @@
 import NarratorBase
+import NarratorEngines
 import NarratorProtocol
 import NarratorSSIP
 import NarratorSpeechPlan
