@@ -1,6 +1,5 @@
 import Glibc
 import NarratorBase
-import NarratorCore
 @testable import NarratorSystem
 import Synchronization
 import Testing

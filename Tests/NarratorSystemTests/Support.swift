@@ -2,7 +2,6 @@ import Dispatch
 import Foundation
 import Glibc
 import NarratorBase
-import NarratorCore
 @testable import NarratorSystem
 import Synchronization
 
