@@ -255,7 +255,7 @@ public enum DaemonMain {
                 others.append(try EngineProcess(
                     executable: executable, listing: listing, hangBound: EngineDiscovery.hangBound(of: executable),
                     environment: environment,
-                    onHealth: { loop.post(.speech(.engineChanged(name, $0))) },
+                    onHealth: { loop.post(.session(.engineChanged(name, $0))) },
                     onLog: { [logger] line in logger.info("engine \(name): \(line)") }))
             } catch {
                 logger.warning("engine \(executable) left out, speech goes on without it: \(error)")
@@ -263,7 +263,7 @@ public enum DaemonMain {
         }
         let player: SpeechPlayer
         do {
-            player = try SpeechPlayer.start(audio: audio, engine: espeak, others: others) { loop.post(.speech($0)) }
+            player = try SpeechPlayer.start(audio: audio, engine: espeak, others: others) { loop.post(.session($0.sessionInput)) }
         } catch {
             throw StartError(description: "cannot start speech: \(error)")
         }
@@ -273,7 +273,7 @@ public enum DaemonMain {
             engines: SpeechEngines(espeakVoices: player.engine.voices, others: others.map { EngineVoices(name: $0.engineName, voices: $0.voices) }))
 
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
-        let log = LogWriter.starting(path: logPath) { loop.post(.logHealth($0)) }
+        let log = LogWriter.starting(path: logPath) { loop.post(.session(.logHealth($0))) }
         // Said once here; the session says it if a file is set aside later (Session.setAsideMessage).
         if let aside = log.status.setAside { logger.warning(Session.setAsideMessage(aside, log: logPath)) }
         if let problem = log.status.lastError {

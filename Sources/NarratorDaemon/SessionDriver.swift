@@ -15,7 +15,9 @@ import NarratorSystem
 final class SessionDriver: ConnectionHandler {
     typealias Message = DaemonMessage
 
-    private var session: Session
+    /// The session, fed through the one driver every shell uses (``EffectDriver``).
+    private let driver: EffectDriver<DaemonSession>
+    private var session: Session { driver.machine.session }
     private let player: SpeechPlayer
     private let log: LogWriter
     private let settingsFile: SpeechSettingsStore
@@ -36,13 +38,17 @@ final class SessionDriver: ConnectionHandler {
     /// How long stopping waits for the log's last rows (and then for its thread): a disk that
     /// does not answer must not keep the daemon from stopping.
     static let logWaitBound: Duration = .seconds(5)
+    /// The session's clock: the monotonic one, or a test's virtual one (with ``InMemoryLoop``).
+    private let clock: () -> MonotonicInstant
 
     init(
         session: Session, player: SpeechPlayer, log: LogWriter, settingsFile: SpeechSettingsStore, decoder: RequestDecoder,
-        configuration: ConfigurationReload, logger: Logger, inbox: LoopInbox<DaemonMessage>
+        configuration: ConfigurationReload, logger: Logger, inbox: LoopInbox<DaemonMessage>,
+        clock: @escaping () -> MonotonicInstant = MonotonicClock.now
     ) {
         preparation = RequestPreparation(requests: decoder, documents: session.workspace.decoder, inbox: inbox)
-        self.session = session
+        driver = EffectDriver(DaemonSession(session: session), clock: clock)
+        self.clock = clock
         self.player = player
         self.log = log
         self.settingsFile = settingsFile
@@ -107,18 +113,7 @@ final class SessionDriver: ConnectionHandler {
 
     func handle(_ message: DaemonMessage, loop: PollLoop<DaemonMessage>) {
         switch message {
-        case .speech(.ended(let utterance, let problem)): feed(.speechEnded(utterance, problem: problem), loop)
-        case .speech(.outputChanged(let status)): feed(.outputChanged(status), loop)
-        case .speech(.engineChanged(let engine, let health)): feed(.engineChanged(engine, health), loop)
-        // SSIP's 701 BEGIN and 700 INDEX MARK: the SSIP integration wires these into the session.
-        case .speech(.began(let utterance)): feed(.speechBegan(utterance), loop)
-        case .speech(.reachedMark(let utterance, let mark)): feed(.speechReachedMark(utterance, mark), loop)
-        // Where plain text goes on from when a key echo holds it.
-        case .speech(.reached(let utterance, let offset)): feed(.speechReached(utterance, offset: offset), loop)
-        case .logWritten(let ticket, let result): feed(.logWritten(ticket, result), loop)
-        case .logHealth(let health): feed(.logHealth(health), loop)
-        case .timerFired: feed(.timerFired, loop)
-        case .settingsSaved(let ticket, let result): feed(.settingsSaved(ticket, result), loop)
+        case .session(let input): feed(input, loop)
         case .configurationRead(let read):
             reloaded(read, loop)
         case .ssipSocket(let report):
@@ -159,11 +154,13 @@ final class SessionDriver: ConnectionHandler {
     // MARK: Feeding the session and carrying out its effects
 
     private func feed(_ input: consuming SessionInput, _ loop: PollLoop<DaemonMessage>) {
-        // Trees the input removes are freed on the preparation worker, not here on the loop.
-        let removed = session.treesRemoved(by: input)
-        let effects = session.handle(input, at: MonotonicClock.now())
-        for tree in removed { preparation.release(tree) }
-        for effect in effects { carryOut(effect, loop) }
+        driver.feed(input) { step in
+            switch step {
+            // Trees the input removed are freed on the preparation worker, not here on the loop.
+            case .release(let tree): preparation.release(tree)
+            case .effect(let effect): carryOut(effect, loop)
+            }
+        }
     }
 
     private func carryOut(_ effect: SessionEffect, _ loop: PollLoop<DaemonMessage>) {
@@ -189,18 +186,18 @@ final class SessionDriver: ConnectionHandler {
             }
             let inbox = loop.inbox
             log.append(row) { result in
-                inbox.post(.logWritten(ticket, result.map { _ in () }.mapError(\.problem)))
+                inbox.post(.session(.logWritten(ticket, result.map { _ in () }.mapError(\.problem))))
             }
         case .updateLog(let row):
             log.update(row)
         case .saveSettings(let settings, let ticket):
             let (file, inbox) = (settingsFile, loop.inbox)
             settingsQueue.async {
-                inbox.post(.settingsSaved(ticket, Result { () throws(SpeechSettingsError) in try file.save(settings) }))
+                inbox.post(.session(.settingsSaved(ticket, Result { () throws(SpeechSettingsError) in try file.save(settings) })))
             }
         case .setTimer(let deadline):
             if let timer { loop.cancel(timer) }
-            timer = loop.schedule(after: deadline - MonotonicClock.now(), deliver: .timerFired)
+            timer = loop.schedule(after: deadline - clock(), deliver: .session(.timerFired))
         case .cancelTimer:
             if let timer { loop.cancel(timer) }
             timer = nil
