@@ -59,13 +59,13 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Inputs from the loop
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<DaemonMessage>) {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: any ConnectionLoop<DaemonMessage>) {
         // The session decides who is served; a refused client gets its reason and is closed.
         let credentials = Credentials(pid: Int(peer.pid), uid: UInt32(peer.uid))
         feed(loop.framing(of: client) == .crlf ? .ssipConnected(client, credentials) : .connected(client, credentials), loop)
     }
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<DaemonMessage>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: any ConnectionLoop<DaemonMessage>) {
         if loop.framing(of: client) == .crlf {
             // SSIP: the session parses its commands and keeps track of a SPEAK's data lines.
             switch input {
@@ -89,7 +89,7 @@ final class SessionDriver: ConnectionHandler {
     /// A JSON client's input, in the order it sent it: a large line is prepared off the loop, and
     /// so is an update that rebuilds a large tree's reading order; what the client sends after
     /// either waits behind it. Everything else is fed now.
-    private func take(_ item: RequestPreparation.Held, from client: ClientID, _ loop: PollLoop<DaemonMessage>) {
+    private func take(_ item: RequestPreparation.Held, from client: ClientID, _ loop: any ConnectionLoop<DaemonMessage>) {
         if preparation.hold(item, from: client) { return }
         switch item {
         case .largeLine(let line):
@@ -107,11 +107,11 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<DaemonMessage>) {
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: any ConnectionLoop<DaemonMessage>) {
         take(.input(.disconnected(client)), from: client, loop)
     }
 
-    func handle(_ message: DaemonMessage, loop: PollLoop<DaemonMessage>) {
+    func handle(_ message: DaemonMessage, loop: any ConnectionLoop<DaemonMessage>) {
         switch message {
         case .session(let input): feed(input, loop)
         case .configurationRead(let read):
@@ -126,7 +126,7 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func signal(_ signal: LoopSignal, loop: PollLoop<DaemonMessage>) {
+    func signal(_ signal: LoopSignal, loop: any ConnectionLoop<DaemonMessage>) {
         switch signal {
         case .terminate, .interrupt:
             logger.notice("received \(signal), stopping: finishing replies to \(loop.connectedClients.count) client(s)")
@@ -137,7 +137,7 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func batchEnded(loop: PollLoop<DaemonMessage>) {
+    func batchEnded(loop: any ConnectionLoop<DaemonMessage>) {
         // The session hands out the speech the batch started (less what it also stopped) now.
         feed(.batchEnded, loop)
     }
@@ -153,7 +153,7 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Feeding the session and carrying out its effects
 
-    private func feed(_ input: consuming SessionInput, _ loop: PollLoop<DaemonMessage>) {
+    private func feed(_ input: consuming SessionInput, _ loop: any ConnectionLoop<DaemonMessage>) {
         driver.feed(input) { step in
             switch step {
             // Trees the input removed are freed on the preparation worker, not here on the loop.
@@ -163,7 +163,7 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    private func carryOut(_ effect: SessionEffect, _ loop: PollLoop<DaemonMessage>) {
+    private func carryOut(_ effect: SessionEffect, _ loop: any ConnectionLoop<DaemonMessage>) {
         switch effect {
         case .send(let client, let message):
             loop.send(message.line, to: client)
@@ -223,7 +223,7 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: The SSIP socket taken by another server
 
-    private func ssipSocket(_ report: SSIPSocketGuard.Report, _ loop: PollLoop<DaemonMessage>) {
+    private func ssipSocket(_ report: SSIPSocketGuard.Report, _ loop: any ConnectionLoop<DaemonMessage>) {
         switch report {
         case .takenBack(let old, let new, let path, let by):
             do {
@@ -247,7 +247,7 @@ final class SessionDriver: ConnectionHandler {
 
     /// Re-reads the configuration file off the loop (a disk that does not answer holds up no
     /// client); a SIGHUP during a read that has not finished is folded into one more read after it.
-    private func reload(_ loop: PollLoop<DaemonMessage>) {
+    private func reload(_ loop: any ConnectionLoop<DaemonMessage>) {
         guard configuration.hangup() else {
             logger.warning("reload: the previous read of \(configuration.current.configPath) has not finished (its disk does not answer); it is read again once that one ends")
             return
@@ -255,14 +255,14 @@ final class SessionDriver: ConnectionHandler {
         startRead(loop)
     }
 
-    private func startRead(_ loop: PollLoop<DaemonMessage>) {
+    private func startRead(_ loop: any ConnectionLoop<DaemonMessage>) {
         let (arguments, environment, inbox) = (configuration.arguments, configuration.environment, loop.inbox)
         reloadQueue.async { inbox.post(.configurationRead(ConfigurationReload.read(arguments: arguments, environment: environment))) }
     }
 
     /// The file as read: the log level and speech settings change now (every client stays
     /// connected); what needs a restart is named in the journal.
-    private func reloaded(_ read: Result<DaemonOptions.Action, UsageError>, _ loop: PollLoop<DaemonMessage>) {
+    private func reloaded(_ read: Result<DaemonOptions.Action, UsageError>, _ loop: any ConnectionLoop<DaemonMessage>) {
         let (changes, readAgain) = configuration.finished(read)
         defer { if readAgain { startRead(loop) } }
         switch changes {

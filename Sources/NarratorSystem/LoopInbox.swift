@@ -15,7 +15,7 @@ public final class LoopInbox<Message: Sendable>: Sendable {
 
     /// Something queued for the loop thread, in the order it was queued.
     enum Work: Sendable {
-        case closure(@Sendable (PollLoop<Message>) -> Void)
+        case closure(@Sendable (any ConnectionLoop<Message>) -> Void)
         case message(Message)
     }
 
@@ -38,7 +38,7 @@ public final class LoopInbox<Message: Sendable>: Sendable {
     /// Runs `work` on the loop thread soon, from any thread. Returns false (and drops `work`)
     /// once the loop has finished.
     @discardableResult
-    public func execute(_ work: @escaping @Sendable (PollLoop<Message>) -> Void) -> Bool {
+    public func execute(_ work: @escaping @Sendable (any ConnectionLoop<Message>) -> Void) -> Bool {
         enqueue(.closure(work))
     }
 

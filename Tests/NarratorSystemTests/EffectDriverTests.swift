@@ -1,4 +1,5 @@
 import NarratorBase
+import Glibc
 import NarratorSystem
 import Testing
 
@@ -77,5 +78,84 @@ private final class EchoShell {
         now = now + .seconds(3)
         shell.feed(.words(["y"]))
         #expect(shell.driver.machine.instants == [MonotonicInstant(nanoseconds: 5_000), MonotonicInstant(nanoseconds: 5_000) + .seconds(3)])
+    }
+}
+
+/// A machine with a timer: asked to ring in some seconds, it sets its timer for then and says
+/// how long it waited when the timer fires. What it is told of time is only the driver's clock.
+private struct Alarm: EffectMachine {
+    enum Input {
+        case line(ClientID, String)
+        case timerFired
+    }
+
+    enum Effect {
+        case setTimer(MonotonicInstant)
+        case reply(ClientID, String)
+    }
+
+    private var waiting: (client: ClientID, since: MonotonicInstant)?
+
+    mutating func handle(_ input: Input, at now: MonotonicInstant) -> [Effect] {
+        switch input {
+        case .line(let client, let line):
+            guard let seconds = Int(line.split(separator: " ").last ?? "") else { return [.reply(client, "ring in what?")] }
+            waiting = (client, now)
+            return [.setTimer(now + .seconds(seconds)), .reply(client, "set")]
+        case .timerFired:
+            guard let (client, since) = waiting else { return [] }
+            waiting = nil
+            return [.reply(client, "rang after \((now - since).components.seconds) s")]
+        }
+    }
+}
+
+/// The alarm's shell on a loop: lines in, the timer on the loop, replies out.
+private final class AlarmShell: ConnectionHandler {
+    enum Message: Sendable { case rang }
+
+    let driver: EffectDriver<Alarm>
+    let clock: VirtualClock
+
+    init(clock: VirtualClock) {
+        self.clock = clock
+        driver = EffectDriver(Alarm(), clock: { clock.now })
+    }
+
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: any ConnectionLoop<Message>) {}
+
+    func receive(_ input: ClientInput, from client: ClientID, loop: any ConnectionLoop<Message>) {
+        if case .line(let line) = input { feed(.line(client, line), loop) }
+    }
+
+    func handle(_ message: Message, loop: any ConnectionLoop<Message>) {
+        feed(.timerFired, loop)
+    }
+
+    func log(_ event: LoopLogEvent) {}
+
+    private func feed(_ input: Alarm.Input, _ loop: any ConnectionLoop<Message>) {
+        driver.feed(input) { effect in
+            switch effect {
+            case .setTimer(let deadline): loop.schedule(after: deadline - clock.now, deliver: .rang)
+            case .reply(let client, let text): loop.send(text, to: client)
+            }
+        }
+    }
+}
+
+@Suite struct DrivenTimerTests {
+    /// The machine's timer is the loop's, on the virtual clock: it rings when the clock reaches
+    /// it and not before, and the machine sees the clock's time.
+    @Test func aMachinesTimerRingsWhenTheVirtualClockReachesIt() throws {
+        let clock = VirtualClock()
+        let loop = try InMemoryLoop(listeners: [0: .newline], clock: clock, inbox: LoopInbox(), handler: AlarmShell(clock: clock))
+        let client = try #require(loop.connect(to: 0, peer: PeerCredentials(pid: 1, uid: getuid(), gid: getgid())))
+        loop.send(text: "ring in 3\n", from: client)
+        #expect(loop.readText(client) == "set\n")
+        loop.advance(by: .seconds(2))
+        #expect(loop.readText(client) == "")
+        loop.advance(by: .seconds(1))
+        #expect(loop.readText(client) == "rang after 3 s\n")
     }
 }
