@@ -126,7 +126,10 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCommandLineTests", dependencies: ["NarratorCommandLine"], swiftSettings: strict),
-        .testTarget(name: "NarratorDaemonTests", dependencies: ["NarratorDaemon", "NarratorCommandLine", "NarratorCore", "NarratorSpeech"], swiftSettings: strict),
+        // The daemon's options, and its connection handler on an in-memory loop: bytes in, bytes out, no socket.
+        .testTarget(
+            name: "NarratorDaemonTests", dependencies: ["NarratorDaemon", "NarratorCommandLine", "NarratorCore", "NarratorSpeech", "NarratorSystem"],
+            swiftSettings: strict),
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.
         .testTarget(
             name: "NarratorEndToEndTests",
