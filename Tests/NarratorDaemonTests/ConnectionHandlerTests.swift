@@ -48,6 +48,21 @@ import Testing
         #expect(Transcript.lines(in: result.standardOutputContent) == [#"read ""# + replies.map { $0 + #"\n"# }.joined() + #"""#])
     }
 
+    /// A client that sends requests and does not read the replies is cut off once they would pass
+    /// the output limit (twice `--max-message`, at least 4 MiB), and another client goes on being answered.
+    @Test func aClientThatDoesNotReadIsCutOffAndAnotherIsStillAnswered() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                try Scenario.aClientThatDoesNotReadIsCutOffAndAnotherIsStillAnswered()
+            })
+        let reply = Self.unknownCommand.replacingOccurrences(of: "ID", with: "\"other\"")
+        #expect(
+            Transcript.lines(in: result.standardOutputContent) == [
+                #"read """#, "closed: the client stopped reading: 4194362 bytes of replies would exceed the 4194304-byte output buffer",
+                #"read "\#(reply)\n""#,
+            ])
+    }
+
     /// SSIP's lines end in CRLF both ways; QUIT is answered, then the connection closes.
     @Test func ssipIsAnsweredInCRLFLinesAndQuitCloses() async throws {
         let result = try #require(
@@ -100,6 +115,24 @@ private enum Scenario {
         daemon.loop.send([0xff, 0xfe, UInt8(ascii: "\n")], from: client)
         daemon.loop.send(text: #"{"id":2,"cmd":"nope"}"# + "\n", from: client)
         transcript.read(client, daemon)
+        transcript.print()
+    }
+
+    static func aClientThatDoesNotReadIsCutOffAndAnotherIsStillAnswered() throws {
+        // The output limit is twice --max-message, at least 4 MiB: 4 MiB here.
+        let daemon = try InMemoryDaemon(["--max-message", "1024"])
+        var transcript = Transcript()
+        let stuck = try daemon.connectJSON()
+        let other = try daemon.connectJSON()
+        daemon.loop.stopTaking(stuck)
+        // About 90 bytes a reply: 50,000 of them pass 4 MiB.
+        for batch in 0..<50 {
+            let lines = (0..<1000).map { #"{"id":\#(batch * 1000 + $0),"cmd":"nope"}"# + "\n" }.joined()
+            daemon.loop.send(text: lines, from: stuck)
+        }
+        transcript.read(stuck, daemon)
+        daemon.loop.send(text: #"{"id":"other","cmd":"nope"}"# + "\n", from: other)
+        transcript.read(other, daemon)
         transcript.print()
     }
 
