@@ -95,8 +95,10 @@ public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The daemon's side of the event loop. Every method runs on the loop thread, one at a time, so
-/// the handler can keep plain mutable state without locks; `loop` is valid only during the call.
-/// `Message` is what other threads post to it (`LoopInbox.post`); `Never` when nothing is posted.
+/// the handler can keep plain mutable state without locks; `loop` is valid only during the call,
+/// and is all the handler sees of it (``ConnectionLoop``: the ``PollLoop``, or in a test the
+/// ``InMemoryLoop``). `Message` is what other threads post to it (`LoopInbox.post`); `Never` when
+/// nothing is posted.
 public protocol ConnectionHandler<Message>: AnyObject {
     associatedtype Message: Sendable
     /// A client connected. A handler that will not serve it (its credentials say who it is) sends

@@ -7,7 +7,8 @@ import Synchronization
 /// the loop's state, which is why it is `Sendable` without `@unchecked`.
 ///
 /// An inbox serves one run of one loop: made before the loop runs (so the threads that post to it
-/// can start first), it takes work once `PollLoop.run` has begun and refuses it once that ended.
+/// can start first), it takes work once `PollLoop.run` has begun (or an `InMemoryLoop` was made)
+/// and refuses it once that ended.
 public final class LoopInbox<Message: Sendable>: Sendable {
     let wakeFD: Int32
     private let state: Mutex<State>
