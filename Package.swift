@@ -159,9 +159,13 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "NarratorCommandLineTests", dependencies: ["NarratorCommandLine"], swiftSettings: strict),
+        // The daemon's options, and its connection handler on an in-memory loop: bytes in, bytes out, no socket.
         .testTarget(
             name: "NarratorDaemonTests",
-            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorCore", "NarratorDaemon", "NarratorCommandLine", "NarratorSpeech"],
+            dependencies: [
+                "NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorCore", "NarratorDaemon", "NarratorCommandLine",
+                "NarratorSpeech", "NarratorSystem",
+            ],
             swiftSettings: strict
         ),
         // A real narratord on a temporary socket, driven by narratorctl and raw socket clients.

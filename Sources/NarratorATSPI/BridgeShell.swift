@@ -13,16 +13,15 @@ import NarratorSystem
 /// bus, once the old one went away with every application on it, asks the session bus for its
 /// address synchronously: there is no one else to serve then.)
 final class BridgeShell {
-    private var bridge: ATSPIBridge
+    /// The bridge's core, fed through the one driver every shell uses (``EffectDriver``): an
+    /// effect's outcome known at once (a connection made) is handled after the effects of the
+    /// input before it, in order.
+    private let driver: EffectDriver<ATSPIBridge>
     private var bus: ATSPIBus
     /// The connection to narratord; nil while it is away.
     private var daemon: DaemonLink?
     private let environment: [String: String]
     private let log: (String) -> Void
-    /// Inputs waiting to be handled: an effect's outcome that is known at once (a connection
-    /// made) is handled after the effects of the input before it, in order.
-    private var inbox: [BridgeInput] = []
-    private var handling = false
     /// A watch waits for narratord's socket to take the rest of the requests.
     private var flushing = false
     private var listener: UnsafeMutablePointer<AtspiEventListener>?
@@ -34,7 +33,7 @@ final class BridgeShell {
         bus.noticed = log
         self.environment = environment
         self.log = log
-        bridge = ATSPIBridge(configuration: ATSPIBridge.Configuration(socket: socket))
+        driver = EffectDriver(ATSPIBridge(configuration: ATSPIBridge.Configuration(socket: socket)))
     }
 
     deinit {
@@ -101,14 +100,7 @@ final class BridgeShell {
     }
 
     private func feed(_ input: BridgeInput) {
-        inbox.append(input)
-        guard !handling else { return }
-        handling = true
-        defer { handling = false }
-        while !inbox.isEmpty {
-            let next = inbox.removeFirst()
-            for effect in bridge.handle(next, at: MonotonicClock.now()) { carryOut(effect) }
-        }
+        driver.feed(input) { carryOut($0) }
     }
 
     private func carryOut(_ effect: BridgeEffect) {
@@ -120,7 +112,7 @@ final class BridgeShell {
             sent(daemon.send(request), on: daemon)
         case .connectToDaemon:
             do {
-                let link = try DaemonLink(socket: bridge.configuration.socket)
+                let link = try DaemonLink(socket: driver.machine.configuration.socket)
                 daemon = link
                 watch(link)
                 feed(.daemonConnected)

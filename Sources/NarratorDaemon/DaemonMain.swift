@@ -1,4 +1,5 @@
 import Glibc
+import NarratorBase
 import NarratorCommandLine
 import NarratorCore
 import NarratorEngines
@@ -122,10 +123,7 @@ public enum DaemonMain {
             if bound.replacedStaleSocket { logger.notice("replaced a stale SSIP socket left by a speech server that is gone") }
         }
         do {
-            let configuration = PollLoopConfiguration(
-                maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
-                // Large lines are decoded off the loop, which gives their memory back there.
-                signals: [.terminate, .interrupt, .hangup], releaseMemoryAfterLineLength: .max, largeLineLength: RequestPreparation.threshold)
+            let configuration = loopConfiguration(options)
             let framings = Dictionary(uniqueKeysWithValues: ssipListeners.map { ($0, Framing.crlf) })
             var loop = LoopStart(listeners: listeners + ssipListeners, framings: framings, configuration: configuration)
             if ownedSSIP != nil { loop.ssipBound = ssipWanted }
@@ -218,14 +216,23 @@ public enum DaemonMain {
         }
     }
 
+    /// The event loop's limits for `options`: the longest line, the output a client may leave unread.
+    static func loopConfiguration(_ options: DaemonOptions) -> PollLoopConfiguration {
+        PollLoopConfiguration(
+            maximumLineLength: options.maxMessageBytes, outputBufferLimit: max(4 << 20, options.maxMessageBytes * 2),
+            // Large lines are decoded off the loop, which gives their memory back there.
+            signals: [.terminate, .interrupt, .hangup], releaseMemoryAfterLineLength: .max, largeLineLength: RequestPreparation.threshold)
+    }
+
     /// Speech, the settings, the log and the session, with what the speech player and the log
-    /// writer report posted to `loop`; says on the journal how the daemon starts.
+    /// writer report posted to `loop`; says on the journal how the daemon starts. `clock` is the
+    /// session's (a test's virtual one, with ``InMemoryLoop``).
     static func startSession(
         _ options: DaemonOptions, inbox loop: LoopInbox<DaemonMessage>, socketPath: String?,
         ssip: (path: String?, owned: ListeningSocket?, serving: Bool), audio: AudioSpec,
-        arguments: [String], environment: [String: String], logger: Logger
+        arguments: [String], environment: [String: String], logger: Logger, clock: @escaping () -> MonotonicInstant = MonotonicClock.now
     ) throws -> (SessionDriver, LogWriter) {
-        let startedAt = MonotonicClock.now()
+        let startedAt = clock()
         // Speech: the engine and the audio output; what they report is posted to the loop.
         do {
             try Syscall.makeDirectories(options.stateDirectory, mode: 0o700)
@@ -258,7 +265,7 @@ public enum DaemonMain {
                 others.append(try EngineProcess(
                     executable: executable, listing: listing, hangBound: EngineDiscovery.hangBound(of: executable),
                     environment: environment,
-                    onHealth: { loop.post(.speech(.engineChanged(name, $0))) },
+                    onHealth: { loop.post(.session(.engineChanged(name, $0))) },
                     onLog: { [logger] line in logger.info("engine \(name): \(line)") }))
             } catch {
                 logger.warning("engine \(executable) left out, speech goes on without it: \(error)")
@@ -266,7 +273,7 @@ public enum DaemonMain {
         }
         let player: SpeechPlayer
         do {
-            player = try SpeechPlayer.start(audio: audio, engine: espeak, others: others) { loop.post(.speech($0)) }
+            player = try SpeechPlayer.start(audio: audio, engine: espeak, others: others) { loop.post(.session($0.sessionInput)) }
         } catch {
             throw StartError(description: "cannot start speech: \(error)")
         }
@@ -276,7 +283,7 @@ public enum DaemonMain {
             engines: SpeechEngines(espeakVoices: player.engine.voices, others: others.map { EngineVoices(name: $0.engineName, voices: $0.voices) }))
 
         let logPath = options.database ?? options.stateDirectory + "/narrator.db"
-        let log = LogWriter.starting(path: logPath) { loop.post(.logHealth($0)) }
+        let log = LogWriter.starting(path: logPath) { loop.post(.session(.logHealth($0))) }
         // Said once here; the session says it if a file is set aside later (Session.setAsideMessage).
         if let aside = log.status.setAside { logger.warning(Session.setAsideMessage(aside, log: logPath)) }
         if let problem = log.status.lastError {
@@ -300,7 +307,8 @@ public enum DaemonMain {
         let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(
             session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),
-            configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger, inbox: loop)
+            configuration: ConfigurationReload(arguments: arguments, environment: environment, current: options), logger: logger, inbox: loop,
+            clock: clock)
 
         // Engine processes stop once unused for the setting's time; then engines the saved
         // settings choose start now, not at their first utterance.

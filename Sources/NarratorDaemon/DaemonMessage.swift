@@ -5,20 +5,14 @@ import NarratorProtocol
 import NarratorSpeech
 import NarratorSpeechPlan
 
-/// What the daemon's other threads post to its event loop: each becomes one ``SessionInput``.
-/// Nothing else crosses threads: the speech player and the log writer hold no reference to the
-/// loop's handler, only the loop's `post`.
+/// What the daemon's other threads post to its event loop. A fact the session takes as it is
+/// (speech began or ended, a log row committed, the settings file written, the timer due) is
+/// posted as the ``SessionInput`` it becomes, so it is named once; the rest is what the shell
+/// itself finishes first. Nothing else crosses threads: the speech player and the log writer
+/// hold no reference to the loop's handler, only the loop's `post`.
 enum DaemonMessage: Sendable {
-    /// From the speech player: an utterance ended, or the audio output changed.
-    case speech(SpeechPlayer.Event)
-    /// From the log writer: a row appended with a ticket was committed or failed.
-    case logWritten(Ticket, Result<Void, LogProblem>)
-    /// From the log writer: its figures after a batch or an attempt to open the file.
-    case logHealth(LogHealth)
-    /// The session's timer is due.
-    case timerFired
-    /// The settings file was written (or could not be), off the loop.
-    case settingsSaved(Ticket, Result<Void, SpeechSettingsError>)
+    /// An input for the session, fed to it as it is.
+    case session(SessionInput)
     /// A large request line from a client, prepared off the loop (``RequestPreparation``): the
     /// request, or the line refused as not UTF-8.
     case prepared(ClientID, SessionInput)

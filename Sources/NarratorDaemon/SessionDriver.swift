@@ -17,7 +17,9 @@ import NarratorSystem
 final class SessionDriver: ConnectionHandler {
     typealias Message = DaemonMessage
 
-    private var session: Session
+    /// The session, fed through the one driver every shell uses (``EffectDriver``).
+    private let driver: EffectDriver<DaemonSession>
+    private var session: Session { driver.machine.session }
     private let player: SpeechPlayer
     private let log: LogWriter
     private let settingsFile: SpeechSettingsStore
@@ -38,13 +40,17 @@ final class SessionDriver: ConnectionHandler {
     /// How long stopping waits for the log's last rows (and then for its thread): a disk that
     /// does not answer must not keep the daemon from stopping.
     static let logWaitBound: Duration = .seconds(5)
+    /// The session's clock: the monotonic one, or a test's virtual one (with ``InMemoryLoop``).
+    private let clock: () -> MonotonicInstant
 
     init(
         session: Session, player: SpeechPlayer, log: LogWriter, settingsFile: SpeechSettingsStore, decoder: RequestDecoder,
-        configuration: ConfigurationReload, logger: Logger, inbox: LoopInbox<DaemonMessage>
+        configuration: ConfigurationReload, logger: Logger, inbox: LoopInbox<DaemonMessage>,
+        clock: @escaping () -> MonotonicInstant = MonotonicClock.now
     ) {
         preparation = RequestPreparation(requests: decoder, documents: session.workspace.decoder, inbox: inbox)
-        self.session = session
+        driver = EffectDriver(DaemonSession(session: session), clock: clock)
+        self.clock = clock
         self.player = player
         self.log = log
         self.settingsFile = settingsFile
@@ -55,13 +61,13 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Inputs from the loop
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<DaemonMessage>) {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: any ConnectionLoop<DaemonMessage>) {
         // The session decides who is served; a refused client gets its reason and is closed.
         let credentials = Credentials(pid: Int(peer.pid), uid: UInt32(peer.uid))
         feed(loop.framing(of: client) == .crlf ? .ssipConnected(client, credentials) : .connected(client, credentials), loop)
     }
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<DaemonMessage>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: any ConnectionLoop<DaemonMessage>) {
         if loop.framing(of: client) == .crlf {
             // SSIP: the session parses its commands and keeps track of a SPEAK's data lines.
             switch input {
@@ -85,7 +91,7 @@ final class SessionDriver: ConnectionHandler {
     /// A JSON client's input, in the order it sent it: a large line is prepared off the loop, and
     /// so is an update that rebuilds a large tree's reading order; what the client sends after
     /// either waits behind it. Everything else is fed now.
-    private func take(_ item: RequestPreparation.Held, from client: ClientID, _ loop: PollLoop<DaemonMessage>) {
+    private func take(_ item: RequestPreparation.Held, from client: ClientID, _ loop: any ConnectionLoop<DaemonMessage>) {
         if preparation.hold(item, from: client) { return }
         switch item {
         case .largeLine(let line):
@@ -103,24 +109,13 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<DaemonMessage>) {
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: any ConnectionLoop<DaemonMessage>) {
         take(.input(.disconnected(client)), from: client, loop)
     }
 
-    func handle(_ message: DaemonMessage, loop: PollLoop<DaemonMessage>) {
+    func handle(_ message: DaemonMessage, loop: any ConnectionLoop<DaemonMessage>) {
         switch message {
-        case .speech(.ended(let utterance, let problem)): feed(.speechEnded(utterance, problem: problem), loop)
-        case .speech(.outputChanged(let status)): feed(.outputChanged(status), loop)
-        case .speech(.engineChanged(let engine, let health)): feed(.engineChanged(engine, health), loop)
-        // SSIP's 701 BEGIN and 700 INDEX MARK: the SSIP integration wires these into the session.
-        case .speech(.began(let utterance)): feed(.speechBegan(utterance), loop)
-        case .speech(.reachedMark(let utterance, let mark)): feed(.speechReachedMark(utterance, mark), loop)
-        // Where plain text goes on from when a key echo holds it.
-        case .speech(.reached(let utterance, let offset)): feed(.speechReached(utterance, offset: offset), loop)
-        case .logWritten(let ticket, let result): feed(.logWritten(ticket, result), loop)
-        case .logHealth(let health): feed(.logHealth(health), loop)
-        case .timerFired: feed(.timerFired, loop)
-        case .settingsSaved(let ticket, let result): feed(.settingsSaved(ticket, result), loop)
+        case .session(let input): feed(input, loop)
         case .configurationRead(let read):
             reloaded(read, loop)
         case .ssipSocket(let report):
@@ -133,7 +128,7 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func signal(_ signal: LoopSignal, loop: PollLoop<DaemonMessage>) {
+    func signal(_ signal: LoopSignal, loop: any ConnectionLoop<DaemonMessage>) {
         switch signal {
         case .terminate, .interrupt:
             logger.notice("received \(signal), stopping: finishing replies to \(loop.connectedClients.count) client(s)")
@@ -144,7 +139,7 @@ final class SessionDriver: ConnectionHandler {
         }
     }
 
-    func batchEnded(loop: PollLoop<DaemonMessage>) {
+    func batchEnded(loop: any ConnectionLoop<DaemonMessage>) {
         // The session hands out the speech the batch started (less what it also stopped) now.
         feed(.batchEnded, loop)
     }
@@ -160,15 +155,17 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: Feeding the session and carrying out its effects
 
-    private func feed(_ input: consuming SessionInput, _ loop: PollLoop<DaemonMessage>) {
-        // Trees the input removes are freed on the preparation worker, not here on the loop.
-        let removed = session.treesRemoved(by: input)
-        let effects = session.handle(input, at: MonotonicClock.now())
-        for tree in removed { preparation.release(tree) }
-        for effect in effects { carryOut(effect, loop) }
+    private func feed(_ input: consuming SessionInput, _ loop: any ConnectionLoop<DaemonMessage>) {
+        driver.feed(input) { step in
+            switch step {
+            // Trees the input removed are freed on the preparation worker, not here on the loop.
+            case .release(let tree): preparation.release(tree)
+            case .effect(let effect): carryOut(effect, loop)
+            }
+        }
     }
 
-    private func carryOut(_ effect: SessionEffect, _ loop: PollLoop<DaemonMessage>) {
+    private func carryOut(_ effect: SessionEffect, _ loop: any ConnectionLoop<DaemonMessage>) {
         switch effect {
         case .send(let client, let message):
             loop.send(message.line, to: client)
@@ -191,18 +188,18 @@ final class SessionDriver: ConnectionHandler {
             }
             let inbox = loop.inbox
             log.append(row) { result in
-                inbox.post(.logWritten(ticket, result.map { _ in () }.mapError(\.problem)))
+                inbox.post(.session(.logWritten(ticket, result.map { _ in () }.mapError(\.problem))))
             }
         case .updateLog(let row):
             log.update(row)
         case .saveSettings(let settings, let ticket):
             let (file, inbox) = (settingsFile, loop.inbox)
             settingsQueue.async {
-                inbox.post(.settingsSaved(ticket, Result { () throws(SpeechSettingsError) in try file.save(settings) }))
+                inbox.post(.session(.settingsSaved(ticket, Result { () throws(SpeechSettingsError) in try file.save(settings) })))
             }
         case .setTimer(let deadline):
             if let timer { loop.cancel(timer) }
-            timer = loop.schedule(after: deadline - MonotonicClock.now(), deliver: .timerFired)
+            timer = loop.schedule(after: deadline - clock(), deliver: .session(.timerFired))
         case .cancelTimer:
             if let timer { loop.cancel(timer) }
             timer = nil
@@ -228,7 +225,7 @@ final class SessionDriver: ConnectionHandler {
 
     // MARK: The SSIP socket taken by another server
 
-    private func ssipSocket(_ report: SSIPSocketGuard.Report, _ loop: PollLoop<DaemonMessage>) {
+    private func ssipSocket(_ report: SSIPSocketGuard.Report, _ loop: any ConnectionLoop<DaemonMessage>) {
         switch report {
         case .takenBack(let old, let new, let path, let by):
             do {
@@ -252,7 +249,7 @@ final class SessionDriver: ConnectionHandler {
 
     /// Re-reads the configuration file off the loop (a disk that does not answer holds up no
     /// client); a SIGHUP during a read that has not finished is folded into one more read after it.
-    private func reload(_ loop: PollLoop<DaemonMessage>) {
+    private func reload(_ loop: any ConnectionLoop<DaemonMessage>) {
         guard configuration.hangup() else {
             logger.warning("reload: the previous read of \(configuration.current.configPath) has not finished (its disk does not answer); it is read again once that one ends")
             return
@@ -260,14 +257,14 @@ final class SessionDriver: ConnectionHandler {
         startRead(loop)
     }
 
-    private func startRead(_ loop: PollLoop<DaemonMessage>) {
+    private func startRead(_ loop: any ConnectionLoop<DaemonMessage>) {
         let (arguments, environment, inbox) = (configuration.arguments, configuration.environment, loop.inbox)
         reloadQueue.async { inbox.post(.configurationRead(ConfigurationReload.read(arguments: arguments, environment: environment))) }
     }
 
     /// The file as read: the log level and speech settings change now (every client stays
     /// connected); what needs a restart is named in the journal.
-    private func reloaded(_ read: Result<DaemonOptions.Action, UsageError>, _ loop: PollLoop<DaemonMessage>) {
+    private func reloaded(_ read: Result<DaemonOptions.Action, UsageError>, _ loop: any ConnectionLoop<DaemonMessage>) {
         let (changes, readAgain) = configuration.finished(read)
         defer { if readAgain { startRead(loop) } }
         switch changes {

@@ -115,7 +115,8 @@ final class EngineLoop {
     private let engine: String
     private let onHealth: @Sendable (EngineHealth) -> Void
     private let onLog: @Sendable (String) -> Void
-    private var supervisor: EngineSupervisor
+    /// The supervisor, fed through the one driver every shell uses (``EffectDriver``).
+    private let driver: EffectDriver<EngineSupervisor>
     private var child: Child?
     private var jobs: [UInt32: Running] = [:]
     private var timer: MonotonicInstant?
@@ -134,7 +135,7 @@ final class EngineLoop {
         self.onLog = onLog
         var configuration = configuration
         configuration.idleLimit = mailbox.idleLimit.withLock { $0 }
-        self.supervisor = EngineSupervisor(configuration: configuration)
+        self.driver = EffectDriver(EngineSupervisor(configuration: configuration))
     }
 
     /// Runs until the engine is shut down.
@@ -225,12 +226,8 @@ final class EngineLoop {
     /// Feeds `input` and whatever carrying out its effects feeds back (a failed spawn, a
     /// handler that cancels), each after the effects before it.
     private func feed(_ input: EngineSupervisorInput) {
-        var pending = [input]
-        while !pending.isEmpty {
-            let next = pending.removeFirst()
-            for effect in supervisor.handle(next, at: MonotonicClock.now()) {
-                if let more = carryOut(effect) { pending.append(more) }
-            }
+        driver.feed(input) { effect in
+            if let more = carryOut(effect) { feed(more) }
         }
     }
 

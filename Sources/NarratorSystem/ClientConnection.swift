@@ -141,6 +141,21 @@ final class ClientConnection {
         return .frames(framer.append(UnsafeRawBufferPointer(rebasing: buffer[0..<count])))
     }
 
+    /// Frames bytes that arrived without a socket (``InMemoryLoop``), as `read` frames a chunk.
+    func frames(of bytes: UnsafeRawBufferPointer) -> [LineFramer.Frame] {
+        framer.append(bytes)
+    }
+
+    /// The peer closed its end without a socket (``InMemoryLoop``): its unterminated last line.
+    func endOfInput() -> LineFramer.Frame? {
+        framer.finish()
+    }
+
+    /// What is queued, taken as a peer that reads everything takes it (``InMemoryLoop``).
+    func takeOutput() -> [UInt8] {
+        output.takeAll()
+    }
+
     /// The peer is gone (poll reported an error or a hang-up with nothing left to read): why.
     func goneReason() -> DisconnectReason {
         if let error = try? Syscall.socketOption(fd, level: SOL_SOCKET, name: SO_ERROR), error != 0 {

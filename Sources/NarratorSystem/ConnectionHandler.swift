@@ -95,40 +95,42 @@ public enum LoopLogEvent: Hashable, Sendable, CustomStringConvertible {
 }
 
 /// The daemon's side of the event loop. Every method runs on the loop thread, one at a time, so
-/// the handler can keep plain mutable state without locks; `loop` is valid only during the call.
-/// `Message` is what other threads post to it (`LoopInbox.post`); `Never` when nothing is posted.
+/// the handler can keep plain mutable state without locks; `loop` is valid only during the call,
+/// and is all the handler sees of it (``ConnectionLoop``: the ``PollLoop``, or in a test the
+/// ``InMemoryLoop``). `Message` is what other threads post to it (`LoopInbox.post`); `Never` when
+/// nothing is posted.
 public protocol ConnectionHandler<Message>: AnyObject {
     associatedtype Message: Sendable
     /// A client connected. A handler that will not serve it (its credentials say who it is) sends
     /// it the reason and closes it: what is sent from here is written before the close.
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<Message>)
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: any ConnectionLoop<Message>)
     /// A client sent a line (or an over-long or invalid one).
-    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<Message>)
+    func receive(_ input: ClientInput, from client: ClientID, loop: any ConnectionLoop<Message>)
     /// An accepted client's connection ended; `send` to it is ignored from now on.
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<Message>)
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: any ConnectionLoop<Message>)
     /// One of the configured signals arrived. The default shuts down on SIGTERM and SIGINT.
-    func signal(_ signal: LoopSignal, loop: PollLoop<Message>)
+    func signal(_ signal: LoopSignal, loop: any ConnectionLoop<Message>)
     /// A message another thread posted with `LoopInbox.post`.
-    func handle(_ message: Message, loop: PollLoop<Message>)
+    func handle(_ message: Message, loop: any ConnectionLoop<Message>)
     /// Something the daemon should log (overflow disconnects, accept failures).
     func log(_ event: LoopLogEvent)
     /// Everything that was ready when the loop last woke (lines, posted messages, timers) has
     /// been handled, and the loop is about to write replies and wait again: work a handler
     /// gathered over the batch can be done now, once. Under load a batch holds many inputs; when
     /// idle it holds one, so nothing waits for a batch to fill.
-    func batchEnded(loop: PollLoop<Message>)
+    func batchEnded(loop: any ConnectionLoop<Message>)
 }
 
 extension ConnectionHandler where Message == Never {
-    public func handle(_ message: Never, loop: PollLoop<Never>) {}
+    public func handle(_ message: Never, loop: any ConnectionLoop<Never>) {}
 }
 
 extension ConnectionHandler {
-    public func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<Message>) {}
+    public func disconnected(_ client: ClientID, reason: DisconnectReason, loop: any ConnectionLoop<Message>) {}
 
-    public func batchEnded(loop: PollLoop<Message>) {}
+    public func batchEnded(loop: any ConnectionLoop<Message>) {}
 
-    public func signal(_ signal: LoopSignal, loop: PollLoop<Message>) {
+    public func signal(_ signal: LoopSignal, loop: any ConnectionLoop<Message>) {
         switch signal {
         case .terminate, .interrupt: loop.shutdown()
         case .hangup: break

@@ -7,7 +7,8 @@ import Synchronization
 /// the loop's state, which is why it is `Sendable` without `@unchecked`.
 ///
 /// An inbox serves one run of one loop: made before the loop runs (so the threads that post to it
-/// can start first), it takes work once `PollLoop.run` has begun and refuses it once that ended.
+/// can start first), it takes work once `PollLoop.run` has begun (or an `InMemoryLoop` was made)
+/// and refuses it once that ended.
 public final class LoopInbox<Message: Sendable>: Sendable {
     let wakeFD: Int32
     private let state: Mutex<State>
@@ -15,7 +16,7 @@ public final class LoopInbox<Message: Sendable>: Sendable {
 
     /// Something queued for the loop thread, in the order it was queued.
     enum Work: Sendable {
-        case closure(@Sendable (PollLoop<Message>) -> Void)
+        case closure(@Sendable (any ConnectionLoop<Message>) -> Void)
         case message(Message)
     }
 
@@ -38,7 +39,7 @@ public final class LoopInbox<Message: Sendable>: Sendable {
     /// Runs `work` on the loop thread soon, from any thread. Returns false (and drops `work`)
     /// once the loop has finished.
     @discardableResult
-    public func execute(_ work: @escaping @Sendable (PollLoop<Message>) -> Void) -> Bool {
+    public func execute(_ work: @escaping @Sendable (any ConnectionLoop<Message>) -> Void) -> Bool {
         enqueue(.closure(work))
     }
 

@@ -38,6 +38,12 @@ struct OutputBuffer {
         return true
     }
 
+    /// Everything queued, removed (what a peer without a socket reads: ``InMemoryLoop``).
+    mutating func takeAll() -> [UInt8] {
+        defer { removeAll() }
+        return Array(storage[head...])
+    }
+
     mutating func removeAll() {
         storage.removeAll()
         head = 0

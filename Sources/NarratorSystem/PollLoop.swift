@@ -23,7 +23,7 @@ public enum SendOutcome: Hashable, Sendable {
 /// daemon's handler needs no locks. It exists only inside `run`, on the loop thread (it is
 /// deliberately not `Sendable`): handlers receive it as a parameter, and other threads reach it
 /// through its `inbox`.
-public final class PollLoop<Message: Sendable> {
+public final class PollLoop<Message: Sendable>: ConnectionLoop {
     /// Hand it to other threads so that they can `post` and `execute` on this loop.
     public let inbox: LoopInbox<Message>
     private let handler: any ConnectionHandler<Message>
@@ -179,7 +179,7 @@ public final class PollLoop<Message: Sendable> {
 
     /// Runs `body` on the loop thread after `delay` (driven by poll's timeout).
     @discardableResult
-    public func schedule(after delay: Duration, _ body: @escaping (PollLoop<Message>) -> Void) -> TimerID {
+    public func schedule(after delay: Duration, _ body: @escaping (any ConnectionLoop<Message>) -> Void) -> TimerID {
         let id = TimerID(rawValue: nextTimer)
         nextTimer += 1
         timers[id] = ScheduledTimer(deadline: MonotonicClock.now() + max(delay, .zero), body: body)
@@ -202,7 +202,7 @@ public final class PollLoop<Message: Sendable> {
     /// is queued for each client (waiting at most `flushTimeout`, default from the configuration),
     /// close every connection, and return from `run`. Calling it again can only shorten
     /// the wait.
-    public func shutdown(flushTimeout: Duration? = nil) {
+    public func shutdown(flushTimeout: Duration?) {
         let deadline = MonotonicClock.now() + (flushTimeout ?? configuration.shutdownFlushTimeout)
         if let existing = shutdownDeadline {
             shutdownDeadline = min(existing, deadline)
@@ -514,5 +514,5 @@ public final class PollLoop<Message: Sendable> {
 
 private struct ScheduledTimer<Message: Sendable> {
     let deadline: MonotonicInstant
-    let body: (PollLoop<Message>) -> Void
+    let body: (any ConnectionLoop<Message>) -> Void
 }

@@ -5,9 +5,9 @@ import NarratorSystem
 /// Echoes every line back to its sender: the raw Unix-socket round trip that the round-trip
 /// benchmark compares the daemon's own round trip against, built from the same loop the daemon uses.
 final class EchoHandler: ConnectionHandler {
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<Never>) {}
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: any ConnectionLoop<Never>) {}
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<Never>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: any ConnectionLoop<Never>) {
         switch input {
         case .line(let text): loop.send(text, to: client)
         case .lineTooLong(let limit): loop.send("line too long (limit \(limit) bytes)", to: client)

@@ -80,11 +80,11 @@ enum AdmissionRule {
 
 /// A handler whose reaction to each line is supplied by the test; it records everything.
 final class TestHandler: ConnectionHandler {
-    typealias Reaction = (ClientInput, ClientID, PollLoop<Never>) -> Void
+    typealias Reaction = (ClientInput, ClientID, any ConnectionLoop<Never>) -> Void
     let recorder: Recorder<Observed>
     let admission: AdmissionRule
     let reaction: Reaction
-    let batchReaction: ((PollLoop<Never>) -> Void)?
+    let batchReaction: ((any ConnectionLoop<Never>) -> Void)?
 
     /// - Parameter batchEnded: also records `batchEnded` and runs this then.
     init(
@@ -93,7 +93,7 @@ final class TestHandler: ConnectionHandler {
         reaction: @escaping Reaction = { input, client, loop in
             if case .line(let text) = input { loop.send(text, to: client) }
         },
-        batchEnded: ((PollLoop<Never>) -> Void)? = nil
+        batchEnded: ((any ConnectionLoop<Never>) -> Void)? = nil
     ) {
         self.recorder = recorder
         self.admission = admission
@@ -101,13 +101,13 @@ final class TestHandler: ConnectionHandler {
         batchReaction = batchEnded
     }
 
-    func batchEnded(loop: PollLoop<Never>) {
+    func batchEnded(loop: any ConnectionLoop<Never>) {
         guard let batchReaction else { return }
         recorder.record(.batchEnded)
         batchReaction(loop)
     }
 
-    func accept(_ client: ClientID, peer: PeerCredentials, loop: PollLoop<Never>) {
+    func accept(_ client: ClientID, peer: PeerCredentials, loop: any ConnectionLoop<Never>) {
         recorder.record(.accepted(client, peer))
         if let refusal = admission.refusal(peer) {
             loop.send(refusal, to: client)
@@ -115,16 +115,16 @@ final class TestHandler: ConnectionHandler {
         }
     }
 
-    func receive(_ input: ClientInput, from client: ClientID, loop: PollLoop<Never>) {
+    func receive(_ input: ClientInput, from client: ClientID, loop: any ConnectionLoop<Never>) {
         recorder.record(.input(client, input))
         reaction(input, client, loop)
     }
 
-    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: PollLoop<Never>) {
+    func disconnected(_ client: ClientID, reason: DisconnectReason, loop: any ConnectionLoop<Never>) {
         recorder.record(.disconnected(client, reason))
     }
 
-    func signal(_ signal: LoopSignal, loop: PollLoop<Never>) {
+    func signal(_ signal: LoopSignal, loop: any ConnectionLoop<Never>) {
         recorder.record(.signal(signal))
         if signal == .terminate { loop.shutdown() }
     }

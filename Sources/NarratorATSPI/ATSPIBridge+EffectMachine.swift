@@ -1,0 +1,5 @@
+import NarratorCore
+import NarratorSystem
+
+/// The bridge's core is driven like every other pure machine.
+extension ATSPIBridge: EffectMachine {}

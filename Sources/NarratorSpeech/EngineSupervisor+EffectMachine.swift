@@ -1,0 +1,6 @@
+import NarratorCore
+import NarratorSystem
+
+/// The engine process's supervisor is driven like every other pure machine.
+extension EngineSupervisor: EffectMachine {}
+
