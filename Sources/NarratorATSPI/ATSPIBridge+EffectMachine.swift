@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorBridge
 import NarratorSystem
 
 /// The bridge's core is driven like every other pure machine.

@@ -1,9 +1,7 @@
 import NarratorBase
 import NarratorCommandLine
 import NarratorCore
-import NarratorProtocol
 import NarratorSpeech
-import NarratorSpeechPlan
 
 /// What the daemon's other threads post to its event loop. A fact the session takes as it is
 /// (speech began or ended, a log row committed, the settings file written, the timer due) is

@@ -1,4 +1,5 @@
 import NarratorCore
+import NarratorProtocol
 import NarratorSpeech
 
 extension SpeechPlayer.Event {

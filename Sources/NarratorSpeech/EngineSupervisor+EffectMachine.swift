@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorEngines
 import NarratorSystem
 
 /// The engine process's supervisor is driven like every other pure machine.

@@ -56,6 +56,17 @@ final class ClientConnection {
         self.largeLineLength = largeLineLength
     }
 
+    /// A connection with no socket, for the loop without sockets (`InMemoryLoop`): what it frames
+    /// and queues is the same; there is nothing to close.
+    init(id: ClientID, peer: PeerCredentials, lineLimit: Int, framing: Framing, largeLineLength: Int = .max) {
+        self.id = id
+        self.fd = -1
+        self.owned = nil
+        self.peer = peer
+        self.framer = LineFramer(limit: lineLimit, framing: framing)
+        self.largeLineLength = largeLineLength
+    }
+
     var framing: Framing { framer.framing }
 
     /// Closes the socket now (once: later calls do nothing).

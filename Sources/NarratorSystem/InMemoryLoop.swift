@@ -59,7 +59,7 @@ public final class InMemoryLoop<Message: Sendable>: ConnectionLoop {
         let id = ClientID(rawValue: nextClient)
         nextClient += 1
         let connection = ClientConnection(
-            id: id, fd: -1, peer: peer, lineLimit: configuration.maximumLineLength, framing: framing, largeLineLength: configuration.largeLineLength)
+            id: id, peer: peer, lineLimit: configuration.maximumLineLength, framing: framing, largeLineLength: configuration.largeLineLength)
         clients[id] = connection
         handler.accept(id, peer: peer, loop: self)
         turn()

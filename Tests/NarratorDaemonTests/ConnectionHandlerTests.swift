@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import NarratorBase
-import NarratorCore
 @testable import NarratorDaemon
 import NarratorSpeech
 import NarratorSystem

@@ -1,7 +1,6 @@
 import Foundation
 import Glibc
 import NarratorBase
-import NarratorCore
 @testable import NarratorDaemon
 import NarratorStore
 import NarratorSystem

@@ -1,6 +1,7 @@
-import NarratorCore
 @testable import NarratorDaemon
+import NarratorProtocol
 import NarratorSpeech
+import NarratorSpeechPlan
 import Testing
 
 /// The player's reports reach the session through one mapping: each keeps its utterance and
