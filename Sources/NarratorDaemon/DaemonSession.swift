@@ -15,9 +15,10 @@ struct DaemonSession: EffectMachine {
 
     var session: Session
 
-    mutating func handle(_ input: SessionInput, at now: MonotonicInstant) -> [Step] {
+    mutating func handle(_ input: consuming SessionInput, at now: MonotonicInstant) -> [Step] {
         let removed = session.treesRemoved(by: input)
-        let effects = session.handle(input, at: now)
+        // Moved into the session: a register request's document then lives only until its tree is compiled.
+        let effects = session.handle(consume input, at: now)
         return removed.map(Step.release) + effects.map(Step.effect)
     }
 }

@@ -156,7 +156,7 @@ final class SessionDriver: ConnectionHandler {
     // MARK: Feeding the session and carrying out its effects
 
     private func feed(_ input: consuming SessionInput, _ loop: any ConnectionLoop<DaemonMessage>) {
-        driver.feed(input) { step in
+        driver.feed(consume input) { step in
             switch step {
             // Trees the input removed are freed on the preparation worker, not here on the loop.
             case .release(let tree): preparation.release(tree)

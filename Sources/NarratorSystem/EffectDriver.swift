@@ -5,7 +5,8 @@ import NarratorBase
 public protocol EffectMachine {
     associatedtype Input
     associatedtype Effect
-    mutating func handle(_ input: Input, at now: MonotonicInstant) -> [Effect]
+    /// The input is the machine's to keep or let go (a request's document is freed as it is compiled).
+    mutating func handle(_ input: consuming Input, at now: MonotonicInstant) -> [Effect]
 }
 
 /// The one loop between a pure machine and its shell: it feeds the machine an input, hands each
@@ -34,8 +35,8 @@ public final class EffectDriver<Machine: EffectMachine> {
     /// Feeds `input` to the machine and carries out its effects with `carryOut`, then whatever
     /// was fed meanwhile. Called while effects are being carried out, it only queues `input`:
     /// the call carrying them out takes it next (with its own `carryOut`) and this one returns.
-    public func feed(_ input: Machine.Input, carryOut: (Machine.Effect) -> Void) {
-        queued.append(input)
+    public func feed(_ input: consuming Machine.Input, carryOut: (Machine.Effect) -> Void) {
+        queued.append(consume input)
         guard !carryingOut else { return }
         carryingOut = true
         defer { carryingOut = false }
