@@ -8,6 +8,11 @@ import NarratorBase
 /// commands say and reports when audio ran out (``finished(_:at:)``); the log gets each life once
 /// it has ended. The daemon's session runs it on the real clock, `narratorctl replay` on a virtual
 /// one (NarratorExperiments' `AnnouncementSimulation`), so both decide the same way.
+///
+/// Replays and sweeps (NarratorExperiments) run it with no client message (`Never`) from another
+/// module, where a generic is not specialized: the inputs they call are pre-specialized for
+/// `Never` here (`@_specialize(exported:)`), which keeps a sweep as fast as before the split
+/// (without it, 15% slower on one thread: docs/performance.md, issue 35).
 public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     /// One utterance in flight: what it says, what it is about, and when it was asked for and started.
     private struct Entry: Sendable {
@@ -18,14 +23,16 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
         var announcement: AnnouncementID?
         var queuedAt: MonotonicInstant
         var startedAt: MonotonicInstant?
-        /// The client's message it speaks, when a client sent one (an SSIP message). What the client
-        /// was told and what of it the listener has heard live here, with the utterance, not in a table beside it.
-        var message: Message?
     }
 
     public private(set) var queue: AnnouncementQueue
     public private(set) var scheduler: SpeechScheduler
     private var entries: [UtteranceID: Entry] = [:]
+    /// The client's message each utterance in flight speaks, when a client sent one (an SSIP
+    /// message): what the client was told and what of it the listener has heard. Kept beside the
+    /// entries rather than in them, so that the entries, which every input touches, are of one
+    /// concrete type whatever `Message` is (a plan used from another module is not specialized).
+    private var messagesInFlight: [UtteranceID: Message] = [:]
     private var nextUtterance: UInt64 = 1
 
     public init(policy: AnnouncementPolicy = .default, configuration: SpeechSchedulerConfiguration = SpeechSchedulerConfiguration()) {
@@ -35,13 +42,15 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
 
     /// When ``tick(at:)`` is due next: an announcement's expiry or refill, or a hint's pause.
     public var nextDeadline: MonotonicInstant? {
-        [queue.nextDeadline, scheduler.nextDeadline].compactMap { $0 }.min()
+        @_specialize(exported: true, where Message == Never)
+        get { [queue.nextDeadline, scheduler.nextDeadline].compactMap { $0 }.min() }
     }
 
     /// Nothing plays, nothing waits, no announcement is held.
     public var isIdle: Bool { scheduler.isIdle && queue.isIdle }
 
     /// Gives one tree its own announcement policy, or (nil) back the queue's.
+    @_specialize(exported: true, where Message == Never)
     public mutating func setPolicy(_ policy: AnnouncementPolicy?, forTree tree: String) {
         queue.setPolicy(policy, forTree: tree)
     }
@@ -49,6 +58,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     // MARK: Inputs
 
     /// Asks for speech that is not an announcement: focus, a value, a hint, direct speech.
+    @_specialize(exported: true, where Message == Never)
     public mutating func say(
         _ text: String, _ kind: SpeechKind, tree: String? = nil, element: String? = nil, language: String? = nil, client: ClientID? = nil,
         at now: MonotonicInstant
@@ -80,16 +90,17 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     /// end is no event to its client.
     private mutating func rest(heldBy request: UtteranceRequest, at now: MonotonicInstant) -> UtteranceRequest? {
         guard let playing = scheduler.playing, SpeechPolicy.holds(playing, for: request), let entry = entries[playing.id],
-              var message = entry.message
+              var message = messagesInFlight[playing.id]
         else { return nil }
         let rest = message.cutByKeyEcho()
-        entries[playing.id]?.message = message
+        messagesInFlight[playing.id] = message
         var continuation = playing
         continuation.text = rest.text
         return newUtterance(continuation, tree: entry.tree, element: entry.element, announcement: nil, message: rest, at: now)
     }
 
     /// A new announcement, numbered by the caller: the queue decides, and what it releases is spoken.
+    @_specialize(exported: true, where Message == Never)
     public mutating func announce(_ announcement: Announcement, at now: MonotonicInstant) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         absorb(queue.enqueue(announcement, at: now, speech: activity), at: now, into: &step)
@@ -98,6 +109,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
 
     /// Focus is about to move to `tree` (call before saying the focus speech): announcements
     /// waiting for a tree the focus left may be cancelled.
+    @_specialize(exported: true, where Message == Never)
     public mutating func focusMoved(toTree tree: String, at now: MonotonicInstant) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         absorb(queue.focusMoved(toTree: tree, at: now, speech: activity), at: now, into: &step)
@@ -106,6 +118,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
 
     /// The speech layer played `id` to its end (or gave up on it). Reports about utterances that
     /// no longer play (already interrupted) change nothing.
+    @_specialize(exported: true, where Message == Never)
     public mutating func finished(_ id: UtteranceID, at now: MonotonicInstant) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         follow(scheduler.finished(id, at: now), at: now, into: &step)
@@ -113,6 +126,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     }
 
     /// The speech layer could not play `id`: it ends `cancelled` (the journal says why), not spoken.
+    @_specialize(exported: true, where Message == Never)
     public mutating func failed(_ id: UtteranceID, at now: MonotonicInstant) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         follow(scheduler.abandon(id, at: now), at: now, into: &step)
@@ -120,6 +134,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     }
 
     /// Time passed: expiries, refilled rate limits, hints whose pause is over.
+    @_specialize(exported: true, where Message == Never)
     public mutating func tick(at now: MonotonicInstant) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         absorb(queue.tick(at: now, speech: activity), at: now, into: &step)
@@ -128,6 +143,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     }
 
     /// `stop`: cancels what waits in the queue, then silences speech.
+    @_specialize(exported: true, where Message == Never)
     public mutating func stop(at now: MonotonicInstant) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         absorb(queue.stop(at: now), at: now, into: &step)
@@ -137,6 +153,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
 
     /// Silences what `matches` picks among the utterances that are not announcements (an SSIP
     /// client's `CANCEL` or `PAUSE`): the playing one is interrupted, waiting ones dropped for `reason`.
+    @_specialize(exported: true, where Message == Never)
     public mutating func cancel(
         _ reason: SpeechEvent.DropReason, at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool
     ) -> PlanStep<Message> {
@@ -146,6 +163,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     }
 
     /// Interrupts the playing utterance if `matches` picks it (an SSIP client's `STOP`).
+    @_specialize(exported: true, where Message == Never)
     public mutating func stopPlaying(at now: MonotonicInstant, where matches: (UtteranceRequest) -> Bool) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         follow(scheduler.stopPlaying(at: now, where: matches), at: now, into: &step)
@@ -153,28 +171,31 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     }
 
     /// The request of an utterance still in flight (queued or playing).
+    @_specialize(exported: true, where Message == Never)
     public func request(_ id: UtteranceID) -> UtteranceRequest? { entries[id]?.request }
 
     /// The announcement an utterance in flight speaks, if it speaks one.
+    @_specialize(exported: true, where Message == Never)
     public func announcement(of id: UtteranceID) -> AnnouncementID? { entries[id]?.announcement }
 
     /// The client's message an utterance in flight speaks, if a client sent one.
-    public func message(_ id: UtteranceID) -> Message? { entries[id]?.message }
+    public func message(_ id: UtteranceID) -> Message? { messagesInFlight[id] }
 
     /// The clients' messages in flight (queued or playing), by utterance.
     public var messages: [(utterance: UtteranceID, message: Message)] {
-        entries.compactMap { id, entry in entry.message.map { (id, $0) } }
+        messagesInFlight.map { ($0.key, $0.value) }
     }
 
     /// Changes what is known of the message an utterance in flight speaks (the listener heard
     /// its start or a mark, its client paused it); nothing when it speaks none.
     public mutating func updateMessage(_ id: UtteranceID, _ change: (inout Message) -> Void) {
-        guard var message = entries[id]?.message else { return }
+        guard var message = messagesInFlight[id] else { return }
         change(&message)
-        entries[id]?.message = message
+        messagesInFlight[id] = message
     }
 
     /// New hint settings (switching hints off drops a pending hint).
+    @_specialize(exported: true, where Message == Never)
     public mutating func configure(_ configuration: SpeechSchedulerConfiguration, at now: MonotonicInstant) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         follow(scheduler.configure(configuration, at: now), at: now, into: &step)
@@ -183,6 +204,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
 
     /// The daemon is stopping: every utterance and announcement not yet ended gets its final
     /// outcome (`cancelled`) now, speech is told to stop, and nothing is left in flight.
+    @_specialize(exported: true, where Message == Never)
     public mutating func shutDown(at now: MonotonicInstant) -> PlanStep<Message> {
         var step = PlanStep<Message>()
         // Announcements first: waiting, deferred and in speech, each ends `cancelled`...
@@ -191,6 +213,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
         // event (for subscribers) and, for speech that is not an announcement, its row.
         follow(scheduler.stopAll(at: now), at: now, into: &step)
         entries.removeAll()
+        messagesInFlight.removeAll()
         return step
     }
 
@@ -216,7 +239,8 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
         nextUtterance += 1
         var request = request
         request.id = id
-        entries[id] = Entry(request: request, tree: tree, element: element, announcement: announcement, queuedAt: now, message: message)
+        entries[id] = Entry(request: request, tree: tree, element: element, announcement: announcement, queuedAt: now)
+        if let message { messagesInFlight[id] = message }
         return request
     }
 
@@ -268,7 +292,7 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
                     step.speech.append(record(event.utterance, entry, outcome: .cancelled, interruptedBy: nil, at: event.at))
                 }
             }
-            if let message = entry.message { step.endedMessages[event.utterance] = message }
+            if let message = messagesInFlight.removeValue(forKey: event.utterance) { step.endedMessages[event.utterance] = message }
             entries[event.utterance] = nil
         }
     }
