@@ -2,14 +2,9 @@ import NarratorBase
 
 /// Connections: who may connect, and what happens to their trees when they go.
 extension Session {
-    /// Only the daemon's own user and root are served, on either protocol.
-    func admits(_ credentials: Credentials) -> Bool {
-        credentials.uid == configuration.uid || credentials.uid == 0
-    }
-
     mutating func connect(_ client: ClientID, _ credentials: Credentials) {
         let uid = configuration.uid
-        guard admits(credentials) else {
+        guard credentials.isServed(byDaemonOf: uid) else {
             journal(.warning, "refused \(client): uid \(credentials.uid) (pid \(credentials.pid)) is not the daemon's user (uid \(uid))")
             send(
                 client,
@@ -27,7 +22,6 @@ extension Session {
     mutating func disconnect(_ client: ClientID) {
         guard let record = clients.removeValue(forKey: client) else { return }
         subscribers.removeAll { $0 == client }
-        disconnectSSIP(client)
         journal(.debug, "\(client) disconnected")
         for tree in trees(ownedBy: client) {
             owners[tree] = nil

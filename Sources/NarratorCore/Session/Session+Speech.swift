@@ -43,7 +43,7 @@ extension Session {
                 }
                 if case .finished = notice.phase, inaudible.contains(notice.utterance) { notice.inaudible = true }
                 for subscriber in subscribers { send(subscriber, .speech(notice)) }
-                if case .ssip = notice.kind, let message = step.message(notice.utterance, in: plan) { noticeSSIP(notice, message) }
+                if case .ssip = notice.kind, let message = step.message(notice.utterance, in: plan) { carryOut(ssip.notice(notice, message, at: now)) }
             }
         }
         for var record in step.announcements where record.announcement.id != appended {
@@ -52,7 +52,7 @@ extension Session {
         }
         for var record in step.speech {
             if inaudible.remove(record.utterance) != nil, record.outcome == .spoken { record.outcome = .inaudible }
-            effects.append(.appendLog(step.endedMessages[record.utterance].map { ssipRow(record, $0) } ?? LogRow(record, seconds: seconds), nil))
+            effects.append(.appendLog(step.endedMessages[record.utterance].map { ssip.row(record, $0) } ?? LogRow(record, seconds: seconds), nil))
         }
     }
 

@@ -9,7 +9,7 @@ extension Session {
         let queue = plan.queue
         var report = StatusReport(
             version: NarratorVersion.daemon, pid: configuration.pid, uptime: (uptime * 1000).rounded() / 1000, socket: configuration.socket,
-            clients: clients.count, trees: workspace.trees.count, focus: workspace.focus, audio: output,
+            clients: clients.count + ssip.count, trees: workspace.trees.count, focus: workspace.focus, audio: output,
             voice: settings.voice ?? configuration.standardVoice, speaking: plan.scheduler.playing != nil, queue: plan.scheduler.waiting.count + (plan.scheduler.held == nil ? 0 : 1),
             announcements: StatusReport.Announcements(
                 policy: queue.policy.name, waiting: queue.waiting.count,

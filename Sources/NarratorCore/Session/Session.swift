@@ -43,14 +43,9 @@ public struct Session: Sendable {
     /// `set` requests (or the daemon's own changes) waiting for the settings file to be written,
     /// and what waits on them.
     var settingsWrites = SettingsWrites()
-    /// Speech Dispatcher (SSIP) connections; their messages in flight live with their
-    /// utterances in the plan.
-    var ssipClients: [ClientID: SSIPClient] = [:]
-    var nextSSIPMessage: UInt64 = 1
-    var ssipGate = SSIPGate()
-    /// SSIP connections whose events wait for them to register their callbacks (``SSIPEventHold``);
-    /// only those with an event held, so that arming the timer looks at no other connection.
-    var ssipEventHolds: [ClientID: SSIPEventHold] = [:]
+    /// The Speech Dispatcher (SSIP) front end; its messages in flight live with their utterances
+    /// in the plan.
+    var ssip: SSIPServer
     private var nextTicket: UInt64 = 1
     var nextAnnouncement: UInt64 = 1
     /// When the one timer is due, if it is set: the session owns the timer. It decides the
@@ -88,6 +83,10 @@ public struct Session: Sendable {
         plan = SpeechPlan(policy: configuration.policy, configuration: settings.schedulerConfiguration)
         for (tree, policy) in configuration.treePolicies { plan.setPolicy(policy, forTree: tree) }
         nextAnnouncement = UInt64(max(0, log.lastAnnouncementID)) + 1
+        ssip = SSIPServer(
+            configuration: SSIPServer.Configuration(
+                uid: configuration.uid, messageBytes: configuration.limits.ssipMessageBytes, policy: configuration.policy,
+                engines: configuration.engines, catalog: configuration.catalog, wallClockOffset: configuration.wallClockOffset))
     }
 
     /// Takes one input at `now` and returns what to do about it, in order.
@@ -104,22 +103,27 @@ public struct Session: Sendable {
         case .prepared(let client, let prepared):
             takeInOrder(.request(prepared), from: client)
         case .ssipConnected(let client, let credentials):
-            connectSSIP(client, credentials)
+            carryOut(ssip.connect(client, credentials))
         case .ssipLine(let client, let line):
-            ssipLine(line, from: client)
+            let (now, stopping, settings) = (self.now, isShutDown, settings)
+            carryOut(ssip.take(line, from: client, plan: &plan, at: now, stopping: stopping, settings: settings))
         case .speechBegan(let utterance):
             guard !isShutDown else { break }
-            ssipBegan(utterance)
+            let now = self.now
+            carryOut(ssip.began(utterance, plan: &plan, at: now))
         case .speechReachedMark(let utterance, let mark):
             guard !isShutDown else { break }
-            ssipReachedMark(utterance, mark)
+            let now = self.now
+            carryOut(ssip.reached(utterance, mark: mark, plan: &plan, at: now))
         case .speechReached(let utterance, let offset):
             guard !isShutDown else { break }
-            ssipReachedSentence(utterance, offset)
-        case .rejectedLine(let client, _) where ssipClients[client] != nil:
-            ssipLineRefused(from: client)
+            ssip.reached(utterance, offset: offset, plan: &plan)
+        case .rejectedLine(let client, _) where ssip.serves(client):
+            carryOut(ssip.refusedLine(from: client))
         case .rejectedLine(let client, let problem):
             takeInOrder(.rejected(problem), from: client)
+        case .disconnected(let client) where ssip.serves(client):
+            carryOut(ssip.disconnect(client, at: self.now))
         case .disconnected(let client):
             takeInOrder(.disconnect, from: client)
         case .speechEnded(let utterance, let problem):
@@ -137,7 +141,7 @@ public struct Session: Sendable {
         case .timerFired:
             timer = nil
             expireSettingsWrites()
-            releaseSSIPEvents(dueBy: self.now)
+            carryOut(ssip.releaseEvents(dueBy: self.now))
             guard !isShutDown else { break }
             follow(plan.tick(at: self.now))
         case .logWritten(let ticket, let result):
@@ -207,6 +211,10 @@ public struct Session: Sendable {
         effects.append(.send(client, .event(event)))
     }
 
+    mutating func emit(_ effect: SessionEffect) {
+        effects.append(effect)
+    }
+
     mutating func journal(_ level: LogLevel, _ message: String) {
         effects.append(.journal(level, message))
     }
@@ -219,8 +227,7 @@ public struct Session: Sendable {
     /// Keeps one timer for the plan's next deadline (an expiry, a refill, a hint's pause), the
     /// oldest settings write's and the first SSIP event hold's.
     mutating func armTimer() {
-        let holds = ssipEventHolds.values.lazy.map(\.until).min()
-        let deadline = [isShutDown ? nil : plan.nextDeadline, settingsWrites.deadline, holds].compactMap { $0 }.min()
+        let deadline = [isShutDown ? nil : plan.nextDeadline, settingsWrites.deadline, ssip.nextDeadline].compactMap { $0 }.min()
         guard deadline != timer else { return }
         timer = deadline
         effects.append(deadline.map(SessionEffect.setTimer) ?? .cancelTimer)
@@ -246,7 +253,7 @@ public struct Session: Sendable {
         logCommand("shutdown", from: nil)
         follow(plan.shutDown(at: now))
         // The connections close soon: what they were still to be told goes now.
-        releaseSSIPEvents(dueBy: MonotonicInstant(nanoseconds: .max))
+        carryOut(ssip.releaseEvents(dueBy: MonotonicInstant(nanoseconds: .max)))
         // Nothing starts once every outcome is final (what the batch started, the plan just stopped).
         unplayed.removeAll()
         isShutDown = true
