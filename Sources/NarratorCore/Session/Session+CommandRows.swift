@@ -9,11 +9,11 @@ extension Session {
         let record = client.flatMap { clients[$0] }
         let credentials = ssipClient?.credentials ?? record?.credentials
         let name = ssipClient?.name ?? record?.name
-        effects.append(
+        batch.emit(
             .appendLog(
                 LogRow(
                     kind: "command", text: command, policy: configuration.policy.name, clientPID: credentials.map { Int64($0.pid) },
-                    clientUID: credentials.map { Int64($0.uid) }, clientName: name, queuedAt: seconds(now), endedAt: seconds(now),
+                    clientUID: credentials.map { Int64($0.uid) }, clientName: name, queuedAt: seconds(batch.now), endedAt: seconds(batch.now),
                     outcome: "done", connection: client.map { Int64($0.rawValue) }, command: command),
                 nil))
     }

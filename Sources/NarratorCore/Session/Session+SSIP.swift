@@ -15,18 +15,18 @@ extension Session {
             case .command(let command, let client): logCommand(command, from: client)
             case .speak(let message, let priority, let echo):
                 // The message goes with its utterance: the step may already play it, in this message's voice.
-                follow(plan.say(message, .ssip(priority), language: message.settings.speechLanguage, echo: echo, at: now).1)
+                follow(plan.say(message, .ssip(priority), language: message.settings.speechLanguage, echo: echo, at: batch.now).1)
             case .cancelAll:
-                follow(plan.cancel(.cancelled, at: now) { Self.isSSIP($0) })
+                follow(plan.cancel(.cancelled, at: batch.now) { Self.isSSIP($0) })
             case .cancel(let client):
-                follow(plan.cancel(.cancelled, at: now) { $0.client == client && Self.isSSIP($0) })
-                carryOut(ssip.cancelHeld(of: client, at: now))
+                follow(plan.cancel(.cancelled, at: batch.now) { $0.client == client && Self.isSSIP($0) })
+                carryOut(ssip.cancelHeld(of: client, at: batch.now))
             case .stopAll:
-                follow(plan.stopPlaying(at: now) { Self.isSSIP($0) })
+                follow(plan.stopPlaying(at: batch.now) { Self.isSSIP($0) })
             case .stop(let client):
-                follow(plan.stopPlaying(at: now) { $0.client == client && Self.isSSIP($0) })
+                follow(plan.stopPlaying(at: batch.now) { $0.client == client && Self.isSSIP($0) })
             case .pause(let client):
-                follow(plan.cancel(.paused, at: now) { $0.client == client && Self.isSSIP($0) })
+                follow(plan.cancel(.paused, at: batch.now) { $0.client == client && Self.isSSIP($0) })
             }
         }
     }

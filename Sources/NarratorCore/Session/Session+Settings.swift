@@ -12,7 +12,7 @@ extension Session {
     /// Checks a setting and has it saved; it takes effect (and `client` gets its reply) once the
     /// file is written. Without a client (the daemon's own change), failures go to the journal.
     mutating func changeSetting(_ key: String, to value: String, replyingTo client: ClientID?, id: JSONValue?) throws(ReplyError) {
-        var changed = settingsWrites.newest ?? settings
+        var changed = settingsWrites.newest ?? speech.settings
         do {
             try changed.set(key, to: value, installed: configuration.catalog, engines: configuration.engines)
         } catch {
@@ -40,16 +40,17 @@ extension Session {
         }
         switch result {
         case .success:
-            let before = Set(settings.chosenEngines(among: configuration.engines))
-            let idleBefore = settings.engineIdle
-            settings = waiting.settings
-            if settings.engineIdle != idleBefore { effects.append(.engineIdle(settings.engineIdle)) }
+            let before = Set(speech.settings.chosenEngines(among: configuration.engines))
+            let idleBefore = speech.settings.engineIdle
+            speech.use(waiting.settings, catalog: configuration.catalog)
+            let settings = speech.settings
+            if settings.engineIdle != idleBefore { batch.emit(.engineIdle(settings.engineIdle)) }
             for engine in settings.chosenEngines(among: configuration.engines) where !before.contains(engine) {
-                effects.append(.warmUp(engine: engine))
+                batch.emit(.warmUp(engine: engine))
             }
             // Later writes come back later: the file now holds the settings in force.
             settingsWrites.rewriteWhenSettled = false
-            follow(plan.configure(settings.schedulerConfiguration, at: now))
+            follow(plan.configure(settings.schedulerConfiguration, at: batch.now))
             if let key = waiting.key {
                 let value = (try? settings.get(key)) ?? ""
                 if let client = waiting.client {
@@ -73,7 +74,7 @@ extension Session {
     /// The timer: refuses every `set` whose write has taken longer than the bound. Its result may
     /// still come (``settingsSaved(_:_:)`` sees it as late).
     mutating func expireSettingsWrites() {
-        for (ticket, waiting) in settingsWrites.waiting.sorted(by: { $0.key < $1.key }) where waiting.deadline <= now {
+        for (ticket, waiting) in settingsWrites.waiting.sorted(by: { $0.key < $1.key }) where waiting.deadline <= batch.now {
             settingsWrites.waiting[ticket] = nil
             settingsWrites.abandoned.insert(ticket)
             let what = waiting.key ?? "writing the settings in force again"
@@ -100,8 +101,8 @@ extension Session {
     private mutating func write(_ settings: SpeechSettings, key: String?, answering client: ClientID?, id: JSONValue?) {
         let ticket = newTicket()
         settingsWrites.waiting[ticket] = SettingsWrites.Waiting(
-            client: client, id: id, key: key, settings: settings, deadline: now + Self.settingsWriteBound)
-        effects.append(.saveSettings(settings, ticket))
+            client: client, id: id, key: key, settings: settings, deadline: batch.now + Self.settingsWriteBound)
+        batch.emit(.saveSettings(settings, ticket))
     }
 
     /// A write given up on came back after all.
@@ -128,10 +129,10 @@ extension Session {
         guard settingsWrites.waiting.isEmpty else { return }
         if settingsWrites.rewriteWhenSettled {
             settingsWrites.rewriteWhenSettled = false
-            write(settings, key: nil, answering: nil, id: nil)
+            write(speech.settings, key: nil, answering: nil, id: nil)
         } else if settingsWrites.shutDownWhenSettled {
             settingsWrites.shutDownWhenSettled = false
-            effects.append(.shutDown)
+            batch.emit(.shutDown)
         }
     }
 }
