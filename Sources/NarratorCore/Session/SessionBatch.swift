@@ -41,6 +41,8 @@ struct SessionBatch: Sendable {
 
     /// The batch ends: what it started goes to the player, in order.
     mutating func handOut() -> [PlayRequest] {
+        // Most batches start nothing: their end costs no copy of the buffer.
+        guard !unplayed.isEmpty else { return [] }
         defer { unplayed.removeAll(keepingCapacity: true) }
         return unplayed
     }
