@@ -24,7 +24,7 @@ extension Session {
         }
         write(changed, key: key, answering: client, id: id)
         // What the connection sends next waits for this answer.
-        if let client, settingsWrites.held[client] == nil { settingsWrites.held[client] = [] }
+        if let client { settingsWrites.held.outstanding(client) }
     }
 
     /// The `changeSetting` input: the daemon's own change (its configuration read again).
@@ -92,9 +92,7 @@ extension Session {
     /// Holds `input` behind `client`'s `set` still being written; false when none is, and the
     /// input is for now.
     mutating func holdBehindSet(_ input: SettingsWrites.Held, from client: ClientID) -> Bool {
-        guard settingsWrites.held[client] != nil else { return false }
-        settingsWrites.held[client, default: []].append(input)
-        return true
+        settingsWrites.held.hold(input, from: client)
     }
 
     /// Asks for `settings` to be written; `key`'s `set` (from `client`, or the daemon's own) waits for it.
@@ -118,7 +116,8 @@ extension Session {
     /// A write's `set` was answered: what its connection sent after it goes on now, and what
     /// waits for every write, once none does.
     private mutating func answered(_ waiting: SettingsWrites.Waiting) {
-        if let client = waiting.client, let held = settingsWrites.held.removeValue(forKey: client) {
+        if let client = waiting.client {
+            let held = settingsWrites.held.done(client)
             // A `set` among them holds the rest again.
             for input in held { takeInOrder(input, from: client) }
         }
