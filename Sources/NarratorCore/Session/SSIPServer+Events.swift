@@ -47,7 +47,9 @@ extension SSIPServer {
     }
 
     /// The row of a message that never reached the plan (judged by the gate, held when its client left).
-    func row(for message: SSIPMessage, outcome: AnnouncementOutcome, startedAt: MonotonicInstant?, interruptedBy: String?, at now: MonotonicInstant) -> LogRow {
+    func row(
+        for message: SSIPMessage, outcome: AnnouncementOutcome, startedAt: MonotonicInstant?, interruptedBy: String?, at now: MonotonicInstant
+    ) -> LogRow {
         var row = LogRow(
             kind: "ssip", text: message.sent, policy: configuration.policy.name, queuedAt: seconds(message.queuedAt),
             startedAt: startedAt.map(seconds), endedAt: seconds(now), outcome: outcome.rawValue, interruptedBy: interruptedBy)

@@ -29,7 +29,9 @@ extension SSIPServer {
                 } else if text.isEmpty {
                     effects.append(.send(client, .reply(.messageCanceled)))
                 } else {
-                    queue(text, ssml: state.settings.ssmlMode, spelled: state.settings.spelling, command: .speak, from: client, plan: plan, at: now, longTextWords: settings.longTextWords, into: &effects)
+                    queue(
+                        text, ssml: state.settings.ssmlMode, spelled: state.settings.spelling, command: .speak, from: client, plan: plan, at: now,
+                        longTextWords: settings.longTextWords, into: &effects)
                 }
             case .tooLong:
                 state.reader = nil
@@ -69,6 +71,11 @@ extension SSIPServer {
     ) {
         guard let state = clients[client] else { return }
         func reply(_ reply: SSIPReply) { effects.append(.send(client, .reply(reply))) }
+        func say(_ words: String, _ command: SSIPSpeechCommand) {
+            queue(
+                words, ssml: false, spelled: false, command: command, from: client, plan: plan, at: now, longTextWords: speech.longTextWords,
+                into: &effects)
+        }
         if state.inBlock && !command.isAllowedInsideBlock {
             return reply(.notAllowedInsideBlock)
         }
@@ -77,11 +84,11 @@ extension SSIPServer {
             clients[client]?.reader = SSIPMessageReader(limit: configuration.messageBytes)
             reply(.receivingData)
         case .char(let character):
-            queue(SSIPWords.character(character), ssml: false, spelled: false, command: .char, from: client, plan: plan, at: now, longTextWords: speech.longTextWords, into: &effects)
+            say(SSIPWords.character(character), .char)
         case .key(let key):
-            queue(SSIPWords.key(key), ssml: false, spelled: false, command: .key, from: client, plan: plan, at: now, longTextWords: speech.longTextWords, into: &effects)
+            say(SSIPWords.key(key), .key)
         case .soundIcon(let icon):
-            queue(SSIPWords.soundIcon(icon), ssml: false, spelled: false, command: .soundIcon, from: client, plan: plan, at: now, longTextWords: speech.longTextWords, into: &effects)
+            say(SSIPWords.soundIcon(icon), .soundIcon)
         case .set(let target, let setting):
             let targets = self.targets(target, from: client)
             guard !targets.isEmpty else { return reply(.couldNotSet(setting)) }

@@ -92,7 +92,9 @@ struct SpeechDelivery: Sendable {
         case .restarting(let reason, let attempt):
             // Each new failure is news; the attempts of one outage are counted, not each said.
             if case .restarting = before, attempt > 1 { return nil }
-            return (.warning, "engine \(engine) \(reason): what it was saying and its speech until it is back are spoken by eSpeak NG; starting it again")
+            return (
+                .warning, "engine \(engine) \(reason): what it was saying and its speech until it is back are spoken by eSpeak NG; starting it again"
+            )
         case .ready:
             if case .restarting = before { return (.notice, "engine \(engine) is back") }
             return (.info, "engine \(engine) started")
