@@ -39,8 +39,8 @@ final class RequestPreparation {
     private let requests: RequestDecoder
     private let documents: TreeDocumentDecoder
     private let inbox: LoopInbox<DaemonMessage>
-    /// The clients with a line out being prepared, and what each sent after it.
-    private var held: [ClientID: [Held]] = [:]
+    /// The clients with a line out being prepared, and what each sent after it (the core's rule).
+    private var held = InputOrder<Held>()
     /// Set at shutdown: large lines are decoded on the loop from then on, so that nothing is
     /// handed out after the last line the loop waits for.
     private var stopping = false
@@ -56,12 +56,9 @@ final class RequestPreparation {
     /// or holds it behind the client's line being prepared; false when stopping and nothing is
     /// held: the loop decodes it then (``input(decoding:from:decoder:)``).
     func take(_ line: consuming LargeLine, from client: ClientID) -> Bool {
-        if held[client] != nil {
-            held[client, default: []].append(.largeLine(line))
-            return true
-        }
+        if held.hold(.largeLine(line), from: client) { return true }
         guard !stopping else { return false }
-        held[client] = []
+        held.outstanding(client)
         prepare(line, from: client)
         return true
     }
@@ -76,8 +73,8 @@ final class RequestPreparation {
     /// back as `DaemonMessage.prepared`); what the client sends after it waits behind it. False
     /// when stopping or when the client has a line out: the caller applies it, or holds it.
     func prepare(_ request: Request, tree: consuming AccessibilityTree, revision: UInt64, from client: ClientID) -> Bool {
-        guard !stopping, held[client] == nil else { return false }
-        held[client] = []
+        guard !stopping, !held.isWaiting(client) else { return false }
+        held.outstanding(client)
         let (documents, inbox) = (documents, inbox)
         // Emptied by the job, so that the worker's hold on the workspace's storage ends once
         // the update has copied what it writes to.
@@ -92,16 +89,14 @@ final class RequestPreparation {
 
     /// Holds `input` behind `client`'s line being prepared; false when none is, and it can be fed now.
     func hold(_ input: Held, from client: ClientID) -> Bool {
-        guard held[client] != nil else { return false }
-        held[client, default: []].append(input)
-        return true
+        held.hold(input, from: client)
     }
 
     /// `client`'s prepared line came back: what it sent after it, in order, to be taken as if
     /// it came now (``hold(_:from:)`` first: one of them may go to be prepared, and the rest then
     /// waits behind it).
     func finished(_ client: ClientID) -> [Held] {
-        held.removeValue(forKey: client) ?? []
+        held.done(client)
     }
 
     /// At shutdown: runs `body` (from the worker) once every line handed out so far has come back

@@ -1,5 +1,4 @@
 import NarratorCore
-import NarratorProtocol
 import NarratorSpeech
 
 extension SpeechPlayer.Event {

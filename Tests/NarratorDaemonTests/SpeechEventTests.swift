@@ -1,5 +1,4 @@
 @testable import NarratorDaemon
-import NarratorProtocol
 import NarratorSpeech
 import NarratorSpeechPlan
 import Testing

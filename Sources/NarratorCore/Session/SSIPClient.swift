@@ -2,9 +2,11 @@ import NarratorBase
 import NarratorSSIP
 import NarratorSpeechPlan
 
-/// What the session knows about one Speech Dispatcher (SSIP) connection beyond its
-/// ``ClientRecord``: its settings, a SPEAK whose data is still arriving, and a pause.
+/// What the SSIP server knows about one connection: who it is, its settings, a SPEAK whose
+/// data is still arriving, and a pause. (Its held events are the server's ``SSIPEventHold``.)
 struct SSIPClient: Sendable {
+    /// The client process, for the log.
+    let credentials: Credentials
     var settings = SSIPSettings()
     /// Reading a SPEAK's data lines, until the line holding only ".".
     var reader: SSIPMessageReader?
@@ -16,8 +18,6 @@ struct SSIPClient: Sendable {
     var paused = false
     /// Messages held while paused (and the one cut by the pause), spoken in order on `RESUME`.
     var held: [SSIPMessage] = []
-    /// Until when its events are held after its latest `225` (``SSIPEventHold``).
-    var eventsHeldUntil: MonotonicInstant?
 }
 
 /// One SSIP message, from its `225` reply to its final event: what it says, in whose voice,

@@ -10,6 +10,9 @@ import NarratorSSIP
 /// whose audio starts within a millisecond. So the events of a connection that was just given a
 /// `225` wait until it sends its next line (by then `speak()` has returned) or until ``grace`` has
 /// passed, whichever comes first, and then go out in order. What the listener hears is not delayed.
+///
+/// A hold is the one record of its deadline: it begins with the `225` (empty) and ends with the
+/// connection's next line or, once it holds an event, with the timer at ``until``.
 public struct SSIPEventHold: Sendable, Equatable {
     /// Long enough for the client's other thread to be scheduled and register its callback on a
     /// busy machine (python3-speechd's comm thread gives up the interpreter's lock as soon as it

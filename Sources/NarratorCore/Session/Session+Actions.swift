@@ -6,7 +6,7 @@ import NarratorProtocol
 extension Session {
     /// Sends an action to the tree's owner, or fails when the owner is gone.
     mutating func deliver(_ action: OwnerAction) throws(ReplyError) -> Delivery {
-        guard let owner = owners[action.tree], clients[owner] != nil else {
+        guard let owner = clients.owner(of: action.tree)?.id else {
             throw ReplyError(
                 .ownerGone,
                 "the app that registered tree \"\(action.tree)\" has disconnected, so nothing can perform \(action.action) on \"\(action.element)\"; the app must register the tree again (from a shell, narratorctl register --follow FILE stays connected as its owner)")
@@ -23,7 +23,7 @@ extension Session {
             return .delivered(try deliver(action))
         case .changed(let focus, let value, let spoken, let atBound):
             say(spoken, .value, tree: focus.tree, element: focus.element)
-            if let owner = owners[focus.tree], clients[owner] != nil {
+            if let owner = clients.owner(of: focus.tree)?.id {
                 send(owner, .value(ValueChange(tree: focus.tree, element: focus.element, value: value, spoken: spoken)))
             }
             return .adjusted(AdjustReport(utterance: spoken, focus: focus, value: value, boundary: atBound))

@@ -20,10 +20,9 @@ extension Session {
                 "this connection already has \(waiting) announcements waiting, the most allowed (--max-queued); wait for them to be spoken")
         }
         let announcement = Announcement(
-            id: AnnouncementID(nextAnnouncement), text: text, priority: priority, tree: tree, element: element, key: key, client: client,
+            id: logBook.newAnnouncement(), text: text, priority: priority, tree: tree, element: element, key: key, client: client,
             language: language ?? (tree == nil ? focusedLanguage : tree.flatMap { workspace.trees[$0]?.language }))
-        nextAnnouncement += 1
-        let step = plan.announce(announcement, at: now)
+        let step = plan.announce(announcement, at: batch.now)
         let policy = plan.queue.policy(for: tree).name
         let first = step.decisions.first { $0.announcement == announcement.id }
         var row: LogRow
@@ -32,7 +31,7 @@ extension Session {
         } else {
             row = LogRow(
                 announcement: Int64(announcement.id.rawValue), kind: .announcement, text: text, priority: priority.rawValue, tree: tree, element: element,
-                dedupKey: announcement.key, policy: policy, queuedAt: seconds(now), outcome: first.map { LogRow.Outcome($0.state) } ?? .queued)
+                dedupKey: announcement.key, policy: policy, queuedAt: seconds(batch.now), outcome: first.map { LogRow.Outcome($0.state) } ?? .queued)
         }
         let record = clients[client]
         row.clientPID = record.map { Int64($0.credentials.pid) }
@@ -42,22 +41,18 @@ extension Session {
         follow(step, appended: announcement.id)
         // Acknowledged once its row is on disk: the reply waits for the commit.
         let ticket = newTicket()
-        awaitingCommit[ticket] = (
-            client, id,
-            AnnounceReport(
-                announcement: announcement.id, decision: first?.state.name ?? "queued", priority: priority, key: announcement.key, policy: policy,
-                duplicateOf: first?.duplicateOf, logged: false, logProblem: nil)
-        )
-        effects.append(.appendLog(row, ticket))
+        clients.awaitCommit(
+            ticket,
+            JSONClients.AwaitingCommit(
+                client: client, id: id,
+                report: AnnounceReport(
+                    announcement: announcement.id, decision: first?.state.name ?? "queued", priority: priority, key: announcement.key, policy: policy,
+                    duplicateOf: first?.duplicateOf, logged: false, logProblem: nil)))
+        batch.emit(.appendLog(row, ticket))
     }
 
     mutating func logWritten(_ ticket: Ticket, _ result: Result<Void, LogProblem>) {
-        guard var waiting = awaitingCommit.removeValue(forKey: ticket) else { return }
-        switch result {
-        case .success: waiting.report.logged = true
-        case .failure(let problem): waiting.report.logProblem = problem
-        }
-        guard clients[waiting.client] != nil else { return }
+        guard let waiting = clients.committed(ticket, result) else { return }
         send(waiting.client, Reply(id: waiting.id, .success(.announced(waiting.report))))
     }
 }

@@ -8,7 +8,7 @@ extension Session {
     mutating func speakFocus(_ outcome: FocusOutcome) -> FocusReport {
         if !outcome.boundary {
             // Before the focus speech: announcements waiting for a tree the focus left may go.
-            follow(plan.focusMoved(toTree: outcome.focus.tree, at: now))
+            follow(plan.focusMoved(toTree: outcome.focus.tree, at: batch.now))
             say(outcome.spokenText, .focus, tree: outcome.focus.tree, element: outcome.focus.element)
             if let hint = outcome.utterance.hint { say(hint, .hint, tree: outcome.focus.tree, element: outcome.focus.element) }
         }
@@ -21,8 +21,7 @@ extension Session {
     /// its owner, when it asked (`focus_events` on `register`), hears where, so that an app mirroring another (the AT-SPI bridge) can move the
     /// application's own focus there. The owner's own focus requests are not echoed back.
     mutating func tellOwner(_ report: FocusReport, movedBy client: ClientID) -> FocusReport {
-        guard !report.boundary, focusEventTrees.contains(report.focus.tree), let owner = owners[report.focus.tree], owner != client, clients[owner] != nil
-        else { return report }
+        guard !report.boundary, let owner = clients.focusListener(of: report.focus.tree, movedBy: client) else { return report }
         send(owner, .focus(report.focus))
         return report
     }

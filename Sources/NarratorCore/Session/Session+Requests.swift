@@ -48,7 +48,7 @@ extension Session {
     ) throws(ReplyError) -> ReplyBody? {
         switch consume command {
         case .hello(let name):
-            if let name { clients[client]?.name = name }
+            if let name { clients.name(client, name) }
             return .hello(protocol: NarratorVersion.protocolVersion, daemon: NarratorVersion.daemon, client: client)
         case .register(let document, let isEphemeral, let focusEvents):
             let tree = try PreparedRequest.compile(document, decoder: workspace.decoder)
@@ -98,7 +98,7 @@ extension Session {
             return .spoke(text: text, utterance: utterance)
         case .stop:
             logCommand("stop", from: client)
-            follow(plan.stop(at: now))
+            follow(plan.stop(at: batch.now))
             return .stopped
         case .status:
             return .status(status)
@@ -114,14 +114,14 @@ extension Session {
             return nil
         case .get(let key):
             do {
-                return .setting(key: key, value: try settings.get(key))
+                return .setting(key: key, value: try speech.settings.get(key))
             } catch {
                 throw ReplyError(.invalidSetting, "\(error)")
             }
         case .voices(let query):
             return .voices(configuration.engines.listing(query, variants: configuration.variants))
         case .subscribe:
-            subscribe(client)
+            clients.subscribe(client)
             return .subscribed
         }
     }

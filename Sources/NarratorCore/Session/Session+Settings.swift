@@ -14,7 +14,7 @@ extension Session {
     /// Checks a setting and has it saved; it takes effect (and `client` gets its reply) once the
     /// file is written. Without a client (the daemon's own change), failures go to the journal.
     mutating func changeSetting(_ key: String, to value: String, replyingTo client: ClientID?, id: JSONValue?) throws(ReplyError) {
-        var changed = settingsWrites.newest ?? settings
+        var changed = settingsWrites.newest ?? speech.settings
         do {
             try changed.set(key, to: value, installed: configuration.catalog, engines: configuration.engines)
         } catch {
@@ -26,7 +26,7 @@ extension Session {
         }
         write(changed, key: key, answering: client, id: id)
         // What the connection sends next waits for this answer.
-        if let client, settingsWrites.held[client] == nil { settingsWrites.held[client] = [] }
+        if let client { settingsWrites.held.outstanding(client) }
     }
 
     /// The `changeSetting` input: the daemon's own change (its configuration read again).
@@ -42,16 +42,17 @@ extension Session {
         }
         switch result {
         case .success:
-            let before = Set(settings.chosenEngines(among: configuration.engines))
-            let idleBefore = settings.engineIdle
-            settings = waiting.settings
-            if settings.engineIdle != idleBefore { effects.append(.engineIdle(settings.engineIdle)) }
+            let before = Set(speech.settings.chosenEngines(among: configuration.engines))
+            let idleBefore = speech.settings.engineIdle
+            speech.use(waiting.settings, catalog: configuration.catalog)
+            let settings = speech.settings
+            if settings.engineIdle != idleBefore { batch.emit(.engineIdle(settings.engineIdle)) }
             for engine in settings.chosenEngines(among: configuration.engines) where !before.contains(engine) {
-                effects.append(.warmUp(engine: engine))
+                batch.emit(.warmUp(engine: engine))
             }
             // Later writes come back later: the file now holds the settings in force.
             settingsWrites.rewriteWhenSettled = false
-            follow(plan.configure(settings.schedulerConfiguration, at: now))
+            follow(plan.configure(settings.schedulerConfiguration, at: batch.now))
             if let key = waiting.key {
                 let value = (try? settings.get(key)) ?? ""
                 if let client = waiting.client {
@@ -75,7 +76,7 @@ extension Session {
     /// The timer: refuses every `set` whose write has taken longer than the bound. Its result may
     /// still come (``settingsSaved(_:_:)`` sees it as late).
     mutating func expireSettingsWrites() {
-        for (ticket, waiting) in settingsWrites.waiting.sorted(by: { $0.key < $1.key }) where waiting.deadline <= now {
+        for (ticket, waiting) in settingsWrites.waiting.sorted(by: { $0.key < $1.key }) where waiting.deadline <= batch.now {
             settingsWrites.waiting[ticket] = nil
             settingsWrites.abandoned.insert(ticket)
             let what = waiting.key ?? "writing the settings in force again"
@@ -93,17 +94,15 @@ extension Session {
     /// Holds `input` behind `client`'s `set` still being written; false when none is, and the
     /// input is for now.
     mutating func holdBehindSet(_ input: SettingsWrites.Held, from client: ClientID) -> Bool {
-        guard settingsWrites.held[client] != nil else { return false }
-        settingsWrites.held[client, default: []].append(input)
-        return true
+        settingsWrites.held.hold(input, from: client)
     }
 
     /// Asks for `settings` to be written; `key`'s `set` (from `client`, or the daemon's own) waits for it.
     private mutating func write(_ settings: SpeechSettings, key: String?, answering client: ClientID?, id: JSONValue?) {
         let ticket = newTicket()
         settingsWrites.waiting[ticket] = SettingsWrites.Waiting(
-            client: client, id: id, key: key, settings: settings, deadline: now + Self.settingsWriteBound)
-        effects.append(.saveSettings(settings, ticket))
+            client: client, id: id, key: key, settings: settings, deadline: batch.now + Self.settingsWriteBound)
+        batch.emit(.saveSettings(settings, ticket))
     }
 
     /// A write given up on came back after all.
@@ -119,7 +118,8 @@ extension Session {
     /// A write's `set` was answered: what its connection sent after it goes on now, and what
     /// waits for every write, once none does.
     private mutating func answered(_ waiting: SettingsWrites.Waiting) {
-        if let client = waiting.client, let held = settingsWrites.held.removeValue(forKey: client) {
+        if let client = waiting.client {
+            let held = settingsWrites.held.done(client)
             // A `set` among them holds the rest again.
             for input in held { takeInOrder(input, from: client) }
         }
@@ -130,10 +130,10 @@ extension Session {
         guard settingsWrites.waiting.isEmpty else { return }
         if settingsWrites.rewriteWhenSettled {
             settingsWrites.rewriteWhenSettled = false
-            write(settings, key: nil, answering: nil, id: nil)
+            write(speech.settings, key: nil, answering: nil, id: nil)
         } else if settingsWrites.shutDownWhenSettled {
             settingsWrites.shutDownWhenSettled = false
-            effects.append(.shutDown)
+            batch.emit(.shutDown)
         }
     }
 }

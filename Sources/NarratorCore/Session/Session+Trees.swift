@@ -10,20 +10,18 @@ extension Session {
         _ tree: consuming AccessibilityTree, ephemeral isEphemeral: Bool, focusEvents: Bool = false, from client: ClientID
     ) throws(ReplyError) -> RegisterReport {
         let name = tree.name
-        if let owner = owners[name], owner != client, let record = clients[owner] {
+        if let record = clients.owner(of: name), record.id != client {
             throw ReplyError(
                 .treeOwned, "tree \"\(name)\" is registered by another connection, \(record.label); unregister it first or use another name")
         }
-        let owned = trees(ownedBy: client)
+        let owned = clients.trees(ownedBy: client)
         if !owned.contains(name), owned.count >= configuration.limits.treesPerClient {
             throw ReplyError(
                 .limitExceeded, "this connection already owns \(owned.count) trees, the most allowed (--max-trees); unregister one first")
         }
         let (nodes, stops) = (tree.nodeCount, tree.stopCount)
         let replaced = workspace.register(tree)
-        owners[name] = client
-        if isEphemeral { ephemeral.insert(name) } else { ephemeral.remove(name) }
-        if focusEvents { focusEventTrees.insert(name) } else { focusEventTrees.remove(name) }
+        clients.registered(name, by: client, ephemeral: isEphemeral, focusEvents: focusEvents)
         journal(
             .info,
             "\(replaced ? "replaced" : "registered") tree \"\(name)\" (\(nodes) nodes, \(stops) stops) for \(clients[client]?.label ?? "\(client)")")
@@ -40,7 +38,7 @@ extension Session {
             guard case .unregister(let name) = request.command else { return [] }
             return workspace.trees[name].map { [$0] } ?? []
         case .disconnected(let client):
-            return owners.filter { $0.value == client && ephemeral.contains($0.key) }.compactMap { workspace.trees[$0.key] }
+            return clients.ephemeralTrees(ownedBy: client).compactMap { workspace.trees[$0] }
         default:
             return []
         }
@@ -48,9 +46,7 @@ extension Session {
 
     mutating func unregister(_ tree: String) throws(ReplyError) {
         try moving { (w) throws(NarratorError) in try w.unregister(tree) }
-        owners[tree] = nil
-        ephemeral.remove(tree)
-        focusEventTrees.remove(tree)
+        clients.unregistered(tree)
         journal(.info, "unregistered tree \"\(tree)\"")
     }
 
@@ -143,17 +139,12 @@ extension Session {
         return node.value ?? ""
     }
 
-    /// The trees `client` registered, by name.
-    func trees(ownedBy client: ClientID) -> [String] {
-        owners.compactMap { $0.value == client ? $0.key : nil }.sorted()
-    }
-
     func treeSummaries() -> [TreeSummary] {
         workspace.trees.sorted { $0.key < $1.key }.map { name, tree in
-            let owner = owners[name].flatMap { clients[$0] }
+            let owner = clients.owner(of: name)
             return TreeSummary(
                 tree: name, title: tree.title, language: tree.language, nodes: tree.nodeCount, stops: tree.stopCount,
-                owner: owner.map { TreeSummary.Owner(pid: $0.credentials.pid, name: $0.name) }, ephemeral: ephemeral.contains(name),
+                owner: owner.map { TreeSummary.Owner(pid: $0.credentials.pid, name: $0.name) }, ephemeral: clients.isEphemeral(name),
                 focused: workspace.focus?.tree == name)
         }
     }

@@ -2,61 +2,35 @@ import NarratorBase
 import NarratorEngines
 import NarratorModel
 import NarratorProtocol
-import NarratorSSIP
 import NarratorSpeechPlan
 
 /// Everything narratord decides, as one pure state machine: the registered trees and the focus,
-/// the connections and what they own, the limits, the speech plan (announcement queue, scheduler,
-/// every utterance in flight), the speech settings, and the replies that wait for a log commit.
+/// the speech plan (announcement queue, scheduler, every utterance in flight), and the machines
+/// around them, which it routes between: the JSON clients (``JSONClients``), the SSIP server
+/// (``SSIPServer``), the settings writes (``SettingsWrites``), how speech reaches the listener
+/// (``SpeechDelivery``), the log (``LogBook``) and the batch of inputs being handled (``SessionBatch``).
 ///
 /// It is driven by typed inputs only (``SessionInput``), each with the instant it happened on the
 /// monotonic clock, and acts only by returning effects (``SessionEffect``): replies and events
 /// to send, speech to play or stop, log rows to write, a timer to set. No sockets, threads, audio
 /// or disk: the daemon's shells carry the effects out and feed back what happened, so every
 /// scenario runs in a test on a virtual clock exactly as it runs in the daemon. The JSON protocol
-/// is one front end; others (an SSIP server, an AT-SPI bridge) plug in as further inputs and effects.
+/// is one front end; others (the SSIP server, an AT-SPI bridge) plug in as further inputs and effects.
 public struct Session: Sendable {
     public let configuration: SessionConfiguration
     public internal(set) var workspace: Workspace
     public internal(set) var plan: SpeechPlan<SSIPMessage>
-    public internal(set) var settings: SpeechSettings {
-        didSet { chosenVoice = settings.chosenVoice(installed: configuration.catalog) }
-    }
-    /// The user's voice setting as the engine selects it (a voice, or a language's voice).
-    private(set) var chosenVoice: VoiceChoice? {
-        didSet { if chosenVoice != oldValue { voicesByLanguage.removeAll() } }
-    }
-    /// The voice each language was read in under ``chosenVoice`` (see `voice(for:)`).
-    var voicesByLanguage: [String: VoiceChoice] = [:]
-    public internal(set) var output: OutputStatus
-    /// Each engine process's health, as its supervisor last said (eSpeak NG's is always ready).
-    public internal(set) var engineHealth: [EngineName: EngineHealth] = [:]
-    public internal(set) var log: LogHealth
-    var clients: [ClientID: ClientRecord] = [:]
-    /// The connected clients that receive speech events (narratorctl monitor), in order.
-    var subscribers: [ClientID] = []
-    /// The connection that registered each tree, while it is connected: the one record of who
-    /// owns what (a connection's own trees are read from it, ``trees(ownedBy:)``).
-    var owners: [String: ClientID] = [:]
-    /// Trees removed when their owner disconnects.
-    var ephemeral: Set<String> = []
-    /// Trees whose owner asked to hear where users move the focus (`focus_events`).
-    var focusEventTrees: Set<String> = []
-    /// Announce replies waiting for their row's commit.
-    var awaitingCommit: [Ticket: (client: ClientID, id: JSONValue?, report: AnnounceReport)] = [:]
+    /// The user's speech settings, the voices, the engines' health and the audio output.
+    var speech: SpeechDelivery
+    var logBook: LogBook
+    /// The JSON protocol's connections, what they own and the replies they wait for.
+    var clients: JSONClients
     /// `set` requests (or the daemon's own changes) waiting for the settings file to be written,
     /// and what waits on them.
     var settingsWrites = SettingsWrites()
-    /// Speech Dispatcher (SSIP) connections; their messages in flight live with their
-    /// utterances in the plan.
-    var ssipClients: [ClientID: SSIPClient] = [:]
-    var nextSSIPMessage: UInt64 = 1
-    var ssipGate = SSIPGate()
-    /// SSIP connections whose events wait for them to register their callbacks (``SSIPEventHold``);
-    /// only those with an event held, so that arming the timer looks at no other connection.
-    var ssipEventHolds: [ClientID: SSIPEventHold] = [:]
-    private var nextTicket: UInt64 = 1
-    var nextAnnouncement: UInt64 = 1
+    /// The Speech Dispatcher (SSIP) front end; its messages in flight live with their utterances
+    /// in the plan.
+    var ssip: SSIPServer
     /// When the one timer is due, if it is set: the session owns the timer. It decides the
     /// deadline (the plan's next one) and says so only when it changes (`setTimer`, `cancelTimer`),
     /// and learns it fired from `timerFired`; its shell keeps nothing of it but the handle its
@@ -64,17 +38,14 @@ public struct Session: Sendable {
     private var timer: MonotonicInstant?
     /// Set by `shutdown`: every outcome is final, and speech reports that come later change nothing.
     private(set) var isShutDown = false
-    /// Utterances some of whose audio went to null because the sound server was gone or stalled:
-    /// played to their end, they are logged `inaudible`, not `spoken`.
-    var inaudible: Set<UtteranceID> = []
-    /// The speech started by the current batch of inputs and not stopped by it, in order: handed
-    /// out as `play` effects when the batch ends, so that an utterance the same batch also stopped
-    /// (a burst of SSIP texts, each cutting the last) is never given to the player at all.
-    var unplayed: [PlayRequest] = []
-    /// The effects of the input being handled, in order.
-    var effects: [SessionEffect] = []
-    /// The instant of the input being handled.
-    var now: MonotonicInstant
+    /// The input being handled: its instant, its effects, the speech it started.
+    var batch: SessionBatch
+
+    public var settings: SpeechSettings { speech.settings }
+    public var output: OutputStatus { speech.output }
+    /// Each engine process's health, as its supervisor last said (eSpeak NG's is always ready).
+    public var engineHealth: [EngineName: EngineHealth] { speech.engineHealth }
+    public var log: LogHealth { logBook.health }
 
     /// - Parameters:
     ///   - settings: the saved speech settings (with the start-up options applied).
@@ -82,16 +53,17 @@ public struct Session: Sendable {
     ///   - log: the log writer's status at start-up (its highest announcement id numbers new ones).
     public init(configuration: SessionConfiguration, settings: SpeechSettings, output: OutputStatus, log: LogHealth) {
         self.configuration = configuration
-        self.settings = settings
-        chosenVoice = settings.chosenVoice(installed: configuration.catalog)
-        self.output = output
-        self.log = log
-        for engine in configuration.otherEngines { engineHealth[engine.name] = .notStarted }
-        self.now = configuration.startedAt
+        speech = SpeechDelivery(settings: settings, output: output, configuration: configuration)
+        logBook = LogBook(log)
+        clients = JSONClients()
+        batch = SessionBatch(at: configuration.startedAt)
         workspace = Workspace(decoder: TreeDocumentDecoder(limits: configuration.limits.document))
         plan = SpeechPlan(policy: configuration.policy, configuration: settings.schedulerConfiguration)
         for (tree, policy) in configuration.treePolicies { plan.setPolicy(policy, forTree: tree) }
-        nextAnnouncement = UInt64(max(0, log.lastAnnouncementID)) + 1
+        ssip = SSIPServer(
+            configuration: SSIPServer.Configuration(
+                uid: configuration.uid, messageBytes: configuration.limits.ssipMessageBytes, policy: configuration.policy,
+                engines: configuration.engines, catalog: configuration.catalog, wallClockOffset: configuration.wallClockOffset))
     }
 
     /// Takes one input at `now` and returns what to do about it, in order.
@@ -99,7 +71,8 @@ public struct Session: Sendable {
     /// The input is taken, not borrowed: a register request's document then lives only until
     /// its tree is decoded.
     public mutating func handle(_ input: consuming SessionInput, at now: MonotonicInstant) -> [SessionEffect] {
-        self.now = max(self.now, now)
+        batch.now = max(batch.now, now)
+        let now = batch.now
         switch consume input {
         case .connected(let client, let credentials):
             connect(client, credentials)
@@ -108,31 +81,33 @@ public struct Session: Sendable {
         case .prepared(let client, let prepared):
             takeInOrder(.request(prepared), from: client)
         case .ssipConnected(let client, let credentials):
-            connectSSIP(client, credentials)
+            carryOut(ssip.connect(client, credentials))
         case .ssipLine(let client, let line):
-            ssipLine(line, from: client)
+            carryOut(ssip.take(line, from: client, plan: &plan, at: now, stopping: isShutDown, settings: speech.settings))
         case .speechBegan(let utterance):
             guard !isShutDown else { break }
-            ssipBegan(utterance)
+            carryOut(ssip.began(utterance, plan: &plan, at: now))
         case .speechReachedMark(let utterance, let mark):
             guard !isShutDown else { break }
-            ssipReachedMark(utterance, mark)
+            carryOut(ssip.reached(utterance, mark: mark, plan: &plan, at: now))
         case .speechReached(let utterance, let offset):
             guard !isShutDown else { break }
-            ssipReachedSentence(utterance, offset)
-        case .rejectedLine(let client, _) where ssipClients[client] != nil:
-            ssipLineRefused(from: client)
+            ssip.reached(utterance, offset: offset, plan: &plan)
+        case .rejectedLine(let client, _) where ssip.serves(client):
+            carryOut(ssip.refusedLine(from: client))
         case .rejectedLine(let client, let problem):
             takeInOrder(.rejected(problem), from: client)
+        case .disconnected(let client) where ssip.serves(client):
+            carryOut(ssip.disconnect(client, at: now))
         case .disconnected(let client):
             takeInOrder(.disconnect, from: client)
         case .speechEnded(let utterance, let problem):
             guard !isShutDown else { break }
             if let problem {
                 journal(.warning, "speech \(utterance) could not be played to its end: \(problem)")
-                follow(plan.failed(utterance, at: self.now))
+                follow(plan.failed(utterance, at: now))
             } else {
-                follow(plan.finished(utterance, at: self.now))
+                follow(plan.finished(utterance, at: now))
             }
         case .outputChanged(let status):
             outputChanged(status)
@@ -141,15 +116,13 @@ public struct Session: Sendable {
         case .timerFired:
             timer = nil
             expireSettingsWrites()
-            releaseSSIPEvents(dueBy: self.now)
+            carryOut(ssip.releaseEvents(dueBy: now))
             guard !isShutDown else { break }
-            follow(plan.tick(at: self.now))
+            follow(plan.tick(at: now))
         case .logWritten(let ticket, let result):
             logWritten(ticket, result)
         case .logHealth(let health):
-            if let aside = health.setAside, aside != log.setAside { journal(.warning, Self.setAsideMessage(aside, log: health.path)) }
-            log = health
-            nextAnnouncement = max(nextAnnouncement, UInt64(max(0, health.lastAnnouncementID)) + 1)
+            if let aside = logBook.report(health) { journal(.warning, Self.setAsideMessage(aside, log: health.path)) }
         case .settingsSaved(let ticket, let result):
             settingsSaved(ticket, result)
         case .changeSetting(let key, let value):
@@ -158,15 +131,13 @@ public struct Session: Sendable {
         case .shutdown:
             shutDown()
         case .batchEnded:
-            for request in unplayed {
-                if !output.reachesListener { inaudible.insert(request.utterance.id) }
-                effects.append(.play(request))
+            for request in batch.handOut() {
+                speech.handedOut(request)
+                batch.emit(.play(request))
             }
-            unplayed.removeAll(keepingCapacity: true)
         }
         armTimer()
-        defer { effects.removeAll(keepingCapacity: true) }
-        return effects
+        return batch.take()
     }
 
     /// What a connection sent, unless it is to wait behind the connection's `set` (see `Session+Settings`).
@@ -204,30 +175,32 @@ public struct Session: Sendable {
     // MARK: Effects
 
     mutating func send(_ client: ClientID, _ reply: Reply) {
-        effects.append(.send(client, .reply(reply)))
+        batch.emit(.send(client, .reply(reply)))
     }
 
     mutating func send(_ client: ClientID, _ event: Event) {
-        effects.append(.send(client, .event(event)))
+        batch.emit(.send(client, .event(event)))
+    }
+
+    mutating func emit(_ effect: SessionEffect) {
+        batch.emit(effect)
     }
 
     mutating func journal(_ level: LogLevel, _ message: String) {
-        effects.append(.journal(level, message))
+        batch.emit(.journal(level, message))
     }
 
     mutating func newTicket() -> Ticket {
-        defer { nextTicket += 1 }
-        return Ticket(nextTicket)
+        clients.newTicket()
     }
 
     /// Keeps one timer for the plan's next deadline (an expiry, a refill, a hint's pause), the
     /// oldest settings write's and the first SSIP event hold's.
     mutating func armTimer() {
-        let holds = ssipEventHolds.values.lazy.map(\.until).min()
-        let deadline = [isShutDown ? nil : plan.nextDeadline, settingsWrites.deadline, holds].compactMap { $0 }.min()
+        let deadline = [isShutDown ? nil : plan.nextDeadline, settingsWrites.deadline, ssip.nextDeadline].compactMap { $0 }.min()
         guard deadline != timer else { return }
         timer = deadline
-        effects.append(deadline.map(SessionEffect.setTimer) ?? .cancelTimer)
+        batch.emit(deadline.map(SessionEffect.setTimer) ?? .cancelTimer)
     }
 
     /// What the journal says, once, when the log's file was set aside.
@@ -248,14 +221,14 @@ public struct Session: Sendable {
         // so the log holds no open row; replies that wait for a commit are answered as their rows
         // commit, before the daemon closes the connections. Its row tells a trace of the log why.
         logCommand("shutdown", from: nil)
-        follow(plan.shutDown(at: now))
+        follow(plan.shutDown(at: batch.now))
         // The connections close soon: what they were still to be told goes now.
-        releaseSSIPEvents(dueBy: MonotonicInstant(nanoseconds: .max))
+        carryOut(ssip.releaseEvents(dueBy: MonotonicInstant(nanoseconds: .max)))
         // Nothing starts once every outcome is final (what the batch started, the plan just stopped).
-        unplayed.removeAll()
+        batch.dropUnplayed()
         isShutDown = true
         armTimer()
         // A `set` still being written is answered first (or given up on, after the bound).
-        if settingsWrites.waiting.isEmpty { effects.append(.shutDown) } else { settingsWrites.shutDownWhenSettled = true }
+        if settingsWrites.waiting.isEmpty { batch.emit(.shutDown) } else { settingsWrites.shutDownWhenSettled = true }
     }
 }

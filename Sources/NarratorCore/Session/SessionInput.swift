@@ -62,6 +62,9 @@ public struct Credentials: Sendable, Hashable {
         self.pid = pid
         self.uid = uid
     }
+
+    /// Only the daemon's own user and root are served, on either protocol.
+    public func isServed(byDaemonOf uid: UInt32) -> Bool { self.uid == uid || self.uid == 0 }
 }
 
 /// Why a line was refused before it could be decoded.

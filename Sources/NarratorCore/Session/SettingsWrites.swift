@@ -32,7 +32,7 @@ struct SettingsWrites: Sendable {
     /// A write given up on was written after all, so the file may hold a setting not in force:
     /// once no write waits, the settings in force are written again.
     var rewriteWhenSettled = false
-    var held: [ClientID: [Held]] = [:]
+    var held = InputOrder<Held>()
     /// The session has shut down and says so (`SessionEffect.shutDown`) once no write waits.
     var shutDownWhenSettled = false
 
