@@ -1,5 +1,5 @@
+import NarratorBase
 import NarratorCommandLine
-import NarratorCore
 
 /// What SIGHUP does with the configuration file: reads it again (with the command line over it,
 /// as at start-up) and says what changed.

@@ -1,6 +1,5 @@
 import NarratorBase
 import NarratorCommandLine
-import NarratorCore
 import NarratorEngines
 import NarratorSpeechPlan
 import NarratorSystem

@@ -1,4 +1,4 @@
-import NarratorCore
+import NarratorBase
 import NarratorSystem
 
 /// Writes one line per event to stderr, prefixed with its syslog priority (`<6>`), which

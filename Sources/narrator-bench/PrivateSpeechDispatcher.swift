@@ -1,5 +1,5 @@
 import Foundation
-import NarratorCore
+import NarratorBase
 import NarratorPulseHarness
 import NarratorSystem
 

@@ -1,5 +1,5 @@
 import NarratorBase
-import NarratorCore
+import NarratorSSIP
 import Testing
 
 /// python3-speechd registers a message's callback only after reading its `225`, on another thread

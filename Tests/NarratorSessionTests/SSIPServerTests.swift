@@ -1,5 +1,4 @@
 import NarratorBase
-import NarratorCore
 import NarratorEngines
 import NarratorSSIP
 import NarratorSpeechPlan

@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorCore
+import NarratorSSIP
 import NarratorSpeechPlan
 import Testing
 

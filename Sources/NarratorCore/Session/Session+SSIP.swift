@@ -1,4 +1,5 @@
 import NarratorBase
+import NarratorSSIP
 import NarratorSpeechPlan
 
 /// Routing to the SSIP server (``SSIPServer``): its inputs go to it, and what it asks for is

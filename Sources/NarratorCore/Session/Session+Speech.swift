@@ -1,4 +1,5 @@
 import NarratorEngines
+import NarratorSSIP
 import NarratorSpeechPlan
 
 /// Speech: asking the plan to say something, and carrying its steps out (the user's settings are

@@ -2,6 +2,7 @@ import NarratorBase
 import NarratorEngines
 import NarratorModel
 import NarratorProtocol
+import NarratorSSIP
 import NarratorSpeechPlan
 
 /// Everything narratord decides, as one pure state machine: the registered trees and the focus,

@@ -53,20 +53,6 @@ public enum SessionInput: Sendable {
     case batchEnded
 }
 
-/// Who is at the other end of a connection.
-public struct Credentials: Sendable, Hashable {
-    public var pid: Int
-    public var uid: UInt32
-
-    public init(pid: Int, uid: UInt32) {
-        self.pid = pid
-        self.uid = uid
-    }
-
-    /// Only the daemon's own user and root are served, on either protocol.
-    public func isServed(byDaemonOf uid: UInt32) -> Bool { self.uid == uid || self.uid == 0 }
-}
-
 /// Why a line was refused before it could be decoded.
 public enum LineProblem: Sendable, Hashable {
     /// Longer than the daemon accepts (`--max-message`); it was discarded.

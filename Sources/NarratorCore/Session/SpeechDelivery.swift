@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorEngines
+import NarratorSSIP
 import NarratorSpeechPlan
 
 /// How speech reaches the listener: the user's speech settings, the voice they pick for each

@@ -1,5 +1,4 @@
 import NarratorBase
-import NarratorSSIP
 import NarratorSpeechPlan
 
 /// What the SSIP server knows about one connection: who it is, its settings, a SPEAK whose
@@ -39,10 +38,10 @@ public struct SSIPMessage: PlannedMessage {
     /// taken once when the message arrives; a message resumed after a pause keeps it.
     var key: String
     /// The command that sent it: only a `SPEAK` is judged by the gate.
-    var command: SSIPSpeechCommand
-    var ssml: Bool
+    package var command: SSIPSpeechCommand
+    package var ssml: Bool
     /// The client's settings when it sent the message: they stay with the message.
-    var settings: SSIPSettings
+    package var settings: SSIPSettings
     /// The client process, for the log.
     var credentials: Credentials?
     /// When it was acknowledged, for the log.

@@ -1,5 +1,4 @@
 import NarratorBase
-import NarratorSSIP
 
 /// Events held back from an SSIP connection for a moment after it was told a message's number.
 ///

@@ -1,5 +1,4 @@
 import NarratorBase
-import NarratorSSIP
 import NarratorSpeechPlan
 
 /// An SSIP message's life: acknowledged, judged, handed to speech, paused and resumed, ended.

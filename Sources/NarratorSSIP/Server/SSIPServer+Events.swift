@@ -1,5 +1,4 @@
 import NarratorBase
-import NarratorSSIP
 import NarratorSpeechPlan
 
 /// Events to SSIP connections, held while the client may not have its callback yet

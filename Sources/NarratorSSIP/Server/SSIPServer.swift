@@ -1,6 +1,5 @@
 import NarratorBase
 import NarratorEngines
-import NarratorSSIP
 import NarratorSpeechPlan
 
 /// Speech Dispatcher's protocol (SSIP) as a machine of its own: its connections, their settings,

@@ -1,6 +1,5 @@
 import NarratorBase
 import NarratorEngines
-import NarratorSSIP
 import NarratorSpeechPlan
 
 /// What an SSIP connection sends: lines, SPEAK's data, and commands.
