@@ -304,6 +304,7 @@ public enum DaemonMain {
         configuration.variants = player.engine.variants
         configuration.otherEngines = others.map { EngineVoices(name: $0.engineName, voices: $0.voices) }
         configuration.limits.ssipMessageBytes = options.maxMessageBytes
+        configuration.updatesPreparedFrom = PreparedUpdate.threshold
         let session = Session(configuration: configuration, settings: settings, output: player.output.status, log: log.health)
         let driver = SessionDriver(
             session: session, player: player, log: log, settingsFile: settingsFile, decoder: RequestDecoder(parser: options.limits.document.parser),

@@ -8,11 +8,12 @@ import NarratorSystem
 import Synchronization
 
 /// Large request lines prepared on a thread of their own (checked to be UTF-8, decoded, a
-/// `register`'s tree compiled: ``PreparedRequest``), so that nobody waits behind them on the
-/// loop: registering a 100,000-element tree takes a fifth of a second, which every other client,
-/// a screen reader's key echo among them, would otherwise wait through. A client's later input
-/// waits behind its own line until that comes back, so each client is answered in the order it
-/// sent its requests; other clients do not wait.
+/// `register`'s tree compiled: ``PreparedRequest``), and updates applied to a copy of a large
+/// tree (``PreparedUpdate``), so that nobody waits behind them on the loop: registering a
+/// 100,000-element tree takes a fifth of a second, which every other client, a screen reader's
+/// key echo among them, would otherwise wait through. The session decides what is prepared and
+/// what waits behind it (`SessionEffect.prepare`, `.prepareUpdate`); this only prepares what it
+/// is told to and posts the result back. It holds nothing and decides nothing.
 ///
 /// It lives on the loop thread, with the driver; only the pure preparing, and freeing what the
 /// session let go of, run on the worker thread, which yields to speech and the loop (on two
@@ -23,27 +24,14 @@ final class RequestPreparation {
     /// handing it over and back.
     static let threshold = 64 << 10
 
-    /// What a client sent behind a line being prepared, in order.
-    enum Held {
-        case line(String)
-        case largeLine(LargeLine)
-        /// Anything else that must not overtake the line: a refused line, the connection gone.
-        case input(SessionInput)
-    }
-
     private let worker = WorkerThread<Void>(name: "narrator.prepare") {
         try? Syscall.setCurrentThreadNiceness(10)
     }
     /// Counts what was handed to the worker, so that memory is given back once none came for a while.
     private let handedOut = HandOuts()
-    private let requests: RequestDecoder
     private let documents: TreeDocumentDecoder
     private let inbox: LoopInbox<DaemonMessage>
-    /// The clients with a line out being prepared, and what each sent after it (the core's rule).
-    private var held = InputOrder<Held>()
-    /// Set at shutdown: large lines are decoded on the loop from then on, so that nothing is
-    /// handed out after the last line the loop waits for.
-    private var stopping = false
+    private let requests: RequestDecoder
 
     /// - Parameter documents: the session's own (`Workspace.decoder`), so that the limits are the same.
     init(requests: RequestDecoder, documents: TreeDocumentDecoder, inbox: LoopInbox<DaemonMessage>) {
@@ -52,57 +40,23 @@ final class RequestPreparation {
         self.inbox = inbox
     }
 
-    /// Prepares a large line off the loop (its result comes back as `DaemonMessage.prepared`),
-    /// or holds it behind the client's line being prepared; false when stopping and nothing is
-    /// held: the loop decodes it then (``input(decoding:from:decoder:)``).
-    func take(_ line: consuming LargeLine, from client: ClientID) -> Bool {
-        if held.hold(.largeLine(line), from: client) { return true }
-        guard !stopping else { return false }
-        held.outstanding(client)
-        prepare(line, from: client)
-        return true
-    }
-
-    /// A large line decoded on the calling thread: the same replies as prepared off it.
-    static func input(decoding line: LargeLine, from client: ClientID, decoder: RequestDecoder) -> SessionInput {
-        guard let text = String(validating: line.joined(), as: UTF8.self) else { return .rejectedLine(client, .invalidUTF8) }
-        return .request(client, decoder.decode(text))
-    }
-
-    /// Applies an update to a copy of its large tree off the loop (``PreparedUpdate``; it comes
-    /// back as `DaemonMessage.prepared`); what the client sends after it waits behind it. False
-    /// when stopping or when the client has a line out: the caller applies it, or holds it.
-    func prepare(_ request: Request, tree: consuming AccessibilityTree, revision: UInt64, from client: ClientID) -> Bool {
-        guard !stopping, !held.isWaiting(client) else { return false }
-        held.outstanding(client)
-        let (documents, inbox) = (documents, inbox)
+    /// Applies an update to a copy of its large tree off the loop (``PreparedUpdate``); it comes
+    /// back as `DaemonMessage.prepared`.
+    func prepare(_ update: UpdateToPrepare, from client: ClientID) {
+        let (documents, inbox, request, revision) = (documents, inbox, update.request, update.revision)
         // Emptied by the job, so that the worker's hold on the workspace's storage ends once
         // the update has copied what it writes to.
-        let parcel = Parcel(tree)
+        let parcel = Parcel(update.tree)
         worker.submit { _ in
             guard let tree = parcel.take() else { return }
             let prepared = PreparedUpdate(request: request, tree: tree, revision: revision, decoder: documents)
             inbox.post(.prepared(client, .prepared(client, .update(prepared))))
         }
-        return true
-    }
-
-    /// Holds `input` behind `client`'s line being prepared; false when none is, and it can be fed now.
-    func hold(_ input: Held, from client: ClientID) -> Bool {
-        held.hold(input, from: client)
-    }
-
-    /// `client`'s prepared line came back: what it sent after it, in order, to be taken as if
-    /// it came now (``hold(_:from:)`` first: one of them may go to be prepared, and the rest then
-    /// waits behind it).
-    func finished(_ client: ClientID) -> [Held] {
-        held.done(client)
     }
 
     /// At shutdown: runs `body` (from the worker) once every line handed out so far has come back
-    /// to the loop, and hands out no more.
+    /// to the loop (the session hands out none once it is shutting down).
     func stop(then body: @escaping @Sendable () -> Void) {
-        stopping = true
         worker.submit { _ in body() }
     }
 
@@ -151,7 +105,8 @@ final class RequestPreparation {
         }
     }
 
-    private func prepare(_ line: consuming LargeLine, from client: ClientID) {
+    /// Prepares a large line off the loop; its result comes back as `DaemonMessage.prepared`.
+    func prepare(_ line: consuming LargeLine, from client: ClientID) {
         let (requests, documents, inbox) = (requests, documents, inbox)
         // Handed over in a parcel the job empties, so that the line is freed as soon as it is
         // decoded rather than when the job ends.
@@ -163,7 +118,7 @@ final class RequestPreparation {
                 bytes = []
                 input = .prepared(client, PreparedRequest(line: text, requests: requests, documents: documents))
             } else {
-                input = .rejectedLine(client, .invalidUTF8)
+                input = .prepared(client, .refused(.invalidUTF8))
             }
             inbox.post(.prepared(client, input))
         }

@@ -35,7 +35,7 @@ final class SessionDriver: ConnectionHandler {
     private let settingsQueue = DispatchQueue(label: "narrator.settings")
     /// Reads the configuration file again after SIGHUP, off the loop.
     private let reloadQueue = DispatchQueue(label: "narrator.reload")
-    /// Large lines decoded off the loop, and the inputs that wait behind them.
+    /// Large lines and large trees' updates prepared off the loop, as the session says.
     private let preparation: RequestPreparation
     /// How long stopping waits for the log's last rows (and then for its thread): a disk that
     /// does not answer must not keep the daemon from stopping.
@@ -80,37 +80,17 @@ final class SessionDriver: ConnectionHandler {
             }
             return
         }
+        // The session decides what waits behind what, and which lines go to be prepared.
         switch input {
-        case .largeLine(let line): take(.largeLine(line), from: client, loop)
-        case .line(let line): take(.line(line), from: client, loop)
-        case .lineTooLong(let limit): take(.input(.rejectedLine(client, .tooLong(limit: limit))), from: client, loop)
-        case .invalidUTF8: take(.input(.rejectedLine(client, .invalidUTF8)), from: client, loop)
-        }
-    }
-
-    /// A JSON client's input, in the order it sent it: a large line is prepared off the loop, and
-    /// so is an update that rebuilds a large tree's reading order; what the client sends after
-    /// either waits behind it. Everything else is fed now.
-    private func take(_ item: RequestPreparation.Held, from client: ClientID, _ loop: any ConnectionLoop<DaemonMessage>) {
-        if preparation.hold(item, from: client) { return }
-        switch item {
-        case .largeLine(let line):
-            if !preparation.take(line, from: client) { feed(RequestPreparation.input(decoding: line, from: client, decoder: decoder), loop) }
-        case .line(let line):
-            let decoded = decoder.decode(line)
-            if case .success(let request) = decoded, let (tree, revision) = session.workspace.preparableUpdate(request),
-                preparation.prepare(request, tree: tree, revision: revision, from: client)
-            {
-                return
-            }
-            feed(.request(client, decoded), loop)
-        case .input(let input):
-            feed(input, loop)
+        case .largeLine(let line): feed(.largeLine(client, line), loop)
+        case .line(let line): feed(.request(client, decoder.decode(line)), loop)
+        case .lineTooLong(let limit): feed(.rejectedLine(client, .tooLong(limit: limit)), loop)
+        case .invalidUTF8: feed(.rejectedLine(client, .invalidUTF8), loop)
         }
     }
 
     func disconnected(_ client: ClientID, reason: DisconnectReason, loop: any ConnectionLoop<DaemonMessage>) {
-        take(.input(.disconnected(client)), from: client, loop)
+        feed(.disconnected(client), loop)
     }
 
     func handle(_ message: DaemonMessage, loop: any ConnectionLoop<DaemonMessage>) {
@@ -120,11 +100,10 @@ final class SessionDriver: ConnectionHandler {
             reloaded(read, loop)
         case .ssipSocket(let report):
             ssipSocket(report, loop)
-        case .prepared(let client, let input):
+        case .prepared(_, let input):
             let replaced = preparation.replacedTree(by: input, in: session.workspace)
             feed(input, loop)
             preparation.release(replaced)
-            for held in preparation.finished(client) { take(held, from: client, loop) }
         }
     }
 
@@ -197,6 +176,10 @@ final class SessionDriver: ConnectionHandler {
             settingsQueue.async {
                 inbox.post(.session(.settingsSaved(ticket, Result { () throws(SpeechSettingsError) in try file.save(settings) })))
             }
+        case .prepare(let client, let line):
+            preparation.prepare(line, from: client)
+        case .prepareUpdate(let client, let update):
+            preparation.prepare(update, from: client)
         case .setTimer(let deadline):
             if let timer { loop.cancel(timer) }
             timer = loop.schedule(after: deadline - clock(), deliver: .session(.timerFired))

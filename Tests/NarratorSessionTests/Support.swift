@@ -29,12 +29,13 @@ struct Harness {
 
     init(
         limits: DaemonLimits = DaemonLimits(), policy: AnnouncementPolicy = .default, treePolicies: [String: AnnouncementPolicy] = [:],
-        settings: SpeechSettings = SpeechSettings(), engines: [EngineVoices] = []
+        settings: SpeechSettings = SpeechSettings(), engines: [EngineVoices] = [], updatesPreparedFrom: Int? = nil
     ) {
         var configuration = SessionConfiguration(
             uid: Self.daemonUID, pid: 4242, socket: "/run/user/1000/narrator/narratord.sock", startedAt: Self.start, wallClockOffset: 1_700_000_000,
             limits: limits, voices: Self.voices, standardVoice: "English (Great Britain)", policy: policy, treePolicies: treePolicies)
         configuration.otherEngines = engines
+        configuration.updatesPreparedFrom = updatesPreparedFrom
         session = Session(
             configuration: configuration, settings: settings, output: OutputStatus(spec: .null, active: "null", fallback: false),
             log: LogHealth(path: "/tmp/narrator.db", isOpen: true))

@@ -1,3 +1,4 @@
+import NarratorBase
 import NarratorModel
 import NarratorProtocol
 
@@ -16,6 +17,8 @@ public enum PreparedRequest: Sendable {
     case register(id: JSONValue?, tree: Result<AccessibilityTree, ReplyError>, ephemeral: Bool, focusEvents: Bool)
     /// An `update` applied to a copy of its large tree (``PreparedUpdate``).
     case update(PreparedUpdate)
+    /// A line that could not be read (not UTF-8): refused as the framing refuses one.
+    case refused(LineProblem)
 
     /// Decodes `line` with `requests` and a `register`'s document with `documents` (the session's
     /// own, `Workspace.decoder`, so that the limits are the same).
@@ -34,6 +37,13 @@ public enum PreparedRequest: Sendable {
             focusEvents: focusEvents)
     }
 
+    /// A large line decoded as far as the request, its document left undecoded: what the session
+    /// does itself once it is shutting down, when the request is refused anyway.
+    public static func decoded(_ line: LargeLine, requests: RequestDecoder) -> PreparedRequest {
+        guard let text = String(validating: line.joined(), as: UTF8.self) else { return .refused(.invalidUTF8) }
+        return .decoded(requests.decode(text))
+    }
+
     /// The request's id, for the reply (nil when it had none or it could not be read).
     public var id: JSONValue? {
         switch self {
@@ -41,6 +51,7 @@ public enum PreparedRequest: Sendable {
         case .decoded(.failure(let failure)): failure.id
         case .register(let id, _, _, _): id
         case .update(let prepared): prepared.request.id
+        case .refused: nil
         }
     }
 

@@ -41,10 +41,10 @@ public struct PreparedUpdate: Sendable {
 extension Workspace {
     /// The tree `request` would change and its revision, when the request is an update worth
     /// applying off the loop: one that rebuilds the reading order of a tree of at least
-    /// ``PreparedUpdate/threshold`` elements. Nil for anything else (which is handled at once).
-    public func preparableUpdate(_ request: Request) -> (tree: AccessibilityTree, revision: UInt64)? {
+    /// `threshold` elements. Nil for anything else (which is handled at once).
+    public func preparableUpdate(_ request: Request, from threshold: Int = PreparedUpdate.threshold) -> (tree: AccessibilityTree, revision: UInt64)? {
         guard case .update(let name, let update, _, _) = request.command, let tree = trees[name], let revision = revision(of: name),
-            tree.nodeCount >= PreparedUpdate.threshold, tree.rebuildsIndex(update, decoder: decoder)
+            tree.nodeCount >= threshold, tree.rebuildsIndex(update, decoder: decoder)
         else { return nil }
         return (tree, revision)
     }

@@ -39,6 +39,8 @@ extension Session {
             }
         case .update(let prepared):
             respond(to: prepared.request, from: client, prepared: prepared.result)
+        case .refused(let problem):
+            rejected(problem, from: client)
         }
     }
 

@@ -26,7 +26,7 @@ extension Session {
         }
         write(changed, key: key, answering: client, id: id)
         // What the connection sends next waits for this answer.
-        if let client { settingsWrites.held.outstanding(client) }
+        if let client { holds.order.outstanding(client) }
     }
 
     /// The `changeSetting` input: the daemon's own change (its configuration read again).
@@ -91,12 +91,6 @@ extension Session {
         }
     }
 
-    /// Holds `input` behind `client`'s `set` still being written; false when none is, and the
-    /// input is for now.
-    mutating func holdBehindSet(_ input: SettingsWrites.Held, from client: ClientID) -> Bool {
-        settingsWrites.held.hold(input, from: client)
-    }
-
     /// Asks for `settings` to be written; `key`'s `set` (from `client`, or the daemon's own) waits for it.
     private mutating func write(_ settings: SpeechSettings, key: String?, answering client: ClientID?, id: JSONValue?) {
         let ticket = newTicket()
@@ -119,9 +113,8 @@ extension Session {
     /// waits for every write, once none does.
     private mutating func answered(_ waiting: SettingsWrites.Waiting) {
         if let client = waiting.client {
-            let held = settingsWrites.held.done(client)
-            // A `set` among them holds the rest again.
-            for input in held { takeInOrder(input, from: client) }
+            // A `set` or a line to prepare among them holds the rest again.
+            release(client)
         }
         settle()
     }

@@ -26,9 +26,11 @@ public struct Session: Sendable {
     var logBook: LogBook
     /// The JSON protocol's connections, what they own and the replies they wait for.
     var clients: JSONClients
-    /// `set` requests (or the daemon's own changes) waiting for the settings file to be written,
-    /// and what waits on them.
+    /// `set` requests (or the daemon's own changes) waiting for the settings file to be written.
     var settingsWrites = SettingsWrites()
+    /// What each JSON connection sent behind its own `set` being written or line being prepared:
+    /// the one place that decides what waits behind what (`Session+Order`).
+    var holds = InputHolds()
     /// The Speech Dispatcher (SSIP) front end; its messages in flight live with their utterances
     /// in the plan.
     var ssip: SSIPServer
@@ -78,9 +80,11 @@ public struct Session: Sendable {
         case .connected(let client, let credentials):
             connect(client, credentials)
         case .request(let client, let decoded):
-            takeInOrder(.request(.decoded(decoded)), from: client)
+            takeInOrder(.line(decoded), from: client)
+        case .largeLine(let client, let line):
+            takeInOrder(.largeLine(line), from: client)
         case .prepared(let client, let prepared):
-            takeInOrder(.request(prepared), from: client)
+            preparedCame(prepared, for: client)
         case .ssipConnected(let client, let credentials):
             carryOut(ssip.connect(client, credentials))
         case .ssipLine(let client, let line):
@@ -141,18 +145,8 @@ public struct Session: Sendable {
         return batch.take()
     }
 
-    /// What a connection sent, unless it is to wait behind the connection's `set` (see `Session+Settings`).
-    mutating func takeInOrder(_ input: consuming SettingsWrites.Held, from client: ClientID) {
-        if holdBehindSet(input, from: client) { return }
-        switch consume input {
-        case .request(let request): take(request, from: client)
-        case .rejected(let problem): rejected(problem, from: client)
-        case .disconnect: disconnect(client)
-        }
-    }
-
     /// A line the framing refused: the connection is told, and goes on.
-    private mutating func rejected(_ problem: LineProblem, from client: ClientID) {
+    mutating func rejected(_ problem: LineProblem, from client: ClientID) {
         guard clients[client] != nil else { return }
         switch problem {
         case .tooLong(let limit):
@@ -163,7 +157,12 @@ public struct Session: Sendable {
     }
 
     /// A request, unless its connection is gone or the daemon is stopping.
-    private mutating func take(_ request: consuming PreparedRequest, from client: ClientID) {
+    mutating func take(_ request: consuming PreparedRequest, from client: ClientID) {
+        if case .refused(let problem) = request {
+            // Refused as the framing refuses a line, stopping or not.
+            rejected(problem, from: client)
+            return
+        }
         guard clients[client] != nil else { return }
         guard !isShutDown else {
             // Nothing new is taken once every outcome is final; the connection closes soon.

@@ -26,6 +26,10 @@ public struct SessionConfiguration: Sendable {
     public var variants: [VoiceVariant] = []
     /// The engine processes found at start-up (Flite, Piper) with their voices; eSpeak NG's are ``voices``.
     public var otherEngines: [EngineVoices] = []
+    /// Trees of at least this many elements have an update that rebuilds their reading order
+    /// applied off the loop (``SessionEffect/prepareUpdate(_:_:)``); the daemon, which has a
+    /// worker for it, sets ``PreparedUpdate/threshold``. Nil: every update is applied at once.
+    public var updatesPreparedFrom: Int? = nil
 
     /// Every engine: eSpeak NG with ``voices``, then ``otherEngines``.
     public var engines: SpeechEngines { SpeechEngines(espeakVoices: voices, others: otherEngines) }

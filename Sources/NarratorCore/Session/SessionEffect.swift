@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorEngines
+import NarratorModel
 import NarratorProtocol
 import NarratorSSIP
 import NarratorSpeechPlan
@@ -30,6 +31,13 @@ public enum SessionEffect: Sendable, Equatable {
     case updateLog(LogRow)
     /// Write the speech settings to their file; the result comes back as ``SessionInput/settingsSaved(_:_:)``.
     case saveSettings(SpeechSettings, Ticket)
+    /// Prepare a JSON connection's large line off the loop (check it is UTF-8, decode it, compile
+    /// a `register`'s tree: ``PreparedRequest``) and feed the result back as
+    /// ``SessionInput/prepared(_:_:)``; what the connection sent after it waits for that.
+    case prepare(ClientID, LargeLine)
+    /// Apply an update to a copy of its large tree off the loop (``PreparedUpdate``) and feed the
+    /// result back as ``SessionInput/prepared(_:_:)``; what the connection sent after it waits for that.
+    case prepareUpdate(ClientID, UpdateToPrepare)
     /// Feed ``SessionInput/timerFired`` at this instant (replacing any timer set before).
     case setTimer(MonotonicInstant)
     case cancelTimer

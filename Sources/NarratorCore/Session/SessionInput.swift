@@ -10,8 +10,13 @@ public enum SessionInput: Sendable {
     case connected(ClientID, Credentials)
     /// A request line, decoded, or why it could not be.
     case request(ClientID, Result<Request, RequestFailure>)
-    /// A request line prepared before it came in (decoded, a `register`'s tree compiled): what
-    /// the daemon does off its loop thread for a large line.
+    /// A JSON request line too large to decode on the loop (at least the daemon's threshold):
+    /// the session has it prepared off the loop (``SessionEffect/prepare(_:_:)``) when its turn
+    /// comes, or decodes it itself once it is shutting down.
+    case largeLine(ClientID, LargeLine)
+    /// A request line prepared before it came in (decoded, a `register`'s tree compiled, an
+    /// update applied to a copy of its tree): the result of ``SessionEffect/prepare(_:_:)`` or
+    /// ``SessionEffect/prepareUpdate(_:_:)``, after which what the connection sent goes on.
     case prepared(ClientID, PreparedRequest)
     /// A Speech Dispatcher (SSIP) connection was accepted on the SSIP socket.
     case ssipConnected(ClientID, Credentials)

@@ -3,7 +3,7 @@ import NarratorModel
 import NarratorSpeechPlan
 
 /// The settings-file writes a session waits for, and what waits on them: the `set` each one
-/// answers, what that connection sent after its `set`, and the shutdown. A write that takes
+/// answers and the shutdown (what the connection sent after its `set` waits in ``InputHolds``). A write that takes
 /// longer than ``Session/settingsWriteBound`` is given up on (its `set` is refused), so a stuck
 /// disk holds nobody up for longer than that.
 struct SettingsWrites: Sendable {
@@ -18,21 +18,12 @@ struct SettingsWrites: Sendable {
         var deadline: MonotonicInstant
     }
 
-    /// What a connection sent after its `set`, in order, held until the `set` is answered: a
-    /// later request then finds the setting in force, as it would had the file been written at once.
-    enum Held: Sendable {
-        case request(PreparedRequest)
-        case rejected(LineProblem)
-        case disconnect
-    }
-
     var waiting: [Ticket: Waiting] = [:]
     /// Writes given up on whose result has not come back yet.
     var abandoned: Set<Ticket> = []
     /// A write given up on was written after all, so the file may hold a setting not in force:
     /// once no write waits, the settings in force are written again.
     var rewriteWhenSettled = false
-    var held = InputOrder<Held>()
     /// The session has shut down and says so (`SessionEffect.shutDown`) once no write waits.
     var shutDownWhenSettled = false
 
