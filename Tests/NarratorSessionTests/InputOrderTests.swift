@@ -2,8 +2,8 @@ import NarratorBase
 import NarratorCore
 import Testing
 
-/// The one rule for what waits behind what (``InputOrder``), as the session's settings writes and
-/// the daemon's large-line preparation both use it.
+/// The one rule for what waits behind what (``InputOrder``), as the session holds a client's input
+/// behind its settings writes and its preparations (`InputHoldTests` has it in the session).
 @Suite struct InputOrderTests {
     let a = ClientID(rawValue: 1)
     let b = ClientID(rawValue: 2)

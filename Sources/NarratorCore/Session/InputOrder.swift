@@ -4,8 +4,8 @@ import NarratorBase
 /// While something a client sent is outstanding (a `set` whose settings file is being written, a
 /// large line being prepared off the loop), what it sends after waits here, in order; when that
 /// is done, the waiting input is taken again in order, and the first that is itself outstanding
-/// holds the rest once more. Other clients never wait. The session holds behind its settings
-/// writes (``SettingsWrites``) and the daemon behind its preparations with the same rule.
+/// holds the rest once more. Other clients never wait. The session keeps one, in ``InputHolds``,
+/// for its settings writes and its preparations alike.
 public struct InputOrder<Item: Sendable>: Sendable {
     private var waiting: [ClientID: [Item]] = [:]
 

@@ -11,6 +11,12 @@ public struct UpdateToPrepare: Sendable, Equatable {
     /// The tree's revision: the session swaps the copy in only if the tree is still at it.
     public let revision: UInt64
 
+    public init(request: Request, tree: AccessibilityTree, revision: UInt64) {
+        self.request = request
+        self.tree = tree
+        self.revision = revision
+    }
+
     /// Equal when they ask for the same update of the same revision: the tree is the one at that revision.
     public static func == (a: UpdateToPrepare, b: UpdateToPrepare) -> Bool {
         a.request == b.request && a.revision == b.revision
