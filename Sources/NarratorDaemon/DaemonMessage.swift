@@ -11,9 +11,10 @@ import NarratorSpeech
 enum DaemonMessage: Sendable {
     /// An input for the session, fed to it as it is.
     case session(SessionInput)
-    /// A large request line from a client, prepared off the loop (``RequestPreparation``): the
-    /// request, or the line refused as not UTF-8.
-    case prepared(ClientID, SessionInput)
+    /// A large request line or a large tree's update the session handed out, prepared off the
+    /// loop (``RequestPreparation``): the request, or the line refused as not UTF-8. The shell
+    /// notes the tree it replaces (to free it off the loop), then feeds it as `.prepared`.
+    case prepared(ClientID, PreparedRequest)
     /// The configuration file read again after SIGHUP, off the loop.
     case configurationRead(Result<DaemonOptions.Action, UsageError>)
     /// The SSIP socket's path was taken by another server (and taken back, or left to it).

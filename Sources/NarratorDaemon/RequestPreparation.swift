@@ -29,9 +29,9 @@ final class RequestPreparation {
     }
     /// Counts what was handed to the worker, so that memory is given back once none came for a while.
     private let handedOut = HandOuts()
+    private let requests: RequestDecoder
     private let documents: TreeDocumentDecoder
     private let inbox: LoopInbox<DaemonMessage>
-    private let requests: RequestDecoder
 
     /// - Parameter documents: the session's own (`Workspace.decoder`), so that the limits are the same.
     init(requests: RequestDecoder, documents: TreeDocumentDecoder, inbox: LoopInbox<DaemonMessage>) {
@@ -50,7 +50,7 @@ final class RequestPreparation {
         worker.submit { _ in
             guard let tree = parcel.take() else { return }
             let prepared = PreparedUpdate(request: request, tree: tree, revision: revision, decoder: documents)
-            inbox.post(.prepared(client, .prepared(client, .update(prepared))))
+            inbox.post(.prepared(client, .update(prepared)))
         }
     }
 
@@ -60,15 +60,15 @@ final class RequestPreparation {
         worker.submit { _ in body() }
     }
 
-    /// The tree that `input`, a prepared `register` or `update`, would replace: the driver lets
+    /// The tree that `prepared`, a `register` or an `update`, would replace: the driver lets
     /// go of it with ``release(_:)`` once the session has, so that freeing it (milliseconds for
     /// 100,000 nodes) happens on the worker, not on the loop. Not a tree the session will change
     /// in place (an update prepared from an older revision): holding it would make that copy it.
-    func replacedTree(by input: SessionInput, in workspace: Workspace) -> AccessibilityTree? {
-        switch input {
-        case .prepared(_, .register(_, .success(let tree), _, _)):
+    func replacedTree(by prepared: PreparedRequest, in workspace: Workspace) -> AccessibilityTree? {
+        switch prepared {
+        case .register(_, .success(let tree), _, _):
             return workspace.trees[tree.name]
-        case .prepared(_, .update(let prepared)):
+        case .update(let prepared):
             guard case .update(let name, _, _, _) = prepared.request.command, let result = prepared.result,
                 result.revision == workspace.revision(of: name)
             else { return nil }
@@ -113,14 +113,14 @@ final class RequestPreparation {
         let parcel = Parcel(line)
         worker.submit { _ in
             guard var bytes = parcel.take()?.joined() else { return }
-            let input: SessionInput
+            let prepared: PreparedRequest
             if let text = String(validating: bytes, as: UTF8.self) {
                 bytes = []
-                input = .prepared(client, PreparedRequest(line: text, requests: requests, documents: documents))
+                prepared = PreparedRequest(line: text, requests: requests, documents: documents)
             } else {
-                input = .prepared(client, .refused(.invalidUTF8))
+                prepared = .refused(.invalidUTF8)
             }
-            inbox.post(.prepared(client, input))
+            inbox.post(.prepared(client, prepared))
         }
         // The line's bytes and the document's transient values are freed by then, scattered through the heap.
         releaseMemoryWhenQuiet()

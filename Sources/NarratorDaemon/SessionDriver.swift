@@ -100,9 +100,9 @@ final class SessionDriver: ConnectionHandler {
             reloaded(read, loop)
         case .ssipSocket(let report):
             ssipSocket(report, loop)
-        case .prepared(_, let input):
-            let replaced = preparation.replacedTree(by: input, in: session.workspace)
-            feed(input, loop)
+        case .prepared(let client, let prepared):
+            let replaced = preparation.replacedTree(by: prepared, in: session.workspace)
+            feed(.prepared(client, prepared), loop)
             preparation.release(replaced)
         }
     }
