@@ -83,6 +83,28 @@ import Testing
                 #"read "\#(reply)\n""#, "closed: the daemon shut down", #"read """#, "closed: the daemon shut down", "finished: true",
             ])
     }
+
+    /// Large lines go to be prepared off the loop, as the session says, and what a client sends
+    /// after one waits for it: on SIGTERM each line read is answered, in the order it was sent
+    /// (answered, or refused as stopping if it had not come back by then: the worker's timing
+    /// decides which), before every connection closes; nothing handed out is lost.
+    @Test func largeLinesOutAtSigtermAreAnsweredInOrderBeforeTheConnectionsClose() async throws {
+        let result = try #require(
+            await #expect(processExitsWith: .success, observing: [\.standardOutputContent]) {
+                try Scenario.largeLinesOutAtSigtermAreAnsweredInOrderBeforeTheConnectionsClose()
+            })
+        let lines = Transcript.lines(in: result.standardOutputContent)
+        #expect(lines.dropFirst() == ["closed: the daemon shut down", "finished: true"])
+        let stopping = #"{"id":ID,"ok":false,"error":{"code":"shutting_down","message":"narratord is stopping and takes no new requests"}}"#
+        let read = lines.first ?? ""
+        #expect(read.hasPrefix(#"read ""#) && read.hasSuffix(#"\n""#), "\(read)")
+        let replies = read.dropFirst(6).dropLast(3).components(separatedBy: #"\n"#)
+        #expect(replies.count == 3, "\(replies)")
+        for (index, reply) in replies.enumerated() {
+            let either = [Self.unknownCommand, stopping].map { $0.replacingOccurrences(of: "ID", with: "\(index + 1)") }
+            #expect(either.contains(reply), "\(reply)")
+        }
+    }
 }
 
 /// What each test's child process does: the clients' exchange with the daemon, written out.
@@ -158,6 +180,22 @@ private enum Scenario {
         while !daemon.loop.hasFinished, daemon.loop.runPosted() {}
         transcript.read(json, daemon)
         transcript.read(ssip, daemon)
+        transcript.note("finished: \(daemon.loop.hasFinished)")
+        transcript.print()
+    }
+
+    static func largeLinesOutAtSigtermAreAnsweredInOrderBeforeTheConnectionsClose() throws {
+        let daemon = try InMemoryDaemon()
+        var transcript = Transcript()
+        let json = try daemon.connectJSON()
+        // Over the 64 KiB from which a line is prepared off the loop.
+        let pad = String(repeating: "x", count: 70_000)
+        daemon.loop.send(text: #"{"id":1,"cmd":"nope","pad":"\#(pad)"}"# + "\n", from: json)
+        daemon.loop.send(text: #"{"id":2,"cmd":"nope","pad":"\#(pad)"}"# + "\n", from: json)
+        daemon.loop.send(text: #"{"id":3,"cmd":"nope"}"# + "\n", from: json)
+        daemon.loop.deliver(.terminate)
+        while !daemon.loop.hasFinished, daemon.loop.runPosted() {}
+        transcript.read(json, daemon)
         transcript.note("finished: \(daemon.loop.hasFinished)")
         transcript.print()
     }
