@@ -112,7 +112,7 @@ final class EngineLoop {
     private let mailbox: EngineMailbox
     private let executable: String
     private let environment: [String: String]
-    private let engine: String
+    private let engine: EngineName
     private let onHealth: @Sendable (EngineHealth) -> Void
     private let onLog: @Sendable (String) -> Void
     /// The supervisor, fed through the one driver every shell uses (``EffectDriver``).
