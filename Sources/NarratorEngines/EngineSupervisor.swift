@@ -35,8 +35,8 @@ import NarratorBase
 public struct EngineSupervisor: Sendable {
     /// The engine's bounds and delays.
     public struct Configuration: Sendable, Hashable {
-        /// The engine's name ("flite"), which its failures name.
-        public var engine: String
+        /// The engine's name (``EngineName/flite``), which its failures name.
+        public var engine: EngineName
         /// How long a job in flight may go without a frame while narratord reads before the
         /// engine's CPU time is checked, and again between checks: longer than the engine needs
         /// to synthesize a sentence on idle cores (docs/engine-protocol.md: Flite 1 s, Piper 2 s),
@@ -57,7 +57,7 @@ public struct EngineSupervisor: Sendable {
         /// stopped, to be started again by its next job; nil keeps it running.
         public var idleLimit: Duration?
 
-        public init(engine: String, hangBound: Duration, startBound: Duration) {
+        public init(engine: EngineName, hangBound: Duration, startBound: Duration) {
             self.engine = engine
             self.hangBound = hangBound
             self.cpuBound = hangBound * 4

@@ -92,12 +92,22 @@ final class EngineMailbox: Sendable {
 /// handing requests to the writer thread, killing, and the jobs' `onStart`, `onChunk` and `onEnd`,
 /// which all run here, in order.
 final class EngineLoop {
-    /// The process alive now and what reads and writes it.
-    private struct Child {
-        var id: EngineProcessID
-        var piped: PipedChild
+    /// The process alive now and what reads and writes it. A class, so that the loop's poll can
+    /// hold it while a kill lets it go: its output's read end is closed when the last holder
+    /// lets go, never while its number is still polled or read.
+    private final class Child {
+        let id: EngineProcessID
+        let process: ChildProcess
+        let output: OwnedDescriptor
         var decoder = EngineFrameDecoder()
-        var writer: EngineRequestWriter
+        let writer: EngineRequestWriter
+
+        init(id: EngineProcessID, process: ChildProcess, output: consuming OwnedDescriptor, writer: EngineRequestWriter) {
+            self.id = id
+            self.process = process
+            self.output = output
+            self.writer = writer
+        }
     }
 
     /// A job handed to the engine and not ended.
@@ -112,7 +122,7 @@ final class EngineLoop {
     private let mailbox: EngineMailbox
     private let executable: String
     private let environment: [String: String]
-    private let engine: String
+    private let engine: EngineName
     private let onHealth: @Sendable (EngineHealth) -> Void
     private let onLog: @Sendable (String) -> Void
     /// The supervisor, fed through the one driver every shell uses (``EffectDriver``).
@@ -143,7 +153,7 @@ final class EngineLoop {
         while !stopped {
             var entries = [pollfd(fd: mailbox.wake, events: Int16(POLLIN), revents: 0)]
             let polled = child
-            if let polled { entries.append(pollfd(fd: polled.piped.output, events: Int16(POLLIN), revents: 0)) }
+            if let polled { entries.append(pollfd(fd: polled.output.rawValue, events: Int16(POLLIN), revents: 0)) }
             _ = try? Syscall.poll(&entries, timeoutMilliseconds: timeout())
             takePosted()
             if let polled, entries.count > 1, entries[1].revents != 0, child?.id == polled.id {
@@ -184,14 +194,13 @@ final class EngineLoop {
     /// Reads what the process wrote and feeds its frames, each one's handlers run before the
     /// next (a cancel posted meanwhile is fed first); then says the shell reads again.
     private func readFrames(from id: EngineProcessID) {
-        guard var current = child else { return }
-        let count = buffer.withUnsafeMutableBytes { raw in (try? Syscall.read(current.piped.output, into: raw)) ?? 0 }
+        guard let current = child else { return }
+        let count = buffer.withUnsafeMutableBytes { raw in (try? Syscall.read(current.output.rawValue, into: raw)) ?? 0 }
         if count <= 0 {
-            feed(.failed(id, endReason(of: current.piped.process)))
+            feed(.failed(id, endReason(of: current.process)))
             return
         }
         let (frames, error) = current.decoder.decode(buffer[..<count])
-        child?.decoder = current.decoder
         for frame in frames {
             takePosted()
             guard child?.id == id else { return }
@@ -209,7 +218,7 @@ final class EngineLoop {
     /// which the supervisor's hang checks compare.
     private func cpuTime() -> Duration? {
         guard let child else { return nil }
-        return try? Syscall.processCPUTime(child.piped.process.pid)
+        return try? Syscall.processCPUTime(child.process.pid)
     }
 
     /// Why the process's output ended: how it ended, once reaped (it closed its output by
@@ -241,8 +250,8 @@ final class EngineLoop {
             guard let current = child, current.id == id else { return nil }
             child = nil
             current.writer.close()
-            _ = try? current.piped.process.kill()
-            try? Syscall.close(current.piped.output)
+            _ = try? current.process.kill()
+            // Its output's read end goes with the last holder of `current`.
         case .begin(let id, _):
             guard let running = jobs[id] else { return nil }
             do {
@@ -282,9 +291,10 @@ final class EngineLoop {
         } catch {
             return .failed(id, .couldNotStart("\(error)"))
         }
-        let writer = EngineRequestWriter(descriptor: piped.input, name: "\(engine).requests")
-        EngineLogRelay.start(descriptor: piped.error, name: "\(engine).stderr", onLine: onLog)
-        child = Child(id: id, piped: piped, writer: writer)
+        // The writer's and the relay's threads own the ends they are handed, and close them.
+        let writer = EngineRequestWriter(descriptor: piped.input.take(), name: "\(engine).requests")
+        EngineLogRelay.start(descriptor: piped.error.take(), name: "\(engine).stderr", onLine: onLog)
+        child = Child(id: id, process: piped.process, output: piped.output, writer: writer)
         return nil
     }
 

@@ -58,7 +58,7 @@ public final class EngineProcess: Synthesizer {
         self.listing = listing
         self.engineName = EngineName(listing.engine)
         self.voices = listing.installedVoices
-        self.configuration = EngineSupervisor.Configuration(engine: listing.engine, hangBound: hangBound, startBound: startBound)
+        self.configuration = EngineSupervisor.Configuration(engine: engineName, hangBound: hangBound, startBound: startBound)
         self.environment = environment
         self.onHealth = onHealth
         self.onLog = onLog

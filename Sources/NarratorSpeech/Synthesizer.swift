@@ -38,7 +38,7 @@ public enum SynthesisError: Error, Sendable, Hashable, CustomStringConvertible {
     /// eSpeak NG refused the voice, a parameter or the text.
     case espeak(EspeakError)
     /// An engine process could not synthesize the job and said why (an `F` frame); it serves the next.
-    case refused(engine: String, message: String)
+    case refused(engine: EngineName, message: String)
 
     public var description: String {
         switch self {
@@ -52,12 +52,12 @@ public enum SynthesisError: Error, Sendable, Hashable, CustomStringConvertible {
 /// up. What the listener had not heard yet is `remainder`, from the start of the sentence that
 /// was playing, for the fallback engine to say.
 public struct EngineFailure: Error, Sendable, Hashable, CustomStringConvertible {
-    public var engine: String
+    public var engine: EngineName
     public var reason: String
     /// The job's text from the sentence that was being heard (the whole text if none began).
     public var remainder: String
 
-    public init(engine: String, reason: String, remainder: String) {
+    public init(engine: EngineName, reason: String, remainder: String) {
         self.engine = engine
         self.reason = reason
         self.remainder = remainder

@@ -2,17 +2,20 @@ import Glibc
 import NarratorBase
 
 /// A child whose standard streams are pipes to its parent (an engine process: requests in,
-/// frames out, journal lines on standard error). The parent owns the three ends it keeps and
-/// closes each once done with it; the child's ends are closed in the parent at once (they go with
-/// `start`'s pipes), so that the child's exit is seen as end of file.
-public struct PipedChild: Sendable {
+/// frames out, journal lines on standard error). The parent owns the three ends it keeps, each
+/// closed with the value unless taken by its next owner (a writer thread, a relay); the child's
+/// ends are closed in the parent at once (they go with `start`'s pipes), so that the child's exit
+/// is seen as end of file. Frozen, so that callers in other modules may take one end and keep
+/// the others (partial consumption).
+@frozen
+public struct PipedChild: ~Copyable, Sendable {
     public let process: ChildProcess
     /// The write end of the child's standard input.
-    public let input: Int32
+    public let input: OwnedDescriptor
     /// The read end of its standard output.
-    public let output: Int32
+    public let output: OwnedDescriptor
     /// The read end of its standard error.
-    public let error: Int32
+    public let error: OwnedDescriptor
 
     /// Starts `path` with `arguments` and exactly `environment`, its standard streams pipes.
     public static func start(_ path: String, _ arguments: [String], environment: [String: String]) throws(Errno) -> PipedChild {
@@ -23,7 +26,7 @@ public struct PipedChild: Sendable {
         let process = try ChildProcess(
             path, arguments, environment: environment,
             inputDescriptor: input.read.rawValue, outputDescriptor: output.write.rawValue, errorDescriptor: error.write.rawValue)
-        return PipedChild(process: process, input: input.write.take(), output: output.read.take(), error: error.read.take())
+        return PipedChild(process: process, input: input.write, output: output.read, error: error.read)
     }
 }
 
@@ -53,10 +56,11 @@ extension ChildProcess {
     ) throws(Errno) -> CapturedRun {
         let deadline = MonotonicClock.now() + timeout
         let child = try PipedChild.start(path, arguments, environment: environment)
-        try? Syscall.close(child.input)
+        try? child.input.close()
+        let output = child.output.rawValue
         var run = CapturedRun(termination: nil, output: [], error: [], truncated: false)
-        var open: [Int32] = [child.output, child.error]
-        defer { for fd in open { try? Syscall.close(fd) } }
+        // The streams not at their end yet; both are closed with `child`.
+        var open: [Int32] = [output, child.error.rawValue]
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         while !open.isEmpty {
             let left = MonotonicClock.remaining(until: deadline)
@@ -69,14 +73,13 @@ extension ChildProcess {
                         Result { () throws(Errno) -> Int in try Syscall.read(entry.fd, into: bytes) }
                     }.get()
                     if count == 0 {
-                        try? Syscall.close(entry.fd)
                         open.removeAll { $0 == entry.fd }
                         continue
                     }
-                    let room = limit - (entry.fd == child.output ? run.output.count : run.error.count)
+                    let room = limit - (entry.fd == output ? run.output.count : run.error.count)
                     if count > room { run.truncated = true }
                     let kept = buffer.prefix(min(count, max(room, 0)))
-                    if entry.fd == child.output { run.output += kept } else { run.error += kept }
+                    if entry.fd == output { run.output += kept } else { run.error += kept }
                 }
             } catch {
                 _ = try? child.process.kill()

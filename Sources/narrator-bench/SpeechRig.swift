@@ -42,7 +42,7 @@ final class SpeechRig {
     private func carryOut(_ step: PlanStep<Never>) {
         for command in step.commands {
             switch command {
-            case .play(let request): player.play(PlayRequest(request, settings: settings, chosen: nil, voices: engine.voices))
+            case .play(let request, _): player.play(PlayRequest(request, settings: settings, chosen: nil, voices: engine.voices))
             case .stop(let id): player.stop(id)
             }
         }

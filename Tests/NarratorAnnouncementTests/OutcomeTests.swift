@@ -195,7 +195,7 @@ struct OutcomeTests {
         var plan = SpeechPlan<Never>()
         let start = MonotonicInstant(nanoseconds: 1_000_000_000)
         let playing = plan.announce(Announcement(id: AnnouncementID(1), text: "Playing"), at: start)
-        guard case .play(let request)? = playing.commands.first else {
+        guard case .play(let request, _)? = playing.commands.first else {
             Issue.record("the first announcement should start at once: \(playing.commands)")
             return
         }
@@ -211,7 +211,7 @@ struct OutcomeTests {
         #expect(step.commands == [.stop(request.id)])
         #expect(plan.isIdle)
         // Subscribers hear the end of what played: its final event comes with the stop.
-        #expect(step.notices.map(\.phase) == [.interrupted(by: nil)])
+        #expect(step.notices.map(\.notice.phase) == [.interrupted(by: nil)])
         // Speech reporting the end afterwards changes nothing: the outcome was already given.
         let late = plan.finished(request.id, at: later)
         #expect(late.announcements.isEmpty && late.notices.isEmpty)

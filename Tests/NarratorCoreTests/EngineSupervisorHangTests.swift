@@ -10,7 +10,7 @@ import Testing
 @Suite struct EngineSupervisorHangTests {
     typealias H = SupervisorHarness
     static let text = "First sentence. Second sentence."
-    static let piper = EngineSupervisor.Configuration(engine: "piper", hangBound: .seconds(2), startBound: .seconds(10))
+    static let piper = EngineSupervisor.Configuration(engine: .piper, hangBound: .seconds(2), startBound: .seconds(10))
 
     /// A ready engine that has begun `text`'s second sentence and now computes in silence at
     /// `cpuPercent` of a core, the silence starting at the harness's `now`.
@@ -111,7 +111,7 @@ import Testing
             .end(job: job.id, .engineFailed(reason: "did not answer for 15 s", remainder: "Second sentence.")),
         ])
 
-        var long = H(configuration: .init(engine: "flite", hangBound: .seconds(120), startBound: .seconds(10)))
+        var long = H(configuration: .init(engine: .flite, hangBound: .seconds(120), startBound: .seconds(10)))
         long.startServing()
         long.submit("Slow.")
         #expect(long.timer == long.now + .seconds(120))

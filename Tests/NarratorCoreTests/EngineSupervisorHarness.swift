@@ -9,7 +9,7 @@ import Testing
 /// engine's CPU time grows with the clock at ``cpuPercent`` of a core, and is what the shell
 /// reads whenever it returns to reading or the timer fires.
 struct SupervisorHarness {
-    static let configuration = EngineSupervisor.Configuration(engine: "flite", hangBound: .seconds(1), startBound: .seconds(10))
+    static let configuration = EngineSupervisor.Configuration(engine: .flite, hangBound: .seconds(1), startBound: .seconds(10))
     static let listing = EngineListing(
         engine: "flite", version: "2.2",
         voices: [.init(name: "slt", languages: ["en-us", "en"], gender: .female, sampleRate: 16000)])

@@ -111,8 +111,8 @@ import Testing
         // The session withdraws the client's speech as paused; the server holds what was cut.
         let step = rig.plan.cancel(.paused, at: rig.now) { $0.client == Self.spd }
         var events: [SSIPServer.Effect] = []
-        for notice in step.notices {
-            if let message = step.endedMessages[notice.utterance] { events += rig.server.notice(notice, message, at: rig.now) }
+        for planned in step.notices {
+            if let message = planned.message { events += rig.server.notice(planned.notice, message, at: rig.now) }
         }
         #expect(events == [.send(Self.spd, .event(.paused(message: 1, client: 7)))])
         let resumed = rig.take("RESUME SELF")

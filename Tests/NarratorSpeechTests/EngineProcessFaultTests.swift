@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import NarratorEngines
 @testable import NarratorSpeech
 import NarratorSystem
 import Testing
@@ -14,6 +15,8 @@ struct EngineProcessFaultTests {
     static let sentences = ["The first sentence is heard.", "The second one is cut.", "The third is never reached."]
     static let text = sentences.joined(separator: " ")
     static let remainder = sentences.dropFirst().joined(separator: " ")
+    /// The name the test engine lists itself under, which its failures carry.
+    static let testEngine = EngineName("testengine")
 
     /// A job of `text` on `engine` that misbehaves in sentence 2, what became of it, and the
     /// pid of the process that served it.
@@ -47,7 +50,7 @@ struct EngineProcessFaultTests {
         let took = ContinuousClock.now - started
         let failure = try #require(record.failure, "got \(String(describing: record.outcome))")
         #expect(took < .seconds(60), "a crash is seen at once, not after the hang bound: \(took)")
-        #expect(failure == EngineFailure(engine: "testengine", reason: "killed by signal 9", remainder: Self.remainder))
+        #expect(failure == EngineFailure(engine: Self.testEngine, reason: "killed by signal 9", remainder: Self.remainder))
         #expect(record.samples.count > rampLength([Self.sentences[0]]), "the first sentence and the second's start were heard")
         #expect(journal.healths.prefix(3) == [.starting, .ready, .restarting(reason: "killed by signal 9", attempt: 1)])
         Self.servesAgain(process, journal: journal, after: pid)
@@ -60,7 +63,7 @@ struct EngineProcessFaultTests {
         let started = ContinuousClock.now
         let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(1), journal: journal)
         let took = ContinuousClock.now - started
-        #expect(record.failure == EngineFailure(engine: "testengine", reason: "did not answer for 1 s", remainder: Self.remainder))
+        #expect(record.failure == EngineFailure(engine: Self.testEngine, reason: "did not answer for 1 s", remainder: Self.remainder))
         #expect(took >= .seconds(1) && took < .seconds(30), "given up after the bound, not before: \(took)")
         Self.servesAgain(process, journal: journal, after: pid)
     }
@@ -70,7 +73,7 @@ struct EngineProcessFaultTests {
         let engine = try TestEngine(["--misbehave", "hang", "--at-sentence", "2", "--once", try TestEngine.onceFile()])
         let journal = Journal()
         let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(1), journal: journal)
-        #expect(record.failure == EngineFailure(engine: "testengine", reason: "did not answer for 1 s", remainder: Self.remainder))
+        #expect(record.failure == EngineFailure(engine: Self.testEngine, reason: "did not answer for 1 s", remainder: Self.remainder))
         Self.servesAgain(process, journal: journal, after: pid)
     }
 
@@ -92,7 +95,7 @@ struct EngineProcessFaultTests {
         let engine = try TestEngine(["--misbehave", "garbage", "--at-sentence", "2", "--once", try TestEngine.onceFile()])
         let journal = Journal()
         let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(120), journal: journal)
-        #expect(record.failure == EngineFailure(engine: "testengine", reason: "sent a malformed frame: unknown frame type 'Z'", remainder: Self.remainder))
+        #expect(record.failure == EngineFailure(engine: Self.testEngine, reason: "sent a malformed frame: unknown frame type 'Z'", remainder: Self.remainder))
         Self.servesAgain(process, journal: journal, after: pid)
     }
 
@@ -101,7 +104,7 @@ struct EngineProcessFaultTests {
         let engine = try TestEngine(["--misbehave", "exit", "--at-sentence", "2", "--once", try TestEngine.onceFile()])
         let journal = Journal()
         let (process, record, pid) = try Self.failingJob(engine, hangBound: .seconds(120), journal: journal)
-        #expect(record.failure == EngineFailure(engine: "testengine", reason: "exited with status 1", remainder: Self.remainder))
+        #expect(record.failure == EngineFailure(engine: Self.testEngine, reason: "exited with status 1", remainder: Self.remainder))
         Self.servesAgain(process, journal: journal, after: pid)
     }
 
@@ -144,7 +147,7 @@ struct EngineProcessFaultTests {
         let first = JobRecord("Hello.")
         process.submit(first.job)
         first.waitForEnd()
-        #expect(first.failure == EngineFailure(engine: "testengine", reason: "exited with status 3", remainder: "Hello."))
+        #expect(first.failure == EngineFailure(engine: Self.testEngine, reason: "exited with status 3", remainder: "Hello."))
         #expect(journal.wait { $0.healths.contains(.restarting(reason: "exited with status 3", attempt: 3)) }, "\(journal.healths)")
         #expect(journal.healths.prefix(4) == [
             .starting, .restarting(reason: "exited with status 3", attempt: 1),
@@ -165,7 +168,7 @@ struct EngineProcessFaultTests {
         let record = JobRecord("Hello.")
         process.submit(record.job)
         record.waitForEnd()
-        #expect(record.failure == EngineFailure(engine: "testengine", reason: "was not ready within 1 s", remainder: "Hello."))
+        #expect(record.failure == EngineFailure(engine: Self.testEngine, reason: "was not ready within 1 s", remainder: "Hello."))
         #expect(journal.wait { $0.healths.contains(.restarting(reason: "was not ready within 1 s", attempt: 2)) })
         let first = try #require(journal.servingPIDs.first)
         #expect(eventually { !processExists(first) }, "the process that never got ready (\(first)) was killed")

@@ -8,26 +8,22 @@ struct PipedChildTests {
     @Test("what the parent writes to a piped child comes back on its output; its error stream is its own; its exit is end of file")
     func roundTrip() throws {
         let child = try PipedChild.start("/bin/sh", ["-c", "read line; echo \"out $line\"; echo \"err $line\" >&2"], environment: [:])
-        defer {
-            try? Syscall.close(child.output)
-            try? Syscall.close(child.error)
-        }
+        // The numbers, for the closures below; `child` owns and closes the ends.
+        let (input, output, error, process) = (child.input.rawValue, child.output.rawValue, child.error.rawValue, child.process)
         let line = Array("hello\n".utf8)
-        _ = try line.withUnsafeBytes { (bytes) throws(Errno) -> Int in try Syscall.write(child.input, bytes) }
-        try Syscall.close(child.input)
-        #expect(readAll(child.output) == "out hello\n")
-        #expect(readAll(child.error) == "err hello\n")
-        #expect(try child.process.wait(timeout: .seconds(20)) == .exited(0))
+        _ = try line.withUnsafeBytes { (bytes) throws(Errno) -> Int in try Syscall.write(input, bytes) }
+        try child.input.close()
+        #expect(readAll(output) == "out hello\n")
+        #expect(readAll(error) == "err hello\n")
+        #expect(try process.wait(timeout: .seconds(20)) == .exited(0))
     }
 
     @Test("a piped child holds only its three streams: the pipes' other ends stay in the parent")
     func onlyItsStreams() throws {
         let child = try PipedChild.start("/bin/sleep", ["60"], environment: [:])
-        defer {
-            _ = try? child.process.kill()
-            for fd in [child.input, child.output, child.error] { try? Syscall.close(fd) }
-        }
-        #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/\(child.process.pid)/fd").sorted() == ["0", "1", "2"])
+        let process = child.process
+        defer { _ = try? process.kill() }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.pid)/fd").sorted() == ["0", "1", "2"])
     }
 
     @Test("a captured run gives each stream and the status; one that outlives its bound is killed")

@@ -28,22 +28,23 @@ extension Session {
     mutating func follow(_ step: PlanStep<SSIPMessage>, appended: AnnouncementID? = nil) {
         for command in step.commands {
             switch command {
-            case .play(let request):
+            case .play(let request, let message):
                 // In the voice and prosody of the moment it starts, as the plan's events say it did.
-                batch.play(speech.playRequest(for: request, ssip: step.message(request.id, in: plan), configuration: configuration))
+                batch.play(speech.playRequest(for: request, ssip: message, configuration: configuration))
             case .stop(let id):
                 batch.stop(id)
             }
         }
         if !step.notices.isEmpty {
             let subscribers = clients.subscribers
-            for var notice in step.notices {
+            for planned in step.notices {
+                var notice = planned.notice
                 if case .started = notice.phase, !configuration.otherEngines.isEmpty {
                     notice.engine = batch.engine(of: notice.utterance)
                 }
                 if case .finished = notice.phase, speech.wentUnheard(notice.utterance) { notice.inaudible = true }
                 for subscriber in subscribers { send(subscriber, .speech(notice)) }
-                if case .ssip = notice.kind, let message = step.message(notice.utterance, in: plan) { carryOut(ssip.notice(notice, message, at: batch.now)) }
+                if case .ssip = notice.kind, let message = planned.message { carryOut(ssip.notice(notice, message, at: batch.now)) }
             }
         }
         for var record in step.announcements where record.announcement.id != appended {
@@ -63,13 +64,5 @@ extension Session {
 
     mutating func outputChanged(_ status: OutputStatus) {
         if let (level, message) = speech.outputChanged(status, playing: plan.scheduler.playing?.id) { journal(level, message) }
-    }
-}
-
-extension PlanStep {
-    /// The message `utterance` speaks: as its life ended in this step, or as it is in `plan`
-    /// while it goes on.
-    func message(_ utterance: UtteranceID, in plan: SpeechPlan<Message>) -> Message? {
-        endedMessages[utterance] ?? plan.message(utterance)
     }
 }

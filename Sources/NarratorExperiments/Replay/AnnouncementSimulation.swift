@@ -180,14 +180,14 @@ public struct AnnouncementSimulation {
     private mutating func follow(_ step: PlanStep<Never>) {
         for command in step.commands {
             switch command {
-            case .play(let request):
+            case .play(let request, _):
                 let event = eventOfUtterance[request.id] ?? plan.announcement(of: request.id).flatMap { eventOfAnnouncement[$0] }
                 playingUntil = (request.id, now + (event.flatMap { lengthOfEvent[$0] } ?? duration(request.text)))
             case .stop(let id):
                 if playingUntil?.id == id { playingUntil = nil }
             }
         }
-        for notice in step.notices where notice.phase == .finished {
+        for notice in step.notices.lazy.map(\.notice) where notice.phase == .finished {
             if let message = ssipInFlight[notice.utterance] { gate.ended(key: message.key, clientName: message.clientName, at: now) }
         }
         decisions += step.decisions

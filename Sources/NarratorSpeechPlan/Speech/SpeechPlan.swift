@@ -264,13 +264,20 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
     /// Takes in a scheduler step: its commands for the speech layer, and each event, which the
     /// queue learns of (for announcements) and which ends an utterance's life when it is final.
     private mutating func follow(_ schedulerStep: SpeechSchedulerStep, at now: MonotonicInstant, into step: inout PlanStep<Message>) {
-        step.commands += schedulerStep.commands
+        for command in schedulerStep.commands {
+            switch command {
+            case .play(let request): step.commands.append(.play(request, messagesInFlight[request.id]))
+            case .stop(let id): step.commands.append(.stop(id))
+            }
+        }
         for event in schedulerStep.events {
             guard var entry = entries[event.utterance] else { continue }
             step.notices.append(
-                SpeechNotice(
-                    utterance: event.utterance, kind: event.kind, phase: event.phase, at: event.at, text: entry.request.text, tree: entry.tree,
-                    element: entry.element))
+                PlanNotice(
+                    SpeechNotice(
+                        utterance: event.utterance, kind: event.kind, phase: event.phase, at: event.at, text: entry.request.text, tree: entry.tree,
+                        element: entry.element),
+                    message: messagesInFlight[event.utterance]))
             if case .started = event.phase {
                 entry.startedAt = event.at
                 entries[event.utterance] = entry
@@ -308,10 +315,11 @@ public struct SpeechPlan<Message: PlannedMessage>: Sendable {
 
 /// What one input to the plan decided: commands for the speech layer, each utterance event (with
 /// what it says, for subscribers), the queue's decisions, and the lives that ended (for the log).
+/// A play and a notice carry the client's message they concern, so nothing is looked up again.
 public struct PlanStep<Message: PlannedMessage>: Sendable, Equatable {
     /// Play or stop, in order.
-    public var commands: [SpeechCommand] = []
-    public var notices: [SpeechNotice] = []
+    public var commands: [PlanCommand<Message>] = []
+    public var notices: [PlanNotice<Message>] = []
     public var decisions: [AnnouncementDecision] = []
     /// Announcements whose outcome is now final, with the utterance that spoke them.
     public var announcements: [AnnouncementRecord] = []
