@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The layers the compiler cannot see: each module's imports against the set it may make, force
-unwraps in the modules narratord, narrator-atspi and narrator-flite run, and each module's size.
+unwraps in the modules narratord, narrator-atspi and narrator-flite run, each module's size, the
+session's stored properties (a composition, not a god type), and no SSIP type in the speech plan.
 
 Run by `make test` (and alone: `python3 Tests/Helpers/check_layers.py`). Prints each problem as
 FILE:LINE: what, and exits 1 if there is any. docs/architecture.md draws the same table.
@@ -60,6 +61,12 @@ RUN = {
 # The most lines of Swift one module may hold.
 MAX_LINES = 6000
 
+# The session routes between machines; it does not grow back into a god type.
+SESSION = os.path.join(SOURCES, "NarratorCore", "Session", "Session.swift")
+MAX_SESSION_PROPERTIES = 12
+# The speech plan knows no protocol: no SSIP type may appear in its module.
+PROTOCOL_FREE = {"NarratorSpeechPlan": re.compile(r"\bSSIP[A-Z]\w*")}
+
 IMPORT = re.compile(r"^\s*(?:@[\w]+(?:\([^)]*\))?\s+)*import\s+(?:(?:struct|class|enum|protocol|func|var|let|typealias)\s+)?([A-Za-z_][\w]*)")
 FORCE = re.compile(r"(?:[\w)\]]!(?![=]))|\btry!|\bas!")
 STRING = re.compile(r'"(?:[^"\\]|\\.)*"')
@@ -70,6 +77,23 @@ def code_of(line):
     line = STRING.sub('""', line)
     at = line.find("//")
     return line if at < 0 else line[:at]
+
+
+def session_properties():
+    """The stored properties of `struct Session` (its own body, not its extensions): each line at
+    the body's first indentation declaring a `let` or `var` with no accessor block."""
+    properties, inside = [], False
+    with open(SESSION, encoding="utf-8") as file:
+        for line in file:
+            if re.match(r"^public struct Session\b", line):
+                inside = True
+                continue
+            if inside and line.startswith("}"):
+                break
+            declared = re.match(r"^    (?:(?:public|package|private|fileprivate|internal)(?:\(set\))? )*(?:let|var) (\w+)", line)
+            if inside and declared and "{" not in code_of(line):
+                properties.append(declared.group(1))
+    return properties
 
 
 def swift_files(module):
@@ -105,6 +129,9 @@ def main():
                     imported = IMPORT.match(line)
                     if imported and imported.group(1) not in allowed:
                         problems.append(f"{relative}:{number}: {module} may not import {imported.group(1)} (it may import {', '.join(sorted(ALLOWED[module])) or 'no project module'})")
+                    pattern = PROTOCOL_FREE.get(module)
+                    if pattern and pattern.search(code_of(line)):
+                        problems.append(f"{relative}:{number}: {module} names an SSIP type ({pattern.search(code_of(line)).group(0)}); the speech plan knows no protocol")
                     if module in RUN:
                         code = code_of(line)
                         if FORCE.search(code):
@@ -112,13 +139,19 @@ def main():
         sizes[module] = lines_in_module
         if lines_in_module > MAX_LINES:
             problems.append(f"Sources/{module}: {lines_in_module} lines, over the {MAX_LINES} a module may hold")
+    properties = session_properties()
+    if len(properties) > MAX_SESSION_PROPERTIES:
+        problems.append(
+            f"{os.path.relpath(SESSION, ROOT)}: Session holds {len(properties)} stored properties ({', '.join(properties)}), over {MAX_SESSION_PROPERTIES}: compose a machine")
     for problem in problems:
         print(problem)
     if problems:
         print(f"check_layers: {len(problems)} problem(s)")
         return 1
     largest = max(sizes, key=sizes.get)
-    print(f"check_layers: {len(sizes)} modules, imports within their layers, no force unwrap where the programs run; the largest, {largest}, holds {sizes[largest]} of {MAX_LINES} lines")
+    print(
+        f"check_layers: {len(sizes)} modules, imports within their layers, no force unwrap where the programs run; the largest, {largest}, holds "
+        f"{sizes[largest]} of {MAX_LINES} lines; Session holds {len(properties)} of {MAX_SESSION_PROPERTIES} stored properties; no SSIP type in the speech plan")
     return 0
 
 
