@@ -3,9 +3,9 @@ import NarratorModel
 import NarratorSpeechPlan
 
 /// The settings-file writes a session waits for, and what waits on them: the `set` each one
-/// answers and the shutdown (what the connection sent after its `set` waits in ``InputHolds``). A write that takes
-/// longer than ``Session/settingsWriteBound`` is given up on (its `set` is refused), so a stuck
-/// disk holds nobody up for longer than that.
+/// answers and the shutdown (what the connection sent after its `set` waits in ``InputHolds``).
+/// A write that takes longer than ``Session/settingsWriteBound`` is given up on (its `set` is
+/// refused), so a stuck disk holds nobody up for longer than that.
 struct SettingsWrites: Sendable {
     struct Waiting: Sendable {
         /// Who sent the `set`; nil for the daemon's own change, or for writing the settings in force again.
