@@ -10,6 +10,7 @@
 //   narratord -> NarratorDaemon -> NarratorCore, NarratorSpeech, NarratorStore      the daemon
 //   narratorctl -> NarratorCLI -> NarratorProtocol, NarratorExperiments, NarratorSpeech, NarratorStore
 //   narrator-atspi -> NarratorATSPI -> NarratorBridge        reads desktop applications through AT-SPI2 (libatspi)
+//   NarratorKeyboard (the keymap and what each key means) -> NarratorBase; NarratorBridge and NarratorCLI use it
 //   narrator-flite -> NarratorEngines, NarratorSystem, CFlite      the Flite engine process (docs/engine-protocol.md)
 //   Every shell -> NarratorSystem (the syscalls) -> NarratorBase: it knows no domain type.
 //   NarratorDaemon, NarratorCLI, NarratorATSPI -> NarratorCommandLine (the one option parser) -> NarratorBase
@@ -89,7 +90,9 @@ let package = Package(
             swiftSettings: strict),
         // The AT-SPI bridge's core: D-Bus wire and handshake, the mirror of applications, routing, the
         // bridge's state machine. Pure; narrator-atspi runs it, narratord never links it.
-        .target(name: "NarratorBridge", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol"], swiftSettings: strict),
+        // Narrator's keys: the keymap, its file, and what each key event means (taken or not, which command). Pure.
+        .target(name: "NarratorKeyboard", dependencies: ["NarratorBase"], swiftSettings: strict),
+        .target(name: "NarratorBridge", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorKeyboard"], swiftSettings: strict),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"], swiftSettings: strict),
         // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
@@ -103,7 +106,7 @@ let package = Package(
         // The command-line front end as a library, so that parsing is testable.
         .target(
             name: "NarratorCLI",
-            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorExperiments", "NarratorCommandLine", "NarratorSystem", "NarratorStore", "NarratorSpeech"],
+            dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorExperiments", "NarratorCommandLine", "NarratorSystem", "NarratorStore", "NarratorSpeech", "NarratorKeyboard"],
             swiftSettings: strict
         ),
         // The daemon as a library: options, the request handler, start-up and shutdown.
@@ -113,7 +116,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Reading desktop applications through AT-SPI2 into the core's snapshots (the AT-SPI bridge's shell).
-        .target(name: "NarratorATSPI", dependencies: ["NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorCommandLine", "NarratorSystem", "CAtspi"], swiftSettings: strict),
+        .target(name: "NarratorATSPI", dependencies: ["NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard", "NarratorCommandLine", "NarratorSystem", "CAtspi"], swiftSettings: strict),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
         .target(name: "NarratorPulseHarness", dependencies: ["NarratorBase", "NarratorSystem"], swiftSettings: strict),
         // A headless desktop (Xvfb, a private session bus, the AT-SPI bus and registry) for the AT-SPI tests,
@@ -143,7 +146,8 @@ let package = Package(
         ),
         // The AT-SPI bridge's core in-process, on a virtual clock and a virtual desktop: reads,
         // the mirror, and every scenario of the bridge with its exact effects.
-        .testTarget(name: "NarratorBridgeTests", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorBridge"], swiftSettings: strict),
+        .testTarget(name: "NarratorBridgeTests", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard"], swiftSettings: strict),
+        .testTarget(name: "NarratorKeyboardTests", dependencies: ["NarratorBase", "NarratorKeyboard"], swiftSettings: strict),
         // The daemon's session in-process, on a virtual clock: every scenario with its exact effects.
         .testTarget(
             name: "NarratorSessionTests",

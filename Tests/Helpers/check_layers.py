@@ -27,7 +27,8 @@ ALLOWED = {
     "NarratorSSIP": PLAN,
     "NarratorProtocol": PLAN,
     "NarratorExperiments": PLAN | {"NarratorSSIP"},
-    "NarratorBridge": PLAN | {"NarratorProtocol"},
+    "NarratorKeyboard": {"NarratorBase"},
+    "NarratorBridge": PLAN | {"NarratorProtocol", "NarratorKeyboard"},
     "NarratorCore": PLAN | {"NarratorSSIP", "NarratorProtocol"},
     # The shells: the system calls know no domain type; each shell imports the pure layers it carries out.
     "NarratorSystem": {"NarratorBase", "CNarratorSystem"},
@@ -35,8 +36,8 @@ ALLOWED = {
     "NarratorStore": {"NarratorBase", "NarratorModel", "NarratorSpeechPlan", "NarratorSystem", "CSQLite"},
     "NarratorSpeech": PLAN | {"NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
     "NarratorDaemon": PLAN | {"NarratorSSIP", "NarratorProtocol", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
-    "NarratorCLI": PLAN | {"NarratorProtocol", "NarratorExperiments", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
-    "NarratorATSPI": {"NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
+    "NarratorCLI": PLAN | {"NarratorProtocol", "NarratorExperiments", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore", "NarratorKeyboard"},
+    "NarratorATSPI": {"NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
     "NarratorPulseHarness": {"NarratorBase", "NarratorSystem"},
     "NarratorDesktopHarness": {"NarratorBase", "NarratorModel", "NarratorBridge", "NarratorSystem", "NarratorATSPI"},
     "NarratorTestSupport": set(),
@@ -55,7 +56,7 @@ ALLOWED = {
 # The modules the daemon, the bridge and the Flite engine run: a trap there silences the user.
 RUN = {
     "NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorProtocol", "NarratorBridge", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorStore", "NarratorSpeech", "NarratorDaemon",
-    "NarratorATSPI", "narratord", "narrator-atspi", "narrator-flite",
+    "NarratorATSPI", "NarratorKeyboard", "narratord", "narrator-atspi", "narrator-flite",
 }
 
 # The most lines of Swift one module may hold.

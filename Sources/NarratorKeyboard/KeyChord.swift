@@ -1,0 +1,48 @@
+/// A key with the modifiers held, as a keymap binds it: `Narrator+h`, `Alt+Shift+Right`, `KP_Add`.
+public struct KeyChord: Hashable, Sendable, Comparable, CustomStringConvertible {
+    public var key: Keysym
+    public var modifiers: KeyModifiers
+
+    public init(_ key: Keysym, _ modifiers: KeyModifiers = []) {
+        // Shift+h arrives as `H`: one chord either way.
+        if key.unshifted != key {
+            self.key = key.unshifted
+            self.modifiers = modifiers.union(.shift)
+        } else {
+            self.key = key
+            self.modifiers = modifiers
+        }
+    }
+
+    /// Parses `Narrator+Shift+h`; modifier names without case (`Ctrl` for Control too).
+    public init(parsing text: String) throws(KeymapProblem) {
+        let parts = text.split(separator: "+", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+        guard let last = parts.last, !last.isEmpty else { throw .noKey(text) }
+        var modifiers: KeyModifiers = []
+        for part in parts.dropLast() {
+            switch part.lowercased() {
+            case "narrator": modifiers.insert(.narrator)
+            case "control", "ctrl": modifiers.insert(.control)
+            case "alt": modifiers.insert(.alt)
+            case "shift": modifiers.insert(.shift)
+            default: throw .unknownModifier(part)
+            }
+        }
+        guard let key = Keysym(named: last) else { throw .unknownKey(last) }
+        self.init(key, modifiers)
+    }
+
+    public var description: String {
+        KeyModifiers.spelled.filter { modifiers.contains($0.0) }.map { $0.1 + "+" }.joined() + key.name
+    }
+
+    public static func < (lhs: KeyChord, rhs: KeyChord) -> Bool {
+        (lhs.modifiers.rawValue, lhs.key) < (rhs.modifiers.rawValue, rhs.key)
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: String {
+        String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
+    }
+}

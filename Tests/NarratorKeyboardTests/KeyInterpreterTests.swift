@@ -1,0 +1,146 @@
+import NarratorBase
+import NarratorKeyboard
+import Testing
+
+/// What each key does on a virtual clock: which keys Narrator takes (the application never sees
+/// them), which reach the application unchanged, and what Narrator is asked to do.
+@Suite struct KeyInterpreterTests {
+    struct Keys {
+        var interpreter = KeyInterpreter(keymap: Keymap(layout: .desktop))
+        var now = MonotonicInstant(nanoseconds: 1_000_000_000)
+        var context = KeyContext(inDocument: true)
+
+        /// Presses and releases `name` (X modifier bits `x`), `gap` after the last key.
+        mutating func tap(_ name: String, x: UInt32 = 0, gap: Duration = .milliseconds(800)) -> (press: KeyVerdict, release: KeyVerdict) {
+            let press = down(name, x: x, gap: gap)
+            let release = up(name, x: x)
+            return (press, release)
+        }
+
+        mutating func down(_ name: String, x: UInt32 = 0, gap: Duration = .milliseconds(50)) -> KeyVerdict {
+            now = now + gap
+            return interpreter.handle(KeyEvent(.press, key(name), xModifiers: x, at: now), context: context)
+        }
+
+        mutating func up(_ name: String, x: UInt32 = 0) -> KeyVerdict {
+            now = now + .milliseconds(40)
+            return interpreter.handle(KeyEvent(.release, key(name), xModifiers: x, at: now), context: context)
+        }
+
+        func key(_ name: String) -> Keysym {
+            Keysym(named: name) ?? Keysym(0)
+        }
+    }
+
+    @Test func aBrowseKeyIsTakenOnADocumentAndRuns() {
+        var keys = Keys()
+        let h = keys.tap("h")
+        #expect(h.press == KeyVerdict(take: true, [.run(.nextHeading, presses: 1)]))
+        #expect(h.release == .taken)
+        // Shift+h arrives as H with Shift's bit.
+        #expect(keys.tap("H", x: 1).press == KeyVerdict(take: true, [.run(.previousHeading, presses: 1)]))
+    }
+
+    @Test func aBrowseKeyReachesATextFieldAndFocusMode() {
+        var keys = Keys()
+        keys.context = KeyContext(inDocument: false)
+        #expect(keys.tap("h") == (.pass, .pass))
+        #expect(keys.tap("Down") == (.pass, .pass))
+        // Narrator+A in a document: focus mode, said; then letters reach the page.
+        keys.context = KeyContext(inDocument: true)
+        _ = keys.down("Insert")
+        #expect(keys.tap("a") == (KeyVerdict(take: true, [.browseMode(false)]), .taken))
+        #expect(keys.up("Insert") == .taken)
+        #expect(keys.tap("h") == (.pass, .pass))
+        _ = keys.down("Insert", gap: .seconds(1))
+        #expect(keys.tap("a").press == KeyVerdict(take: true, [.browseMode(true)]))
+        _ = keys.up("Insert")
+        #expect(keys.tap("h").press.take)
+    }
+
+    @Test func aKeyNarratorDoesNotBindPassesWithItsRelease() {
+        var keys = Keys()
+        #expect(keys.tap("b") == (.pass, .pass))
+        #expect(keys.tap("Tab") == (.pass, .pass))
+        #expect(keys.tap("Shift_L") == (.pass, .pass))
+        // Narrator's key with a key it does not bind: the key reaches the application.
+        _ = keys.down("Insert")
+        #expect(keys.tap("F5") == (.pass, .pass))
+        _ = keys.up("Insert")
+    }
+
+    @Test func narratorsKeyIsAModifierAndTwiceQuicklyItsOwnKey() {
+        var keys = Keys()
+        #expect(keys.down("Insert") == .taken)
+        #expect(keys.tap("t").press == KeyVerdict(take: true, [.run(.time, presses: 1)]))
+        #expect(keys.up("Insert") == .taken)
+        // A tap alone, then another within half a second: the second is Insert for the application.
+        #expect(keys.tap("Insert", gap: .seconds(2)) == (.taken, .taken))
+        #expect(keys.tap("Insert", gap: .milliseconds(200)) == (.pass, .pass))
+        // A third quick tap starts over: taken.
+        #expect(keys.tap("Insert", gap: .milliseconds(200)) == (.taken, .taken))
+        // Slower than half a second: taken each time.
+        #expect(keys.tap("Insert", gap: .milliseconds(900)) == (.taken, .taken))
+        // A chord in between is no tap.
+        _ = keys.down("KP_Insert", gap: .seconds(2))
+        _ = keys.tap("t")
+        _ = keys.up("KP_Insert")
+        #expect(keys.tap("KP_Insert", gap: .milliseconds(100)) == (.taken, .taken))
+    }
+
+    @Test func aHeldNarratorKeysRepeatsAreOneHold() {
+        var keys = Keys()
+        #expect(keys.down("Insert") == .taken)
+        for _ in 0..<5 { #expect(keys.down("Insert", gap: .milliseconds(30)) == .taken) }
+        #expect(keys.up("Insert") == .taken)
+    }
+
+    @Test func capsLockIsNarratorsKeyOnTheLaptopLayout() {
+        var keys = Keys()
+        keys.interpreter = KeyInterpreter(keymap: Keymap(layout: .laptop))
+        #expect(keys.tap("Insert") == (.pass, .pass))
+        _ = keys.down("Caps_Lock")
+        #expect(keys.tap("Return").press == KeyVerdict(take: true, [.run(.whereAmI, presses: 1)]))
+        _ = keys.up("Caps_Lock")
+        #expect(keys.tap("Caps_Lock", gap: .seconds(1)) == (.taken, .taken))
+        #expect(keys.tap("Caps_Lock", gap: .milliseconds(150)) == (.pass, .pass))
+        // The desktop's where-am-I key is the keypad's; a laptop has none.
+        #expect(keys.tap("KP_Enter") == (.pass, .pass))
+    }
+
+    @Test func aChordTwiceQuicklyRunsTwoPresses() {
+        var keys = Keys()
+        #expect(keys.tap("KP_Enter").press == KeyVerdict(take: true, [.run(.whereAmI, presses: 1)]))
+        #expect(keys.tap("KP_Enter", gap: .milliseconds(300)).press == KeyVerdict(take: true, [.run(.whereAmI, presses: 2)]))
+        // A third is a first again.
+        #expect(keys.tap("KP_Enter", gap: .milliseconds(300)).press == KeyVerdict(take: true, [.run(.whereAmI, presses: 1)]))
+        #expect(keys.tap("KP_Enter", gap: .seconds(1)).press == KeyVerdict(take: true, [.run(.whereAmI, presses: 1)]))
+    }
+
+    @Test func learnModeDescribesEveryKeyAndEscapeLeaves() {
+        var keys = Keys()
+        _ = keys.down("Insert")
+        #expect(keys.tap("h").press == KeyVerdict(take: true, [.learnModeStarted]))
+        _ = keys.up("Insert")
+        // Bound or not, in a field or not, nothing reaches the application and nothing runs.
+        keys.context = KeyContext(inDocument: false)
+        #expect(keys.tap("h") == (KeyVerdict(take: true, [.describe(KeyChord(Keysym(0x68)), .nextHeading)]), .taken))
+        #expect(keys.tap("b") == (KeyVerdict(take: true, [.describe(KeyChord(Keysym(0x62)), nil)]), .taken))
+        #expect(keys.tap("Shift_L") == (.taken, .taken))
+        _ = keys.down("Insert")
+        #expect(keys.tap("t").press == KeyVerdict(take: true, [.describe(KeyChord(Keysym(0x74), .narrator), .time)]))
+        _ = keys.up("Insert")
+        #expect(keys.tap("Escape") == (KeyVerdict(take: true, [.learnModeEnded]), .taken))
+        #expect(keys.tap("Escape") == (.pass, .pass))
+        #expect(keys.tap("b") == (.pass, .pass))
+    }
+
+    @Test func controlAloneStopsSpeechAndStillReachesTheApplication() {
+        var keys = Keys()
+        #expect(keys.tap("Control_L") == (KeyVerdict(take: false, [.stopSpeech]), .pass))
+        #expect(keys.tap("Control_R", x: 4) == (KeyVerdict(take: false, [.stopSpeech]), .pass))
+        // Control held for Control+Home is one stop, then the chord.
+        _ = keys.down("Control_L")
+        #expect(keys.down("Home", x: 4) == KeyVerdict(take: true, [.run(.firstItem, presses: 1)]))
+    }
+}
