@@ -1,6 +1,7 @@
 import CAtspi
 import Glibc
 import NarratorBridge
+import NarratorKeyboard
 import NarratorSystem
 
 /// `narrator-atspi run`'s shell around ``ATSPIBridge``: on one thread running GLib's main loop
@@ -26,6 +27,8 @@ final class BridgeShell {
     private var flushing = false
     private var listener: UnsafeMutablePointer<AtspiEventListener>?
     private var keys: UnsafeMutablePointer<AtspiDeviceListener>?
+    /// Set while a key event is fed when the core takes it.
+    private var keyTaken = false
 
     init(daemon: DaemonLink, bus: ATSPIBus, socket: String, environment: [String: String], log: @escaping (String) -> Void) {
         self.daemon = daemon
@@ -51,6 +54,7 @@ final class BridgeShell {
         }
         listener = atspi_event_listener_new({ event, context in _ = Trampoline.call(context, UnsafeMutableRawPointer(event)) }, box.retained, Trampoline.release)
         for type in ATSPIEvent.subscribed { atspi_event_listener_register(listener, type, nil) }
+        readKeymap()
         listenForKeys()
         if let daemon { watch(daemon) }
         bus.whenClosed { [unowned self] in feed(.busClosed) }
@@ -71,32 +75,63 @@ final class BridgeShell {
             type, application: name, path: path, detail1: Int(event.pointee.detail1), detail2: Int(event.pointee.detail2), object: object, text: text)
     }
 
-    /// Listens to the keys the user presses (never taking them: the application still gets
-    /// each), for every combination of Shift, Caps Lock, Control, Alt and Num Lock: what
-    /// tells a caret move by a character from one by a word or a line. GTK 4 reports no keys;
-    /// a registration the registry refuses is said once, and the moves then tell by themselves.
+    /// Listens to every key the user presses and releases, for every combination of Shift,
+    /// Caps Lock, Control, Alt and Num Lock, synchronously and able to take it: the toolkit holds
+    /// each key until the core says whether Narrator takes it (``BridgeEffect/takeKey``), and
+    /// gives the application every other one unchanged. GTK 3 and Firefox send their keys here;
+    /// GTK 4 sends none, and a registration the registry refuses is said once.
     private func listenForKeys() {
         let box = Trampoline { [unowned self] event in
             guard let event = event?.assumingMemoryBound(to: AtspiDeviceEvent.self) else { return false }
-            feed(.key(KeyPress(keysym: UInt32(truncatingIfNeeded: event.pointee.id), modifiers: UInt32(truncatingIfNeeded: event.pointee.modifiers))))
-            // Not consumed: the key goes on to the application.
-            return false
+            let kind: KeyEvent.Kind = event.pointee.type == ATSPI_KEY_RELEASED_EVENT ? .release : .press
+            let key = KeyEvent(
+                kind, Keysym(UInt32(truncatingIfNeeded: event.pointee.id)), xModifiers: UInt32(truncatingIfNeeded: event.pointee.modifiers),
+                at: MonotonicClock.now())
+            keyTaken = false
+            feed(.keyEvent(key, Self.localTime()))
+            return keyTaken
         }
         keys = atspi_device_listener_new({ event, context in Trampoline.call(context, UnsafeMutableRawPointer(event)) ? 1 : 0 }, box.retained, Trampoline.release)
+        let kinds = UInt32(1 << ATSPI_KEY_PRESSED_EVENT.rawValue) | UInt32(1 << ATSPI_KEY_RELEASED_EVENT.rawValue)
+        let sync = AtspiKeyListenerSyncType(ATSPI_KEYLISTENER_SYNCHRONOUS.rawValue | ATSPI_KEYLISTENER_CANCONSUME.rawValue)
         for mask in 0..<32 {
             var error: UnsafeMutablePointer<GError>?
             // X's bits: Shift 1, Lock 2, Control 4, Mod1 (Alt) 8, Mod2 (Num Lock) 16.
             let modifiers = AtspiKeyMaskType(mask)
             // Its result says nothing (libatspi 2.46 answers false for a registration that works);
             // an error does.
-            _ = atspi_register_keystroke_listener(keys, nil, modifiers, UInt32(1 << ATSPI_KEY_PRESSED_EVENT.rawValue), ATSPI_KEYLISTENER_NOSYNC, &error)
+            _ = atspi_register_keystroke_listener(keys, nil, modifiers, kinds, sync, &error)
             if let error {
                 let message = String(cString: error.pointee.message)
                 g_error_free(error)
-                log("narrator-atspi: the registry does not report keys (\(message)); caret moves are told by how far they go")
+                log("narrator-atspi: the registry does not report keys (\(message)); Narrator's keys do nothing, and caret moves are told by how far they go")
                 return
             }
         }
+    }
+
+    /// The wall clock where the user is, for the time command.
+    private static func localTime() -> LocalTime {
+        var now = time(nil)
+        var parts = tm()
+        localtime_r(&now, &parts)
+        return LocalTime(
+            year: Int(parts.tm_year) + 1900, month: Int(parts.tm_mon) + 1, day: Int(parts.tm_mday), weekday: Int(parts.tm_wday),
+            hour: Int(parts.tm_hour), minute: Int(parts.tm_min))
+    }
+
+    /// Reads the keymap file (`$XDG_CONFIG_HOME/narrator/keymap`) for the core.
+    private func readKeymap() {
+        let path = KeymapFile.path(environment: environment)
+        let read: KeymapRead
+        do {
+            read = .text(String(decoding: try Syscall.readFile(path, limit: KeymapFile.largest), as: UTF8.self))
+        } catch where error.code == ENOENT {
+            read = .absent
+        } catch {
+            read = .unreadable("\(error)")
+        }
+        feed(.keymapRead(path: path, read))
     }
 
     private func feed(_ input: BridgeInput) {
@@ -139,6 +174,8 @@ final class BridgeShell {
             exit(4)
         case .journal(let line):
             log(line)
+        case .takeKey:
+            keyTaken = true
         }
     }
 

@@ -61,6 +61,9 @@ public struct ATSPIMirror: Sendable {
         case setValue(WindowID, path: String, value: Double)
         /// The application's focus moved to the element (`grab_focus`).
         case grabFocus(WindowID, path: String)
+        /// The application's caret moved to the start of the element's text (browse mode's
+        /// cursor there), which is where Tab goes on from.
+        case setCaret(WindowID, path: String)
         /// An alert, notification or info bar came on show: its text is announced through the
         /// queue (deduplicated, throttled and logged like every announcement), from its element.
         case announce(tree: String, element: String, text: String)
@@ -71,6 +74,9 @@ public struct ATSPIMirror: Sendable {
     private var lastFocus: (window: WindowID, path: String)?
     /// A window activated with nothing focused in it yet, waiting for its focus event.
     private var activating: WindowID?
+    /// The window where browse mode last moved the application's caret: the page document's
+    /// taking the focus that follows is the caret's doing, not a page being entered.
+    var browsing: WindowID?
 
     public init() {}
 
@@ -200,8 +206,12 @@ public struct ATSPIMirror: Sendable {
     public mutating func focusMoved(_ window: WindowID, path: String) -> [Effect] {
         guard let mirrored = windows[window] else { return [] }
         var element = ATSPIMapping.id(of: path)
-        if !mirrored.stops.contains(element), let entry = mirrored.entries[element] { element = entry }
+        if !mirrored.stops.contains(element), let entry = mirrored.entries[element] {
+            if browsing == window { return [] }
+            element = entry
+        }
         guard mirrored.stops.contains(element) else { return [] }
+        browsing = nil
         if activating == window { activating = nil }
         if let last = lastFocus, last.window == window, last.path == path { return [] }
         lastFocus = (window, path)
@@ -214,6 +224,7 @@ public struct ATSPIMirror: Sendable {
     /// for that focus event (``focusMoved(_:path:)`` then enters the tree on it) rather than enter
     /// on a guess and be corrected a moment later, which would cut the title off.
     public mutating func windowActivated(_ window: WindowID) -> [Effect] {
+        browsing = nil
         guard let mirrored = windows[window] else { return [] }
         if let focused = mirrored.focused, mirrored.stops.contains(ATSPIMapping.id(of: focused)) || mirrored.entries[ATSPIMapping.id(of: focused)] != nil {
             activating = nil

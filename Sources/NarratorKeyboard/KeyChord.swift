@@ -46,3 +46,18 @@ extension Substring {
         String(drop(while: { $0 == " " || $0 == "\t" }).reversed().drop(while: { $0 == " " || $0 == "\t" }).reversed())
     }
 }
+
+extension KeyChord {
+    /// How learn mode says the chord: "Narrator T", "Shift H", "keypad Enter".
+    public var spoken: String {
+        var words = KeyModifiers.spelled.filter { modifiers.contains($0.0) }.map(\.1)
+        var name = key.name
+        if name.hasPrefix("KP_") { name = "keypad " + name.dropFirst(3) }
+        words.append(name.count == 1 ? name.uppercased() : name.replacingUnderscores)
+        return words.joined(separator: " ")
+    }
+}
+
+extension String {
+    var replacingUnderscores: String { String(map { $0 == "_" ? " " : $0 }) }
+}

@@ -140,6 +140,9 @@ struct BridgeHarness {
     /// The timers set and not fired yet, soonest first.
     var pendingTimers: [BridgeTimer] { timers.sorted { $0.at < $1.at }.map(\.timer) }
 
+    /// How many key events the bridge took (kept from the application).
+    var keysTaken = 0
+
     /// What went to narratord since the last call, taken.
     mutating func sent() -> [RequestCommand] {
         defer { requests = [] }
@@ -188,6 +191,9 @@ struct BridgeHarness {
             return []
         case .journal(let line):
             journal.append(line)
+            return []
+        case .takeKey:
+            keysTaken += 1
             return []
         }
     }

@@ -121,6 +121,9 @@ import Testing
         #expect(forth.focus.element == "inbox" && forth.spokenText == forth.utterance.text)
         guard case .moved(let link) = try w.rotor("links", .next) else { Issue.record("no move"); return }
         #expect(link.utterance.text == "Help, link")
+        // The only link, focused: past it the rotor goes round to it again and says so, not nothing.
+        guard case .moved(let again) = try w.rotor("links", .next) else { Issue.record("no move"); return }
+        #expect(!again.boundary && again.focus.element == link.focus.element && again.spokenText == "wrapped to top, Help, link")
         #expect(throws: NarratorError.unknownRotor("unred", available: ["headings", "links", "Unread"])) { try w.rotor("unred", .next) }
     }
 

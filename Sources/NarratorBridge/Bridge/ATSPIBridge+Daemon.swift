@@ -27,6 +27,15 @@ extension ATSPIBridge {
             journal("cannot read narratord's reply to \(purpose) (\(error.message)): \(Self.excerpt(line))")
             return
         }
+        if case .success(.focus(let report)) = reply.outcome {
+            narratorFocus = report.focus
+            // The application moved its focus (Tab into a field): browse mode's cursor is not there.
+            if case .focus = purpose { browsedTo = nil }
+        }
+        if case .key(let what, _) = purpose {
+            keyReplied(what, reply.outcome)
+            return
+        }
         guard case .failure(let error) = reply.outcome else { return }
         switch purpose {
         case .update(let tree, let generation):
@@ -68,6 +77,7 @@ extension ATSPIBridge {
             guard isThere(change.element, in: change.tree, toDo: "set the value") else { return }
             carryOut(mirror.ownerValue(tree: change.tree, element: change.element, value: change.value))
         case .focus(let focus):
+            narratorFocus = focus
             carryOut(mirror.ownerFocus(tree: focus.tree, element: focus.element))
         case .speech:
             // The bridge subscribes to no speech; a stray notice changes nothing.

@@ -1,4 +1,5 @@
 import NarratorBase
+import NarratorKeyboard
 import NarratorModel
 import NarratorProtocol
 
@@ -80,6 +81,14 @@ public struct ATSPIBridge: Sendable {
     private(set) var now = MonotonicInstant(nanoseconds: 0)
     /// The last key pressed, and when.
     var lastKey: (KeyPress, MonotonicInstant)?
+    /// What each key means: the keymap, Narrator's key, learn mode, browse or focus mode.
+    var keys = KeyInterpreter(keymap: Keymap(layout: .desktop))
+    /// Where narratord's focus is, as its replies to the bridge's requests said: what a browse
+    /// key is judged by (a document's text, or a field).
+    var narratorFocus: Focus?
+    /// Where browse mode's cursor last moved Narrator's focus: a field it put the cursor on is
+    /// read past with the arrows, not typed into, until the application moves the focus itself.
+    var browsedTo: Focus?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -105,6 +114,10 @@ public struct ATSPIBridge: Sendable {
             take(event)
         case .key(let key):
             lastKey = (key, now)
+        case .keyEvent(let event, let time):
+            keyEvent(event, time: time)
+        case .keymapRead(let path, let read):
+            keymapRead(path, read)
         case .answered(let question, let reply):
             answerArrived(question)
             answered(question, reply)
@@ -254,6 +267,8 @@ public struct ATSPIBridge: Sendable {
                     arguments: [.string("org.a11y.atspi.Value"), .string("CurrentValue"), .variantDouble(value)]))
             case .grabFocus(let window, let path):
                 act(window, "grab the focus for \(path)", DBusCall(path: path, interface: "org.a11y.atspi.Component", method: "GrabFocus"))
+            case .setCaret(let window, let path):
+                act(window, "move the caret to \(path)", DBusCall(path: path, interface: "org.a11y.atspi.Text", method: "SetCaretOffset", arguments: [.int32(0)]))
             }
         }
     }

@@ -21,6 +21,9 @@ public enum BridgeEffect: Equatable, Sendable {
     case restart
     /// A line for the journal.
     case journal(String)
+    /// Narrator takes the key event being handled: it does not reach the application. (Without
+    /// this effect a key event goes on to the application unchanged.)
+    case takeKey
 }
 
 /// A question the bridge asked an application (or the registry), carried with its reply so that

@@ -1,3 +1,5 @@
+import NarratorKeyboard
+
 /// Everything that can happen to the bridge, as a value: what the shell turns each libatspi,
 /// bus connection and socket callback into before ``ATSPIBridge/handle(_:at:)`` decides what it means.
 public enum BridgeInput: Equatable, Sendable {
@@ -7,6 +9,11 @@ public enum BridgeInput: Equatable, Sendable {
     case event(ATSPIEvent)
     /// A key pressed, from AT-SPI2's keystroke listener.
     case key(KeyPress)
+    /// A key pressed or released, from AT-SPI2's synchronous keystroke listener, with the wall
+    /// clock's reading: the effects say whether Narrator takes it (``BridgeEffect/takeKey``).
+    case keyEvent(KeyEvent, LocalTime)
+    /// The keymap file, read at start (`~/.config/narrator/keymap`).
+    case keymapRead(path: String, KeymapRead)
     /// The reply to a question the bridge asked (or why none came: `.timedOut` once the
     /// question's bound passed, `.gone` when the application left the bus).
     case answered(BridgeQuestion, Result<DBusValue, DBusFailure>)

@@ -10,6 +10,9 @@ enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
     case unregister(tree: String)
     case focus(tree: String, element: String?)
     case announce(tree: String)
+    /// A key's command (`what` names it): its reply moves the application's focus or caret after
+    /// Narrator's, or is said when the command cannot be done.
+    case key(what: String, command: CommandName)
 
     var command: CommandName {
         switch self {
@@ -19,6 +22,7 @@ enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
         case .unregister: .unregister
         case .focus: .focus
         case .announce: .announce
+        case .key(_, let command): command
         }
     }
 
@@ -30,6 +34,7 @@ enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
         case .unregister(let tree): "unregister \(tree)"
         case .focus(let tree, let element): "focus \(tree) \(element ?? "(the tree)")"
         case .announce(let tree): "announce in \(tree)"
+        case .key(let what, _): "the key for \(what)"
         }
     }
 }

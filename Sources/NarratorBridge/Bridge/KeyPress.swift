@@ -33,6 +33,10 @@ public struct KeyPress: Equatable, Sendable {
     /// it, which the focus's own words say, not a move the user made in its text.
     public var movesFocus: Bool { keysym == 0xFF09 || keysym == 0xFE20 }
 
+    /// Narrator's browse cursor moved the application's focus or caret (a key Narrator took): as
+    /// after Tab, the caret that arrives with it is where the focus put it, and says nothing.
+    public static let cursorMoved = KeyPress(keysym: 0xFF09, modifiers: 0)
+
     /// Whether the key moves a selection's end rather than the caret (Shift with a moving key):
     /// the selection's change says what it took in, and the caret's own move says nothing.
     public var extendsSelection: Bool { shift && caretUnit != nil }

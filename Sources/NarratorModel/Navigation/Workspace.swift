@@ -251,9 +251,10 @@ public struct Workspace: Sendable {
         guard let target else {
             guard let current else { throw .emptyTree(tree.name) }
             // Past its last (or first) target the rotor goes round and says so, as Orca's
-            // structural navigation does: silence at the end would tell the user nothing.
+            // structural navigation does: silence at the end would tell the user nothing. With
+            // one target, already focused, it goes round to that one and says it again.
             let round = direction == .next ? positions.first : direction == .previous ? positions.last : nil
-            guard let round, round != current else { return .moved(boundary(in: tree, at: current)) }
+            guard let round else { return .moved(boundary(in: tree, at: current)) }
             var outcome = moveFocus(to: round, in: tree)
             outcome.wrap(saying: tree.phrases[direction == .next ? .wrappedToTop : .wrappedToBottom])
             return .moved(outcome)

@@ -1,0 +1,35 @@
+import NarratorModel
+
+/// What browse mode asks of the mirror: whether Narrator's focus is on a document's text (where
+/// a letter is Narrator's key) or in a field (where it is the page's), the window's title, and
+/// the application's focus or caret following Narrator's cursor.
+extension ATSPIMirror {
+    /// Traits of an element that takes typing or its own arrow keys: there the keys reach it.
+    static let takesKeys = Traits([.textField, .searchField, .comboBox, .adjustable, .allowsDirectInteraction])
+
+    /// Whether `element` of `tree` is in a web document (a window with a document entered on its
+    /// first stop) and, unless browse mode's cursor put it there (`byCursor`), not a field, combo
+    /// box or slider that wants the keys itself: the user who Tabs into a field types into it,
+    /// while one who arrows past it reads on.
+    public func isBrowsable(tree: String, element: String, byCursor: Bool) -> Bool {
+        guard let window = windows.values.first(where: { $0.tree == tree }), !window.entries.isEmpty,
+            let node = window.document.root.find(element)
+        else { return false }
+        return byCursor || node.traits.isDisjoint(with: Self.takesKeys)
+    }
+
+    /// The title of the window whose tree is `tree`.
+    public func title(of tree: String) -> String? {
+        windows.values.first { $0.tree == tree }?.document.title
+    }
+
+    /// Browse mode moved Narrator's cursor to `element`: the application's focus follows where
+    /// the element can take it (a link, a button, a field), and otherwise its caret moves to the
+    /// element's start, so that Tab goes on from there as it does after Orca's structural keys.
+    public mutating func browsed(tree: String, element: String) -> [Effect] {
+        guard let (id, window) = windows.first(where: { $0.value.tree == tree }) else { return [] }
+        if window.focusable.contains(element) { return ownerFocus(tree: tree, element: element) }
+        browsing = id
+        return [.setCaret(id, path: ATSPIMapping.path(of: element))]
+    }
+}

@@ -1,0 +1,124 @@
+import NarratorKeyboard
+import NarratorModel
+import NarratorProtocol
+
+/// The user's keys: each key event is judged by the ``KeyInterpreter`` (taken or passed on), and
+/// what it asks for becomes requests to narratord: speech stopped, a move or a rotor turned on
+/// the page, a sentence said. A move's reply carries the application's focus or caret along.
+extension ATSPIBridge {
+    mutating func keyEvent(_ event: KeyEvent, time: LocalTime) {
+        let inDocument = narratorFocus.map { mirror.isBrowsable(tree: $0.tree, element: $0.element, byCursor: $0 == browsedTo) } ?? false
+        let verdict = keys.handle(event, context: KeyContext(inDocument: inDocument))
+        if verdict.take {
+            effects.append(.takeKey)
+            if verdict.actions.contains(where: { if case .run(let command, _) = $0 { command.browseOnly } else { false } }) {
+                // The application's focus and caret follow the cursor; their moves say nothing.
+                lastKey = (KeyPress.cursorMoved, now)
+            }
+        } else if event.kind == .press {
+            // A key the application gets: what tells its caret's move by a character from one by a word.
+            lastKey = (KeyPress(keysym: event.key.rawValue, modifiers: event.xModifiers), now)
+        }
+        for action in verdict.actions { perform(action, time: time) }
+    }
+
+    mutating func keymapRead(_ path: String, _ read: KeymapRead) {
+        switch read {
+        case .absent:
+            return
+        case .unreadable(let reason):
+            journal("cannot read the keymap \(path) (\(reason)); the default keys are used")
+        case .text(let text):
+            let (keymap, problems) = Keymap.reading(text)
+            keys.keymap = keymap
+            for problem in problems { journal("keymap \(path) \(problem); the line is left out") }
+        }
+    }
+
+    private mutating func perform(_ action: KeyAction, time: LocalTime) {
+        switch action {
+        case .stopSpeech:
+            send(.key(what: "stop speech", command: .stop), .stop)
+        case .learnModeStarted:
+            say("Learn mode. Press any key to hear what it does; Escape leaves.")
+        case .learnModeEnded:
+            say("Leaving learn mode.")
+        case .browseMode(let on):
+            say(on ? "Browse mode" : "Focus mode")
+        case .describe(let chord, let command):
+            say(chord.spoken + ": " + (command?.summary ?? "not one of Narrator's keys"))
+        case .run(let command, let presses):
+            run(command, presses: presses, time: time)
+        }
+    }
+
+    private mutating func run(_ command: KeyCommand, presses: Int, time: LocalTime) {
+        switch command {
+        case .learnMode, .browseMode:
+            // The interpreter answers these itself (learnModeStarted, browseMode).
+            return
+        case .time:
+            say(presses >= 2 ? time.spokenDate : time.spokenTime)
+        case .windowTitle:
+            say(narratorFocus.flatMap { mirror.title(of: $0.tree) } ?? "No window has the focus.")
+        case .whereAmI:
+            guard let focus = narratorFocus else { return say("No window has the focus.") }
+            send(.key(what: command.rawValue, command: .focus), .focus(tree: focus.tree, element: focus.element))
+            if presses >= 2, let title = mirror.title(of: focus.tree) { send(.key(what: command.rawValue, command: .speak), .speak(text: "In " + title)) }
+        case .nextItem: move(.next, command)
+        case .previousItem: move(.previous, command)
+        case .firstItem: move(.first, command)
+        case .lastItem: move(.last, command)
+        case .nextHeading: turn("headings", .next, command)
+        case .previousHeading: turn("headings", .previous, command)
+        case .nextLink: turn("links", .next, command)
+        case .previousLink: turn("links", .previous, command)
+        case .nextFormField: turn("controls", .next, command)
+        case .previousFormField: turn("controls", .previous, command)
+        }
+    }
+
+    private mutating func move(_ move: Workspace.Move, _ command: KeyCommand) {
+        send(.key(what: command.rawValue, command: CommandName(rawValue: move.rawValue) ?? .next), .move(move, tree: nil))
+    }
+
+    private mutating func turn(_ rotor: String, _ direction: Workspace.Move, _ command: KeyCommand) {
+        send(.key(what: command.rawValue, command: .rotor), .rotor(name: rotor, direction: direction))
+    }
+
+    /// Says `text` at once, cutting off what was being said: a key's answer is wanted now.
+    private mutating func say(_ text: String) {
+        send(.key(what: "stop speech", command: .stop), .stop)
+        send(.key(what: "say", command: .speak), .speak(text: text))
+    }
+
+    /// narratord answered a key's request. A move carries the application's focus or caret along;
+    /// a rotor with no such items says so, as Orca does.
+    mutating func keyReplied(_ what: String, _ outcome: Result<ReplyBody, ReplyError>) {
+        switch outcome {
+        case .success(.focus(let report)):
+            guard !report.boundary, what != KeyCommand.whereAmI.rawValue else { return }
+            browsedTo = report.focus
+            carryOut(mirror.browsed(tree: report.focus.tree, element: report.focus.element))
+        case .success:
+            return
+        case .failure(let error):
+            switch error.code {
+            case .unknownRotor:
+                say("No more " + Self.noun(what) + ".")
+            case .noFocus, .emptyTree:
+                say("Nothing to read here.")
+            default:
+                journal("\(what) was refused: \(error.message)")
+            }
+        }
+    }
+
+    /// What a rotor command moves over, as Orca names it.
+    static func noun(_ what: String) -> String {
+        if what.hasSuffix("heading") { return "headings" }
+        if what.hasSuffix("link") { return "links" }
+        if what.hasSuffix("form-field") { return "form fields" }
+        return "items"
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import NarratorDesktopHarness
+import NarratorTestSupport
+import Testing
+
+extension RealApplications {
+    /// Narrator's keys on a page in Firefox ESR (Tests/Helpers/firefox/keys.html), pressed with
+    /// xdotool through the X server as a user's are: which keys Narrator takes (a key that reaches
+    /// the page outside a field renames the window, so a taken key that leaked shows), what each
+    /// says, and that the page's own focus follows Narrator's cursor.
+    @Suite(
+        "Firefox: Narrator's keys on a page",
+        .serialized,
+        .enabled(if: HeadlessDesktop.isInstalled && FirefoxProfile.isInstalled
+                 && FileManager.default.isExecutableFile(atPath: "/usr/bin/xdotool"), "Firefox ESR or the headless desktop is not installed (make test-deps)")
+    )
+    struct FirefoxKeysTests {
+        static let page = FirefoxPage.Page(
+            path: URL(fileURLWithPath: FirefoxPage.page).deletingLastPathComponent().appendingPathComponent("keys.html").path,
+            title: "Narrator keys page", firstHeading: "Harbour regatta, heading",
+            loaded: ["Harbour regatta, heading level 1", "Enter, button", "Kestrel won by a length."])
+
+        /// The window's title as X has it: the page names there any key that reached it.
+        static func windowTitle(_ session: BridgedDesktop) throws -> String {
+            let run = try CompletedRun.run("/usr/bin/xdotool", ["search", "--name", "Narrator keys page|reached the page", "getwindowname"], environment: session.desktop.environment)
+            return run.lines.first ?? ""
+        }
+
+        @Test("H, Shift+H, K and F move over the page with the wrap said; Down reads on; Tab goes on from the heading; in a field letters are typed; no key Narrator took reached the page")
+        func browseKeys() throws {
+            let session = try FirefoxPage.open(Self.page)
+            let steps: [(key: String, says: [String])] = [
+                ("h", ["Entry form, heading level 2"]),
+                ("h", ["Results, heading level 2"]),
+                ("h", ["wrapped to top, Harbour regatta, heading level 1"]),
+                ("shift+h", ["wrapped to bottom, Results, heading level 2"]),
+                ("shift+h", ["Entry form, heading level 2"]),
+                ("Down", ["Boat name, text field"]),
+                ("Up", ["Entry form, heading level 2"]),
+                ("k", ["wrapped to top, results, link"]),
+                ("shift+k", ["wrapped to bottom, results, link"]),
+                ("f", ["Boat name, text field"]),
+            ]
+            for (key, says) in steps {
+                #expect(try session.hear(key) == says, "after \(key)")
+            }
+            #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "a key reached the page")
+            // Tab goes on from the cursor: from the first heading to the link after it, and from
+            // the form's heading to the field after it, where letters are the page's.
+            #expect(try session.hear("shift+h") == ["Entry form, heading level 2"])
+            #expect(try session.hear("shift+h") == ["Harbour regatta, heading level 1"])
+            #expect(try session.hear("Tab") == ["results, link"])
+            #expect(try session.hear("h") == ["Entry form, heading level 2"])
+            #expect(try session.hear("Tab") == ["Boat name, text field"])
+            #expect(try session.hear("h") == ["h"])
+            try session.wait("the letter typed into the field") {
+                try session.ctl("show", try session.pageTree).lines.contains { $0.hasPrefix("Boat name, h") }
+            }
+        }
+
+        @Test("Narrator+H's learn mode says what a key does without doing it; Escape leaves; Narrator+T says the time, KP_Enter where the focus is, Narrator+KP_Enter the title; Control stops speech; Insert twice reaches the page")
+        func commandKeys() throws {
+            let session = try FirefoxPage.open(Self.page)
+            #expect(try session.hear("Insert+h") == ["Learn mode. Press any key to hear what it does; Escape leaves."])
+            let focus = try session.focus()
+            #expect(try session.hear("h") == ["H: browse mode: the next heading"])
+            #expect(try session.hear("b") == ["B: not one of Narrator's keys"])
+            #expect(try session.focus()?.element == focus?.element, "learn mode moved the focus")
+            #expect(try session.hear("Escape") == ["Leaving learn mode."])
+            #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "a key reached the page in learn mode")
+
+            let time = try session.hear("Insert+t")
+            #expect(time.count == 1 && time[0].wholeMatch(of: /\d{1,2}:\d\d/) != nil, "\(time)")
+            #expect(try session.hear("KP_Enter") == ["Harbour regatta, heading level 1"])
+            #expect(try session.hear("Insert+KP_Enter") == ["Narrator keys page — Mozilla Firefox"])
+
+            // Control: what was being said stops at once.
+            try session.ctl("speak", String(repeating: "A long sentence that takes its time to be said. ", count: 20))
+            try session.wait("the long text being said") { try session.ctl("--json", "status").stdout.contains("\"speaking\":true") }
+            try session.xdotool("key", "ctrl")
+            try session.wait("the long text stopped by Control", timeout: .seconds(5)) { try session.ctl("--json", "status").stdout.contains("\"speaking\":false") }
+
+            // Narrator's key alone is taken; twice quickly it reaches the page as itself.
+            try session.xdotool("key", "Insert")
+            Thread.sleep(forTimeInterval: 0.8)
+            #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "one Insert reached the page")
+            try session.xdotool("key", "--delay", "100", "Insert", "Insert")
+            try session.wait("the second Insert at the page") { try Self.windowTitle(session).hasPrefix("reached the page: Insert") }
+        }
+    }
+}
