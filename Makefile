@@ -28,7 +28,7 @@ MANPAGES   := man/narratord.1 man/narratorctl.1 man/narrator-atspi.1 man/narrato
 # (rsvg-convert) to render an experiment's plot to PNG. The sound tests run on PulseAudio and on PipeWire
 # (pipewire, pipewire-pulse and WirePlumber, which needs a D-Bus session bus: dbus),
 # and tzdata for a time zone that is not UTC (the log set aside is named in local time).
-BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev flite1-dev libflite1 pkg-config
+BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev libx11-dev flite1-dev libflite1 pkg-config
 # Benchmarks: the same, plus Speech Dispatcher to measure beside (with its eSpeak NG module, and its
 # Flite module beside narrator-flite), and the headless desktop with gtk3-widget-factory and Orca
 # (keys sent through python3-xlib's XTEST) for the AT-SPI bridge's.
@@ -38,7 +38,7 @@ TEST_PACKAGES  := pulseaudio pulseaudio-utils pipewire pipewire-pulse wireplumbe
 # on it: the AT-SPI tests (Tests/NarratorATSPITests) and Orca's; applications nobody here wrote, read as a
 # user meets them (Mousepad, GTK 4's gnome-calculator, Firefox ESR, pyatspi for the tests' own checks, a VTE
 # terminal whose output Orca reads for OrcaPageLoadTests and the orca-page-load trace).
-DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils xdotool zenity python3-gi gir1.2-gtk-3.0 python3-pyqt5 gtk-3-examples \
+DESKTOP_TEST_PACKAGES := xvfb dbus at-spi2-core x11-utils x11-xserver-utils xdotool zenity python3-gi gir1.2-gtk-3.0 python3-pyqt5 gtk-3-examples \
 	mousepad gnome-calculator gir1.2-gtk-4.0 firefox-esr python3-pyatspi gir1.2-vte-2.91
 # The SSIP clients' tests (Tests/NarratorEndToEndTests/SSIP): spd-say, python3-speechd, Orca on the headless
 # desktop and Firefox ESR's Web Speech (headless); speech-dispatcher and its eSpeak NG module only as the

@@ -64,6 +64,12 @@ let package = Package(
             pkgConfig: "atspi-2",
             providers: [.apt(["libatspi2.0-dev"])]
         ),
+        // Xlib's keyboard extension: narrator-atspi puts Caps Lock's state back after using it as Narrator's key.
+        .systemLibrary(
+            name: "CX11",
+            pkgConfig: "x11",
+            providers: [.apt(["libx11-dev"])]
+        ),
         // What every layer shares and nothing else: instants on the monotonic clock, client ids, "did you mean". No imports.
         .target(name: "NarratorBase", swiftSettings: strict),
         // The model: JSON, tree documents, the compiled tree and its reading order, utterances and
@@ -116,7 +122,7 @@ let package = Package(
             swiftSettings: strict
         ),
         // Reading desktop applications through AT-SPI2 into the core's snapshots (the AT-SPI bridge's shell).
-        .target(name: "NarratorATSPI", dependencies: ["NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard", "NarratorCommandLine", "NarratorSystem", "CAtspi"], swiftSettings: strict),
+        .target(name: "NarratorATSPI", dependencies: ["NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard", "NarratorCommandLine", "NarratorSystem", "CAtspi", "CX11"], swiftSettings: strict),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
         .target(name: "NarratorPulseHarness", dependencies: ["NarratorBase", "NarratorSystem"], swiftSettings: strict),
         // A headless desktop (Xvfb, a private session bus, the AT-SPI bus and registry) for the AT-SPI tests,

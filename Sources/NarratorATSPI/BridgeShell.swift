@@ -29,6 +29,7 @@ final class BridgeShell {
     private var keys: UnsafeMutablePointer<AtspiDeviceListener>?
     /// Set while a key event is fed when the core takes it.
     private var keyTaken = false
+    private let capsLock = CapsLockControl()
 
     init(daemon: DaemonLink, bus: ATSPIBus, socket: String, environment: [String: String], log: @escaping (String) -> Void) {
         self.daemon = daemon
@@ -176,6 +177,8 @@ final class BridgeShell {
             log(line)
         case .takeKey:
             keyTaken = true
+        case .setCapsLock(let on):
+            capsLock.set(on)
         }
     }
 

@@ -18,6 +18,24 @@ extension ATSPIMirror {
         return byCursor || node.traits.isDisjoint(with: Self.takesKeys)
     }
 
+    /// The first or last stop of the web document holding `element` in `tree` (the window's
+    /// first document when `element` is in none): browse mode's Control+Home and Control+End stay
+    /// in the page, not the browser's toolbar.
+    public func documentEnd(_ end: Workspace.Move, tree: String, element: String?) -> String? {
+        guard let window = windows.values.first(where: { $0.tree == tree }) else { return nil }
+        let documents = window.entries.keys.sorted().compactMap { window.document.root.find($0) }
+        let document = documents.first { node in element.map { node.find($0) != nil } ?? false } ?? documents.first
+        guard let document else { return nil }
+        if end == .first, let entry = window.entries[document.id] { return entry }
+        var last: String?
+        func visit(_ node: Node) {
+            if window.stops.contains(node.id) { last = node.id }
+            node.children.forEach(visit)
+        }
+        visit(document)
+        return last
+    }
+
     /// The title of the window whose tree is `tree`.
     public func title(of tree: String) -> String? {
         windows.values.first { $0.tree == tree }?.document.title

@@ -23,6 +23,8 @@ public enum Command: Equatable, Sendable {
     case announcements(AnnouncementCommand)
     /// A request for the daemon: the `cmd` name and its fields.
     case daemon(DaemonRequest)
+    /// Narrator's key bindings, offline (`narratorctl keys`).
+    case keys(KeysCommand.Listing)
 }
 
 /// What a daemon command sends, and how the CLI treats the connection afterwards.

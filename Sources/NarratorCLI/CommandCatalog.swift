@@ -88,6 +88,7 @@ let offlineCommands: [CommandSpec] = [
         connects: .forRegisteredTree,
         build: { parsed throws(UsageError) in .show(file: parsed.positionals[0]) }),
     auditCommandSpec,
+    KeysCommand.spec,
     CommandSpec(
         name: "help", summary: "show help for a command",
         arguments: [ArgumentSpec("COMMAND", help: "the command to explain", optional: true)],

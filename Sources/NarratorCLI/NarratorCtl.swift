@@ -42,6 +42,8 @@ public enum NarratorCtl {
             return AnnouncementTools.run(command, json: invocation.json, environment: environment, console: console)
         case .daemon(let request):
             return DaemonSession.run(request, invocation: invocation, environment: environment, console: console)
+        case .keys(let listing):
+            return KeysCommand.run(listing, json: invocation.json, environment: environment, console: console)
         case .audit(let request):
             return AuditCommand.run(request, json: invocation.json, invocation: invocation, environment: environment, console: console)
         case .help(let topic):

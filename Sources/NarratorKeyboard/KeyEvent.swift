@@ -55,4 +55,7 @@ public enum KeyAction: Equatable, Sendable {
     case browseMode(Bool)
     /// Control alone: silence now (the key still reaches the application).
     case stopSpeech
+    /// Caps Lock was Narrator's key: the X server toggled its lock anyway, so it is put back
+    /// as it was before the press (on: locked).
+    case restoreCapsLock(on: Bool)
 }

@@ -11,8 +11,9 @@ public struct KeyInterpreter: Sendable {
     /// Browse mode on documents (the default) or focus mode, where keys go to the page.
     public private(set) var browsing = true
 
-    /// The Narrator key held now, and whether it was taken (a second quick press is not).
-    private var narratorHeld: (key: Keysym, taken: Bool)?
+    /// The Narrator key held now, whether it was taken (a second quick press is not), and
+    /// whether Caps Lock was locked before it went down.
+    private var narratorHeld: (key: Keysym, taken: Bool, locked: Bool)?
     /// When the Narrator key was last tapped alone: a second tap soon after passes through.
     private var lastTap: MonotonicInstant?
     /// A chord was made with the Narrator key held: its release is no tap.
@@ -36,13 +37,14 @@ public struct KeyInterpreter: Sendable {
 
     private mutating func press(_ event: KeyEvent, context: KeyContext) -> KeyVerdict {
         let key = event.key
-        if keymap.layout.narratorKeys.contains(key) { return narratorPressed(key, at: event.at) }
+        if keymap.layout.narratorKeys.contains(key) { return narratorPressed(key, locked: event.xModifiers & 2 != 0, at: event.at) }
         var modifiers = KeyModifiers(x: event.xModifiers)
         if narratorHeld != nil {
             modifiers.insert(.narrator)
             chordWhileHeld = true
         }
-        let chord = KeyChord(key, modifiers)
+        // A letter's case says nothing: Caps Lock makes h `H` without Shift. Shift's bit says it.
+        let chord = KeyChord(key.unshifted, modifiers)
         lastTap = nil
         if learning {
             taken.insert(key.unshifted)
@@ -77,17 +79,17 @@ public struct KeyInterpreter: Sendable {
         }
     }
 
-    private mutating func narratorPressed(_ key: Keysym, at now: MonotonicInstant) -> KeyVerdict {
+    private mutating func narratorPressed(_ key: Keysym, locked: Bool, at now: MonotonicInstant) -> KeyVerdict {
         // X repeats a held key's press: the key is still held, not pressed again.
         if let held = narratorHeld, held.key == key { return KeyVerdict(take: held.taken) }
         if let tap = lastTap, now - tap < Self.doublePress, !learning {
             // The second of two quick taps is the key's own: Insert for the application, or
             // Caps Lock's toggle.
             lastTap = nil
-            narratorHeld = (key, false)
+            narratorHeld = (key, false, locked)
             return .pass
         }
-        narratorHeld = (key, true)
+        narratorHeld = (key, true, locked)
         chordWhileHeld = false
         lastTap = now
         return .taken
@@ -98,7 +100,9 @@ public struct KeyInterpreter: Sendable {
         if let held = narratorHeld, held.key == key {
             narratorHeld = nil
             if chordWhileHeld { lastTap = nil }
-            return held.taken ? .taken : .pass
+            guard held.taken else { return .pass }
+            // X toggles Caps Lock on its press whoever takes it; Narrator's use of it changes nothing.
+            return key == .capsLock ? KeyVerdict(take: true, [.restoreCapsLock(on: held.locked)]) : .taken
         }
         return taken.remove(key.unshifted) != nil ? .taken : .pass
     }

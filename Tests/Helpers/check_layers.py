@@ -37,7 +37,7 @@ ALLOWED = {
     "NarratorSpeech": PLAN | {"NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
     "NarratorDaemon": PLAN | {"NarratorSSIP", "NarratorProtocol", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
     "NarratorCLI": PLAN | {"NarratorProtocol", "NarratorExperiments", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore", "NarratorKeyboard"},
-    "NarratorATSPI": {"NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard", "NarratorSystem", "NarratorCommandLine", "CAtspi"},
+    "NarratorATSPI": {"NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard", "NarratorSystem", "NarratorCommandLine", "CAtspi", "CX11"},
     "NarratorPulseHarness": {"NarratorBase", "NarratorSystem"},
     "NarratorDesktopHarness": {"NarratorBase", "NarratorModel", "NarratorBridge", "NarratorSystem", "NarratorATSPI"},
     "NarratorTestSupport": set(),

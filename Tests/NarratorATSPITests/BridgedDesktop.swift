@@ -24,8 +24,14 @@ final class BridgedDesktop {
 
     struct Failure: Error, CustomStringConvertible { var description: String }
 
-    init() throws {
+    /// `keymap`: the text of the keymap file narrator-atspi finds at its start (none: the defaults).
+    init(keymap: String? = nil) throws {
         desktop = try HeadlessDesktop()
+        if let keymap {
+            let directory = desktop.directory + "/config/narrator"
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            try keymap.write(toFile: directory + "/keymap", atomically: true, encoding: .utf8)
+        }
         socket = desktop.directory + "/narratord.sock"
         daemon = try desktop.launch(
             BuiltProducts.directory + "/narratord",

@@ -17,7 +17,8 @@ extension RealApplications {
     struct FirefoxKeysTests {
         static let page = FirefoxPage.Page(
             path: URL(fileURLWithPath: FirefoxPage.page).deletingLastPathComponent().appendingPathComponent("keys.html").path,
-            title: "Narrator keys page", firstHeading: "Harbour regatta, heading",
+            // (The heading's name can come after the page is entered: the keys wait for the page whole.)
+            title: "Narrator keys page", firstHeading: "Narrator keys page — Mozilla Firefox",
             loaded: ["Harbour regatta, heading level 1", "Enter, button", "Kestrel won by a length."])
 
         /// The window's title as X has it: the page names there any key that reached it.
@@ -30,6 +31,9 @@ extension RealApplications {
         func browseKeys() throws {
             let session = try FirefoxPage.open(Self.page)
             let steps: [(key: String, says: [String])] = [
+                // The page's last and first items, not the browser's toolbar.
+                ("ctrl+End", ["Kestrel won by a length."]),
+                ("ctrl+Home", ["Harbour regatta, heading level 1"]),
                 ("h", ["Entry form, heading level 2"]),
                 ("h", ["Results, heading level 2"]),
                 ("h", ["wrapped to top, Harbour regatta, heading level 1"]),
@@ -71,7 +75,10 @@ extension RealApplications {
 
             let time = try session.hear("Insert+t")
             #expect(time.count == 1 && time[0].wholeMatch(of: /\d{1,2}:\d\d/) != nil, "\(time)")
-            #expect(try session.hear("KP_Enter") == ["Harbour regatta, heading level 1"])
+            let first = try session.hear("Control+Home")
+            #expect(first == ["Harbour regatta, heading level 1"])
+            let whereAmI = try session.hear("KP_Enter")
+            #expect(whereAmI == ["Harbour regatta, heading level 1"])
             #expect(try session.hear("Insert+KP_Enter") == ["Narrator keys page — Mozilla Firefox"])
 
             // Control: what was being said stops at once.
@@ -86,6 +93,34 @@ extension RealApplications {
             #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "one Insert reached the page")
             try session.xdotool("key", "--delay", "100", "Insert", "Insert")
             try session.wait("the second Insert at the page") { try Self.windowTitle(session).hasPrefix("reached the page: Insert") }
+        }
+    
+        /// Caps Lock's state as `xset q` shows it.
+        static func capsLockOn(_ session: BridgedDesktop) throws -> Bool {
+            let run = try CompletedRun.run("/usr/bin/xset", ["q"], environment: session.desktop.environment)
+            guard let line = run.lines.first(where: { $0.contains("Caps Lock:") }) else { throw BridgedDesktop.Failure(description: "xset q: \(run.stdout) \(run.stderr)") }
+            return line.contains("Caps Lock:   on")
+        }
+
+        @Test(
+            "On the laptop layout Caps Lock is Narrator's key and its lock is left as it was; twice quickly it locks; a bad keymap line is left out and the rest used",
+            .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/xset"), "xset is not installed (make test-deps)"))
+        func laptopLayout() throws {
+            let session = try FirefoxPage.open(Self.page, keymap: "layout = laptop\nNarrator+q = quit\nNarrator+w = where-am-i\n")
+            #expect(try !Self.capsLockOn(session))
+            #expect(try session.hear("Caps_Lock+h") == ["Learn mode. Press any key to hear what it does; Escape leaves."])
+            #expect(try session.hear("Escape") == ["Leaving learn mode."])
+            try session.wait("Caps Lock put back as it was") { try !Self.capsLockOn(session) }
+            _ = try session.hear("Control+Home")
+            #expect(try session.hear("Caps_Lock+w") == ["Harbour regatta, heading level 1"])
+            #expect(try session.hear("Caps_Lock+Return") == ["Harbour regatta, heading level 1"])
+            try session.xdotool("key", "--delay", "100", "Caps_Lock", "Caps_Lock")
+            try session.wait("Caps Lock locked by two quick presses") { try Self.capsLockOn(session) }
+            let time = try session.hear("Caps_Lock+t")
+            #expect(time.count == 1 && time[0].wholeMatch(of: /\d{1,2}:\d\d/) != nil, "\(time)")
+            Thread.sleep(forTimeInterval: 0.3)
+            #expect(try Self.capsLockOn(session), "Narrator's use of Caps Lock unlocked it")
+            #expect(session.desktop.log("bridge").contains("line 2: no command is called \"quit\""), "\(session.desktop.log("bridge").suffix(1_000))")
         }
     }
 }

@@ -86,8 +86,8 @@ enum FirefoxPage {
 
     /// The desktop with the page loaded, its window focused and entered: the window's title and
     /// the page's first heading said.
-    static func open(_ shown: Page = testPage) throws -> BridgedDesktop {
-        let session = try BridgedDesktop()
+    static func open(_ shown: Page = testPage, keymap: String? = nil) throws -> BridgedDesktop {
+        let session = try BridgedDesktop(keymap: keymap)
         let arguments = try FirefoxProfile.arguments(profile: session.desktop.directory + "/firefox-profile", page: shown.path)
         try session.launch(FirefoxProfile.firefox, arguments, name: "firefox")
         try session.wait("Firefox's window as a tree", timeout: .seconds(90)) { try session.tree(containing: "Firefox") != nil }

@@ -142,6 +142,8 @@ struct BridgeHarness {
 
     /// How many key events the bridge took (kept from the application).
     var keysTaken = 0
+    /// Caps Lock as the bridge last set it in the X server (nil: never set).
+    var capsLock: Bool?
 
     /// What went to narratord since the last call, taken.
     mutating func sent() -> [RequestCommand] {
@@ -194,6 +196,9 @@ struct BridgeHarness {
             return []
         case .takeKey:
             keysTaken += 1
+            return []
+        case .setCapsLock(let on):
+            capsLock = on
             return []
         }
     }

@@ -37,8 +37,11 @@ import Testing
         let h = keys.tap("h")
         #expect(h.press == KeyVerdict(take: true, [.run(.nextHeading, presses: 1)]))
         #expect(h.release == .taken)
-        // Shift+h arrives as H with Shift's bit.
+        // Shift+h arrives as H with Shift's bit; with Caps Lock locked, h arrives as H with
+        // Lock's bit and Shift+h as h with both.
         #expect(keys.tap("H", x: 1).press == KeyVerdict(take: true, [.run(.previousHeading, presses: 1)]))
+        #expect(keys.tap("H", x: 2).press == KeyVerdict(take: true, [.run(.nextHeading, presses: 1)]))
+        #expect(keys.tap("h", x: 3).press == KeyVerdict(take: true, [.run(.previousHeading, presses: 1)]))
     }
 
     @Test func aBrowseKeyReachesATextFieldAndFocusMode() {
@@ -101,9 +104,15 @@ import Testing
         #expect(keys.tap("Insert") == (.pass, .pass))
         _ = keys.down("Caps_Lock")
         #expect(keys.tap("Return").press == KeyVerdict(take: true, [.run(.whereAmI, presses: 1)]))
-        _ = keys.up("Caps_Lock")
-        #expect(keys.tap("Caps_Lock", gap: .seconds(1)) == (.taken, .taken))
+        // X toggled the lock as the key went down: it is put back as it was (unlocked).
+        #expect(keys.up("Caps_Lock") == KeyVerdict(take: true, [.restoreCapsLock(on: false)]))
+        #expect(keys.tap("Caps_Lock", gap: .seconds(1)) == (.taken, KeyVerdict(take: true, [.restoreCapsLock(on: false)])))
+        // Twice quickly: the second is Caps Lock's own, and its toggle stays.
         #expect(keys.tap("Caps_Lock", gap: .milliseconds(150)) == (.pass, .pass))
+        // Locked now (X reports Lock's bit 2): Narrator's use of the key leaves it locked.
+        _ = keys.down("Caps_Lock", x: 2, gap: .seconds(1))
+        _ = keys.tap("t", x: 2)
+        #expect(keys.up("Caps_Lock", x: 2) == KeyVerdict(take: true, [.restoreCapsLock(on: true)]))
         // The desktop's where-am-I key is the keypad's; a laptop has none.
         #expect(keys.tap("KP_Enter") == (.pass, .pass))
     }

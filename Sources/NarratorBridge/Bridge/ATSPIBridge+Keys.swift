@@ -39,6 +39,8 @@ extension ATSPIBridge {
         switch action {
         case .stopSpeech:
             send(.key(what: "stop speech", command: .stop), .stop)
+        case .restoreCapsLock(let on):
+            effects.append(.setCapsLock(on))
         case .learnModeStarted:
             say("Learn mode. Press any key to hear what it does; Escape leaves.")
         case .learnModeEnded:
@@ -67,8 +69,8 @@ extension ATSPIBridge {
             if presses >= 2, let title = mirror.title(of: focus.tree) { send(.key(what: command.rawValue, command: .speak), .speak(text: "In " + title)) }
         case .nextItem: move(.next, command)
         case .previousItem: move(.previous, command)
-        case .firstItem: move(.first, command)
-        case .lastItem: move(.last, command)
+        case .firstItem: toDocumentEnd(.first, command)
+        case .lastItem: toDocumentEnd(.last, command)
         case .nextHeading: turn("headings", .next, command)
         case .previousHeading: turn("headings", .previous, command)
         case .nextLink: turn("links", .next, command)
@@ -80,6 +82,12 @@ extension ATSPIBridge {
 
     private mutating func move(_ move: Workspace.Move, _ command: KeyCommand) {
         send(.key(what: command.rawValue, command: CommandName(rawValue: move.rawValue) ?? .next), .move(move, tree: nil))
+    }
+
+    /// The page's first or last item; outside a page, the window's.
+    private mutating func toDocumentEnd(_ end: Workspace.Move, _ command: KeyCommand) {
+        guard let focus = narratorFocus, let element = mirror.documentEnd(end, tree: focus.tree, element: focus.element) else { return move(end, command) }
+        send(.key(what: command.rawValue, command: .focus), .focus(tree: focus.tree, element: element))
     }
 
     private mutating func turn(_ rotor: String, _ direction: Workspace.Move, _ command: KeyCommand) {

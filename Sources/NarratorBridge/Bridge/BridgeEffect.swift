@@ -24,6 +24,9 @@ public enum BridgeEffect: Equatable, Sendable {
     /// Narrator takes the key event being handled: it does not reach the application. (Without
     /// this effect a key event goes on to the application unchanged.)
     case takeKey
+    /// Lock Caps Lock (true) or unlock it, in the X server: it toggles on every press of the key,
+    /// also when Narrator took it as its own.
+    case setCapsLock(Bool)
 }
 
 /// A question the bridge asked an application (or the registry), carried with its reply so that
