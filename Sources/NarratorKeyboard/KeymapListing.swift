@@ -59,6 +59,15 @@ public enum KeymapListing {
             `narratorctl keys` lists the bindings in force and the refused lines; `narratorctl keys
             --commands` lists the commands.
 
+            ## Orca's keys Narrator does not take yet
+
+            These reach the application unchanged until Narrator has the command: headings by level
+            (1 to 6), U, V, B, E, X, C, R, T, L, I, G, M, D, P, Q (the other structural keys), the
+            table keys (Alt+Shift+arrows), Say All (KP_Add), flat review (the keypad), speech on and
+            off, rate, punctuation and verbosity, repeat the last utterance, spell the current word.
+            Down and Up move by item, not yet by line as laid out; Left and Right by character and
+            Control+Left and Right by word are the page's.
+
             """
         return out
     }
