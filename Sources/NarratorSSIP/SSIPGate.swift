@@ -9,9 +9,7 @@ import NarratorSpeechPlan
 /// screen reader: a connection that has cancelled its own speech (`CANCEL self`, `STOP self`, or
 /// `all`) manages what it says, as Orca does on every key, and what it sends is what it chose to
 /// say: the summary and Say All of a page load, a key's echo and the new focus, a terminal's
-/// output. A client that names itself a screen reader (``screenReaders``, by the application part
-/// of its `CLIENT_NAME`, as speech-dispatcher's own per-client settings match clients) is one from
-/// its first message: Orca reads the first window and page it meets before it cancels anything. Speech Dispatcher speaks all of that (it drops only notifications and progress, by the
+/// output. Speech Dispatcher speaks all of that (it drops only notifications and progress, by the
 /// priorities, which the scheduler applies to every client), so a drop-in server must too. What
 /// the gate exists for is the program that floods the speech server without ever managing its own
 /// speech; and a screen reader's backlog deeper than ``runawayBacklog`` (minutes of speech no user
@@ -34,17 +32,6 @@ public struct SSIPGate: Sendable {
     /// while at about a second a message it is minutes of speech.
     public static let runawayBacklog = 100
 
-    /// Applications (the middle part of `CLIENT_NAME`, `user:application:component`, compared
-    /// without case) that are screen readers: Orca 43 names itself `unknown:Orca:default`.
-    public static let screenReaders: Set<String> = ["orca"]
-
-    /// Whether a client name's application part names a screen reader.
-    public static func namesScreenReader(_ clientName: String) -> Bool {
-        let parts = clientName.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count >= 2 else { return false }
-        return screenReaders.contains(parts[1].lowercased())
-    }
-
     public init() {}
 
     /// What happens to a message: nil admits it, else `deduplicated` or `throttled`.
@@ -59,9 +46,8 @@ public struct SSIPGate: Sendable {
     ) -> AnnouncementOutcome? {
         let identity = DedupIdentity(tree: clientName, key: key)
         defer { forget(before: now, window: policy.dedupWindow) }
-        guard !inFlight.isEmpty, priority != .important, priority != .progress,
-              !isScreenReader(connection, clientName: clientName, backlog: inFlight.count)
-        else {
+        let screenReader = managing.contains(connection) && inFlight.count < Self.runawayBacklog
+        guard !inFlight.isEmpty, !screenReader, priority != .important, priority != .progress else {
             recent[identity] = now
             return nil
         }
@@ -77,11 +63,6 @@ public struct SSIPGate: Sendable {
         }
         recent[identity] = now
         return nil
-    }
-
-    /// A screen reader (by its own cancel or its name) whose backlog is not a runaway's.
-    private func isScreenReader(_ connection: ClientID, clientName: String, backlog: Int) -> Bool {
-        backlog < Self.runawayBacklog && (managing.contains(connection) || Self.namesScreenReader(clientName))
     }
 
     /// A connection cancelled or stopped its own speech (alone, or with every connection's): it
