@@ -103,7 +103,7 @@ enum Completion {
     static func source(command: String?, option: OptionSpec) -> Source? {
         if let choices = option.choices { return .words(choices) }
         switch (command, option.name) {
-        case (_, "--socket"), (_, "--db"), (_, "--svg"), (_, "--timeline"), (_, "--plot"), (_, "--csv"): return .files(.any)
+        case (_, "--socket"), (_, "--db"), (_, "--svg"), (_, "--timeline"), (_, "--plot"), (_, "--csv"), ("keys", "--file"): return .files(.any)
         case ("replay", "--policy"): return .policies(files: true)
         case (_, "--policy"): return .policies(files: false)
         case (_, "--tree"): return .trees(orFiles: .none)

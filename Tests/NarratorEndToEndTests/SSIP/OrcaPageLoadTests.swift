@@ -56,10 +56,16 @@ extension SSIPClientTests {
             let flood = rows.filter { $0.client == "user:flood:main" }
 
             // Everything Orca sent was spoken, or ended by Orca's own CANCEL or by the priorities,
-            // as speech-dispatcher ends them: none throttled or deduplicated.
-            let swallowed = orca.filter { $0.outcome == "throttled" || $0.outcome == "deduplicated" }
+            // as speech-dispatcher ends them: none throttled, and none deduplicated but a repeat of
+            // what was just heard (before its first cancel Orca is judged, and a window activated
+            // twice makes it say "Mozilla Firefox frame." twice in a row: once is heard).
+            let heard = ["spoken", "interrupted"]
+            let swallowed = orca.enumerated().filter { index, row in
+                row.outcome == "throttled"
+                    || (row.outcome == "deduplicated" && !orca[..<index].contains { $0.text == row.text && heard.contains($0.outcome) })
+            }.map(\.element)
             #expect(swallowed.isEmpty, "\(swallowed.count) of Orca's \(orca.count) messages: \(swallowed.map { "\($0.text) (\($0.outcome))" })")
-            #expect(orca.allSatisfy { ["spoken", "interrupted", "cancelled"].contains($0.outcome) }, "\(Set(orca.map(\.outcome)))")
+            #expect(orca.allSatisfy { (heard + ["cancelled", "deduplicated"]).contains($0.outcome) }, "\(Set(orca.map(\.outcome)))")
             // What the issue's user lost, heard on the load and again on F5.
             for said in ["Finished loading Harbour rowing: autumn regatta.", "Page has 4 landmarks, 4 headings, 1 form, 1 table, 3 unvisited links."] {
                 #expect(orca.filter { $0.text == said && $0.outcome == "spoken" }.count == 2, "\(said): \(orca.filter { $0.text == said })")
