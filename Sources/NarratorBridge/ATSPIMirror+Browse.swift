@@ -22,11 +22,10 @@ extension ATSPIMirror {
     /// first document when `element` is in none): browse mode's Control+Home and Control+End stay
     /// in the page, not the browser's toolbar.
     public func documentEnd(_ end: Workspace.Move, tree: String, element: String?) -> String? {
-        guard let window = windows.values.first(where: { $0.tree == tree }) else { return nil }
-        let documents = window.entries.keys.sorted().compactMap { window.document.root.find($0) }
-        let document = documents.first { node in element.map { node.find($0) != nil } ?? false } ?? documents.first
-        guard let document else { return nil }
-        if end == .first, let entry = window.entries[document.id] { return entry }
+        guard let window = windows.values.first(where: { $0.tree == tree }), let id = document(in: tree, holding: element),
+            let document = window.document.root.find(id)
+        else { return nil }
+        if end == .first, let entry = window.entries[id] { return entry }
         var last: String?
         func visit(_ node: Node) {
             if window.stops.contains(node.id) { last = node.id }
@@ -34,6 +33,14 @@ extension ATSPIMirror {
         }
         visit(document)
         return last
+    }
+
+    /// The id of the web document of `tree` holding `element`, else the window's first one; nil
+    /// in a window that shows none.
+    public func document(in tree: String, holding element: String?) -> String? {
+        guard let window = windows.values.first(where: { $0.tree == tree }) else { return nil }
+        let documents = window.entries.keys.sorted().compactMap { window.document.root.find($0) }
+        return (documents.first { node in element.map { node.find($0) != nil } ?? false } ?? documents.first)?.id
     }
 
     /// The title of the window whose tree is `tree`.

@@ -4,7 +4,7 @@ public struct KeyChord: Hashable, Sendable, Comparable, CustomStringConvertible 
     public var modifiers: KeyModifiers
 
     public init(_ key: Keysym, _ modifiers: KeyModifiers = []) {
-        // Shift+h arrives as `H`: one chord either way.
+        // Shift+h arrives as `H`, Shift+1 as `exclam`: one chord either way.
         if key.unshifted != key {
             self.key = key.unshifted
             self.modifiers = modifiers.union(.shift)

@@ -1,22 +1,47 @@
 /// What a key can be bound to. Each has the name a keymap line uses and the words learn mode
 /// says for it. Only commands Narrator carries out are here: a name a keymap cannot use is
 /// refused, not bound to silence.
-public enum KeyCommand: String, CaseIterable, Sendable, Hashable {
-    case learnMode = "learn-mode"
-    case browseMode = "browse-mode"
-    case whereAmI = "where-am-i"
-    case windowTitle = "window-title"
+public enum KeyCommand: Sendable, Hashable, CaseIterable {
+    case learnMode
+    case browseMode
+    case whereAmI
+    case windowTitle
     case time
-    case nextItem = "next-item"
-    case previousItem = "previous-item"
-    case firstItem = "first-item"
-    case lastItem = "last-item"
-    case nextHeading = "next-heading"
-    case previousHeading = "previous-heading"
-    case nextLink = "next-link"
-    case previousLink = "previous-link"
-    case nextFormField = "next-form-field"
-    case previousFormField = "previous-form-field"
+    case nextItem
+    case previousItem
+    case firstItem
+    case lastItem
+    /// Browse mode's structural keys: the next or previous item of a kind.
+    case next(Structure)
+    case previous(Structure)
+
+    public static let allCases: [KeyCommand] =
+        [.learnMode, .browseMode, .whereAmI, .windowTitle, .time, .nextItem, .previousItem, .firstItem, .lastItem]
+        + Structure.allCases.flatMap { [KeyCommand.next($0), .previous($0)] }
+
+    private static let byName: [String: KeyCommand] = Dictionary(allCases.map { ($0.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
+
+    /// The name a keymap line uses: `learn-mode`, `next-heading-2`.
+    public var rawValue: String {
+        switch self {
+        case .learnMode: "learn-mode"
+        case .browseMode: "browse-mode"
+        case .whereAmI: "where-am-i"
+        case .windowTitle: "window-title"
+        case .time: "time"
+        case .nextItem: "next-item"
+        case .previousItem: "previous-item"
+        case .firstItem: "first-item"
+        case .lastItem: "last-item"
+        case .next(let kind): "next-" + kind.rawValue
+        case .previous(let kind): "previous-" + kind.rawValue
+        }
+    }
+
+    public init?(rawValue: String) {
+        guard let command = Self.byName[rawValue] else { return nil }
+        self = command
+    }
 
     /// What learn mode says the command does (and `narratorctl keys` lists).
     public var summary: String {
@@ -30,12 +55,8 @@ public enum KeyCommand: String, CaseIterable, Sendable, Hashable {
         case .previousItem: "browse mode: the previous item"
         case .firstItem: "browse mode: the first item"
         case .lastItem: "browse mode: the last item"
-        case .nextHeading: "browse mode: the next heading"
-        case .previousHeading: "browse mode: the previous heading"
-        case .nextLink: "browse mode: the next link"
-        case .previousLink: "browse mode: the previous link"
-        case .nextFormField: "browse mode: the next form field"
-        case .previousFormField: "browse mode: the previous form field"
+        case .next(let kind): "browse mode: the next \(kind.singular)"
+        case .previous(let kind): "browse mode: the previous \(kind.singular)"
         }
     }
 
@@ -45,9 +66,7 @@ public enum KeyCommand: String, CaseIterable, Sendable, Hashable {
     public var browseOnly: Bool {
         switch self {
         case .learnMode, .browseMode, .whereAmI, .windowTitle, .time: false
-        case .nextItem, .previousItem, .firstItem, .lastItem, .nextHeading, .previousHeading, .nextLink, .previousLink,
-            .nextFormField, .previousFormField:
-            true
+        case .nextItem, .previousItem, .firstItem, .lastItem, .next, .previous: true
         }
     }
 }

@@ -61,10 +61,12 @@ public enum KeymapListing {
 
             ## Orca's keys Narrator does not take yet
 
-            These reach the application unchanged until Narrator has the command: headings by level
-            (1 to 6), U, V, B, E, X, C, R, T, L, I, G, M, D, P, Q (the other structural keys), the
-            table keys (Alt+Shift+arrows), Say All (KP_Add), flat review (the keypad), speech on and
-            off, rate, punctuation and verbosity, repeat the last utterance, spell the current word.
+            These reach the application unchanged until Narrator has the command: U and V (unvisited
+            and visited links), T (tables), L (lists), M (landmarks), D (live regions), P
+            (paragraphs), Q (block quotes), S, O and A, the table keys (Alt+Shift+arrows), Say All
+            (KP_Add), flat review (the keypad), speech on and off, rate, punctuation and verbosity,
+            repeat the last utterance, spell the current word. Shift with a digit is read as the US
+            layout writes it (Shift+2 is `at`).
             Down and Up move by item, not yet by line as laid out; Left and Right by character and
             Control+Left and Right by word are the page's.
 

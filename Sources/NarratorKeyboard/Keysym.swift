@@ -29,10 +29,18 @@ public struct Keysym: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     public var description: String { name }
 
-    /// A Latin capital letter is the same key with Shift held: X reports Shift+h as `H`.
+    /// A Latin capital letter is the same key with Shift held: X reports Shift+h as `H`. So are
+    /// the US layout's shifted digits (Shift+1 is `exclam`), which Orca's Shift+1 to 6 press.
     public var unshifted: Keysym {
-        (0x41...0x5A).contains(rawValue) ? Keysym(rawValue + 0x20) : self
+        if (0x41...0x5A).contains(rawValue) { return Keysym(rawValue + 0x20) }
+        if let digit = Self.shiftedDigits[rawValue] { return Keysym(digit) }
+        return self
     }
+
+    /// `! @ # $ % ^ & * ( )` over `1 2 3 4 5 6 7 8 9 0` on a US keyboard.
+    static let shiftedDigits: [UInt32: UInt32] = [
+        0x21: 0x31, 0x40: 0x32, 0x23: 0x33, 0x24: 0x34, 0x25: 0x35, 0x5E: 0x36, 0x26: 0x37, 0x2A: 0x38, 0x28: 0x39, 0x29: 0x30,
+    ]
 
     /// Whether the key is a modifier of its own (Shift, Control, Alt, Super), which never
     /// completes a chord.

@@ -36,7 +36,9 @@ public enum RequestCommand: Equatable, Sendable {
     case magicTap
     case escape
     case rotors
-    case rotor(name: String, direction: Workspace.Move)
+    /// `within`: only the targets inside that element (a page's document: browse mode's
+    /// structural keys stay out of the browser's toolbar).
+    case rotor(name: String, direction: Workspace.Move, within: String? = nil)
     /// `language` (a BCP 47 tag) picks the voice; without it, the tree's language, else the focused tree's.
     case announce(text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, language: String? = nil)
     /// `language` picks the voice as for `announce`; without it, the focused tree's language.

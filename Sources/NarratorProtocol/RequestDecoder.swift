@@ -115,7 +115,8 @@ struct Fields {
         case .escape: return .escape
         case .rotor:
             guard let rotor = try reader.optionalString("name") else { return .rotors }
-            return .rotor(name: rotor, direction: try reader.optionalChoice("direction", Workspace.Move.self) ?? .next)
+            return .rotor(
+                name: rotor, direction: try reader.optionalChoice("direction", Workspace.Move.self) ?? .next, within: try reader.optionalString("within"))
         case .announce:
             let priority = try reader.optionalChoice("priority", AnnouncementPriority.allCases.map(\.rawValue)).flatMap(AnnouncementPriority.init(rawValue:))
             return .announce(

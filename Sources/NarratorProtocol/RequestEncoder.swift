@@ -70,7 +70,8 @@ extension RequestCommand {
         case .touch(let x, let y, let tree): return [member("x", .number(x)), member("y", .number(y))] + optional("tree", tree)
         case .adjust(let direction): return [member("direction", .string(direction == .up ? "up" : "down"))]
         case .action(let name): return [member("name", .string(name))]
-        case .rotor(let name, let direction): return [member("name", .string(name)), member("direction", .string(direction.rawValue))]
+        case .rotor(let name, let direction, let within):
+            return [member("name", .string(name)), member("direction", .string(direction.rawValue))] + (within.map { [member("within", .string($0))] } ?? [])
         case .announce(let text, let priority, let tree, let element, let key, let language):
             return [member("text", .string(text)), member("priority", .string(priority.rawValue))] + optional("tree", tree)
                 + optional("element", element) + optional("key", key) + optional("language", language)

@@ -104,7 +104,7 @@ import Testing
         var w = try workspace("favorites.json")
         _ = try w.focus(tree: "library")
         let rotors = try w.rotors()
-        #expect(rotors.map(\.name) == ["headings", "links", "Unread"])
+        #expect(rotors.map(\.name) == ["headings", "links", "buttons", "Unread"])
         #expect(try w.rotor("Unread", .next) == .moved(try w.focus(tree: "library", element: "inbox")))
         _ = try w.focus(tree: "library", element: "heading")
         guard case .moved(let inbox) = try w.rotor("Unread", .next) else { Issue.record("no move"); return }
@@ -124,13 +124,69 @@ import Testing
         // The only link, focused: past it the rotor goes round to it again and says so, not nothing.
         guard case .moved(let again) = try w.rotor("links", .next) else { Issue.record("no move"); return }
         #expect(!again.boundary && again.focus.element == link.focus.element && again.spokenText == "wrapped to top, Help, link")
-        #expect(throws: NarratorError.unknownRotor("unred", available: ["headings", "links", "Unread"])) { try w.rotor("unred", .next) }
+        #expect(throws: NarratorError.unknownRotor("unred", available: ["headings", "links", "buttons", "Unread"])) { try w.rotor("unred", .next) }
+    }
+
+    /// A page's structural rotors: its buttons, fields, check boxes and headings by level, each
+    /// with only the stops of that kind, listed only when there are any.
+    @Test func structuralRotorsHoldTheStopsOfTheirKind() throws {
+        let json = """
+            {"tree": "page", "root": {"id": "root", "children": [
+              {"id": "h1", "label": "Regatta", "traits": ["header"], "headingLevel": 1},
+              {"id": "p", "label": "Boats race on Saturday."},
+              {"id": "h2", "label": "Entry", "traits": ["header"], "headingLevel": 2},
+              {"id": "name", "label": "Boat name", "traits": ["textField"]},
+              {"id": "agree", "label": "I agree", "traits": ["checkBox"], "value": "0"},
+              {"id": "send", "label": "Send", "traits": ["button"]},
+              {"id": "h2b", "label": "Results", "traits": ["header"], "headingLevel": 2}
+            ]}}
+            """
+        var w = Workspace()
+        w.register(try decode(json))
+        _ = try w.focus(tree: "page", element: "h1")
+        let rotors = try w.rotors()
+        let structure = rotors.filter { $0.kind == .structure }
+        #expect(structure.map(\.name) == ["buttons", "text-fields", "check-boxes", "headings-1", "headings-2"])
+        #expect(structure.first { $0.name == "headings-2" }?.items == ["h2", "h2b"])
+        guard case .moved(let entry) = try w.rotor("headings-2", .next) else { Issue.record("no move"); return }
+        #expect(entry.focus.element == "h2")
+        guard case .moved(let box) = try w.rotor("check-boxes", .next) else { Issue.record("no move"); return }
+        #expect(box.focus.element == "agree")
+        #expect(throws: NarratorError.self) { try w.rotor("radio-buttons", .next) }
+    }
+
+    /// A rotor turned `within` an element (a page's document) moves only over the targets in it:
+    /// the browser's own buttons are never browse mode's.
+    @Test func aRotorWithinAnElementStaysInIt() throws {
+        let json = """
+            {"tree": "browser", "root": {"id": "root", "children": [
+              {"id": "back", "label": "Back", "traits": ["button"]},
+              {"id": "doc", "children": [
+                {"id": "title", "label": "Regatta", "traits": ["header"], "headingLevel": 1},
+                {"id": "send", "label": "Send", "traits": ["button"]}
+              ]},
+              {"id": "menu", "label": "Menu", "traits": ["button"]}
+            ]}}
+            """
+        var w = Workspace()
+        w.register(try decode(json))
+        _ = try w.focus(tree: "browser", element: "title")
+        guard case .moved(let send) = try w.rotor("buttons", .next, within: "doc") else { Issue.record("no move"); return }
+        #expect(send.focus.element == "send")
+        // Past it, round to the page's only button again, not the menu or Back.
+        guard case .moved(let again) = try w.rotor("buttons", .next, within: "doc") else { Issue.record("no move"); return }
+        #expect(again.focus.element == "send" && again.spokenText == "wrapped to top, Send, button")
+        guard case .moved(let menu) = try w.rotor("buttons", .next) else { Issue.record("no move"); return }
+        #expect(menu.focus.element == "menu")
+        // None inside: as if the rotor had none.
+        _ = try w.focus(tree: "browser", element: "title")
+        #expect(throws: NarratorError.self) { try w.rotor("headings", .next, within: "back") }
     }
 
     @Test func actionsRotorPicksAnActionThatActivatePerforms() throws {
         var w = try workspace("player.json")
         _ = try w.focus(tree: "player", element: "play")
-        #expect(try w.rotors().map(\.name) == ["headings", "actions"])
+        #expect(try w.rotors().map(\.name) == ["headings", "buttons", "actions"])
         #expect(try w.rotor("actions", .next) == .selectedAction(name: "skip", focus: Focus(tree: "player", element: "play")))
         #expect(try w.rotor("actions", .next) == .selectedAction(name: "repeat", focus: Focus(tree: "player", element: "play")))
         #expect(try w.activate().action == "repeat")

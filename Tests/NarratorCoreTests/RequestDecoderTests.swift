@@ -21,6 +21,7 @@ import Testing
         #expect(try command(#"{"cmd": "adjust", "direction": "up"}"#) == .adjust(.up))
         #expect(try command(#"{"cmd": "rotor"}"#) == .rotors)
         #expect(try command(#"{"cmd": "rotor", "name": "Unread", "direction": "previous"}"#) == .rotor(name: "Unread", direction: .previous))
+        #expect(try command(#"{"cmd": "rotor", "name": "buttons", "within": "12"}"#) == .rotor(name: "buttons", direction: .next, within: "12"))
         #expect(try command(#"{"cmd": "register", "document": {"tree": "t"}, "ephemeral": true}"#) == .register(document: try RawJSON(#"{"tree": "t"}"#), ephemeral: true))
         #expect(
             try command(#"{"cmd": "update", "tree": "t", "element": "a", "set": {"value": "4"}, "notify": "layoutChanged"}"#)

@@ -9,7 +9,7 @@ import Testing
         #expect(desktop.command(for: try! KeyChord(parsing: "KP_Enter")) == .whereAmI)
         #expect(desktop.command(for: try! KeyChord(parsing: "Narrator+KP_Enter")) == .windowTitle)
         #expect(desktop.command(for: try! KeyChord(parsing: "Narrator+h")) == .learnMode)
-        #expect(desktop.command(for: try! KeyChord(parsing: "Shift+h")) == .previousHeading)
+        #expect(desktop.command(for: try! KeyChord(parsing: "Shift+h")) == .previous(.heading))
         let laptop = Keymap(layout: .laptop)
         #expect(laptop.command(for: try! KeyChord(parsing: "Narrator+Return")) == .whereAmI)
         #expect(laptop.command(for: try! KeyChord(parsing: "Narrator+slash")) == .windowTitle)
@@ -63,6 +63,15 @@ import Testing
         #expect(keymap.layout == .desktop)
         #expect(keymap.command(for: try! KeyChord(parsing: "Narrator+w")) == .whereAmI)
         #expect(keymap.command(for: try! KeyChord(parsing: "Narrator+t")) == .time)
+    }
+
+    @Test func everyCommandNameReadsBack() {
+        for command in KeyCommand.allCases {
+            #expect(KeyCommand(rawValue: command.rawValue) == command, "\(command.rawValue)")
+        }
+        #expect(KeyCommand(rawValue: "next-heading-2") == .next(.heading2))
+        #expect(KeyCommand(rawValue: "previous-check-box") == .previous(.checkBox))
+        #expect(KeyCommand(rawValue: "next-table") == nil)
     }
 
     @Test func chordsReadAndWriteTheSame() throws {

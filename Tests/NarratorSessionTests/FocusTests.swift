@@ -162,7 +162,7 @@ import Testing
         try h.register(user, example: "player.json")
         h.request(user, .focus(tree: "player", element: "play"))
         let rotors = try #require(h.request(user, .rotors).body(to: user)?.rotors)
-        #expect(rotors.map(\.name) == ["headings", "actions"])
+        #expect(rotors.map(\.name) == ["headings", "buttons", "actions"])
         let pick = h.request(user, .rotor(name: "actions", direction: .next))
         #expect(pick.body(to: user) == .selectedAction(action: "skip", focus: Focus(tree: "player", element: "play")))
         #expect(pick.played == ["skip"])

@@ -71,12 +71,8 @@ extension ATSPIBridge {
         case .previousItem: move(.previous, command)
         case .firstItem: toDocumentEnd(.first, command)
         case .lastItem: toDocumentEnd(.last, command)
-        case .nextHeading: turn("headings", .next, command)
-        case .previousHeading: turn("headings", .previous, command)
-        case .nextLink: turn("links", .next, command)
-        case .previousLink: turn("links", .previous, command)
-        case .nextFormField: turn("controls", .next, command)
-        case .previousFormField: turn("controls", .previous, command)
+        case .next(let kind): turn(kind, .next, command)
+        case .previous(let kind): turn(kind, .previous, command)
         }
     }
 
@@ -90,8 +86,10 @@ extension ATSPIBridge {
         send(.key(what: command.rawValue, command: .focus), .focus(tree: focus.tree, element: element))
     }
 
-    private mutating func turn(_ rotor: String, _ direction: Workspace.Move, _ command: KeyCommand) {
-        send(.key(what: command.rawValue, command: .rotor), .rotor(name: rotor, direction: direction))
+    /// The next or previous item of a kind in the page (never the browser's own buttons).
+    private mutating func turn(_ kind: Structure, _ direction: Workspace.Move, _ command: KeyCommand) {
+        let page = narratorFocus.flatMap { mirror.document(in: $0.tree, holding: $0.element) }
+        send(.key(what: command.rawValue, command: .rotor), .rotor(name: kind.rotor, direction: direction, within: page))
     }
 
     /// Says `text` at once, cutting off what was being said: a key's answer is wanted now.
@@ -113,20 +111,18 @@ extension ATSPIBridge {
         case .failure(let error):
             switch error.code {
             case .unknownRotor:
-                say("No more " + Self.noun(what) + ".")
+                // The page has none of them, in Orca's words.
+                let kind = KeyCommand(rawValue: what).flatMap { command -> Structure? in
+                    if case .next(let kind) = command { return kind }
+                    if case .previous(let kind) = command { return kind }
+                    return nil
+                }
+                say("No more " + (kind?.plural ?? "items") + ".")
             case .noFocus, .emptyTree:
                 say("Nothing to read here.")
             default:
                 journal("\(what) was refused: \(error.message)")
             }
         }
-    }
-
-    /// What a rotor command moves over, as Orca names it.
-    static func noun(_ what: String) -> String {
-        if what.hasSuffix("heading") { return "headings" }
-        if what.hasSuffix("link") { return "links" }
-        if what.hasSuffix("form-field") { return "form fields" }
-        return "items"
     }
 }

@@ -27,8 +27,8 @@ extension Session {
     }
 
     /// Turns a rotor: a focus move, or (the actions rotor) picking the action `activate` performs.
-    mutating func turnRotor(_ name: String, _ direction: Workspace.Move) throws(ReplyError) -> ReplyBody {
-        switch try moving({ (w) throws(NarratorError) in try w.rotor(name, direction) }) {
+    mutating func turnRotor(_ name: String, _ direction: Workspace.Move, within: String? = nil) throws(ReplyError) -> ReplyBody {
+        switch try moving({ (w) throws(NarratorError) in try w.rotor(name, direction, within: within) }) {
         case .moved(let outcome):
             return .focus(speakFocus(outcome))
         case .selectedAction(let action, let focus):

@@ -86,8 +86,8 @@ extension Session {
             return .delivered(try deliver(try narrator { (w) throws(NarratorError) in try w.route(.escape) }))
         case .rotors:
             return .rotors(try narrator { (w) throws(NarratorError) in try w.rotors() })
-        case .rotor(let name, let direction):
-            let body = try turnRotor(name, direction)
+        case .rotor(let name, let direction, let within):
+            let body = try turnRotor(name, direction, within: within)
             if case .focus(let report) = body { _ = tellOwner(report, movedBy: client) }
             return body
         case .announce(let text, let priority, let tree, let element, let key, let language):

@@ -65,7 +65,9 @@ public enum AdjustOutcome: Equatable, Sendable {
 
 /// A rotor the user can turn to, with its items.
 public struct RotorSummary: Equatable, Sendable {
-    public enum Kind: String, Sendable { case headings, links, controls, actions, custom }
+    /// `structure`: the elements of one kind a page is read by (buttons, check boxes, headings
+    /// of one level), as a screen reader's single-letter keys jump between them.
+    public enum Kind: String, Sendable { case headings, links, controls, structure, actions, custom }
     public var name: String
     public var kind: Kind
     /// Element ids for navigation rotors; action names for the actions rotor.

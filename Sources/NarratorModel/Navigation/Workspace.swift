@@ -204,6 +204,9 @@ public struct Workspace: Sendable {
         if !links.isEmpty { rotors.append(RotorSummary(name: "links", kind: .links, items: links)) }
         let controls = tree.formControlIDs()
         if !controls.isEmpty { rotors.append(RotorSummary(name: "controls", kind: .controls, items: controls)) }
+        for (name, items) in tree.structureIDs() where !items.isEmpty {
+            rotors.append(RotorSummary(name: name, kind: .structure, items: items))
+        }
         if let current {
             let actions = tree.actions(atStop: current)
             if !actions.isEmpty { rotors.append(RotorSummary(name: "actions", kind: .actions, items: actions)) }
@@ -215,8 +218,9 @@ public struct Workspace: Sendable {
     }
 
     /// Turns a rotor: moves focus to the next or previous target after the focus in reading
-    /// order, or, for the actions rotor, picks the next or previous action.
-    public mutating func rotor(_ name: String, _ direction: Move) throws(NarratorError) -> RotorOutcome {
+    /// order, or, for the actions rotor, picks the next or previous action. With `within`, only
+    /// the targets inside that element count (none there: as if the rotor had none).
+    public mutating func rotor(_ name: String, _ direction: Move, within: String? = nil) throws(NarratorError) -> RotorOutcome {
         let available = try rotors()
         guard let rotor = available.first(where: { $0.name == name }) else {
             throw .unknownRotor(name, available: available.map(\.name))
@@ -237,9 +241,10 @@ public struct Workspace: Sendable {
             return .selectedAction(name: items[next], focus: focus)
         }
         let positions = rotor.items.compactMap { id -> Int? in
-            if case .stop(let p) = tree.lookup(id) { return p }
-            return nil
+            guard case .stop(let p) = tree.lookup(id), within.map({ tree.isStop(p, inside: $0) }) ?? true else { return nil }
+            return p
         }.sorted()
+        guard !positions.isEmpty else { throw .unknownRotor(name, available: available.map(\.name)) }
         let here = current ?? -1
         let target: Int?
         switch direction {
@@ -385,6 +390,26 @@ extension AccessibilityTree {
         let controls = fields.union(Traits([.adjustable, .button, .toggle]))
         guard stops.contains(where: { !nodes[Int($0)].effectiveTraits.intersection(fields).isEmpty }) else { return [] }
         return stops.compactMap { nodes[Int($0)].effectiveTraits.intersection(controls).isEmpty ? nil : nodes[Int($0)].id }
+    }
+
+    /// The stops of each kind a screen reader's structural keys jump between, by rotor name:
+    /// buttons, fields, check boxes, radio buttons, combo boxes, images, list items, and the
+    /// headings of each level (`headings-2`). One pass over the stops.
+    func structureIDs() -> [(name: String, items: [String])] {
+        let kinds: [(String, Traits)] = [
+            ("buttons", Traits([.button])), ("text-fields", Traits([.textField, .searchField])), ("check-boxes", Traits([.checkBox])),
+            ("radio-buttons", Traits([.radioButton])), ("combo-boxes", Traits([.comboBox])), ("images", Traits([.image])),
+            ("list-items", Traits([.listItem])),
+        ]
+        var found = Array(repeating: [String](), count: kinds.count)
+        var levels = Array(repeating: [String](), count: 6)
+        for stop in stops {
+            let node = nodes[Int(stop)]
+            let traits = node.effectiveTraits
+            for (index, kind) in kinds.enumerated() where !traits.intersection(kind.1).isEmpty { found[index].append(node.id) }
+            if traits.contains(.header), let level = node.headingLevel, (1...6).contains(level) { levels[level - 1].append(node.id) }
+        }
+        return zip(kinds, found).map { ($0.0.0, $0.1) } + levels.enumerated().map { ("headings-\($0.offset + 1)", $0.element) }
     }
 
     /// The custom rotors of every visible node, in document order (indexed at reindex, so a

@@ -1,0 +1,67 @@
+/// What browse mode's single-letter keys jump between, as Orca's structural navigation does:
+/// each kind is a rotor of narratord's with the same items.
+public enum Structure: String, CaseIterable, Sendable, Hashable {
+    case heading
+    case heading1 = "heading-1", heading2 = "heading-2", heading3 = "heading-3"
+    case heading4 = "heading-4", heading5 = "heading-5", heading6 = "heading-6"
+    case link
+    case formField = "form-field"
+    case button
+    case entry
+    case checkBox = "check-box"
+    case radioButton = "radio-button"
+    case comboBox = "combo-box"
+    case image
+    case listItem = "list-item"
+
+    /// narratord's rotor over these items.
+    public var rotor: String {
+        switch self {
+        case .heading: "headings"
+        case .heading1, .heading2, .heading3, .heading4, .heading5, .heading6: "headings-" + rawValue.suffix(1)
+        case .link: "links"
+        case .formField: "controls"
+        case .button: "buttons"
+        case .entry: "text-fields"
+        case .checkBox: "check-boxes"
+        case .radioButton: "radio-buttons"
+        case .comboBox: "combo-boxes"
+        case .image: "images"
+        case .listItem: "list-items"
+        }
+    }
+
+    /// The items in words, as Orca names them: "No more headings at level 2."
+    public var plural: String {
+        switch self {
+        case .heading: "headings"
+        case .heading1, .heading2, .heading3, .heading4, .heading5, .heading6: "headings at level " + rawValue.suffix(1)
+        case .link: "links"
+        case .formField: "form fields"
+        case .button: "buttons"
+        case .entry: "entries"
+        case .checkBox: "check boxes"
+        case .radioButton: "radio buttons"
+        case .comboBox: "combo boxes"
+        case .image: "images"
+        case .listItem: "list items"
+        }
+    }
+
+    /// One of them in words.
+    var singular: String {
+        switch self {
+        case .heading: "heading"
+        case .heading1, .heading2, .heading3, .heading4, .heading5, .heading6: "heading at level " + rawValue.suffix(1)
+        case .link: "link"
+        case .formField: "form field"
+        case .button: "button"
+        case .entry: "entry"
+        case .checkBox: "check box"
+        case .radioButton: "radio button"
+        case .comboBox: "combo box"
+        case .image: "image"
+        case .listItem: "list item"
+        }
+    }
+}
