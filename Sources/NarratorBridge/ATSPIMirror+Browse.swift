@@ -8,14 +8,18 @@ extension ATSPIMirror {
     static let takesKeys = Traits([.textField, .searchField, .comboBox, .adjustable, .allowsDirectInteraction])
 
     /// Whether `element` of `tree` is in a web document (a window with a document entered on its
-    /// first stop) and, unless browse mode's cursor put it there (`byCursor`), not a field, combo
-    /// box or slider that wants the keys itself: the user who Tabs into a field types into it,
-    /// while one who arrows past it reads on.
-    public func isBrowsable(tree: String, element: String, byCursor: Bool) -> Bool {
-        guard let window = windows.values.first(where: { $0.tree == tree }), !window.entries.isEmpty,
-            let node = window.document.root.find(element)
-        else { return false }
-        return byCursor || node.traits.isDisjoint(with: Self.takesKeys)
+    /// first stop).
+    public func isInPage(tree: String, element: String) -> Bool {
+        guard let id = document(in: tree, holding: element), let window = windows.values.first(where: { $0.tree == tree }) else { return false }
+        return window.document.root.find(id)?.find(element) != nil
+    }
+
+    /// Whether `element` of `tree` is a field, combo box or slider that wants the keys itself:
+    /// the user who Tabs into a field types into it (focus mode), while one whose cursor browse
+    /// mode put there reads on past it.
+    public func takesKeys(tree: String, element: String) -> Bool {
+        guard let node = windows.values.first(where: { $0.tree == tree })?.document.root.find(element) else { return false }
+        return !node.traits.isDisjoint(with: Self.takesKeys)
     }
 
     /// The first or last stop of the web document holding `element` in `tree` (the window's

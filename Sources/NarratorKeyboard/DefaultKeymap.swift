@@ -7,6 +7,9 @@ enum DefaultKeymap {
         Narrator+h = learn-mode
         Narrator+a = browse-mode
         Narrator+t = time
+        Narrator+Control+Up = rate-faster
+        Narrator+Control+Down = rate-slower
+        Narrator+Control+p = punctuation
         Down = next-item
         Up = previous-item
         Control+Home = first-item

@@ -11,12 +11,17 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     case previousItem
     case firstItem
     case lastItem
+    /// Speech a step faster or slower, and the next punctuation level: said as they change and
+    /// kept in narratord's settings.
+    case rateFaster
+    case rateSlower
+    case punctuation
     /// Browse mode's structural keys: the next or previous item of a kind.
     case next(Structure)
     case previous(Structure)
 
     public static let allCases: [KeyCommand] =
-        [.learnMode, .browseMode, .whereAmI, .windowTitle, .time, .nextItem, .previousItem, .firstItem, .lastItem]
+        [.learnMode, .browseMode, .whereAmI, .windowTitle, .time, .nextItem, .previousItem, .firstItem, .lastItem, .rateFaster, .rateSlower, .punctuation]
         + Structure.allCases.flatMap { [KeyCommand.next($0), .previous($0)] }
 
     private static let byName: [String: KeyCommand] = Dictionary(allCases.map { ($0.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
@@ -33,6 +38,9 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .previousItem: "previous-item"
         case .firstItem: "first-item"
         case .lastItem: "last-item"
+        case .rateFaster: "rate-faster"
+        case .rateSlower: "rate-slower"
+        case .punctuation: "punctuation"
         case .next(let kind): "next-" + kind.rawValue
         case .previous(let kind): "previous-" + kind.rawValue
         }
@@ -55,6 +63,9 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .previousItem: "browse mode: the previous item"
         case .firstItem: "browse mode: the first item"
         case .lastItem: "browse mode: the last item"
+        case .rateFaster: "speak faster"
+        case .rateSlower: "speak slower"
+        case .punctuation: "the next punctuation level: none, some, most, all"
         case .next(let kind): "browse mode: the next \(kind.singular)"
         case .previous(let kind): "browse mode: the previous \(kind.singular)"
         }
@@ -65,7 +76,7 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     /// application, as a letter must in a field.
     public var browseOnly: Bool {
         switch self {
-        case .learnMode, .browseMode, .whereAmI, .windowTitle, .time: false
+        case .learnMode, .browseMode, .whereAmI, .windowTitle, .time, .rateFaster, .rateSlower, .punctuation: false
         case .nextItem, .previousItem, .firstItem, .lastItem, .next, .previous: true
         }
     }

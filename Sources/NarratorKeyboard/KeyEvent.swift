@@ -22,10 +22,19 @@ public struct KeyEvent: Equatable, Sendable {
 /// What the key's target is, as the bridge knows it: browse mode's keys are Narrator's only on
 /// a document read in browse mode, never in a text field or a control that wants letters.
 public struct KeyContext: Equatable, Sendable {
-    /// The focus is in a document (a web page, a text document) and not in a field that takes typing.
-    public var inDocument: Bool
+    /// The focus is in a document (a web page).
+    public var page: Bool
+    /// The focus is on something in it that takes keys (a field, a combo box, a slider), put there
+    /// by the application (Tab), not by browse mode's cursor: focus mode, until Escape.
+    public var field: Bool
 
-    public init(inDocument: Bool) { self.inDocument = inDocument }
+    public init(page: Bool, field: Bool = false) {
+        self.page = page
+        self.field = field
+    }
+
+    /// Browse mode's keys apply here (when browse mode is on).
+    public var inDocument: Bool { page && !field }
 }
 
 /// What the interpreter decided for one key event.

@@ -28,14 +28,17 @@ public struct KeyInterpreter: Sendable {
 
     public init(keymap: Keymap) { self.keymap = keymap }
 
-    public mutating func handle(_ event: KeyEvent, context: KeyContext) -> KeyVerdict {
+    /// `context` is asked only for a key whose meaning depends on where the focus is (browse
+    /// mode's keys, Escape, Narrator+A): finding out walks the page, and the application waits
+    /// for every key's answer.
+    public mutating func handle(_ event: KeyEvent, context: @autoclosure () -> KeyContext) -> KeyVerdict {
         switch event.kind {
         case .press: press(event, context: context)
         case .release: release(event)
         }
     }
 
-    private mutating func press(_ event: KeyEvent, context: KeyContext) -> KeyVerdict {
+    private mutating func press(_ event: KeyEvent, context: () -> KeyContext) -> KeyVerdict {
         let key = event.key
         if keymap.layout.narratorKeys.contains(key) { return narratorPressed(key, locked: event.xModifiers & 2 != 0, at: event.at) }
         var modifiers = KeyModifiers(x: event.xModifiers)
@@ -56,8 +59,16 @@ public struct KeyInterpreter: Sendable {
             return KeyVerdict(take: true, [.describe(chord, keymap.command(for: chord))])
         }
         if key.isControl && modifiers.subtracting(.control).isEmpty { return KeyVerdict(take: false, [.stopSpeech]) }
+        if key == .escape && modifiers.isEmpty && browsing {
+            let here = context()
+            if here.page && here.field {
+                // Out of the field the application put the focus in, back to reading the page.
+                taken.insert(key)
+                return KeyVerdict(take: true, [.browseMode(true)])
+            }
+        }
         guard !key.isModifier, let command = keymap.command(for: chord) else { return .pass }
-        if command.browseOnly && !(browsing && context.inDocument) { return .pass }
+        if command.browseOnly && !(browsing && context().inDocument) { return .pass }
         taken.insert(key.unshifted)
         let presses: Int
         if let last = lastChord, last.chord == chord, event.at - last.at < Self.doublePress {
@@ -72,7 +83,9 @@ public struct KeyInterpreter: Sendable {
             learning = true
             return KeyVerdict(take: true, [.learnModeStarted])
         case .browseMode:
-            browsing.toggle()
+            // Focus mode as the user hears it: chosen, or a field the application focused.
+            let reading = browsing && context().inDocument
+            browsing = !reading
             return KeyVerdict(take: true, [.browseMode(browsing)])
         default:
             return KeyVerdict(take: true, [.run(command, presses: presses)])

@@ -33,9 +33,11 @@ public enum KeymapListing {
             Narrator's key is Insert or KP_Insert on the desktop layout and Caps Lock on the laptop layout
             (`layout = laptop` in the keymap file). Pressed twice quickly, it reaches the application
             as itself. Control alone stops speech and still reaches the application. Keys marked
-            *browse mode* are Narrator's only on a document in browse mode; in a text field, in focus
-            mode (Narrator+A) or in an application that is no document they reach the application.
-            Every other key reaches the application unchanged.
+            *browse mode* are Narrator's only on a web page in browse mode; in a field the page's focus
+            went to (Tab), in focus mode (Narrator+A) or in an application that is no page they reach
+            the application. Escape in such a field goes back to browse mode. Every other key reaches
+            the application unchanged. Rate and punctuation have no key in Orca 43; theirs are
+            Narrator's own.
 
             | command | desktop | laptop | what it does |
             |---|---|---|---|
@@ -64,8 +66,8 @@ public enum KeymapListing {
             These reach the application unchanged until Narrator has the command: U and V (unvisited
             and visited links), T (tables), L (lists), M (landmarks), D (live regions), P
             (paragraphs), Q (block quotes), S, O and A, the table keys (Alt+Shift+arrows), Say All
-            (KP_Add), flat review (the keypad), speech on and off, rate, punctuation and verbosity,
-            repeat the last utterance, spell the current word. Shift with a digit is read as the US
+            (KP_Add), flat review (the keypad), speech on and off, verbosity, repeat the last
+            utterance, spell the current word. Shift with a digit is read as the US
             layout writes it (Shift+2 is `at`).
             Down and Up move by item, not yet by line as laid out; Left and Right by character and
             Control+Left and Right by word are the page's.

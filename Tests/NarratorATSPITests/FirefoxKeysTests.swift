@@ -69,6 +69,10 @@ extension RealApplications {
             try session.wait("the letter typed into the field") {
                 try session.ctl("show", try session.pageTree).lines.contains { $0.hasPrefix("Boat name, h") }
             }
+            // Escape leaves the field for browse mode, said; the keys read on from the field.
+            #expect(try session.hear("Escape") == ["Browse mode"])
+            #expect(try session.hear("h") == ["Results, heading level 2"])
+            #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "a key reached the page")
         }
 
         @Test("Narrator+H's learn mode says what a key does without doing it; Escape leaves; Narrator+T says the time, KP_Enter where the focus is, Narrator+KP_Enter the title; Control stops speech; Insert twice reaches the page")
@@ -89,6 +93,13 @@ extension RealApplications {
             let whereAmI = try session.hear("KP_Enter")
             #expect(whereAmI == ["Harbour regatta, heading level 1"])
             #expect(try session.hear("Insert+KP_Enter") == ["Narrator keys page — Mozilla Firefox"])
+
+            // Rate and punctuation: said as they change, and kept in narratord's settings.
+            #expect(try session.hear("Insert+ctrl+Up") == ["Rate 200."])
+            #expect(try session.ctl("get", "rate").stdout.contains("200"))
+            #expect(try session.hear("Insert+ctrl+Down") == ["Rate 175."])
+            #expect(try session.hear("Insert+ctrl+p") == ["Punctuation some."])
+            #expect(try session.ctl("get", "punctuation").stdout.contains("some"))
 
             // Control: what was being said stops at once.
             try session.ctl("speak", String(repeating: "A long sentence that takes its time to be said. ", count: 20))

@@ -8,7 +8,7 @@ import Testing
     struct Keys {
         var interpreter = KeyInterpreter(keymap: Keymap(layout: .desktop))
         var now = MonotonicInstant(nanoseconds: 1_000_000_000)
-        var context = KeyContext(inDocument: true)
+        var context = KeyContext(page: true)
 
         /// Presses and releases `name` (X modifier bits `x`), `gap` after the last key.
         mutating func tap(_ name: String, x: UInt32 = 0, gap: Duration = .milliseconds(800)) -> (press: KeyVerdict, release: KeyVerdict) {
@@ -52,11 +52,11 @@ import Testing
 
     @Test func aBrowseKeyReachesATextFieldAndFocusMode() {
         var keys = Keys()
-        keys.context = KeyContext(inDocument: false)
+        keys.context = KeyContext(page: true, field: true)
         #expect(keys.tap("h") == (.pass, .pass))
         #expect(keys.tap("Down") == (.pass, .pass))
         // Narrator+A in a document: focus mode, said; then letters reach the page.
-        keys.context = KeyContext(inDocument: true)
+        keys.context = KeyContext(page: true)
         _ = keys.down("Insert")
         #expect(keys.tap("a") == (KeyVerdict(take: true, [.browseMode(false)]), .taken))
         #expect(keys.up("Insert") == .taken)
@@ -65,6 +65,27 @@ import Testing
         #expect(keys.tap("a").press == KeyVerdict(take: true, [.browseMode(true)]))
         _ = keys.up("Insert")
         #expect(keys.tap("h").press.take)
+    }
+
+    /// In a field the application focused (Tab), letters are the page's; Escape goes back to
+    /// browse mode, and so does Narrator+A, said; outside a field Escape is the page's.
+    @Test func escapeLeavesAFieldForBrowseMode() {
+        var keys = Keys()
+        keys.context = KeyContext(page: true, field: true)
+        #expect(keys.tap("h") == (.pass, .pass))
+        #expect(keys.tap("Escape") == (KeyVerdict(take: true, [.browseMode(true)]), .taken))
+        // The bridge puts the cursor on the field: from there the keys read on.
+        keys.context = KeyContext(page: true)
+        #expect(keys.tap("h").press.take)
+        #expect(keys.tap("Escape") == (.pass, .pass))
+        // Narrator+A in a field the application focused is browse mode, not focus mode.
+        keys.context = KeyContext(page: true, field: true)
+        _ = keys.down("Insert", gap: .seconds(1))
+        #expect(keys.tap("a").press == KeyVerdict(take: true, [.browseMode(true)]))
+        _ = keys.up("Insert")
+        // Outside a page Escape is the application's.
+        keys.context = KeyContext(page: false)
+        #expect(keys.tap("Escape") == (.pass, .pass))
     }
 
     @Test func aKeyNarratorDoesNotBindPassesWithItsRelease() {
@@ -138,7 +159,7 @@ import Testing
         #expect(keys.tap("h").press == KeyVerdict(take: true, [.learnModeStarted]))
         _ = keys.up("Insert")
         // Bound or not, in a field or not, nothing reaches the application and nothing runs.
-        keys.context = KeyContext(inDocument: false)
+        keys.context = KeyContext(page: false)
         #expect(keys.tap("h") == (KeyVerdict(take: true, [.describe(KeyChord(Keysym(0x68)), .next(.heading))]), .taken))
         #expect(keys.tap("w") == (KeyVerdict(take: true, [.describe(KeyChord(Keysym(0x77)), nil)]), .taken))
         #expect(keys.tap("Shift_L") == (.taken, .taken))

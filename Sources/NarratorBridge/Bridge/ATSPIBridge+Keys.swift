@@ -7,8 +7,11 @@ import NarratorProtocol
 /// the page, a sentence said. A move's reply carries the application's focus or caret along.
 extension ATSPIBridge {
     mutating func keyEvent(_ event: KeyEvent, time: LocalTime) {
-        let inDocument = narratorFocus.map { mirror.isBrowsable(tree: $0.tree, element: $0.element, byCursor: $0 == browsedTo) } ?? false
-        let verdict = keys.handle(event, context: KeyContext(inDocument: inDocument))
+        let context = narratorFocus.map { focus in
+            KeyContext(page: mirror.isInPage(tree: focus.tree, element: focus.element),
+                       field: focus != browsedTo && mirror.takesKeys(tree: focus.tree, element: focus.element))
+        } ?? KeyContext(page: false)
+        let verdict = keys.handle(event, context: context)
         if verdict.take {
             effects.append(.takeKey)
             if verdict.actions.contains(where: { if case .run(let command, _) = $0 { command.browseOnly } else { false } }) {
@@ -46,6 +49,8 @@ extension ATSPIBridge {
         case .learnModeEnded:
             say("Leaving learn mode.")
         case .browseMode(let on):
+            // Browse mode from a field: the cursor is on it now, and the arrows read on from it.
+            if on { browsedTo = narratorFocus }
             say(on ? "Browse mode" : "Focus mode")
         case .describe(let chord, let command):
             say(chord.spoken + ": " + (command?.summary ?? "not one of Narrator's keys"))
@@ -69,6 +74,10 @@ extension ATSPIBridge {
             if presses >= 2, let title = mirror.title(of: focus.tree) { send(.key(what: command.rawValue, command: .speak), .speak(text: "In " + title)) }
         case .nextItem: move(.next, command)
         case .previousItem: move(.previous, command)
+        case .rateFaster, .rateSlower:
+            send(.key(what: command.rawValue, command: .get), .get(key: "rate"))
+        case .punctuation:
+            send(.key(what: command.rawValue, command: .get), .get(key: "punctuation"))
         case .firstItem: toDocumentEnd(.first, command)
         case .lastItem: toDocumentEnd(.last, command)
         case .next(let kind): turn(kind, .next, command)
@@ -92,6 +101,31 @@ extension ATSPIBridge {
         send(.key(what: command.rawValue, command: .rotor), .rotor(name: kind.rotor, direction: direction, within: page))
     }
 
+    /// How far one press moves the rate (eSpeak NG's words a minute, 80 to 450).
+    static let rateStep = 25
+
+    /// A setting a key asked about came back: the key's change is made; a change made is said.
+    private mutating func settingReplied(_ what: String, key: String, value: String) {
+        switch (what, key) {
+        case (KeyCommand.rateFaster.rawValue, "rate"), (KeyCommand.rateSlower.rawValue, "rate"):
+            guard let rate = Int(value) else { return }
+            let step = what == KeyCommand.rateFaster.rawValue ? Self.rateStep : -Self.rateStep
+            let next = min(450, max(80, rate + step))
+            guard next != rate else { return say(step > 0 ? "Fastest." : "Slowest.") }
+            send(.key(what: "rate set", command: .set), .set(key: "rate", value: .number(Double(next))))
+        case (KeyCommand.punctuation.rawValue, "punctuation"):
+            let levels = ["none", "some", "most", "all"]
+            let next = levels[((levels.firstIndex(of: value) ?? -1) + 1) % levels.count]
+            send(.key(what: "punctuation set", command: .set), .set(key: "punctuation", value: .string(next)))
+        case ("rate set", "rate"):
+            say("Rate \(value).")
+        case ("punctuation set", "punctuation"):
+            say("Punctuation \(value).")
+        default:
+            return
+        }
+    }
+
     /// Says `text` at once, cutting off what was being said: a key's answer is wanted now.
     private mutating func say(_ text: String) {
         send(.key(what: "stop speech", command: .stop), .stop)
@@ -106,6 +140,8 @@ extension ATSPIBridge {
             guard !report.boundary, what != KeyCommand.whereAmI.rawValue else { return }
             browsedTo = report.focus
             carryOut(mirror.browsed(tree: report.focus.tree, element: report.focus.element))
+        case .success(.setting(let key, let value)):
+            settingReplied(what, key: key, value: value)
         case .success:
             return
         case .failure(let error):
