@@ -56,6 +56,8 @@ final class BridgeShell {
         listener = atspi_event_listener_new({ event, context in _ = Trampoline.call(context, UnsafeMutableRawPointer(event)) }, box.retained, Trampoline.release)
         for type in ATSPIEvent.subscribed { atspi_event_listener_register(listener, type, nil) }
         readKeymap()
+        // SIGHUP (`systemctl --user reload narrator-atspi`) reads the keymap again.
+        Trampoline.onSignal(SIGHUP) { [unowned self] in readKeymap() }
         listenForKeys()
         if let daemon { watch(daemon) }
         bus.whenClosed { [unowned self] in feed(.busClosed) }

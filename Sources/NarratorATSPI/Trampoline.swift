@@ -53,6 +53,13 @@ final class Trampoline {
         _ = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, G_IO_IN, { _, _, context in Trampoline.call(context) ? 1 : 0 }, box.retained, release)
     }
 
+    /// Runs `body` on the main loop each time the process gets `signal` (GLib's own handler:
+    /// the signal is noted and dispatched from the loop, never run inside the handler).
+    static func onSignal(_ signal: Int32, _ body: @escaping () -> Void) {
+        let box = Trampoline { _ in body(); return true }
+        _ = g_unix_signal_add_full(G_PRIORITY_DEFAULT, signal, { Trampoline.call($0) ? 1 : 0 }, box.retained, release)
+    }
+
     /// Runs `body` each time `fd` can be written to, until it returns false.
     static func whenWritable(_ fd: Int32, _ body: @escaping () -> Bool) {
         let box = Trampoline { _ in body() }

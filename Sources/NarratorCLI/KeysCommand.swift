@@ -21,8 +21,8 @@ public enum KeysCommand {
             Prints each binding (chord, command, what it does) on the keymap's layout, after the
             keymap file's refused lines, each with its number, on stderr; exit 1 when a line was
             refused. With --json an object {layout, file, bindings: [{chord, command, summary}],
-            problems: [{line, message}]}. Keys are read by narrator-atspi when it starts; docs/keys.md
-            describes the file.
+            problems: [{line, message}]}. narrator-atspi reads the file when it starts and on SIGHUP;
+            docs/keys.md describes it.
             """,
         connects: .never,
         build: { parsed throws(UsageError) in

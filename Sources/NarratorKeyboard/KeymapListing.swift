@@ -54,7 +54,7 @@ public enum KeymapListing {
             ## Changing a key
 
             `~/.config/narrator/keymap` (`$XDG_CONFIG_HOME/narrator/keymap`) is read when narrator-atspi
-            starts. Each line is `CHORD = COMMAND`, `CHORD = none` (the key then reaches the
+            starts, and again on SIGHUP (`systemctl --user reload narrator-atspi`). Each line is `CHORD = COMMAND`, `CHORD = none` (the key then reaches the
             application), or `layout = desktop|laptop`; `#` starts a comment. A chord is modifiers and
             an X key name joined by `+`: `Narrator+t`, `Alt+Shift+Down`, `KP_Add`, `Shift+h`. A line
             Narrator cannot use is refused with its number, and the rest of the file is used.

@@ -141,6 +141,15 @@ extension RealApplications {
             Thread.sleep(forTimeInterval: 0.3)
             #expect(try Self.capsLockOn(session), "Narrator's use of Caps Lock unlocked it")
             #expect(session.desktop.log("bridge").contains("line 2: no command is called \"quit\""), "\(session.desktop.log("bridge").suffix(1_000))")
+
+            // SIGHUP reads the keymap again: the desktop layout, and Narrator+w is nothing now.
+            try "Narrator+KP_Enter = time\n".write(toFile: session.desktop.directory + "/config/narrator/keymap", atomically: true, encoding: .utf8)
+            kill(session.bridge.pid, SIGHUP)
+            try session.wait("the keymap read again") {
+                let heard = try session.press("Insert+KP_Enter")
+                return heard.count == 1 && heard[0].wholeMatch(of: /\d{1,2}:\d\d/) != nil
+            }
+            #expect(try session.press("Insert+w") == [])
         }
     }
 }

@@ -28,9 +28,10 @@ extension ATSPIBridge {
     mutating func keymapRead(_ path: String, _ read: KeymapRead) {
         switch read {
         case .absent:
-            return
+            // (Read again after the file was removed: the defaults again.)
+            keys.keymap = Keymap(layout: .desktop)
         case .unreadable(let reason):
-            journal("cannot read the keymap \(path) (\(reason)); the default keys are used")
+            journal("cannot read the keymap \(path) (\(reason)); the keys stay as they were")
         case .text(let text):
             let (keymap, problems) = Keymap.reading(text)
             keys.keymap = keymap
