@@ -437,22 +437,26 @@ public enum ATSPIMapping {
     /// A text's runs between its embedded objects, each a static text of its own (its id the
     /// text's and its place: "12~0"), in order with the children they stand between.
     static func interleave(_ runs: [String?], with children: [Node], id: String) -> [Node] {
-        var result: [Node] = []
+        // Each node, and whether it is a run of the text's own words.
+        var result: [(node: Node, run: Bool)] = []
         for (index, run) in runs.enumerated() {
-            if let run { result.append(Node(id: "\(id)~\(index)", label: run, traits: Traits(.staticText))) }
-            if index < children.count, index < runs.count - 1 { result.append(children[index]) }
+            if let run { result.append((Node(id: "\(id)~\(index)", label: run, traits: Traits(.staticText)), true)) }
+            if index < children.count, index < runs.count - 1 { result.append((children[index], false)) }
         }
-        if children.count > runs.count - 1 { result += children[(runs.count - 1)...] }
-        // Inline text (an <em> inside a sentence) is read with the words around it: one stop.
-        var merged: [Node] = []
-        for node in result {
-            if let last = merged.last, isPlainText(last), isPlainText(node), let before = last.label, let after = node.label {
-                merged[merged.count - 1].label = before + (Self.joinsWithoutSpace(after) ? "" : " ") + after
+        if children.count > runs.count - 1 { result += children[(runs.count - 1)...].map { ($0, false) } }
+        // Inline text (an <em> inside a sentence) is read with the words around it: one stop. Two
+        // children side by side with no words of the text between them are blocks of their own
+        // (two paragraphs of a section), each its own stop.
+        var merged: [(node: Node, run: Bool)] = []
+        for (node, run) in result {
+            if let last = merged.last, last.run || run, isPlainText(last.node), isPlainText(node), let before = last.node.label, let after = node.label {
+                merged[merged.count - 1].node.label = before + (Self.joinsWithoutSpace(after) ? "" : " ") + after
+                merged[merged.count - 1].run = true
             } else {
-                merged.append(node)
+                merged.append((node, run))
             }
         }
-        return merged
+        return merged.map(\.node)
     }
 
     /// A static text and nothing more: no children, no actions, no other trait.

@@ -78,6 +78,22 @@ import Testing
         #expect(tree.utterance(atStop: 3).hint == nil, "the slider's description is its value")
     }
 
+    @Test("two paragraphs of a page are two stops; words around an inline element are one")
+    func paragraphsStayParagraphs() {
+        let embedded = "\u{FFFC}"
+        // A section holding two paragraphs (its own text only the two objects), and a paragraph
+        // whose sentence holds an emphasised word.
+        let page = Self.object(1, .documentWeb, "Page", children: [
+            Self.object(2, .section, text: embedded + embedded, children: [
+                Self.object(3, .paragraph, text: "First paragraph here."),
+                Self.object(4, .paragraph, text: "Second paragraph here."),
+            ]),
+            Self.object(5, .paragraph, text: "The end of the " + embedded + " page.", children: [Self.object(6, .static, text: "test")]),
+        ])
+        let said = utterances(ATSPIMapping.document(window: Self.object(9, .frame, "W", children: [page]), application: "a"))
+        #expect(said == ["First paragraph here.", "Second paragraph here.", "The end of the test page."], "\(said)")
+    }
+
     @Test("a field's selected text is said with it: typing replaces it")
     func selectedText() {
         func entry(_ text: String, _ selection: TextRange?, role: ATSPIRole = .text) -> AccessibleSnapshot {
