@@ -315,6 +315,12 @@ public enum ATSPIMapping {
         }
         // A text field is one stop: the icons GTK puts inside an entry are part of it, as Orca reads them.
         if traits.contains(.textField), !snapshot.children.isEmpty { node.childBehavior = .ignore }
+        // So is a closed combo box (a web page's select): its label, its role and the option
+        // chosen, not each option as a stop of its own. Opened, its options are read as a list.
+        if traits.contains(.comboBox), !snapshot.children.isEmpty, !traits.contains(.expanded) {
+            node.childBehavior = .ignore
+            if node.value == nil, let chosen = chosenOption(in: snapshot) { node.value = context.cut(chosen, field: "value", of: snapshot) }
+        }
         // So is a button: what it shows inside it (GTK 4's label and icon) is its name, not more
         // stops; one that holds a control of its own (GTK 4's menu button) is only its container.
         if !traits.intersection(Traits([.button, .toggle])).isEmpty, !snapshot.children.isEmpty {
@@ -462,6 +468,18 @@ public enum ATSPIMapping {
     /// A static text and nothing more: no children, no actions, no other trait.
     static func isPlainText(_ node: Node) -> Bool {
         node.traits == Traits(.staticText) && node.children.isEmpty && node.actions.isEmpty && node.label != nil && node.isElement != false
+    }
+
+    /// The name of the option selected among a combo box's descendants (a select's options sit
+    /// in a menu or list under it), if one is.
+    static func chosenOption(in snapshot: AccessibleSnapshot) -> String? {
+        for child in snapshot.children {
+            if child.states.contains(.selected), [.menuItem, .listItem].contains(child.role), !child.name.trimmingWhitespace.isEmpty {
+                return child.name.trimmingWhitespace
+            }
+            if let found = chosenOption(in: child) { return found }
+        }
+        return nil
     }
 
     /// Punctuation that follows a word without a space (", under History.").

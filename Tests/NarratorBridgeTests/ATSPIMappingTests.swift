@@ -94,6 +94,24 @@ import Testing
         #expect(said == ["First paragraph here.", "Second paragraph here.", "The end of the test page."], "\(said)")
     }
 
+    @Test("a closed select is one stop, its label, its role and the option chosen; opened, its options are read")
+    func aSelectIsALabelledComboBox() {
+        func select(_ states: ATSPIStates) -> AccessibleSnapshot {
+            let options = ["Dinghy", "Keelboat", "Catamaran"].enumerated().map { index, name in
+                Self.object(20 + index, .menuItem, name, states: index == 1 ? Self.shown.union([.selected]) : Self.shown)
+            }
+            return Self.object(1, .documentWeb, "Page", children: [
+                Self.object(5, .label, "Boat class"),
+                Self.object(6, .comboBox, states: Self.shown.union(states).union([.focusable]), labelledBy: [5], children: [
+                    Self.object(7, .menu, children: options)
+                ]),
+            ])
+        }
+        func said(_ page: AccessibleSnapshot) -> [String] { utterances(ATSPIMapping.document(window: Self.object(9, .frame, "W", children: [page]), application: "a")) }
+        #expect(said(select([.collapsed])) == ["Boat class, Keelboat, combo box, collapsed"])
+        #expect(said(select([.expanded])).contains("selected, Keelboat, menu item"))
+    }
+
     @Test("a field's selected text is said with it: typing replaces it")
     func selectedText() {
         func entry(_ text: String, _ selection: TextRange?, role: ATSPIRole = .text) -> AccessibleSnapshot {
