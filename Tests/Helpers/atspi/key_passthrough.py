@@ -17,10 +17,14 @@ One desktop, as orca_compare.py builds it (Xvfb, a private session bus that acti
 AT-SPI bus launcher and registry), and one fixture: this file run with --fixture, a GTK 3 window
 ("Narrator key fixture") holding one focused Gtk.Entry whose key-press-event handler prints
 {"t": time.time(), "key": name} (flushed) as its first act, and {"len": n} on each change of its
-text. Then --rounds rounds of two phases, without then with Narrator (A B A B ...), each of
+text. Then --rounds rounds of three phases (A B C A B C ...), each of
 --presses / --rounds letters (a, b, c, ...) --interval apart, after two warm-up letters:
 
   without  only the desktop and the fixture (no narratord, no narrator-atspi);
+  bare     (not with --no-bare) a bare libatspi keystroke listener in Python (this file run with
+           --listener), registered as narrator-atspi registers its own (press and release,
+           SYNCHRONOUS | CANCONSUME, all 32 modifier combinations), answering False at once: what
+           the AT-SPI round trips cost any screen reader that listens so, before it decides anything;
   with     a private `narratord --socket S --audio null --state-dir D` and `narrator-atspi run
            --socket S` from --bin, started for the phase and stopped after it, the presses
            beginning once `narratorctl --socket S trees` lists the fixture.
@@ -30,9 +34,10 @@ app_ms = the handler's time.time() - the time.time() taken just before the KeyPr
 written. The same clock on the same machine, so nothing is corrected.
 
 Output: one JSON object on stdout: {"samples", "without_ms": {"p50", "p95", "min", "max", "n"},
-"with_ms": {...}, "ratio_p50", "ratio_p95", "reached": {...}, "notes": [...], ...}; "reached" says,
+"with_ms": {...}, "ratio_p50", "ratio_p95" (with over without), "bare_ms": {...},
+"with_over_bare_p50", "reached": {...}, "notes": [...], ...}; "reached" says,
 per phase, how many letters the handler saw and how much the entry's text grew (every letter
-reached the entry: the text grew by the letters pressed). Progress on stderr. Exit 0 when both
+reached the entry: the text grew by the letters pressed). Progress on stderr. Exit 0 when every
 phases have every sample and every letter reached the entry, 1 otherwise, 2 with {"skip": reason}
 when a tool or a Narrator binary is missing. Everything runs in its own process group and is
 killed at the end; whatever still carries this run's environment is killed too; the temporary
@@ -99,6 +104,34 @@ def fixture_main(lifetime):
     Gtk.main()
 
 
+# ---------------------------------------------------------------- the bare listener (child process)
+
+
+def listener_main():
+    """A screen reader that takes no key and does nothing else: libatspi's keystroke listener,
+    registered as narrator-atspi registers its own (press and release, synchronous and able to
+    take the key, for each of the 32 combinations of Shift, Lock, Control, Mod1 and Mod2),
+    answering False at once. What any such listener costs, whoever answers."""
+    import gi
+    gi.require_version("Atspi", "2.0")
+    from gi.repository import Atspi
+
+    Atspi.init()
+    listener = Atspi.DeviceListener.new(lambda event, *_: False)
+    kinds = (1 << int(Atspi.EventType.KEY_PRESSED_EVENT)) | (1 << int(Atspi.EventType.KEY_RELEASED_EVENT))
+    sync = Atspi.KeyListenerSyncType.SYNCHRONOUS | Atspi.KeyListenerSyncType.CANCONSUME
+    for mask in range(32):
+        Atspi.register_keystroke_listener(listener, None, mask, kinds, sync)
+    sys.stdout.write(json.dumps({"ready": True}) + "\n")
+    sys.stdout.flush()
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    Atspi.event_main()
+
+
+if len(sys.argv) > 1 and sys.argv[1] == "--listener":
+    listener_main()
+    sys.exit(0)
+
 if len(sys.argv) > 1 and sys.argv[1] == "--fixture":
     fixture_main(float(sys.argv[2]) if len(sys.argv) > 2 else 300)
     sys.exit(0)
@@ -131,8 +164,8 @@ class Passthrough(Compare):
         args.orca_debug = False
         args.log_dir = None
         super().__init__(args)
-        self.samples = {"without": [], "with": []}
-        self.reached = {p: {"pressed": 0, "handled": 0, "text_grew": 0} for p in ("without", "with")}
+        self.samples = {"without": [], "bare": [], "with": []}
+        self.reached = {p: {"pressed": 0, "handled": 0, "text_grew": 0} for p in ("without", "bare", "with")}
         self.notes = []
         self.bridge_said = []
 
@@ -208,6 +241,18 @@ class Passthrough(Compare):
         self.stop(self.bridge)
         self.stop(self.narratord)
 
+    def start_bare(self, round_):
+        name = "listener-%d" % round_
+        self.bare = self.scope.spawn(name, ["/usr/bin/python3", os.path.abspath(__file__), "--listener"], env=self.env)
+        deadline = time.monotonic() + 15
+        while time.monotonic() < deadline and '"ready": true' not in tail(self.scope.path(name + ".out")):
+            if self.bare.poll() is not None:
+                raise RuntimeError("the bare listener exited: " + tail(self.scope.path(name + ".err")))
+            time.sleep(0.05)
+        if '"ready": true' not in tail(self.scope.path(name + ".out")):
+            raise RuntimeError("the bare listener did not start: " + tail(self.scope.path(name + ".err")))
+        time.sleep(0.5)  # the toolkit hears of the registrations by signal
+
     # ------------------------------------------------------------ keys
 
     def open_xtest(self):
@@ -262,29 +307,33 @@ class Passthrough(Compare):
     # ------------------------------------------------------------ the result
 
     def result(self):
-        wo, wi = stats(self.samples["without"]), stats(self.samples["with"])
+        wo, wi, bare = stats(self.samples["without"]), stats(self.samples["with"]), stats(self.samples["bare"])
         out = {"samples": self.opts.presses, "without_ms": wo, "with_ms": wi, "ratio_p50": None, "ratio_p95": None,
                "reached": self.reached, "rounds": self.opts.rounds, "interval_s": self.opts.interval}
         if wo["p50"] and wi["p50"] is not None:
             out["ratio_p50"] = round(wi["p50"] / wo["p50"], 3)
         if wo["p95"] and wi["p95"] is not None:
             out["ratio_p95"] = round(wi["p95"] / wo["p95"], 3)
+        if self.opts.bare:
+            out["bare_ms"] = bare
+            out["with_over_bare_p50"] = round(wi["p50"] / bare["p50"], 3) if bare["p50"] and wi["p50"] is not None else None
         notes = list(self.notes) + self.bridge_said
+        label = {"without": "without Narrator", "with": "with Narrator", "bare": "with the bare listener"}
         for phase, r in self.reached.items():
             if r["pressed"] == 0:
                 continue
             if r["handled"] == r["pressed"] and r["text_grew"] == r["pressed"]:
-                notes.append("%s Narrator: all %d letters reached the entry (%d key-press-events, its text grew by %d)" % (
-                    phase, r["pressed"], r["handled"], r["text_grew"]))
+                notes.append("%s: all %d letters reached the entry (%d key-press-events, its text grew by %d)" % (
+                    label[phase], r["pressed"], r["handled"], r["text_grew"]))
             else:
-                notes.append("%s Narrator: %d letters pressed, %d key-press-events, the entry's text grew by %d" % (
-                    phase, r["pressed"], r["handled"], r["text_grew"]))
-        for phase, s in (("without", wo), ("with", wi)):
+                notes.append("%s: %d letters pressed, %d key-press-events, the entry's text grew by %d" % (
+                    label[phase], r["pressed"], r["handled"], r["text_grew"]))
+        for phase, s in (("without", wo), ("with", wi)) + ((("bare", bare),) if self.opts.bare else ()):
             if s["n"] < self.opts.presses:
-                notes.append("%s Narrator: %d of %d presses matched a key-press-event" % (phase, s["n"], self.opts.presses))
+                notes.append("%s: %d of %d presses matched a key-press-event" % (label[phase], s["n"], self.opts.presses))
         notes.append("keys by XTEST (python3-xlib, no process start-up), plain letters into a focused GTK 3 Gtk.Entry; "
                      "app_ms = key-press-event handler's time.time() - time.time() before the KeyPress was written; "
-                     "phases alternate without/with over %d rounds; narratord --audio null; load average %s at the "
+                     "phases alternate without/bare/with over %d rounds; narratord --audio null; load average %s at the "
                      "start, %s at the end" % (self.opts.rounds, self.load0,
                                                ", ".join("%.2f" % x for x in os.getloadavg())))
         out["notes"] = notes
@@ -298,6 +347,8 @@ def main():
     p.add_argument("--presses", type=int, default=40, help="letters measured per phase (over all rounds)")
     p.add_argument("--rounds", type=int, default=2, help="rounds of without/with (A B A B ...)")
     p.add_argument("--interval", type=float, default=0.08, help="seconds between letters")
+    p.add_argument("--no-bare", dest="bare", action="store_false",
+                   help="no phase with the bare libatspi listener")
     p.add_argument("--timeout", type=float, default=240, help="the whole run; then everything is killed")
     a = p.parse_args()
     a.bin = os.path.abspath(a.bin)
@@ -336,6 +387,13 @@ def main():
         per_round = [a.presses // a.rounds + (1 if i < a.presses % a.rounds else 0) for i in range(a.rounds)]
         for i, count in enumerate(per_round):
             c.run_phase("without", count)
+            if a.bare:
+                c.start_bare(i)
+                try:
+                    c.run_phase("bare", count)
+                finally:
+                    c.stop(c.bare)
+                time.sleep(0.5)
             c.start_narrator(i)
             try:
                 c.run_phase("with", count)
@@ -360,7 +418,7 @@ def main():
             out["swept"] = c.end()
             print(json.dumps(out, sort_keys=True))
     whole = all(r["handled"] == r["pressed"] == r["text_grew"] for r in c.reached.values())
-    enough = all(out.get(k, {}).get("n", 0) == a.presses for k in ("without_ms", "with_ms"))
+    enough = all(out.get(k, {}).get("n", 0) == a.presses for k in ("without_ms", "with_ms") + (("bare_ms",) if a.bare else ()))
     return 0 if not error and whole and enough else 1
 
 
