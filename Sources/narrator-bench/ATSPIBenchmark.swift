@@ -17,7 +17,8 @@ enum ATSPIBenchmark {
 
     /// The suite: the widget factory and Firefox's pages (``WebPageBenchmark``) on one headless
     /// desktop (libatspi connects once per process, so every figure that walks with it shares the
-    /// desktop), then key press to speech, each application on a desktop of its own.
+    /// desktop), then key press to speech, each application on a desktop of its own, and what the
+    /// key listener costs the keys Narrator does not take (``keyPassthrough(presses:)``).
     /// With `onlyPages` (the `pages` suite), Firefox's pages alone.
     static func suite(repeats: Int, moves: Int, pageRepeats: Int, presses: Int, onlyPages: Bool = false) throws -> [BenchResult] {
         guard HeadlessDesktop.isInstalled else {
@@ -35,7 +36,7 @@ enum ATSPIBenchmark {
             if !onlyPages { results += try run(desktop: desktop, repeats: repeats, moves: moves) }
             results += try WebPageBenchmark.run(desktop: desktop, repeats: pageRepeats)
         }
-        return onlyPages ? results : results + focusLatency(presses: presses) + hostileFocusLatency(presses: presses)
+        return onlyPages ? results : results + focusLatency(presses: presses) + hostileFocusLatency(presses: presses) + keyPassthrough(presses: 40)
     }
 
     static func run(desktop: HeadlessDesktop, repeats: Int, moves: Int) throws -> [BenchResult] {

@@ -2,7 +2,8 @@ import Foundation
 
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
 // Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, static, engines, idle, atspi; default: all;
-// pages: only the atspi suite's Firefox pages; hostile: only its row beside hostile applications)
+// pages: only the atspi suite's Firefox pages; hostile: only its row beside hostile applications;
+// keys: only its row for the keys Narrator does not take)
 // `load` (make load) is the long load test; it runs only when named and fails the run when a check fails.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -46,12 +47,13 @@ for suite in suites {
     case "hostile":
         // Alone, it has the time for more presses than in the atspi suite: a steadier median.
         results += ATSPIBenchmark.hostileFocusLatency(presses: 60)
+    case "keys": results += ATSPIBenchmark.keyPassthrough(presses: 40)
     case "load":
         let load = try LoadTest.run(.fromEnvironment())
         results += load.results
         failures += load.failures
     default:
-        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: \((allSuites + ["pages", "hostile", "load"]).joined(separator: ", ")))\n".utf8))
+        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: \((allSuites + ["pages", "hostile", "keys", "load"]).joined(separator: ", ")))\n".utf8))
         exit(2)
     }
 }

@@ -1,0 +1,61 @@
+import Foundation
+
+extension ATSPIBenchmark {
+    /// What narrator-atspi's key listener costs the keys it does not take: narrator-atspi listens
+    /// to every key synchronously and able to take it, so GTK 3 holds each key until it has
+    /// answered. Tests/Helpers/atspi/key_passthrough.py types plain letters into a focused GTK 3
+    /// text field (not a web page, so Narrator takes none) on a desktop of its own, key press
+    /// (XTEST) to the entry's key-press-event, with Narrator running beside the same presses
+    /// without it, in alternating phases of the same run; and beside a bare libatspi listener
+    /// registered the same way that takes no key at once, which is what the registry's round trips
+    /// cost any screen reader that listens so, whatever it decides.
+    static func keyPassthrough(presses: Int) -> [BenchResult] {
+        let name = "atspi.key.passthrough"
+        let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let script = binaries.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Helpers/atspi/key_passthrough.py").path
+        guard FileManager.default.fileExists(atPath: script) else {
+            return [.skipped(name, reason: "\(script) is missing (run from the repository's .build)")]
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, "--bin", binaries.path, "--presses", String(presses)]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return [.skipped(name, reason: "cannot run \(script): \(error)")] }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return [.skipped(name, reason: "key_passthrough.py exited \(process.terminationStatus) without a result")]
+        }
+        if let skip = json["skip"] as? String { return [.skipped(name, reason: skip)] }
+        func figure(_ key: String, _ stat: String) -> Double? { (json[key] as? [String: Any])?[stat] as? Double }
+        func count(_ key: String) -> Int { (json[key] as? [String: Any])?["n"] as? Int ?? 0 }
+        // Every letter must have reached the entry with Narrator running, or the figure is of keys lost.
+        let reached = (json["reached"] as? [String: Any])?["with"] as? [String: Any]
+        let pressed = reached?["pressed"] as? Int ?? -1
+        guard let with = figure("with_ms", "p50"), let without = figure("without_ms", "p50"), json["error"] == nil,
+            pressed > 0, reached?["handled"] as? Int == pressed, reached?["text_grew"] as? Int == pressed
+        else {
+            return [.skipped(name, reason: "key_passthrough.py measured too little: \(String(data: data, encoding: .utf8)?.prefix(300) ?? "")")]
+        }
+        var results = [
+            BenchResult(
+                name: name, value: with, unit: "ms", baseline: without,
+                baselineName: "the same letters without Narrator (only the desktop's registry), alternating phases of the same run",
+                note: String(
+                    format: "key press (XTEST) to the GTK 3 entry's key-press-event for plain letters Narrator does not take, p50 of %d and %d; all %d letters pressed with Narrator reached the entry; p95 %.2f ms against %.2f; target: at most 1.1x",
+                    count("with_ms"), count("without_ms"), pressed, figure("with_ms", "p95") ?? 0, figure("without_ms", "p95") ?? 0)),
+        ]
+        if let bare = figure("bare_ms", "p50") {
+            results.append(
+                BenchResult(
+                    name: name + ".listener", value: with, unit: "ms", baseline: bare,
+                    baselineName: "a bare libatspi listener (Python) registered as narrator-atspi's, answering at once that it takes no key, in the same run",
+                    note: String(
+                        format: "the same presses: narrator-atspi's own share, the AT-SPI round trips (application to registry to listener) being in both; p50 of %d and %d, p95 %.2f ms against %.2f",
+                        count("with_ms"), count("bare_ms"), figure("with_ms", "p95") ?? 0, figure("bare_ms", "p95") ?? 0)))
+        }
+        return results
+    }
+}
