@@ -35,9 +35,10 @@ import Testing
         try daemon.ctl("focus", "player", "play")
         // The headings rotor has nothing after "play": it goes round to the first heading.
         #expect(try daemon.ctl("rotor", "headings").stdout == "wrapped to top, Now Playing, heading\n")
-        // On the only heading there is nowhere to go: focus stays, nothing is said, the hint neither.
-        #expect(try daemon.ctl("rotor", "headings").stdout == "Now Playing, heading (boundary)\n")
-        #expect(try daemon.ctl("rotor", "headings", "previous").stdout == "Now Playing, heading (boundary)\n")
+        // On the only heading it goes round to that heading again and says so, as Orca's H does:
+        // silence would tell the user nothing.
+        #expect(try daemon.ctl("rotor", "headings").stdout == "wrapped to top, Now Playing, heading\n")
+        #expect(try daemon.ctl("rotor", "headings", "previous").stdout == "wrapped to bottom, Now Playing, heading\n")
     }
 
     @Test func usageErrorsNameTheCommandAsOtherMessagesDo() throws {
