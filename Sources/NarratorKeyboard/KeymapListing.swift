@@ -35,7 +35,8 @@ public enum KeymapListing {
             as itself. Control alone stops speech and still reaches the application. Keys marked
             *browse mode* are Narrator's only on a web page in browse mode; in a field the page's focus
             went to (Tab), in focus mode (Narrator+A) or in an application that is no page they reach
-            the application. Escape in such a field goes back to browse mode. Every other key reaches
+            the application; Tab into such a field says "Focus mode" after the field, and out of it
+            "Browse mode", as Orca says them. Escape in such a field goes back to browse mode. Every other key reaches
             the application unchanged. Rate and punctuation have no key in Orca 43; theirs are
             Narrator's own.
 

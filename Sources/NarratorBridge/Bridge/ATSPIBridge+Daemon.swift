@@ -30,7 +30,10 @@ extension ATSPIBridge {
         if case .success(.focus(let report)) = reply.outcome {
             narratorFocus = report.focus
             // The application moved its focus (Tab into a field): browse mode's cursor is not there.
-            if case .focus = purpose { browsedTo = nil }
+            if case .focus = purpose {
+                browsedTo = nil
+                focusModeFollows(report.focus)
+            }
         }
         if case .key(let what, _) = purpose {
             keyReplied(what, reply.outcome)

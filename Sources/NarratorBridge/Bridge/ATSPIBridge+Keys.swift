@@ -25,6 +25,17 @@ extension ATSPIBridge {
         for action in verdict.actions { perform(action, time: time) }
     }
 
+    /// The application moved its focus in browse mode: into a page's field, keys are the field's
+    /// (focus mode), and out of it onto the page, Narrator's again. Each switch is said after
+    /// what the focus says, as Orca says it.
+    mutating func focusModeFollows(_ focus: Focus) {
+        guard keys.browsing, mirror.isInPage(tree: focus.tree, element: focus.element) else { return }
+        let field = mirror.takesKeys(tree: focus.tree, element: focus.element)
+        guard field != inField else { return }
+        inField = field
+        send(.key(what: "say", command: .speak), .speak(text: field ? "Focus mode" : "Browse mode"))
+    }
+
     mutating func keymapRead(_ path: String, _ read: KeymapRead) {
         switch read {
         case .absent:
@@ -52,6 +63,7 @@ extension ATSPIBridge {
         case .browseMode(let on):
             // Browse mode from a field: the cursor is on it now, and the arrows read on from it.
             if on { browsedTo = narratorFocus }
+            inField = false
             say(on ? "Browse mode" : "Focus mode")
         case .describe(let chord, let command):
             say(chord.spoken + ": " + (command?.summary ?? "not one of Narrator's keys"))

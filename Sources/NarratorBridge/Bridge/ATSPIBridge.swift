@@ -89,6 +89,9 @@ public struct ATSPIBridge: Sendable {
     /// Where browse mode's cursor last moved Narrator's focus: a field it put the cursor on is
     /// read past with the arrows, not typed into, until the application moves the focus itself.
     var browsedTo: Focus?
+    /// The application's focus went to a page's field in browse mode: focus mode, said, until it
+    /// leaves the field or Escape.
+    var inField = false
 
     public init(configuration: Configuration) {
         self.configuration = configuration
