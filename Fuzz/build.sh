@@ -47,7 +47,8 @@ layers=(NarratorEngines:NarratorBase,NarratorModel
         NarratorSSIP:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan
         NarratorProtocol:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan
         NarratorExperiments:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorSSIP
-        NarratorBridge:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorProtocol
+        NarratorKeyboard:NarratorBase
+        NarratorBridge:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorProtocol,NarratorKeyboard
         NarratorCore:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorSSIP,NarratorProtocol)
 for layer in "${layers[@]}"; do
     mapfile -t files < <(sources "${layer%%:*}")
@@ -70,10 +71,11 @@ fuzzer() { # NAME LIBRARIES...
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$OUT" -L "$OUT" "${@/#/-l}" \
         "Fuzz/$name.swift" Fuzz/FuzzCheck.swift -o "$OUT/$name"
 }
-pure=(NarratorCore NarratorBridge NarratorExperiments NarratorProtocol NarratorSSIP NarratorSpeechPlan NarratorEngines NarratorModel NarratorBase)
+pure=(NarratorCore NarratorBridge NarratorKeyboard NarratorExperiments NarratorProtocol NarratorSSIP NarratorSpeechPlan NarratorEngines NarratorModel NarratorBase)
 fuzzer TreeDocumentFuzzer "${pure[@]}"
 fuzzer RequestFuzzer "${pure[@]}"
 fuzzer SSIPFuzzer "${pure[@]}"
 fuzzer ArgumentsFuzzer NarratorCLI NarratorCommandLine "${pure[@]}"
 fuzzer TraceFuzzer "${pure[@]}"
 fuzzer DBusFuzzer "${pure[@]}"
+fuzzer KeymapFuzzer "${pure[@]}"
