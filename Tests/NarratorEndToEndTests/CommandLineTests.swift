@@ -18,7 +18,7 @@ import Testing
         #expect(try daemon.ctl("previous").stdout == "selected, Library, tab, 2 of 3\n")
         #expect(try daemon.ctl("first").stdout == "Library, heading\n")
         let rotors = try daemon.ctl("rotor")
-        #expect(rotors.lines.map { String($0.prefix(8)) } == ["ROTOR   ", "headings", "links   ", "Unread  "])
+        #expect(rotors.lines.map { String($0.prefix(8)) } == ["ROTOR   ", "headings", "links   ", "buttons ", "Unread  "])
         #expect(try daemon.ctl("rotor", "Unread").stdout == "Inbox, 2 unread, button\n")
         #expect(try daemon.ctl("rotor", "Unread", "next").stdout == "Updates, 5 unread, button\n")
         #expect(try daemon.ctl("rotor", "links").stdout == "Help, link\n")

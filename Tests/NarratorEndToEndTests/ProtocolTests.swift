@@ -137,7 +137,7 @@ import Testing
         #expect(try app.nextEvent()["action"] == "Increment Count")
         #expect(try ok(["cmd": "activate"])["action"] == "activate")
         #expect(try app.nextEvent()["action"] == "activate")
-        #expect(try ok(["cmd": "rotor"])["rotors"]?.arrayValue?.map { $0["name"] } == ["headings", "links", "actions", "Unread"])
+        #expect(try ok(["cmd": "rotor"])["rotors"]?.arrayValue?.map { $0["name"] } == ["headings", "links", "buttons", "actions", "Unread"])
         #expect(try ok(["cmd": "rotor", "name": "actions", "direction": "next"])["action"] == "Increment Count")
         #expect(try ok(["cmd": "rotor", "name": "Unread"])["focus"]?["element"] == "inbox")
         #expect(try app.request(["cmd": "adjust", "direction": "up"])["error"]?["code"] == "not_adjustable")
