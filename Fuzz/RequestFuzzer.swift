@@ -56,7 +56,7 @@ func perform(_ command: RequestCommand, on workspace: inout Workspace) throws(Na
     case .magicTap: _ = try workspace.route(.magicTap)
     case .escape: _ = try workspace.route(.escape)
     case .rotors: _ = try workspace.rotors()
-    case .rotor(let name, let direction): _ = try workspace.rotor(name, direction)
+    case .rotor(let name, let direction, let within): _ = try workspace.rotor(name, direction, within: within)
     case .hello, .trees, .announce, .speak, .stop, .status, .set, .get, .voices, .subscribe:
         // Speech, settings and subscriptions live in the daemon, outside the pure core.
         break

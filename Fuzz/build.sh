@@ -60,7 +60,7 @@ library NarratorCommandLine NarratorBase "${command_line[@]}"
 # Only the argument grammar of NarratorCLI: the commands' specs and parsers, none of the files
 # that run a command (those pull in sockets, SQLite and eSpeak NG, which parsing never uses).
 cli_files=(AnnouncementCommands AuditCommandSpec Command CommandCatalog DaemonCommands ExperimentCommandSpec GlobalOption
-           InvocationParser LogTime Suggestion+CLI)
+           InvocationParser KeysCommandSpec LogTime Suggestion+CLI)
 cli_sources=(); for f in "${cli_files[@]}"; do cli_sources+=("Sources/NarratorCLI/$f.swift"); done
 library NarratorCLI NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorProtocol,NarratorExperiments,NarratorCommandLine "${cli_sources[@]}"
 

@@ -6,31 +6,7 @@ import NarratorModel
 /// `narratorctl keys`: Narrator's key bindings as narrator-atspi reads them (the defaults with the
 /// keymap file over them), the refused lines of that file, the commands a keymap may name, or
 /// docs/keys.md. Offline: it reads the same file narrator-atspi reads at start.
-public enum KeysCommand {
-    /// What `keys` prints.
-    public enum Listing: Equatable, Sendable { case bindings(file: String?), commands, markdown }
-
-    static let spec = CommandSpec(
-        name: "keys", summary: "list Narrator's keys: the bindings in force, the keymap file's refused lines",
-        options: [
-            OptionSpec("--file", value: "PATH", help: "the keymap file to read (default: $XDG_CONFIG_HOME/narrator/keymap)"),
-            OptionSpec("--commands", help: "list the commands a keymap line may name"),
-            OptionSpec("--markdown", help: "print docs/keys.md (both layouts' defaults)"),
-        ],
-        discussion: """
-            Prints each binding (chord, command, what it does) on the keymap's layout, after the
-            keymap file's refused lines, each with its number, on stderr; exit 1 when a line was
-            refused. With --json an object {layout, file, bindings: [{chord, command, summary}],
-            problems: [{line, message}]}. narrator-atspi reads the file when it starts and on SIGHUP;
-            docs/keys.md describes it.
-            """,
-        connects: .never,
-        build: { parsed throws(UsageError) in
-            if parsed.has("--markdown") { return .keys(.markdown) }
-            if parsed.has("--commands") { return .keys(.commands) }
-            return .keys(.bindings(file: parsed.value("--file")))
-        })
-
+extension KeysCommand {
     static func run(_ listing: Listing, json: Bool, environment: [String: String], console: Console) -> ExitStatus {
         switch listing {
         case .commands:

@@ -103,6 +103,8 @@ public struct KeyInterpreter: Sendable {
             return .pass
         }
         narratorHeld = (key, true, locked)
+        // Taken: its release is too, even if the other Narrator key goes down before it comes up.
+        taken.insert(key)
         chordWhileHeld = false
         lastTap = now
         return .taken
@@ -112,6 +114,7 @@ public struct KeyInterpreter: Sendable {
         let key = event.key
         if let held = narratorHeld, held.key == key {
             narratorHeld = nil
+            taken.remove(key)
             if chordWhileHeld { lastTap = nil }
             guard held.taken else { return .pass }
             // X toggles Caps Lock on its press whoever takes it; Narrator's use of it changes nothing.

@@ -118,6 +118,15 @@ import Testing
         #expect(keys.tap("KP_Insert", gap: .milliseconds(100)) == (.taken, .taken))
     }
 
+    /// Both Narrator keys down at once (found by KeymapFuzzer): each release goes where its press went.
+    @Test func bothNarratorKeysHeldAreBothTaken() {
+        var keys = Keys()
+        #expect(keys.down("Insert") == .taken)
+        #expect(keys.down("KP_Insert", gap: .seconds(1)) == .taken)
+        #expect(keys.up("Insert") == .taken)
+        #expect(keys.up("KP_Insert") == .taken)
+    }
+
     @Test func aHeldNarratorKeysRepeatsAreOneHold() {
         var keys = Keys()
         #expect(keys.down("Insert") == .taken)
