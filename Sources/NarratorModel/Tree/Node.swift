@@ -72,6 +72,21 @@ public struct Node: Equatable, Sendable {
         get { rare?.properties.headingLevel }
         set { rareProperties.headingLevel = newValue }
     }
+    /// A table's size: the node holds the rows and cells (a web page's `table`).
+    public var table: TableSize? {
+        get { rare?.properties.table }
+        set { rareProperties.table = newValue }
+    }
+    /// A cell's place in the nearest ``table`` around it.
+    public var tableCell: TableCell? {
+        get { rare?.properties.tableCell }
+        set { rareProperties.tableCell = newValue }
+    }
+    /// A cell that heads its column or row.
+    public var cellHeader: CellHeader? {
+        get { rare?.properties.cellHeader }
+        set { rareProperties.cellHeader = newValue }
+    }
 
     public init(
         id: String, label: String? = nil, value: String? = nil, hint: String? = nil, traits: Traits = [],
