@@ -69,6 +69,8 @@ import Testing
         #expect(problems(document(#"{"id": "t", "table": [-1, 2]}"#)).contains { $0.contains("table") && $0.contains("not negative") })
         #expect(problems(document(#"{"id": "c", "label": "C", "cell": [0, 1.5]}"#)).contains { $0.contains("cell") })
         #expect(problems(document(#"{"id": "c", "label": "C", "cell": [0, 0], "cellHeader": "colum"}"#)).contains { $0.contains("column") })
+        #expect(problems(document(#"{"id": "c", "label": "C", "cell": [0, 0]}"#)) == [#"root.children[0]: cell [0, 0] is in no table: give a node around it "table": [rows, columns]"#])
+        #expect(problems(document(#"{"id": "t", "table": [1, 2], "children": [{"id": "c", "label": "C", "cell": [1, 0]}]}"#)).contains { $0.contains("root.children[0].children[0]") && $0.contains("outside its table's 1 rows and 2 columns") })
         let decoded = try decode(Self.page)
         let again = try TreeDocumentDecoder().decode(TreeDocumentEncoder.json(decoded))
         #expect(again == decoded)

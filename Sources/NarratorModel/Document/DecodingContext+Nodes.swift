@@ -112,6 +112,7 @@ extension DecodingContext {
                 $0 >= 0 && $1 >= 0
             }.map { TableSize(rows: $0, columns: $1) }
         case .cell:
+            if !value.isNull { holdsCells = true }
             node.tableCell = value.isNull ? nil : wholePair(value, what: "[row, column]", expected: "a row and a column counted from 0 (whole numbers, not negative)") {
                 $0 >= 0 && $1 >= 0
             }.map { TableCell(row: $0, column: $1) }
