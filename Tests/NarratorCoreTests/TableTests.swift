@@ -64,6 +64,15 @@ import Testing
         #expect(w.focus?.element == "start")
     }
 
+    @Test("a table made or unmade by an update is in the tables rotor, or not, at once")
+    func tablesFollowUpdates() throws {
+        var w = try workspace()
+        _ = try w.update(tree: "t", .setProperties(element: "schedule", properties: ["table": .null]))
+        #expect(try w.rotors().first { $0.name == "tables" } == nil)
+        _ = try w.update(tree: "t", .setProperties(element: "schedule", properties: ["table": [3, 3]]))
+        #expect(try w.rotors().first { $0.name == "tables" }?.items == ["race"])
+    }
+
     @Test("table sizes and cell places are whole numbers, not negative; a header is a column's or a row's; they encode back")
     func decodingAndEncoding() throws {
         #expect(problems(document(#"{"id": "t", "table": [-1, 2]}"#)).contains { $0.contains("table") && $0.contains("not negative") })

@@ -57,13 +57,6 @@ struct TablePlace: Hashable {
 }
 
 extension AccessibilityTree {
-    /// The visible nodes that are tables, in document order.
-    func tableSlots() -> [Slot] {
-        var found: [Slot] = []
-        for slot in nodes.indices where alive[slot] && !hiddenSlots[slot] && nodes[slot].table != nil { found.append(Slot(slot)) }
-        return found
-    }
-
     /// The stop a table is reached at: its first cell's (a caption before it is not a cell).
     func firstCellStop(ofTable table: Slot) -> Int? {
         for slot in descendantsInReadingOrder(of: table) where nodes[Int(slot)].tableCell != nil {
@@ -102,7 +95,8 @@ extension AccessibilityTree {
             if node.table != nil || node.hidden { continue }
             if let cell = node.tableCell {
                 let place = TablePlace(row: cell.row, column: cell.column)
-                if cells[place] == nil || slot < cells[place] ?? slot { cells[place] = slot }
+                // Two cells at one place (a document that says so): the earlier one.
+                cells[place] = cells[place].map { min($0, slot) } ?? slot
                 continue
             }
             walk.append(contentsOf: childSlots[Int(slot)])

@@ -414,7 +414,7 @@ extension AccessibilityTree {
             if traits.contains(.header), let level = node.headingLevel, (1...6).contains(level) { levels[level - 1].append(node.id) }
         }
         return zip(kinds, found).map { ($0.0.0, $0.1) } + levels.enumerated().map { ("headings-\($0.offset + 1)", $0.element) }
-            + [("tables", tableSlots().compactMap { firstCellStop(ofTable: $0).map { nodes[Int(stops[$0])].id } })]
+            + [("tables", tableSlots.compactMap { firstCellStop(ofTable: $0).map { nodes[Int(stops[$0])].id } })]
     }
 
     /// The custom rotors of every visible node, in document order (indexed at reindex, so a

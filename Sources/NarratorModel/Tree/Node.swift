@@ -145,12 +145,12 @@ public struct Node: Equatable, Sendable {
 
     /// Whether the node is an accessibility element when it has (or lacks) live children.
     /// Whether a tree indexes this node as it would `other` in its place (with the same
-    /// children): the same screen frame, hidden and modal scope, rotors, focus stop and reading
+    /// children): the same screen frame, hidden and modal scope, rotors, being a table, focus stop and reading
     /// order among its siblings. Changing one into the other needs no reindex (`AccessibilityTree.reindex`
     /// reads no other property).
     func indexesLike(_ other: Node, hasChildren: Bool) -> Bool {
         id == other.id && frame == other.frame && hidden == other.hidden && modal == other.modal && sortPriority == other.sortPriority
-            && rotors.isEmpty == other.rotors.isEmpty
+            && rotors.isEmpty == other.rotors.isEmpty && (table == nil) == (other.table == nil)
             && isAccessibilityElement(hasChildren: hasChildren) == other.isAccessibilityElement(hasChildren: hasChildren)
     }
 
