@@ -119,6 +119,8 @@ public enum ATSPIMapping {
         var labels: Set<String> = []
         var ids: Set<String> = []
         var oddities: [ATSPIOddity] = []
+        /// The place of each cell of the tables mapped so far, by id (set as a table is reached, read as its cells are).
+        var cells: [String: TableCell] = [:]
 
         mutating func note(_ snapshot: AccessibleSnapshot, _ kind: ATSPIOddity.Kind) {
             oddities.append(ATSPIOddity(element: ATSPIMapping.id(of: snapshot.path), role: snapshot.role, kind: kind))
@@ -326,6 +328,16 @@ public enum ATSPIMapping {
         if !traits.intersection(Traits([.button, .toggle])).isEmpty, !snapshot.children.isEmpty {
             if holdsAControl(snapshot) { node.isElement = false } else { node.childBehavior = .ignore }
         }
+        // A table of rows (a web page's); a toolkit's table without rows stays a container.
+        if snapshot.role == .table, case let layout = tableLayout(snapshot), layout.size.rows > 0 {
+            node.table = layout.size
+            node.label = tableName(snapshot, context: context).map { context.cut($0, field: "name", of: snapshot) }
+            context.cells.merge(layout.cells) { _, new in new }
+        }
+        if let cell = context.cells[nodeID] {
+            node.tableCell = cell
+            node.cellHeader = cellHeader(of: snapshot.role)
+        }
         // Children are placed in this node's space, or in the nearest ancestor's that has one.
         let space: Rect? = extents ?? (parent ?? nil)
         var children = pagesAfterTheirTabs(snapshot.children).compactMap {
@@ -423,7 +435,7 @@ public enum ATSPIMapping {
     /// Roles whose text (the Text interface) is what they say when they have no name: a web
     /// page's paragraphs and sections, a heading, a label, a cell.
     public static let textRoles: Set<ATSPIRole> = [
-        .paragraph, .heading, .static, .label, .caption, .section, .listItem, .tableCell, .text, .header, .footer, .blockQuote,
+        .paragraph, .heading, .static, .label, .caption, .section, .listItem, .tableCell, .columnHeader, .rowHeader, .text, .header, .footer, .blockQuote,
         .article, .form, .landmark, .documentWeb, .entry,
     ]
 

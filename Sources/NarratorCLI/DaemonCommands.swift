@@ -163,6 +163,12 @@ let daemonCommands: [CommandSpec] = {
             return request(.rotor(name: name, direction: direction))
         },
         CommandSpec(
+            name: "cell", summary: "move focus to the neighbouring cell in the table around it (at the edge it stays and says so)",
+            arguments: [ArgumentSpec("DIRECTION", help: "which way", choices: Workspace.CellDirection.allCases.map(\.rawValue))]
+        ) { parsed throws(UsageError) in
+            request(.cell(try choice(parsed.positionals[0], "cell")))
+        },
+        CommandSpec(
             name: "announce", summary: "queue an announcement",
             arguments: [ArgumentSpec("TEXT", help: "what to say", variadic: true)],
             options: [

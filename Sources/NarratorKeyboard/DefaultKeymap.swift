@@ -46,6 +46,12 @@ enum DefaultKeymap {
         Shift+g = previous-image
         i = next-list-item
         Shift+i = previous-list-item
+        t = next-table
+        Shift+t = previous-table
+        Alt+Shift+Left = cell-left
+        Alt+Shift+Right = cell-right
+        Alt+Shift+Up = cell-up
+        Alt+Shift+Down = cell-down
         """
 
     static func text(for layout: KeyLayout) -> String {

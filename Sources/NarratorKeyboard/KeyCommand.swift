@@ -19,10 +19,15 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     /// Browse mode's structural keys: the next or previous item of a kind.
     case next(Structure)
     case previous(Structure)
+    /// The neighbouring cell in the table the cursor is in (Orca's Alt+Shift+arrows).
+    case cellLeft
+    case cellRight
+    case cellUp
+    case cellDown
 
     public static let allCases: [KeyCommand] =
         [.learnMode, .browseMode, .whereAmI, .windowTitle, .time, .nextItem, .previousItem, .firstItem, .lastItem, .rateFaster, .rateSlower, .punctuation]
-        + Structure.allCases.flatMap { [KeyCommand.next($0), .previous($0)] }
+        + Structure.allCases.flatMap { [KeyCommand.next($0), .previous($0)] } + [.cellLeft, .cellRight, .cellUp, .cellDown]
 
     private static let byName: [String: KeyCommand] = Dictionary(allCases.map { ($0.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
 
@@ -43,6 +48,10 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .punctuation: "punctuation"
         case .next(let kind): "next-" + kind.rawValue
         case .previous(let kind): "previous-" + kind.rawValue
+        case .cellLeft: "cell-left"
+        case .cellRight: "cell-right"
+        case .cellUp: "cell-up"
+        case .cellDown: "cell-down"
         }
     }
 
@@ -68,6 +77,10 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .punctuation: "the next punctuation level: none, some, most, all"
         case .next(let kind): "browse mode: the next \(kind.singular)"
         case .previous(let kind): "browse mode: the previous \(kind.singular)"
+        case .cellLeft: "browse mode: the cell to the left, in a table"
+        case .cellRight: "browse mode: the cell to the right, in a table"
+        case .cellUp: "browse mode: the cell above, in a table"
+        case .cellDown: "browse mode: the cell below, in a table"
         }
     }
 
@@ -77,7 +90,7 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     public var browseOnly: Bool {
         switch self {
         case .learnMode, .browseMode, .whereAmI, .windowTitle, .time, .rateFaster, .rateSlower, .punctuation: false
-        case .nextItem, .previousItem, .firstItem, .lastItem, .next, .previous: true
+        case .nextItem, .previousItem, .firstItem, .lastItem, .next, .previous, .cellLeft, .cellRight, .cellUp, .cellDown: true
         }
     }
 }

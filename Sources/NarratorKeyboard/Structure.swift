@@ -13,6 +13,7 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
     case comboBox = "combo-box"
     case image
     case listItem = "list-item"
+    case table
 
     /// narratord's rotor over these items.
     public var rotor: String {
@@ -28,6 +29,7 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
         case .comboBox: "combo-boxes"
         case .image: "images"
         case .listItem: "list-items"
+        case .table: "tables"
         }
     }
 
@@ -45,6 +47,7 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
         case .comboBox: "combo boxes"
         case .image: "images"
         case .listItem: "list items"
+        case .table: "tables"
         }
     }
 
@@ -62,6 +65,7 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
         case .comboBox: "combo box"
         case .image: "image"
         case .listItem: "list item"
+        case .table: "table"
         }
     }
 }

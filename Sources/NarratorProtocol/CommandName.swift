@@ -5,5 +5,5 @@ public enum CommandName: String, CaseIterable, Sendable {
     case focus, next, previous, first, last, touch
     case activate, adjust, actions, action
     case magicTap = "magic-tap"
-    case escape, rotor, announce, speak, stop, status, set, get, voices, subscribe
+    case escape, rotor, cell, announce, speak, stop, status, set, get, voices, subscribe
 }

@@ -74,7 +74,7 @@ extension ReplyBody {
             return .stops(tree: try r.string("tree"), stops)
         case .export:
             return .exported(tree: try r.string("tree"), document: try r.required("document"))
-        case .focus, .next, .previous, .first, .last, .touch:
+        case .focus, .next, .previous, .first, .last, .touch, .cell:
             return .focus(try FocusReport(&r))
         case .activate, .action, .magicTap, .escape:
             return .delivered(try Delivery(&r))

@@ -39,6 +39,8 @@ public enum RequestCommand: Equatable, Sendable {
     /// `within`: only the targets inside that element (a page's document: browse mode's
     /// structural keys stay out of the browser's toolbar).
     case rotor(name: String, direction: Workspace.Move, within: String? = nil)
+    /// The neighbouring cell in the table around the focus (Orca's Alt+Shift+arrows).
+    case cell(Workspace.CellDirection)
     /// `language` (a BCP 47 tag) picks the voice; without it, the tree's language, else the focused tree's.
     case announce(text: String, priority: AnnouncementPriority, tree: String?, element: String?, key: String?, language: String? = nil)
     /// `language` picks the voice as for `announce`; without it, the focused tree's language.
@@ -80,6 +82,7 @@ public enum RequestCommand: Equatable, Sendable {
         case .magicTap: .magicTap
         case .escape: .escape
         case .rotors, .rotor: .rotor
+        case .cell: .cell
         case .announce: .announce
         case .speak: .speak
         case .stop: .stop

@@ -117,6 +117,8 @@ struct Fields {
             guard let rotor = try reader.optionalString("name") else { return .rotors }
             return .rotor(
                 name: rotor, direction: try reader.optionalChoice("direction", Workspace.Move.self) ?? .next, within: try reader.optionalString("within"))
+        case .cell:
+            return .cell(try reader.choice("direction", Workspace.CellDirection.self))
         case .announce:
             let priority = try reader.optionalChoice("priority", AnnouncementPriority.allCases.map(\.rawValue)).flatMap(AnnouncementPriority.init(rawValue:))
             return .announce(

@@ -72,6 +72,7 @@ extension RequestCommand {
         case .action(let name): return [member("name", .string(name))]
         case .rotor(let name, let direction, let within):
             return [member("name", .string(name)), member("direction", .string(direction.rawValue))] + (within.map { [member("within", .string($0))] } ?? [])
+        case .cell(let direction): return [member("direction", .string(direction.rawValue))]
         case .announce(let text, let priority, let tree, let element, let key, let language):
             return [member("text", .string(text)), member("priority", .string(priority.rawValue))] + optional("tree", tree)
                 + optional("element", element) + optional("key", key) + optional("language", language)

@@ -20,7 +20,7 @@ extension RealApplications {
             // (What entering says depends on whether the title came before the page: the keys wait
             // for the page whole instead.)
             title: "Narrator keys page", firstHeading: nil,
-            loaded: ["Harbour regatta, heading level 1", "Enter, button", "Kestrel won by a length."])
+            loaded: ["Harbour regatta, heading level 1", "Enter, button", "Kestrel won by a length.", "13:00"])
 
         /// The window's title as X has it: the page names there any key that reached it.
         static func windowTitle(_ session: BridgedDesktop) throws -> String {
@@ -33,7 +33,7 @@ extension RealApplications {
             let session = try FirefoxPage.open(Self.page)
             let steps: [(key: String, says: [String])] = [
                 // The page's last and first items, not the browser's toolbar.
-                ("ctrl+End", ["Kestrel won by a length."]),
+                ("ctrl+End", ["5"]),
                 ("ctrl+Home", ["Harbour regatta, heading level 1"]),
                 ("h", ["Entry form, heading level 2"]),
                 ("h", ["Results, heading level 2"]),
@@ -73,6 +73,35 @@ extension RealApplications {
             // Escape leaves the field for browse mode, said; the keys read on from the field.
             #expect(try session.hear("Escape") == ["Browse mode"])
             #expect(try session.hear("h") == ["Results, heading level 2"])
+            #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "a key reached the page")
+        }
+
+        @Test("T and Shift+T reach the page's table at its first cell, said with the table's name and size; past it they wrap; Alt+Shift+arrows move by cell with the headers entered, say the edge, and outside a table say so")
+        func tableKeys() throws {
+            let session = try FirefoxPage.open(Self.page)
+            let table = "Race schedule, table with 4 rows 3 columns, Race, column header"
+            #expect(try session.hear("t") == [table])
+            #expect(try session.hear("Down") == ["Start, column header"])
+            #expect(try session.hear("t") == ["wrapped to top, " + table])
+            #expect(try session.hear("shift+t") == ["wrapped to bottom, " + table])
+            // Alt+Shift+arrows by cell: the header of the column or row entered, the edge where it stays.
+            let cells: [(key: String, says: [String])] = [
+                ("alt+shift+Right", ["Start, column header"]),
+                ("alt+shift+Down", ["Dinghies, 9:00"]),
+                ("alt+shift+Left", ["Race, Dinghies, row header"]),
+                ("alt+shift+Left", ["Beginning of row"]),
+                ("alt+shift+Up", ["Race, column header"]),
+                ("alt+shift+Up", ["Top of column"]),
+                ("ctrl+End", ["5"]),
+                ("alt+shift+Right", ["End of row"]),
+                ("alt+shift+Down", ["Bottom of column"]),
+                ("alt+shift+Up", ["Keelboats, 8"]),
+                ("ctrl+Home", ["Harbour regatta, heading level 1"]),
+                ("alt+shift+Right", ["Not in a table."]),
+            ]
+            for (key, says) in cells {
+                #expect(try session.hear(key) == says, "after \(key)")
+            }
             #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "a key reached the page")
         }
 

@@ -377,4 +377,33 @@ import Testing
             ])
         #expect(utterances(ATSPIMapping.document(window: window, application: "Firefox", dialect: .gecko)) == ["Welcome, heading", "Far below, link"])
     }
+
+    @Test("a web page's table carries its size and name, and each cell its place and header kind, from the snapshot alone")
+    func webTableStructure() throws {
+        let window = Self.object(
+            1, .frame, "Page — Mozilla Firefox",
+            children: [
+                Self.object(2, .documentWeb, "Page", children: [
+                    Self.object(3, .table, children: [
+                        Self.object(4, .caption, text: "Race schedule"),
+                        Self.object(5, .tableRow, children: [Self.object(6, .columnHeader, "Race"), Self.object(7, .columnHeader, "Start")]),
+                        // A row group (a section) between the table and its rows.
+                        Self.object(8, .section, children: [
+                            Self.object(9, .tableRow, children: [Self.object(10, .rowHeader, "Dinghies"), Self.object(11, .tableCell, text: "9:00")]),
+                            Self.object(12, .tableRow, children: [Self.object(13, .rowHeader, "Keelboats"), Self.object(14, .tableCell, text: "10:30"), Self.object(15, .tableCell, text: "8")]),
+                        ]),
+                    ]),
+                ]),
+            ])
+        let document = ATSPIMapping.document(window: window, application: "Firefox", dialect: .gecko)
+        let nodes = Dictionary(uniqueKeysWithValues: AccessibilityTree(document: document).nodes.map { ($0.id, $0) })
+        #expect(nodes["3"]?.table == TableSize(rows: 3, columns: 3))
+        #expect(nodes["3"]?.label == "Race schedule")
+        #expect(nodes["7"]?.tableCell == TableCell(row: 0, column: 1) && nodes["7"]?.cellHeader == .column)
+        #expect(nodes["10"]?.tableCell == TableCell(row: 1, column: 0) && nodes["10"]?.cellHeader == .row)
+        #expect(nodes["15"]?.tableCell == TableCell(row: 2, column: 2) && nodes["15"]?.cellHeader == nil)
+        #expect(nodes["4"]?.tableCell == nil)
+        // Cells stay stops, read as today with the header's role.
+        #expect(utterances(document) == ["Race schedule", "Race, column header", "Start, column header", "Dinghies, row header", "9:00", "Keelboats, row header", "10:30", "8"])
+    }
 }

@@ -69,6 +69,7 @@ import Testing
         #expect(try InvocationParser.parse(["adjust", "down"]).command == .daemon(.send(.adjust(.down))))
         #expect(try InvocationParser.parse(["rotor", "headings"]).command == .daemon(.send(.rotor(name: "headings", direction: .next))))
         #expect(try InvocationParser.parse(["rotor", "headings", "last"]).command == .daemon(.send(.rotor(name: "headings", direction: .last))))
+        #expect(try InvocationParser.parse(["cell", "down"]).command == .daemon(.send(.cell(.down))))
         #expect(HelpText.command(commandSpec(named: "adjust")!).contains("which way (up, down)\n"))
         #expect(HelpText.command(commandSpec(named: "rotor")!).contains("which item to move to (next, previous, first, last) (default: next)\n"))
         var withChoices = 0
@@ -79,7 +80,7 @@ import Testing
                 #expect(Completion.source(command: spec.name, argument: argument) == .words(choices), "\(spec.name) \(argument.name)")
             }
         }
-        #expect(withChoices == 5)
+        #expect(withChoices == 6)
     }
 
     @Test func mistakesAreUsageErrorsWithSuggestions() {

@@ -29,7 +29,7 @@ import Testing
         let examples: [String: [String]] = [
             "show": ["f.json"], "audit": ["f.json"], "help": [], "version": [], "replay": ["t.jsonl"], "experiment": ["s.json"], "log": [], "stats": [],
             "register": ["f.json"], "update": ["t", "e", "--remove"], "unregister": ["t"], "export": ["t"], "focus": ["t"], "touch": ["1", "2"],
-            "adjust": ["up"], "action": ["a"], "announce": ["hi"], "speak": ["hi"], "set": ["rate", "200"], "get": ["rate"],
+            "adjust": ["up"], "cell": ["left"], "action": ["a"], "announce": ["hi"], "speak": ["hi"], "set": ["rate", "200"], "get": ["rate"],
             "completion": ["bash"],
         ]
         for spec in commandCatalog {

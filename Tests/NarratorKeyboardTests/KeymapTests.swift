@@ -71,7 +71,9 @@ import Testing
         }
         #expect(KeyCommand(rawValue: "next-heading-2") == .next(.heading2))
         #expect(KeyCommand(rawValue: "previous-check-box") == .previous(.checkBox))
-        #expect(KeyCommand(rawValue: "next-table") == nil)
+        #expect(KeyCommand(rawValue: "next-table") == .next(.table))
+        #expect(KeyCommand(rawValue: "cell-left") == .cellLeft)
+        #expect(KeyCommand(rawValue: "next-landmark") == nil)
     }
 
     @Test func chordsReadAndWriteTheSame() throws {

@@ -170,4 +170,28 @@ import Testing
         let report = try #require(heading.body(to: user)?.focus)
         #expect(report.focus.element == "title")
     }
+
+    /// The cell command moves by cell and says it; at the table's edge it says the edge (a key
+    /// met by silence tells the user nothing); off a table it is refused as not in one.
+    @Test func cellMovesSayTheCellOrTheEdge() throws {
+        var h = Harness()
+        let user = h.client()
+        try h.register(user, json: #"""
+            {"tree": "page", "root": {"id": "root", "children": [
+              {"id": "intro", "label": "Schedule"},
+              {"id": "t", "table": [1, 2], "children": [{"id": "row", "children": [
+                {"id": "a", "label": "Race", "cell": [0, 0], "cellHeader": "column"},
+                {"id": "b", "label": "Start", "cell": [0, 1], "cellHeader": "column"}]}]}
+            ]}}
+            """#)
+        h.request(user, .focus(tree: "page", element: "intro"))
+        #expect(h.request(user, .cell(.right)).error(to: user)?.code == .notInTable)
+        h.request(user, .focus(tree: "page", element: "a"))
+        let right = h.request(user, .cell(.right))
+        #expect(right.body(to: user)?.focus?.focus.element == "b")
+        #expect(right.played == ["Start, column header"])
+        let edge = h.request(user, .cell(.right))
+        #expect(edge.body(to: user)?.focus?.boundary == true && edge.body(to: user)?.focus?.focus.element == "b")
+        #expect(edge.played == ["End of row"])
+    }
 }

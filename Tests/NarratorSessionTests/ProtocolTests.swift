@@ -16,6 +16,7 @@ import Testing
         .unregister(tree: "t"), .trees, .show(tree: "t"), .export(tree: "t"), .focus(tree: "t", element: "a"), .focus(tree: "t", element: nil),
         .move(.next, tree: nil), .move(.previous, tree: "t"), .move(.first, tree: nil), .move(.last, tree: "t"), .touch(x: 1.5, y: -2, tree: "t"),
         .activate, .adjust(.up), .adjust(.down), .actions, .action(name: "skip"), .magicTap, .escape, .rotors, .rotor(name: "headings", direction: .last), .rotor(name: "buttons", direction: .next, within: "doc"),
+        .cell(.left), .cell(.down),
         .announce(text: "Hi", priority: .high, tree: "t", element: "a", key: "k"), .announce(text: "Hi", priority: .default, tree: nil, element: nil, key: nil),
         .speak(text: "Hello\nthere"), .stop, .status, .set(key: "rate", value: 200), .set(key: "voice", value: "auto"), .get(key: "rate"), .voices(VoiceQuery()),
         .voices(VoiceQuery(language: "de", name: "grand", variants: true, offset: 2, limit: 5)), .subscribe,
@@ -55,6 +56,7 @@ import Testing
         (.rotor, .rotors([RotorSummary(name: "headings", kind: .headings, items: ["title"])])),
         (.rotor, .selectedAction(action: "skip", focus: focus)),
         (.rotor, .focus(FocusReport(utterance: "Now Playing, heading", hint: nil, focus: focus, boundary: false))),
+        (.cell, .focus(FocusReport(utterance: "End of row", hint: nil, focus: focus, boundary: true))),
         (
             .announce,
             .announced(

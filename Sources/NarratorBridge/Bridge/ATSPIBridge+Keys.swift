@@ -95,6 +95,10 @@ extension ATSPIBridge {
         case .lastItem: toDocumentEnd(.last, command)
         case .next(let kind): turn(kind, .next, command)
         case .previous(let kind): turn(kind, .previous, command)
+        case .cellLeft: send(.key(what: command.rawValue, command: .cell), .cell(.left))
+        case .cellRight: send(.key(what: command.rawValue, command: .cell), .cell(.right))
+        case .cellUp: send(.key(what: command.rawValue, command: .cell), .cell(.up))
+        case .cellDown: send(.key(what: command.rawValue, command: .cell), .cell(.down))
         }
     }
 
@@ -167,6 +171,8 @@ extension ATSPIBridge {
                     return nil
                 }
                 say("No more " + (kind?.plural ?? "items") + ".")
+            case .notInTable:
+                say("Not in a table.")
             case .noFocus, .emptyTree:
                 say("Nothing to read here.")
             default:

@@ -17,6 +17,14 @@ extension Session {
             boundary: outcome.boundary)
     }
 
+    /// A cell move is said as a focus move; at the table's edge, where focus stays, the edge is
+    /// said ("End of row"), so that the key is not met by silence.
+    mutating func moveInTable(_ direction: Workspace.CellDirection, _ outcome: FocusOutcome) -> FocusReport {
+        guard outcome.boundary else { return speakFocus(outcome) }
+        say(outcome.spokenText, .focus, tree: outcome.focus.tree, element: outcome.focus.element)
+        return FocusReport(utterance: outcome.spokenText, hint: nil, focus: outcome.focus, boundary: true)
+    }
+
     /// A user's move (another client's request) took the focus to an element of an owned tree:
     /// its owner, when it asked (`focus_events` on `register`), hears where, so that an app mirroring another (the AT-SPI bridge) can move the
     /// application's own focus there. The owner's own focus requests are not echoed back.

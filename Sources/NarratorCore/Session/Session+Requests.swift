@@ -90,6 +90,8 @@ extension Session {
             let body = try turnRotor(name, direction, within: within)
             if case .focus(let report) = body { _ = tellOwner(report, movedBy: client) }
             return body
+        case .cell(let direction):
+            return .focus(tellOwner(moveInTable(direction, try moving { (w) throws(NarratorError) in try w.moveInTable(direction) }), movedBy: client))
         case .announce(let text, let priority, let tree, let element, let key, let language):
             try announce(text: text, priority: priority, tree: tree, element: element, key: key, language: language, id: id, from: client)
             return nil

@@ -107,6 +107,23 @@ extension DecodingContext {
         case .selectedTextRange: node.selectedTextRange = value.isNull ? nil : textRange(value)
         case .positionInSet: node.positionInSet = value.isNull ? nil : setPosition(value)
         case .headingLevel: node.headingLevel = value.isNull ? nil : headingLevel(value)
+        case .table:
+            node.table = value.isNull ? nil : wholePair(value, what: "[rows, columns]", expected: "a count of rows and of columns (whole numbers, not negative)") {
+                $0 >= 0 && $1 >= 0
+            }.map { TableSize(rows: $0, columns: $1) }
+        case .cell:
+            if !value.isNull { holdsCells = true }
+            node.tableCell = value.isNull ? nil : wholePair(value, what: "[row, column]", expected: "a row and a column counted from 0 (whole numbers, not negative)") {
+                $0 >= 0 && $1 >= 0
+            }.map { TableCell(row: $0, column: $1) }
+        case .cellHeader:
+            if value.isNull { node.cellHeader = nil; return }
+            guard let name = string(value) else { return }
+            if let header = CellHeader(rawValue: name) {
+                node.cellHeader = header
+            } else {
+                problem(unknownName(name, kind: "cell header", in: CellHeader.allCases.map(\.rawValue)))
+            }
         }
     }
 

@@ -5,6 +5,8 @@ struct DecodingContext {
     let limits: DocumentLimits
     var path: [JSONPathComponent]
     var problems: [DocumentProblem] = []
+    /// A cell was decoded: the document is checked for cells outside their tables (``Node/tableProblems(at:)``).
+    var holdsCells = false
     var nodeCount = 0
     var reportedTooMany = false
     /// For each id, the pre-order position (ordinal - 1) of its first node: on success, the

@@ -41,6 +41,8 @@ struct DirectTreeDecoder {
         } while try moreMembers()
         scanner.skipWhitespace()
         guard seenKeys.contains("tree"), seenKeys.contains("root"), scanner.position == scanner.bytes.count, context.problems.isEmpty else { throw GiveUp() }
+        // A cell outside its table: the value-tree walk says where.
+        if context.holdsCells, !document.root.tableProblems(at: [.key("root")]).isEmpty { throw GiveUp() }
         document.idIndex = context.slotOfID
         return document
     }

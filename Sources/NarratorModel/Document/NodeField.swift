@@ -3,6 +3,7 @@
 public enum NodeField: String, CaseIterable, Sendable {
     case id, label, value, hint, traits, children, childBehavior, isElement, hidden, sortPriority, modal, frame
     case activationPoint, actions, magicTap, escape, adjustable, representation, rotors, selectedTextRange, positionInSet, headingLevel
+    case table, cell, cellHeader
 
     /// The field a key names, or nil. Written out by length because the synthesised
     /// `init(rawValue:)` hashes the key into a cache, which cost more than all the comparisons.
@@ -10,13 +11,19 @@ public enum NodeField: String, CaseIterable, Sendable {
         let field: NodeField?
         switch key.utf8.count {
         case 2: field = key == "id" ? .id : nil
-        case 4: field = key == "hint" ? .hint : nil
+        case 4:
+            switch key {
+            case "hint": field = .hint
+            case "cell": field = .cell
+            default: field = nil
+            }
         case 5:
             switch key {
             case "label": field = .label
             case "value": field = .value
             case "frame": field = .frame
             case "modal": field = .modal
+            case "table": field = .table
             default: field = nil
             }
         case 6:
@@ -35,7 +42,12 @@ public enum NodeField: String, CaseIterable, Sendable {
             default: field = nil
             }
         case 9: field = key == "isElement" ? .isElement : nil
-        case 10: field = key == "adjustable" ? .adjustable : nil
+        case 10:
+            switch key {
+            case "adjustable": field = .adjustable
+            case "cellHeader": field = .cellHeader
+            default: field = nil
+            }
         case 12:
             switch key {
             case "sortPriority": field = .sortPriority
@@ -81,6 +93,9 @@ public enum NodeField: String, CaseIterable, Sendable {
         case .selectedTextRange: 19
         case .positionInSet: 20
         case .headingLevel: 21
+        case .table: 22
+        case .cell: 23
+        case .cellHeader: 24
         }
     }
 }

@@ -49,6 +49,7 @@ public struct TreeDocumentDecoder: Sendable {
         let decoded = context.document(json)
         try context.finish(json: json, rootPath: [])
         guard var document = decoded else { throw .invalid([DocumentProblem(path: "", message: "the document could not be decoded")]) }
+        if context.holdsCells, case let problems = document.root.tableProblems(at: [.key("root")]), !problems.isEmpty { throw .invalid(problems) }
         // Every node was decoded without a problem, so the index holds each id at its slot.
         document.idIndex = context.slotOfID
         return document

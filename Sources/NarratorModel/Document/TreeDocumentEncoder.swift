@@ -29,6 +29,9 @@ public enum TreeDocumentEncoder {
         func pair(_ a: Int, _ b: Int) -> JSONValue { [.number(Double(a)), .number(Double(b))] }
         if let position = node.positionInSet { put("positionInSet", pair(position.index, position.count)) }
         if let level = node.headingLevel { put("headingLevel", .number(Double(level))) }
+        if let table = node.table { put("table", pair(table.rows, table.columns)) }
+        if let cell = node.tableCell { put("cell", pair(cell.row, cell.column)) }
+        if let header = node.cellHeader { put("cellHeader", .string(header.rawValue)) }
         if let range = node.selectedTextRange { put("selectedTextRange", pair(range.location, range.length)) }
         if !node.actions.isEmpty { put("actions", .array(node.actions.map(JSONValue.string))) }
         if node.magicTap { put("magicTap", true) }

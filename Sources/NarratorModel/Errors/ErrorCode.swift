@@ -23,6 +23,7 @@ public enum ErrorCode: String, CaseIterable, Sendable {
     case unknownAction = "unknown_action"
     case noHandler = "no_handler"
     case unknownRotor = "unknown_rotor"
+    case notInTable = "not_in_table"
     case noTarget = "no_target"
     case cannotRemoveRoot = "cannot_remove_root"
     // The session's rules.

@@ -17,6 +17,8 @@ public enum NarratorError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownAction(String, tree: String, element: String, available: [String])
     case noHandler(action: String, tree: String, element: String)
     case unknownRotor(String, available: [String])
+    /// A cell move with the focus on no table's cell.
+    case notInTable(tree: String, element: String)
     case noTarget(x: Double, y: Double, tree: String)
     case cannotRemoveRoot(tree: String)
     case invalidDocument(DocumentError)
@@ -35,6 +37,7 @@ public enum NarratorError: Error, Equatable, Sendable, CustomStringConvertible {
         case .unknownAction: .unknownAction
         case .noHandler: .noHandler
         case .unknownRotor: .unknownRotor
+        case .notInTable: .notInTable
         case .noTarget: .noTarget
         case .cannotRemoveRoot: .cannotRemoveRoot
         case .invalidDocument: .invalidDocument
@@ -72,6 +75,8 @@ public enum NarratorError: Error, Equatable, Sendable, CustomStringConvertible {
             let hint = Suggestion.nearest(to: name, in: available).map { "; did you mean \"\($0)\"?" } ?? ""
             return "no rotor \"\(name)\"" + hint
                 + (available.isEmpty ? " (no rotors here)" : " (available: \(available.joined(separator: ", ")))")
+        case .notInTable(let tree, let element):
+            return "element \"\(element)\" in tree \"\(tree)\" is in no table's cell; a cell move starts from a cell (the tables rotor reaches one)"
         case .noTarget(let x, let y, let tree):
             return "no element of tree \"\(tree)\" is at (\(JSONWriter.format(x)), \(JSONWriter.format(y)))"
         case .cannotRemoveRoot(let tree):

@@ -34,6 +34,10 @@ public struct FocusOutcome: Equatable, Sendable {
     mutating func wrap(saying phrase: String) {
         spokenText = phrase + ", " + spokenText
     }
+    /// A move that stayed says why instead of the element ("End of row").
+    mutating func say(instead phrase: String) {
+        spokenText = phrase
+    }
 }
 
 /// A request for the app that owns a tree: it performs the action and answers with an update.

@@ -261,10 +261,14 @@ public struct Workspace: Sendable {
             let round = direction == .next ? positions.first : direction == .previous ? positions.last : nil
             guard let round else { return .moved(boundary(in: tree, at: current)) }
             var outcome = moveFocus(to: round, in: tree)
+            if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: round) { outcome.wrap(saying: table) }
             outcome.wrap(saying: tree.phrases[direction == .next ? .wrappedToTop : .wrappedToBottom])
             return .moved(outcome)
         }
-        return .moved(moveFocus(to: target, in: tree))
+        var outcome = moveFocus(to: target, in: tree)
+        // A table is reached at its first cell, said after the table's name and size.
+        if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: target) { outcome.wrap(saying: table) }
+        return .moved(outcome)
     }
 
     // MARK: Updates
@@ -339,7 +343,7 @@ public struct Workspace: Sendable {
     }
 
     /// The tree to navigate (given, or the focused one) and the focus position in it, if any.
-    private func cursor(in name: String?) throws(NarratorError) -> (AccessibilityTree, Int?) {
+    func cursor(in name: String?) throws(NarratorError) -> (AccessibilityTree, Int?) {
         if let name, name != focus?.tree {
             let tree = try tree(name)
             if let last = lastFocus[name], case .stop(let p) = tree.lookup(last) { return (tree, p) }
@@ -351,14 +355,14 @@ public struct Workspace: Sendable {
         return (tree, nil)
     }
 
-    private func focused() throws(NarratorError) -> (Focus, AccessibilityTree, Int) {
+    func focused() throws(NarratorError) -> (Focus, AccessibilityTree, Int) {
         guard let focus else { throw .noFocus }
         let tree = try tree(focus.tree)
         guard case .stop(let position) = tree.lookup(focus.element) else { throw .noFocus }
         return (focus, tree, position)
     }
 
-    private mutating func moveFocus(to position: Int, in tree: AccessibilityTree, speaksTitle: Bool = true) -> FocusOutcome {
+    mutating func moveFocus(to position: Int, in tree: AccessibilityTree, speaksTitle: Bool = true) -> FocusOutcome {
         let entering = focus?.tree != tree.name
         let target = Focus(tree: tree.name, element: tree.stopID(at: position))
         if target != focus { selectedAction = nil }
@@ -369,7 +373,7 @@ public struct Workspace: Sendable {
         return FocusOutcome(focus: target, utterance: utterance, title: title, spokenText: spokenText, boundary: false)
     }
 
-    private mutating func boundary(in tree: AccessibilityTree, at position: Int) -> FocusOutcome {
+    mutating func boundary(in tree: AccessibilityTree, at position: Int) -> FocusOutcome {
         let target = Focus(tree: tree.name, element: tree.stopID(at: position))
         focus = target
         lastFocus[tree.name] = target.element
@@ -410,6 +414,7 @@ extension AccessibilityTree {
             if traits.contains(.header), let level = node.headingLevel, (1...6).contains(level) { levels[level - 1].append(node.id) }
         }
         return zip(kinds, found).map { ($0.0.0, $0.1) } + levels.enumerated().map { ("headings-\($0.offset + 1)", $0.element) }
+            + [("tables", tableSlots.compactMap { firstCellStop(ofTable: $0).map { nodes[Int(stops[$0])].id } })]
     }
 
     /// The custom rotors of every visible node, in document order (indexed at reindex, so a

@@ -37,6 +37,8 @@ public struct AccessibilityTree: Sendable {
     package private(set) var modalSlot: Slot?
     /// Visible nodes that define custom rotors, in document order.
     package private(set) var rotorSlots: [Slot] = []
+    /// Visible tables, in document order (the tables rotor's, indexed so a rotor command does not walk every node).
+    package private(set) var tableSlots: [Slot] = []
 
     /// Takes the document: its nodes are moved into the flat storage rather than copied, so
     /// pass the last use of a document to spare copying every node (and peak memory).
@@ -100,6 +102,7 @@ public struct AccessibilityTree: Sendable {
         var hidden = [Bool](repeating: false, count: count)
         var modal: Slot?
         var rotorSlots: [Slot] = []
+        var tableSlots: [Slot] = []
         // Pass 1, document order: screen frames, hidden flags, the last present modal node.
         var stack: [(slot: Slot, origin: Point, hidden: Bool)] = [(rootSlot, Point(x: 0, y: 0), false)]
         while let (slot, origin, hiddenAbove) = stack.popLast() {
@@ -110,6 +113,7 @@ public struct AccessibilityTree: Sendable {
             hidden[Int(slot)] = isHidden
             if nodes[Int(slot)].modal && !isHidden { modal = slot }
             if !isHidden && !nodes[Int(slot)].rotors.isEmpty { rotorSlots.append(slot) }
+            if !isHidden && nodes[Int(slot)].table != nil { tableSlots.append(slot) }
             let childOrigin = frame?.origin ?? origin
             for child in childSlots[Int(slot)].reversed() { stack.append((child, childOrigin, isHidden)) }
         }
@@ -141,6 +145,7 @@ public struct AccessibilityTree: Sendable {
         self.hiddenSlots = hidden
         self.modalSlot = modal
         self.rotorSlots = rotorSlots
+        self.tableSlots = tableSlots
     }
 
     /// Children in reading order: higher `sortPriority` first, document order for ties.

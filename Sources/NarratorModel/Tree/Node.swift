@@ -72,6 +72,21 @@ public struct Node: Equatable, Sendable {
         get { rare?.properties.headingLevel }
         set { rareProperties.headingLevel = newValue }
     }
+    /// A table's size: the node holds the rows and cells (a web page's `table`).
+    public var table: TableSize? {
+        get { rare?.properties.table }
+        set { rareProperties.table = newValue }
+    }
+    /// A cell's place in the nearest ``table`` around it.
+    public var tableCell: TableCell? {
+        get { rare?.properties.tableCell }
+        set { rareProperties.tableCell = newValue }
+    }
+    /// A cell that heads its column or row.
+    public var cellHeader: CellHeader? {
+        get { rare?.properties.cellHeader }
+        set { rareProperties.cellHeader = newValue }
+    }
 
     public init(
         id: String, label: String? = nil, value: String? = nil, hint: String? = nil, traits: Traits = [],
@@ -130,12 +145,12 @@ public struct Node: Equatable, Sendable {
 
     /// Whether the node is an accessibility element when it has (or lacks) live children.
     /// Whether a tree indexes this node as it would `other` in its place (with the same
-    /// children): the same screen frame, hidden and modal scope, rotors, focus stop and reading
+    /// children): the same screen frame, hidden and modal scope, rotors, being a table, focus stop and reading
     /// order among its siblings. Changing one into the other needs no reindex (`AccessibilityTree.reindex`
     /// reads no other property).
     func indexesLike(_ other: Node, hasChildren: Bool) -> Bool {
         id == other.id && frame == other.frame && hidden == other.hidden && modal == other.modal && sortPriority == other.sortPriority
-            && rotors.isEmpty == other.rotors.isEmpty
+            && rotors.isEmpty == other.rotors.isEmpty && (table == nil) == (other.table == nil)
             && isAccessibilityElement(hasChildren: hasChildren) == other.isAccessibilityElement(hasChildren: hasChildren)
     }
 

@@ -1,5 +1,6 @@
 /// The properties few nodes set: an activation point, custom actions, a declarative value, a
-/// representation, rotors, a text selection, a place in a set. They take well over 200 bytes
+/// representation, rotors, a text selection, a place in a set, a table's
+/// structure. They take well over 200 bytes
 /// inline; kept in a box that only the nodes setting one of them allocate, every other node of a
 /// large tree pays 8 bytes for them.
 struct RareNodeProperties: Equatable, Sendable {
@@ -11,6 +12,9 @@ struct RareNodeProperties: Equatable, Sendable {
     var selectedTextRange: TextRange?
     var positionInSet: SetPosition?
     var headingLevel: Int?
+    var table: TableSize?
+    var tableCell: TableCell?
+    var cellHeader: CellHeader?
 
     /// None of them set: the node stores no box.
     static let empty = RareNodeProperties()

@@ -54,6 +54,7 @@ extension AccessibilityTree {
         if traits.contains(.header) {
             parts.append(node.headingLevel.map { phrases[.headingLevel].replacingAll("{level}", with: "\($0)") } ?? phrases[.heading])
         }
+        if let header = node.cellHeader { parts.append(phrases[header == .column ? .columnHeader : .rowHeader]) }
         if traits.contains(.link) { parts.append(phrases[.link]) }
         if traits.contains(.searchField) { parts.append(phrases[.searchField]) }
         if traits.contains(.textField) { parts.append(phrases[.textField]) }

@@ -33,6 +33,12 @@ public enum Phrase: String, CaseIterable, Sendable {
     /// Said when an adjustable control's application gives Narrator no way to change it (no
     /// value to set, no Increase or Decrease action), so a key that adjusts is not met by silence.
     case cannotAdjust
+    /// A header cell's role: "Race, column header".
+    case columnHeader, rowHeader
+    /// "table with {rows} rows {columns} columns": said with a table's name as the tables rotor reaches it.
+    case tableSize
+    /// Said when a cell move meets the table's edge, and focus stays (Orca's words).
+    case beginningOfRow, endOfRow, topOfColumn, bottomOfColumn
 }
 
 /// The phrases of one language. Lookups fall back to English for anything a table lacks,
