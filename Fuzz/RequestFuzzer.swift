@@ -57,6 +57,7 @@ func perform(_ command: RequestCommand, on workspace: inout Workspace) throws(Na
     case .escape: _ = try workspace.route(.escape)
     case .rotors: _ = try workspace.rotors()
     case .rotor(let name, let direction, let within): _ = try workspace.rotor(name, direction, within: within)
+    case .cell(let direction): _ = try workspace.moveInTable(direction)
     case .hello, .trees, .announce, .speak, .stop, .status, .set, .get, .voices, .subscribe:
         // Speech, settings and subscriptions live in the daemon, outside the pure core.
         break
