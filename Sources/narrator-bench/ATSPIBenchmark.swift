@@ -36,7 +36,7 @@ enum ATSPIBenchmark {
             if !onlyPages { results += try run(desktop: desktop, repeats: repeats, moves: moves) }
             results += try WebPageBenchmark.run(desktop: desktop, repeats: pageRepeats)
         }
-        return onlyPages ? results : results + focusLatency(presses: presses) + hostileFocusLatency(presses: presses) + keyPassthrough(presses: 40)
+        return onlyPages ? results : results + focusLatency(presses: presses) + structuralKeyLatency(presses: presses) + hostileFocusLatency(presses: presses) + keyPassthrough(presses: 40)
     }
 
     static func run(desktop: HeadlessDesktop, repeats: Int, moves: Int) throws -> [BenchResult] {
@@ -139,19 +139,11 @@ enum ATSPIBenchmark {
              "the AT-SPI caret event (object:text-caret-moved)"),
         ]
         return applications.flatMap { app, name, speech, pressed, event in
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-            process.arguments = [script, "--app", app, "--bin", binaries.path, "--presses", String(presses)]
-            let output = Pipe()
-            process.standardOutput = output
-            process.standardError = FileHandle.nullDevice
-            do { try process.run() } catch { return [BenchResult.skipped(name, reason: "cannot run \(script): \(error)")] }
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-                return [.skipped(name, reason: "focus_latency.py --app \(app) exited \(process.terminationStatus) without a result")]
+            let json: [String: Any], data: Data
+            switch runLatency(script: script, app: app, binaries: binaries, presses: presses, name: name) {
+            case .failure(let skipped): return [skipped]
+            case .success(let result): (json, data) = result
             }
-            if let skip = json["skip"] as? String { return [.skipped(name, reason: skip)] }
             func p50(_ key: String) -> Double? { (json[key] as? [String: Any])?["p50"] as? Double }
             func p90(_ key: String) -> Double? { (json[key] as? [String: Any])?["p90"] as? Double }
             // The event's latency while only the bridge listens (Orca, running, slows the application's events).
@@ -171,6 +163,69 @@ enum ATSPIBenchmark {
                     baselineName: "Orca 43: key press to its SPEAK reaching the SSIP socket",
                     note: "the same presses, Orca alone on the desktop in its own phase; \(spread); target: at most 0.5x"),
             ]
+        }
+    }
+
+    /// What one run of focus_latency.py gave: its JSON and its bytes, or the row skipped with why.
+    enum LatencyRun {
+        case success(([String: Any], Data))
+        case failure(BenchResult)
+    }
+
+    /// focus_latency.py --app `app`, once.
+    static func runLatency(script: String, app: String, binaries: URL, presses: Int, name: String) -> LatencyRun {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
+        process.arguments = [script, "--app", app, "--bin", binaries.path, "--presses", String(presses)]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        do { try process.run() } catch { return .failure(.skipped(name, reason: "cannot run \(script): \(error)")) }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            return .failure(.skipped(name, reason: "focus_latency.py --app \(app) exited \(process.terminationStatus) without a result"))
+        }
+        if let skip = json["skip"] as? String { return .failure(.skipped(name, reason: skip)) }
+        return .success((json, data))
+    }
+
+    /// Browse mode's structural keys on a page in Firefox ESR, key press to speech started
+    /// (focus_latency.py's firefox-headings, firefox-links and their -big apps): narrator-atspi
+    /// answers from its mirror of the page (a `rotor` request to narratord), Orca 43 by asking
+    /// Firefox over AT-SPI; each alone on the desktop in its own phase. Issue 36: at most 0.25x.
+    /// Tables (T) join here once `t` is bound: an app in focus_latency.py's KEY_APPS and a line below.
+    static func structuralKeyLatency(presses: Int) -> [BenchResult] {
+        let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        let script = binaries.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Helpers/atspi/focus_latency.py").path
+        guard FileManager.default.fileExists(atPath: script), FileManager.default.isExecutableFile(atPath: "/usr/bin/orca") else {
+            return [.skipped("atspi.key.heading", reason: "Orca or \(script) is missing (make bench installs Orca; run from the repository's .build)")]
+        }
+        let small = "Tests/Helpers/firefox/keys.html (three headings, one link)"
+        let big = "a generated page of about 10,000 objects (WebPageBenchmark's long list of 2,500 items cut into 10 sections under headings)"
+        // (--app, the result's name, the keys pressed, on which page)
+        let applications = [
+            ("firefox-headings", "atspi.key.heading", "H/Shift+H presses over its headings (no wrap)", small),
+            ("firefox-links", "atspi.key.link", "K/Shift+K presses, each wrapping to its one link", small),
+            ("firefox-headings-big", "atspi.key.heading.10k", "H/Shift+H presses over its first sections' headings", big),
+            ("firefox-links-big", "atspi.key.link.10k", "K/Shift+K presses over its first links", big),
+        ]
+        return applications.map { app, name, pressed, page in
+            let json: [String: Any], data: Data
+            switch runLatency(script: script, app: app, binaries: binaries, presses: presses, name: name) {
+            case .failure(let skipped): return skipped
+            case .success(let result): (json, data) = result
+            }
+            func stat(_ key: String, _ p: String) -> Double? { (json[key] as? [String: Any])?[p] as? Double }
+            guard let narrator = stat("narrator_ms", "p50"), let orca = stat("orca_ms", "p50") else {
+                return .skipped(name, reason: "focus_latency.py --app \(app) measured too little: \(String(data: data, encoding: .utf8)?.prefix(300) ?? "")")
+            }
+            return BenchResult(
+                name: name, value: narrator, unit: "ms", baseline: orca,
+                baselineName: "Orca 43 in browse mode: key press to its SPEAK naming the item reaching the SSIP socket",
+                note: String(
+                    format: "key press (XTEST) to narratord starting the item's speech, median of %d %@ on %@; each reader alone on the desktop; p95 %.1f ms against %.1f; target: at most 0.25x",
+                    json["samples"] as? Int ?? presses, pressed, page, stat("narrator_ms", "p95") ?? 0, stat("orca_ms", "p95") ?? 0))
         }
     }
 

@@ -3,7 +3,7 @@ import Foundation
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
 // Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, static, engines, idle, atspi; default: all;
 // pages: only the atspi suite's Firefox pages; hostile: only its row beside hostile applications;
-// keys: only its row for the keys Narrator does not take)
+// keys: only its row for the keys Narrator does not take; browse-keys: only its rows for browse mode's H and K)
 // `load` (make load) is the long load test; it runs only when named and fails the run when a check fails.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -48,12 +48,13 @@ for suite in suites {
         // Alone, it has the time for more presses than in the atspi suite: a steadier median.
         results += ATSPIBenchmark.hostileFocusLatency(presses: 60)
     case "keys": results += ATSPIBenchmark.keyPassthrough(presses: 40)
+    case "browse-keys": results += ATSPIBenchmark.structuralKeyLatency(presses: 20)
     case "load":
         let load = try LoadTest.run(.fromEnvironment())
         results += load.results
         failures += load.failures
     default:
-        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: \((allSuites + ["pages", "hostile", "keys", "load"]).joined(separator: ", ")))\n".utf8))
+        FileHandle.standardError.write(Data("narrator-bench: unknown suite \(suite) (known: \((allSuites + ["pages", "hostile", "keys", "browse-keys", "load"]).joined(separator: ", ")))\n".utf8))
         exit(2)
     }
 }

@@ -4,7 +4,7 @@ itself, Narrator, and Orca 43, on the same headless desktop in the same run. Wit
 for Tab in Firefox ESR or for a caret move by line (Down/Up) in Mousepad (see "Other
 applications" below).
 
-    /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py [--app fixture|firefox|mousepad]
+    /usr/bin/python3 Tests/Helpers/atspi/focus_latency.py [--app fixture|firefox|mousepad|firefox-headings|...]
         [--bin DIR] [--presses N] [--interval SECONDS] [--detail FILE] [--log-dir DIR]
         [--timeout SECONDS] [--orca-wait SECONDS] [--orca-retries N]
 
@@ -94,6 +94,21 @@ application; "by_control" is keyed by what each key reaches):
             the new line ("blank" for the empty line 4, as both readers say it). The listener
             listens for "object:text-caret-moved" (role "text") instead of focus events, so
             event_ms is key to caret event. Orca sends no key echo for arrows.
+  firefox-headings, firefox-links, firefox-headings-big, firefox-links-big
+            Browse mode's structural keys in Firefox ESR (as for firefox): H/Shift+H and K/Shift+K
+            on Tests/Helpers/firefox/keys.html (three headings, one link) and on a generated page
+            of about 10,000 objects (big_page(): WebPageBenchmark's long list of 2,500 items cut
+            into 10 sections under headings "Section N"). Once the reader is quiet (Orca: after
+            "Finished loading"; its Say All is stopped by the key), Control+Home reaches the
+            page's first heading, then the warm-up key and the cycle of KEY_APPS (H, H, Shift+H,
+            Shift+H over the small page's headings; on the big page near its top; every K on
+            the small page wraps to its one link). Narrator answers these keys itself
+            (narrator-atspi's key listener, a `rotor` request to narratord); Orca 43 asks Firefox.
+            The text looked for is the item's: narrator_ms as above; orca_ms is the SPEAK of
+            the first message after the key that names it (Orca says "Wrapping to top." first
+            on a wrap). The listener stamps object:text-caret-moved, which here follows what the
+            reader did, so event_ms is shown but is not required for exit 0. Tables (T): one
+            more key_app() once narrator-atspi binds t.
 """
 
 import argparse
@@ -151,6 +166,67 @@ MOUSEPAD_CYCLE = [("Down", "Second line here", "text"), ("Down", "Third", "text"
                   ("Up", "Second line here", "text"), ("Up", "First line of text", "text")]
 MOUSEPAD_WARMUP = ("Down", "Second line here", "text")  # from line 1; then the cycle starts at Third...
 
+# Browse mode's structural keys on a page in Firefox: H (headings) and K (links), on the small page
+# of the keys' tests (keys.html) and on a page of about 10,000 objects (big_page()). Each app starts
+# with Control+Home (the page's first item: its first heading) once the reader has gone quiet, then
+# the warm-up key and the cycle as above. The item looked for is the heading's or the link's text.
+KEYS_PAGE = os.path.join(REPO, "Tests", "Helpers", "firefox", "keys.html")
+KEYS_TITLE = "Narrator keys page"
+BIG_TITLE = "Long page"
+BIG_ITEMS, BIG_SECTIONS = 2500, 10
+
+
+def big_page(items=BIG_ITEMS, sections=BIG_SECTIONS):
+    """WebPageBenchmark.longPage (a heading and a list of `items` entries, each a link, a button, a
+    check box and an image: about 10,000 objects) with the list cut into `sections`, each under a
+    heading of its own ("Section 1" ...), so that H has somewhere to go."""
+    html = ['<!doctype html><html lang="en"><head><meta charset="utf-8"><title>%s</title></head><body>' % BIG_TITLE,
+            "<h1>Long list</h1>"]
+    per = items // sections
+    for index in range(1, items + 1):
+        if (index - 1) % per == 0:
+            if index > 1:
+                html.append("</ul>")
+            html.append("<h2>Section %d</h2><ul>" % ((index - 1) // per + 1))
+        html.append('<li><a href="#item%d">Item %d</a> <button>Buy %d</button> '
+                    '<input type="checkbox" aria-label="Pick %d"> '
+                    '<img alt="Picture %d" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></li>' % ((index,) * 5))
+    html.append("</ul></body></html>")
+    return "".join(html)
+
+
+def key_app(page, title, first, warmup, cycle, role, item):
+    """An app of browse mode's structural keys: `cycle` [(key, the item it reaches)] from the warm-up
+    (the item after `first`, which Control+Home reaches); `role` is the items' AT-SPI role."""
+    keys = {k.split("+")[-1].lower() for (k, _) in [warmup] + cycle}
+    return {"bin": FIREFOX, "page": page, "start": ("ctrl+Home", first, "heading"),
+            "warmup": (warmup[0], warmup[1], role), "cycle": [(k, c, role) for (k, c) in cycle],
+            "echo": KEY_ECHO | keys | {"shift %s" % k for k in keys} | {"control", "left control", "home"},
+            "event": "object:text-caret-moved", "tree": title, "what": item, "timeout": 420, "keys": True}
+
+
+KEY_APPS = {
+    # Harbour regatta -> Entry form, then Results, Entry form, Harbour regatta, Entry form, ... (no wrap).
+    "firefox-headings": key_app(KEYS_PAGE, KEYS_TITLE, "Harbour regatta", ("h", "Entry form"),
+                                [("h", "Entry form"), ("h", "Results"), ("shift+h", "Entry form"),
+                                 ("shift+h", "Harbour regatta")], "heading", "heading"),
+    # The page's one link: every K and Shift+K after the warm-up wraps to it ("wrapped to top", Orca's
+    # "Wrapping to top." first: what is measured is the first message that names the link).
+    "firefox-links": key_app(KEYS_PAGE, KEYS_TITLE, "Harbour regatta", ("k", "results"),
+                             [("k", "results"), ("shift+k", "results")], "link", "link"),
+    # Long list -> Section 1, then Section 2, 3, 2, 1, 2, ... (near the top of the page: the keys'
+    # cost where the page is long, not where they are far into it).
+    "firefox-headings-big": key_app(big_page, BIG_TITLE, "Long list", ("h", "Section 1"),
+                                    [("shift+h", "Section 1"), ("h", "Section 2"), ("h", "Section 3"),
+                                     ("shift+h", "Section 2")], "heading", "heading"),
+    # Long list -> Item 1, then Item 2, 3, 2, 1, 2, ...
+    "firefox-links-big": key_app(big_page, BIG_TITLE, "Long list", ("k", "Item 1"),
+                                 [("shift+k", "Item 1"), ("k", "Item 2"), ("k", "Item 3"), ("shift+k", "Item 2")],
+                                 "link", "link"),
+}
+for _app in ("firefox-headings-big", "firefox-links-big"):
+    KEY_APPS[_app]["timeout"] = 600
+
 # Per application: its binary, the keys (the warm-up, then the cycle from its second entry), what
 # Orca's key echo may say, the event the listener stamps, the tree narratord mirrors it as, what
 # "control" means in the notes, and the default --timeout.
@@ -162,6 +238,7 @@ APPS = {
     "mousepad": {"bin": MOUSEPAD, "warmup": MOUSEPAD_WARMUP, "cycle": MOUSEPAD_CYCLE, "echo": KEY_ECHO,
                  "event": "object:text-caret-moved", "tree": MOUSEPAD_FILE, "what": "line", "timeout": 300},
 }
+APPS.update(KEY_APPS)
 
 
 # ---------------------------------------------------------------- the listener (child process)
@@ -246,14 +323,14 @@ class WallTap(Tap):
 def stats(values):
     v = sorted(x for x in values if x is not None)
     if not v:
-        return {"n": 0, "p50": None, "p90": None, "min": None, "max": None}
+        return {"n": 0, "p50": None, "p90": None, "p95": None, "min": None, "max": None}
 
     def q(p):
         i = (len(v) - 1) * p
         lo = int(i)
         hi = min(lo + 1, len(v) - 1)
         return round(v[lo] + (v[hi] - v[lo]) * (i - lo), 1)
-    return {"n": len(v), "p50": q(0.5), "p90": q(0.9), "min": round(v[0], 1), "max": round(v[-1], 1)}
+    return {"n": len(v), "p50": q(0.5), "p90": q(0.9), "p95": q(0.95), "min": round(v[0], 1), "max": round(v[-1], 1)}
 
 
 def ms(a, b):
@@ -266,6 +343,7 @@ class Latency(Compare):
         super().__init__(args)
         self.app_name = args.app
         self.cfg = APPS[args.app]
+        self.firefox = self.cfg["bin"] == FIREFOX
         self.presses = {"narrator": [], "orca": []}
         self.clock = {}
         self.notes = []
@@ -382,7 +460,14 @@ class Latency(Compare):
             if r.returncode != 0:
                 raise RuntimeError("cannot set org.a11y.Status IsEnabled: " + r.stderr.strip()[:300])
             env.update(GNOME_ACCESSIBILITY="1", MOZ_ENABLE_WAYLAND="0")
-            argv = [FIREFOX, "--no-remote", "--profile", prof, "file://" + FIREFOX_PAGE]
+            page = self.cfg.get("page", FIREFOX_PAGE)
+            if callable(page):  # generated: written once into the run's directory
+                path = self.scope.path("page-%s.html" % self.app_name)
+                if not os.path.exists(path):
+                    with open(path, "w") as f:
+                        f.write(page())
+                page = path
+            argv = [FIREFOX, "--no-remote", "--profile", prof, "file://" + page]
             find = ["--class", "firefox"]
         t0 = time.monotonic()
         self.target = self.scope.spawn(name, argv, env=env)
@@ -401,7 +486,7 @@ class Latency(Compare):
         if not self.window:
             raise RuntimeError("%s showed no window: %s" % (self.app_name, tail(self.scope.path(name + ".err"))))
         self.step(name + " window", window=self.window, after_s=round(time.monotonic() - t0, 2))
-        if self.app_name == "firefox":
+        if self.firefox:
             # At once, before the page has loaded: a windowfocus later, while Orca reads the loaded
             # page, makes Orca cancel that and say nothing more.
             self.xdo("windowfocus", "--sync", self.window)
@@ -422,8 +507,9 @@ class Latency(Compare):
         self.xd = display.Display(self.display)
         if not self.xd.query_extension("XTEST"):
             raise RuntimeError("the X server has no XTEST")
+        keys = [self.cfg["warmup"]] + self.cfg["cycle"] + ([self.cfg["start"]] if self.cfg.get("start") else [])
         self.keycodes = {k: self.xd.keysym_to_keycode(XK.string_to_keysym(k))
-                         for k in {"Shift_L"} | {key.split("+")[-1] for (key, _, _) in self.cfg["cycle"]}}
+                         for k in {"Shift_L", "Control_L"} | {key.split("+")[-1] for (key, _, _) in keys}}
         self.scope.closers.append(self.xd.close)
 
     def press(self, key):
@@ -432,11 +518,11 @@ class Latency(Compare):
         the time the first key of the combination (Shift) went down (what belongs to the previous
         press ends there)."""
         X, xt, d, kc = self.X, self.xtest, self.xd, self.keycodes
-        shift = key.startswith("shift+")
+        mods = [{"shift": "Shift_L", "ctrl": "Control_L"}[m] for m in key.split("+")[:-1]]
         main = key.split("+")[-1]
         t_first = time.time()
-        if shift:
-            xt.fake_input(d, X.KeyPress, kc["Shift_L"])
+        for m in mods:
+            xt.fake_input(d, X.KeyPress, kc[m])
             d.sync()
             time.sleep(0.02)
         t = time.time()
@@ -444,10 +530,36 @@ class Latency(Compare):
         d.flush()
         t_sent = time.time()
         xt.fake_input(d, X.KeyRelease, kc[main])
-        if shift:
-            xt.fake_input(d, X.KeyRelease, kc["Shift_L"])
+        for m in reversed(mods):
+            xt.fake_input(d, X.KeyRelease, kc[m])
         d.sync()
         return t, t_sent, t_first
+
+    def to_start(self, phase):
+        """The start key (Control+Home: the page's first heading), until the reader has said where it
+        went and gone quiet; then the warm-up key reaches the cycle's first item."""
+        key, first, _ = self.cfg["start"]
+        pat = re.compile(r"(^|[\s,])%s($|[\s,.])" % re.escape(first))
+        for attempt in range(3):
+            t = self.press(key)[0]
+            deadline = time.monotonic() + 20
+            heard = False
+            while time.monotonic() < deadline and not heard:
+                if phase == "orca":
+                    heard = any(tt >= t and pat.search(plain(x)) for (tt, c, x) in speak_texts(self.tap.lines()))
+                else:
+                    heard = any((r.get("queued") or 0) >= t and pat.search(r.get("text") or "")
+                                for r in self.narrator_rows() if not self.is_orca(r))
+                time.sleep(0.2)
+            if heard:
+                break
+        self.step("%s at the start" % phase, key=key, heard=heard)
+        if not heard:
+            raise RuntimeError("%s did not say %r after %s" % (phase, first, key))
+        if phase == "orca":
+            self.orca_settle(quiet=1.0, timeout=30, ends=True)
+        else:
+            self.wait_quiet(0.8, timeout=30)
 
     def drive(self, phase):
         """The warm-up key and the presses; [(key, control, role, t, t_sent)]."""
@@ -601,6 +713,10 @@ class Latency(Compare):
             key_echo = self.cfg["echo"]
             echo = next(((t, x, r) for (t, x, r) in mine if x.strip().rstrip(".").lower() in key_echo), None)
             said = next(((t, x, r) for (t, x, r) in mine if x.strip().rstrip(".").lower() not in key_echo), None)
+            if self.cfg.get("keys"):
+                # The first message that names the item (Orca's "Wrapping to top." comes before it).
+                said = next(((t, x, r) for (t, x, r) in mine
+                             if re.search(r"\b%s\b" % re.escape(p["control"]), x)), said)
             p["orca_echo"] = echo and {"ms": round(ms(echo[0], p["t"]), 2), "text": echo[1]}
             if said:
                 row = self.orca_row(rows, said[0], said[2])
@@ -623,17 +739,19 @@ class Latency(Compare):
         self.start_listener(phase)
         self.start_app(phase)
         tree = self.cfg["tree"] or orca_compare.TREE
-        deadline = time.monotonic() + (20 if self.app_name == "fixture" else 40)
+        deadline = time.monotonic() + (20 if self.app_name == "fixture" else 90 if self.cfg["timeout"] > 420 else 40)
         while time.monotonic() < deadline and tree not in self.ctl("trees").stdout:
             time.sleep(0.1)
         if tree not in self.ctl("trees").stdout:
             raise RuntimeError("the bridge did not mirror the %s: %s" % (
                 "fixture" if self.app_name == "fixture" else self.app_name, tail(self.scope.path("bridge.err"))))
         extra = beside() if beside else []
-        if self.app_name != "firefox":  # Firefox's window had the focus as it showed
+        if not self.firefox:  # Firefox's window had the focus as it showed
             self.xdo("windowfocus", "--sync", self.window)
         time.sleep(1.0)
         self.wait_quiet(0.8, timeout=15 if self.app_name == "fixture" else 60)
+        if self.cfg.get("start"):
+            self.to_start("narrator")
         self.clock_check()
         presses = self.drive(phase)
         self.wait_quiet(0.8)
@@ -695,7 +813,13 @@ class Latency(Compare):
         self.start_orca_phase()
         self.start_listener("orca")
         self.start_app("orca")
-        if self.app_name == "firefox":
+        if self.cfg.get("keys"):
+            # Orca reads the loaded page (the title, "Finished loading", the summary), then Say All,
+            # which on the long page would go on for minutes: Control+Home (to_start) stops it.
+            self.wait_for(lambda xs: any("Finished loading" in x or "Page has" in x for x in xs), 90, since=0)
+            self.orca_settle(quiet=2.0, timeout=8, ends=True)
+            self.to_start("orca")
+        elif self.firefox:
             # Orca reads the loaded page: the frame, "Finished loading ...", the page summary, then
             # Say All, which sends each chunk only after the previous one's 702 END. Until it ends.
             self.wait_for(lambda xs: any("Finished loading" in x or "Page has" in x for x in xs), 40)
@@ -903,6 +1027,8 @@ def main():
             out["swept"] = c.end()
             print(json.dumps(out, sort_keys=True))
     measured = ("event_ms", "narrator_ms", "narrator_hostile_ms") if a.hostile else ("event_ms", "narrator_ms", "orca_ms")
+    if APPS[a.app].get("keys"):  # the caret event follows what the reader did: not a measure of its own
+        measured = ("narrator_ms", "orca_ms")
     enough = all((out.get(k) or {}).get("n", 0) >= a.presses / 2 for k in measured)
     return 0 if not error and enough else 1
 
