@@ -11,24 +11,15 @@ extension ATSPIBenchmark {
     /// cost any screen reader that listens so, whatever it decides.
     static func keyPassthrough(presses: Int) -> [BenchResult] {
         let name = "atspi.key.passthrough"
-        let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let script = binaries.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Helpers/atspi/key_passthrough.py").path
+        let script = helperScript("key_passthrough.py")
         guard FileManager.default.fileExists(atPath: script) else {
             return [.skipped(name, reason: "\(script) is missing (run from the repository's .build)")]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, "--bin", binaries.path, "--presses", String(presses)]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return [.skipped(name, reason: "cannot run \(script): \(error)")] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            return [.skipped(name, reason: "key_passthrough.py exited \(process.terminationStatus) without a result")]
+        let json: [String: Any], data: Data
+        switch runHelper(script, ["--presses", String(presses)], name: name) {
+        case .skipped(let skipped): return [skipped]
+        case .measured(let result, let bytes): (json, data) = (result, bytes)
         }
-        if let skip = json["skip"] as? String { return [.skipped(name, reason: skip)] }
         func figure(_ key: String, _ stat: String) -> Double? { (json[key] as? [String: Any])?[stat] as? Double }
         func count(_ key: String) -> Int { (json[key] as? [String: Any])?["n"] as? Int ?? 0 }
         // Every letter must have reached the entry with Narrator running, or the figure is of keys lost.

@@ -124,8 +124,7 @@ enum ATSPIBenchmark {
     /// line (Down/Up) in Mousepad. Narrator (narrator-atspi and narratord from this build) beside the AT-SPI event's
     /// own latency (a bare libatspi listener) and beside Orca 43 speaking through the same narratord's SSIP socket.
     static func focusLatency(presses: Int) -> [BenchResult] {
-        let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let script = binaries.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Helpers/atspi/focus_latency.py").path
+        let script = helperScript("focus_latency.py")
         guard FileManager.default.fileExists(atPath: script), FileManager.default.isExecutableFile(atPath: "/usr/bin/orca") else {
             return [.skipped("atspi.focus", reason: "Orca or \(script) is missing (make bench installs Orca; run from the repository's .build)")]
         }
@@ -140,9 +139,9 @@ enum ATSPIBenchmark {
         ]
         return applications.flatMap { app, name, speech, pressed, event in
             let json: [String: Any], data: Data
-            switch runLatency(script: script, app: app, binaries: binaries, presses: presses, name: name) {
-            case .failure(let skipped): return [skipped]
-            case .success(let result): (json, data) = result
+            switch runHelper(script, ["--app", app, "--presses", String(presses)], name: name) {
+            case .skipped(let skipped): return [skipped]
+            case .measured(let result, let bytes): (json, data) = (result, bytes)
             }
             func p50(_ key: String) -> Double? { (json[key] as? [String: Any])?["p50"] as? Double }
             func p90(_ key: String) -> Double? { (json[key] as? [String: Any])?["p90"] as? Double }
@@ -166,38 +165,13 @@ enum ATSPIBenchmark {
         }
     }
 
-    /// What one run of focus_latency.py gave: its JSON and its bytes, or the row skipped with why.
-    enum LatencyRun {
-        case success(([String: Any], Data))
-        case failure(BenchResult)
-    }
-
-    /// focus_latency.py --app `app`, once.
-    static func runLatency(script: String, app: String, binaries: URL, presses: Int, name: String) -> LatencyRun {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, "--app", app, "--bin", binaries.path, "--presses", String(presses)]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return .failure(.skipped(name, reason: "cannot run \(script): \(error)")) }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            return .failure(.skipped(name, reason: "focus_latency.py --app \(app) exited \(process.terminationStatus) without a result"))
-        }
-        if let skip = json["skip"] as? String { return .failure(.skipped(name, reason: skip)) }
-        return .success((json, data))
-    }
-
     /// Browse mode's structural keys on a page in Firefox ESR, key press to speech started
     /// (focus_latency.py's firefox-headings, firefox-links and their -big apps): narrator-atspi
     /// answers from its mirror of the page (a `rotor` request to narratord), Orca 43 by asking
     /// Firefox over AT-SPI; each alone on the desktop in its own phase. Issue 36: at most 0.25x.
-    /// Tables (T) join here once `t` is bound: an app in focus_latency.py's KEY_APPS and a line below.
+    /// Tables (T, bound now) are not measured yet: they need an app in focus_latency.py's KEY_APPS and a line below.
     static func structuralKeyLatency(presses: Int) -> [BenchResult] {
-        let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let script = binaries.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Helpers/atspi/focus_latency.py").path
+        let script = helperScript("focus_latency.py")
         guard FileManager.default.fileExists(atPath: script), FileManager.default.isExecutableFile(atPath: "/usr/bin/orca") else {
             return [.skipped("atspi.key.heading", reason: "Orca or \(script) is missing (make bench installs Orca; run from the repository's .build)")]
         }
@@ -212,9 +186,9 @@ enum ATSPIBenchmark {
         ]
         return applications.map { app, name, pressed, page in
             let json: [String: Any], data: Data
-            switch runLatency(script: script, app: app, binaries: binaries, presses: presses, name: name) {
-            case .failure(let skipped): return skipped
-            case .success(let result): (json, data) = result
+            switch runHelper(script, ["--app", app, "--presses", String(presses)], name: name) {
+            case .skipped(let skipped): return skipped
+            case .measured(let result, let bytes): (json, data) = (result, bytes)
             }
             func stat(_ key: String, _ p: String) -> Double? { (json[key] as? [String: Any])?[p] as? Double }
             guard let narrator = stat("narrator_ms", "p50"), let orca = stat("orca_ms", "p50") else {
@@ -236,24 +210,15 @@ enum ATSPIBenchmark {
     /// the bridge gives the hostile ones up, and the others are read as fast as before.
     static func hostileFocusLatency(presses: Int) -> [BenchResult] {
         let name = "atspi.focus.hostile"
-        let binaries = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
-        let script = binaries.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Tests/Helpers/atspi/focus_latency.py").path
+        let script = helperScript("focus_latency.py")
         guard FileManager.default.fileExists(atPath: script) else {
             return [.skipped(name, reason: "\(script) is missing (run from the repository's .build)")]
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script, "--app", "fixture", "--hostile", "--bin", binaries.path, "--presses", String(presses)]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        do { try process.run() } catch { return [.skipped(name, reason: "cannot run \(script): \(error)")] }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard let json = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            return [.skipped(name, reason: "focus_latency.py --hostile exited \(process.terminationStatus) without a result")]
+        let json: [String: Any], data: Data
+        switch runHelper(script, ["--app", "fixture", "--hostile", "--presses", String(presses)], name: name) {
+        case .skipped(let skipped): return [skipped]
+        case .measured(let result, let bytes): (json, data) = (result, bytes)
         }
-        if let skip = json["skip"] as? String { return [.skipped(name, reason: skip)] }
         func p50(_ key: String) -> Double? { (json[key] as? [String: Any])?["p50"] as? Double }
         func p90(_ key: String) -> Double? { (json[key] as? [String: Any])?["p90"] as? Double }
         let said = (json["hostile_said"] as? [String: String])?.count ?? 0
