@@ -36,6 +36,11 @@ public struct ATSPIMirror: Sendable {
         /// Each web document's first stop: a page taking the focus (as it loads, as its window
         /// becomes active) is entered there, the document itself being no stop.
         var entries: [String: String] = [:]
+        /// Each element inside a web document, with that document's id (the documents too): what
+        /// browse mode asks at every key, answered without walking the page.
+        var pages: [String: String] = [:]
+        /// The elements that take keys themselves (fields, combo boxes, sliders).
+        var takingKeys: Set<String> = []
         /// How many times the document was registered: narratord's refusal of an update sent
         /// before the latest registration is old news, and changes nothing.
         var generation = 1
@@ -100,6 +105,7 @@ public struct ATSPIMirror: Sendable {
             known.alerts = Set(alerts.map(\.path))
             known.focusable = Self.focusable(in: snapshot)
             known.entries = Self.entries(in: snapshot, tree: compiled)
+            (known.pages, known.takingKeys) = Self.browseIndex(of: document, entries: known.entries)
             let previous = known.document
             known.document = document
             // A refused document is registered again once it changes, whole; until then there is
@@ -127,10 +133,12 @@ public struct ATSPIMirror: Sendable {
         let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken, dialect: dialect)
         let compiled = AccessibilityTree(document: document)
         let alerts = Self.alerts(in: snapshot)
-        windows[id] = Window(
+        var window = Window(
             tree: document.name, document: document, actions: Self.actions(in: snapshot), stops: Self.stops(of: compiled),
             focused: Self.focused(in: snapshot), alerts: Set(alerts.map(\.path)), focusable: Self.focusable(in: snapshot),
             entries: Self.entries(in: snapshot, tree: compiled))
+        (window.pages, window.takingKeys) = Self.browseIndex(of: document, entries: window.entries)
+        windows[id] = window
         return [.register(document)] + alerts.map { .announce(tree: document.name, element: ATSPIMapping.id(of: $0.path), text: $0.text) }
     }
 
@@ -145,7 +153,7 @@ public struct ATSPIMirror: Sendable {
     /// the updates sent before that registration change nothing more. A refused registration
     /// leaves no tree to update: the window waits until what the application shows changes.
     public mutating func refused(tree: String, generation: Int, registration: Bool) -> [Effect] {
-        guard let (id, window) = windows.first(where: { $0.value.tree == tree }), window.generation == generation, !window.refused else { return [] }
+        guard let (id, window) = window(showing: tree), window.generation == generation, !window.refused else { return [] }
         if registration {
             windows[id]?.refused = true
             return []
@@ -248,7 +256,7 @@ public struct ATSPIMirror: Sendable {
     /// narratord asked the trees' owner to act on an element (`activate`, a named action, or an
     /// adjustment of an element without a declarative value).
     public mutating func ownerAction(tree: String, element: String, action: String) -> [Effect] {
-        guard let (id, window) = windows.first(where: { $0.value.tree == tree }) else { return [] }
+        guard let (id, window) = window(showing: tree) else { return [] }
         let path = ATSPIMapping.path(of: element)
         let available = window.actions[element] ?? []
         switch action {
@@ -271,7 +279,7 @@ public struct ATSPIMirror: Sendable {
     /// event): the application's focus follows where the element can take it, and the focus
     /// event that comes back from the application says nothing more.
     public mutating func ownerFocus(tree: String, element: String) -> [Effect] {
-        guard let (id, window) = windows.first(where: { $0.value.tree == tree }), window.focusable.contains(element) else { return [] }
+        guard let (id, window) = window(showing: tree), window.focusable.contains(element) else { return [] }
         let path = ATSPIMapping.path(of: element)
         lastFocus = (id, path)
         return [.grabFocus(id, path: path)]
@@ -280,7 +288,7 @@ public struct ATSPIMirror: Sendable {
     /// narratord changed a declarative value (`adjust up` on a slider): the application's
     /// Value follows.
     public mutating func ownerValue(tree: String, element: String, value: Double) -> [Effect] {
-        guard let (id, _) = windows.first(where: { $0.value.tree == tree }) else { return [] }
+        guard let (id, _) = window(showing: tree) else { return [] }
         return [.setValue(id, path: ATSPIMapping.path(of: element), value: value)]
     }
 

@@ -7,11 +7,10 @@ import NarratorProtocol
 /// the page, a sentence said. A move's reply carries the application's focus or caret along.
 extension ATSPIBridge {
     mutating func keyEvent(_ event: KeyEvent, time: LocalTime) {
-        let context = narratorFocus.map { focus in
-            KeyContext(page: mirror.isInPage(tree: focus.tree, element: focus.element),
-                       field: focus != browsedTo && mirror.takesKeys(tree: focus.tree, element: focus.element))
-        } ?? KeyContext(page: false)
-        let verdict = keys.handle(event, context: context)
+        // (An autoclosure: only a key whose meaning depends on the focus asks the mirror. It reads
+        // its own copies, the interpreter being changed meanwhile.)
+        let (focus, cursor, mirror) = (narratorFocus, browsedTo, mirror)
+        let verdict = keys.handle(event, context: Self.keyContext(focus: focus, cursor: cursor, mirror: mirror))
         if verdict.take {
             effects.append(.takeKey)
             if verdict.actions.contains(where: { if case .run(let command, _) = $0 { command.browseOnly } else { false } }) {
@@ -23,6 +22,14 @@ extension ATSPIBridge {
             lastKey = (KeyPress(keysym: event.key.rawValue, modifiers: event.xModifiers), now)
         }
         for action in verdict.actions { perform(action, time: time) }
+    }
+
+    /// Where Narrator's focus is, as a key's meaning depends on it: in a page, in a field the
+    /// application put the focus in.
+    private static func keyContext(focus: Focus?, cursor: Focus?, mirror: ATSPIMirror) -> KeyContext {
+        guard let focus else { return KeyContext(page: false) }
+        return KeyContext(page: mirror.isInPage(tree: focus.tree, element: focus.element),
+                          field: focus != cursor && mirror.takesKeys(tree: focus.tree, element: focus.element))
     }
 
     /// The application moved its focus in browse mode: into a page's field, keys are the field's
