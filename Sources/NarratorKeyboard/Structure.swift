@@ -15,6 +15,24 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
     case listItem = "list-item"
     case table
 
+    /// Orca's key for the next one (with Shift, the previous): its default binding.
+    var key: String {
+        switch self {
+        case .heading: "h"
+        case .heading1, .heading2, .heading3, .heading4, .heading5, .heading6: String(rawValue.suffix(1))
+        case .link: "k"
+        case .formField: "f"
+        case .button: "b"
+        case .entry: "e"
+        case .checkBox: "x"
+        case .radioButton: "r"
+        case .comboBox: "c"
+        case .image: "g"
+        case .listItem: "i"
+        case .table: "t"
+        }
+    }
+
     /// narratord's rotor over these items.
     public var rotor: String {
         switch self {
