@@ -129,7 +129,7 @@ import Testing
         let tab = KeyPress(keysym: 0xFF09, modifiers: 0), shiftTab = KeyPress(keysym: 0xFE20, modifiers: 1)
         for key in [tab, shiftTab] {
             var h = Self.emptyField()
-            h.feed(.key(key))
+            h.press(key.keysym, modifiers: key.modifiers)
             h.focus(":1.9", F.path(6))
             h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 0)
             let sent = h.sent()
@@ -139,7 +139,7 @@ import Testing
             h.desktop[":1.9"]?.change(F.path(6)) { $0.text = "Ada" }
             h.event("object:text-changed:insert", ":1.9", F.path(6), detail1: 0, detail2: 3, text: "Ada")
             _ = h.sent()
-            h.feed(.key(KeyPress(keysym: 0xFF51, modifiers: 0)))
+            h.press(0xFF51, modifiers: 0)
             h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 2)
             #expect(h.sent() == [Self.caret(2, .character)], "\(key)")
         }
@@ -194,20 +194,20 @@ import Testing
     func caretAndSelection() throws {
         var h = Self.focusedEntry()
         let left: UInt32 = 0xFF51, home: UInt32 = 0xFF50
-        h.feed(.key(KeyPress(keysym: left, modifiers: 0)))
+        h.press(left, modifiers: 0)
         h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 2)
-        h.feed(.key(KeyPress(keysym: left, modifiers: 4)))
+        h.press(left, modifiers: 4)
         h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 0)
         #expect(h.sent() == [Self.caret(2, .character), Self.caret(0, .word)])
         // Shift+Right: the caret's move is quiet, the selection's says it.
-        h.feed(.key(KeyPress(keysym: 0xFF53, modifiers: 1)))
+        h.press(0xFF53, modifiers: 1)
         h.event("object:text-caret-moved", ":1.9", F.path(6), detail1: 1)
         h.desktop[":1.9"]?.change(F.path(6)) { $0.selection = TextRange(location: 0, length: 1) }
         h.event("object:text-selection-changed", ":1.9", F.path(6))
         #expect(h.sent() == [Self.caret(0, length: 1, .character)])
         // Home: the selection goes; the caret stays at 0 (no move event), and the selection's
         // end leaves it there.
-        h.feed(.key(KeyPress(keysym: home, modifiers: 0)))
+        h.press(home, modifiers: 0)
         h.desktop[":1.9"]?.change(F.path(6)) { $0.selection = nil }
         h.event("object:text-selection-changed", ":1.9", F.path(6))
         #expect(h.sent() == [Self.caret(1, .character)], "where the last caret move put it")

@@ -2,6 +2,7 @@ import NarratorBase
 @testable import NarratorBridge
 @testable import NarratorModel
 @testable import NarratorProtocol
+import NarratorKeyboard
 import Testing
 
 /// One ``ATSPIBridge`` on a virtual desktop and a virtual clock: the shell's part played by a
@@ -79,6 +80,11 @@ struct BridgeHarness {
     /// The application's focus moves to `path`.
     mutating func focus(_ application: String, _ path: String) {
         event("object:state-changed:focused", application, path, detail1: 1)
+    }
+
+    /// A key pressed, as narrator-atspi's key listener reports it (X's keysym and modifier bits).
+    mutating func press(_ keysym: UInt32, modifiers: UInt32 = 0) {
+        feed(.keyEvent(KeyEvent(.press, Keysym(keysym), xModifiers: modifiers, at: now), LocalTime(year: 2026, month: 12, day: 7, weekday: 1, hour: 9, minute: 0)))
     }
 
     /// Moves the clock on by `duration`, firing each timer and giving up each question as it falls due.

@@ -115,8 +115,6 @@ public struct ATSPIBridge: Sendable {
             rescan()
         case .event(let event):
             take(event)
-        case .key(let key):
-            lastKey = (key, now)
         case .keyEvent(let event, let time):
             keyEvent(event, time: time)
         case .keymapRead(let path, let read):

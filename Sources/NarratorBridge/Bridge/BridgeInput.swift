@@ -7,8 +7,6 @@ public enum BridgeInput: Equatable, Sendable {
     /// list the desktop's applications.
     case started
     case event(ATSPIEvent)
-    /// A key pressed, from AT-SPI2's keystroke listener.
-    case key(KeyPress)
     /// A key pressed or released, from AT-SPI2's synchronous keystroke listener, with the wall
     /// clock's reading: the effects say whether Narrator takes it (``BridgeEffect/takeKey``).
     case keyEvent(KeyEvent, LocalTime)
