@@ -288,7 +288,7 @@ if len(sys.argv) > 1 and sys.argv[1] == "--listener":
 
 sys.path.insert(0, HERE)
 import orca_compare  # noqa: E402  (the desktop, narratord and its log; its helpers)
-from orca_compare import Compare  # noqa: E402
+from orca_compare import QuietCompare  # noqa: E402
 from harness_common import tail, wait_for_socket  # noqa: E402
 from ssip_tap import Tap, speak_texts  # noqa: E402
 from orca_session import TOOLS, plain  # noqa: E402
@@ -337,7 +337,7 @@ def ms(a, b):
     return None if a is None or b is None else (a - b) * 1000.0
 
 
-class Latency(Compare):
+class Latency(QuietCompare):
     def __init__(self, args):
         args.orca_debug = False
         super().__init__(args)
@@ -348,18 +348,7 @@ class Latency(Compare):
         self.clock = {}
         self.notes = []
 
-    def step(self, what, **extra):
-        """Progress to stderr: stdout carries only the result."""
-        d = {"progress": what, "t": self.t()}
-        d.update(extra)
-        sys.stderr.write(json.dumps(d, sort_keys=True) + "\n")
-        sys.stderr.flush()
 
-    def stop(self, proc):
-        """Kills a process group of this run now, and forgets it (so that close() does not signal a
-        process group id the system may have given to someone else since)."""
-        self.scope.kill(proc, grace=0.5)
-        self.scope.procs = [(n, p) for (n, p) in self.scope.procs if p is not proc]
 
     # ------------------------------------------------------------ start-up
 

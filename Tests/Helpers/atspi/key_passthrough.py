@@ -141,7 +141,7 @@ if len(sys.argv) > 1 and sys.argv[1] == "--fixture":
 
 sys.path.insert(0, HERE)
 import orca_compare  # noqa: E402  (the desktop without activation; narratorctl; the sweep)
-from orca_compare import Compare  # noqa: E402
+from orca_compare import QuietCompare  # noqa: E402
 from harness_common import tail, wait_for_socket  # noqa: E402
 from orca_session import TOOLS  # noqa: E402
 
@@ -159,7 +159,7 @@ def stats(values):
     return {"n": len(v), "p50": q(0.5), "p95": q(0.95), "min": round(v[0], 3), "max": round(v[-1], 3)}
 
 
-class Passthrough(Compare):
+class Passthrough(QuietCompare):
     def __init__(self, args):
         args.orca_debug = False
         args.log_dir = None
@@ -169,16 +169,7 @@ class Passthrough(Compare):
         self.notes = []
         self.bridge_said = []
 
-    def step(self, what, **extra):
-        """Progress to stderr: stdout carries only the result."""
-        d = {"progress": what, "t": self.t()}
-        d.update(extra)
-        sys.stderr.write(json.dumps(d, sort_keys=True) + "\n")
-        sys.stderr.flush()
 
-    def stop(self, proc):
-        self.scope.kill(proc, grace=0.5)
-        self.scope.procs = [(n, p) for (n, p) in self.scope.procs if p is not proc]
 
     # ------------------------------------------------------------ the fixture and its lines
 

@@ -1005,6 +1005,24 @@ class Compare(orca_session.Session):
 # ---------------------------------------------------------------- markdown
 
 
+class QuietCompare(Compare):
+    """A Compare for the measuring helpers (focus_latency.py, key_passthrough.py): progress goes to
+    stderr, since stdout carries only the result, and a process can be stopped mid-run."""
+
+    def step(self, what, **extra):
+        """Progress to stderr: stdout carries only the result."""
+        d = {"progress": what, "t": self.t()}
+        d.update(extra)
+        sys.stderr.write(json.dumps(d, sort_keys=True) + "\n")
+        sys.stderr.flush()
+
+    def stop(self, proc):
+        """Kills a process group of this run now, and forgets it (so that close() does not signal a
+        process group id the system may have given to someone else since)."""
+        self.scope.kill(proc, grace=0.5)
+        self.scope.procs = [(n, p) for (n, p) in self.scope.procs if p is not proc]
+
+
 def ms(seconds):
     return None if seconds is None else round(seconds * 1000, 1)
 
