@@ -86,16 +86,16 @@ extension RealApplications {
             #expect(try session.hear("shift+t") == ["wrapped to bottom, " + table])
             // Alt+Shift+arrows by cell: the header of the column or row entered, the edge where it stays.
             let cells: [(key: String, says: [String])] = [
-                ("alt+shift+Right", ["Start, column header"]),
-                ("alt+shift+Down", ["Dinghies, 9:00"]),
-                ("alt+shift+Left", ["Race, Dinghies, row header"]),
+                ("alt+shift+Right", ["Start, column header, row 1, column 2"]),
+                ("alt+shift+Down", ["Dinghies, 9:00, row 2, column 2"]),
+                ("alt+shift+Left", ["Race, Dinghies, row header, row 2, column 1"]),
                 ("alt+shift+Left", ["Beginning of row"]),
-                ("alt+shift+Up", ["Race, column header"]),
+                ("alt+shift+Up", ["Race, column header, row 1, column 1"]),
                 ("alt+shift+Up", ["Top of column"]),
                 ("ctrl+End", ["5"]),
                 ("alt+shift+Right", ["End of row"]),
                 ("alt+shift+Down", ["Bottom of column"]),
-                ("alt+shift+Up", ["Keelboats, 8"]),
+                ("alt+shift+Up", ["Keelboats, 8, row 3, column 3"]),
                 ("ctrl+Home", ["Harbour regatta, heading level 1"]),
                 ("alt+shift+Right", ["Not in a table."]),
             ]

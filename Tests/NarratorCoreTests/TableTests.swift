@@ -43,23 +43,23 @@ import Testing
         #expect(again.spokenText == "wrapped to top, Race schedule, table with 3 rows 3 columns, Race, column header")
     }
 
-    @Test("a cell move says the header of the column or row it entered, passes over a missing cell, and says the edge where it stays")
+    @Test("a cell move says the header of the column or row it entered and the cell's place, passes over a missing cell, and says the edge where it stays")
     func cellMoves() throws {
         var w = try workspace()
         #expect(throws: NarratorError.notInTable(tree: "t", element: "intro")) { try w.moveInTable(.right) }
         _ = try w.focus(tree: "t", element: "race")
-        #expect(try w.moveInTable(.right).spokenText == "Start, column header")
-        #expect(try w.moveInTable(.down).spokenText == "Dinghies, 9:00")
-        #expect(try w.moveInTable(.left).spokenText == "Race, Dinghies, row header")
+        #expect(try w.moveInTable(.right).spokenText == "Start, column header, row 1, column 2")
+        #expect(try w.moveInTable(.down).spokenText == "Dinghies, 9:00, row 2, column 2")
+        #expect(try w.moveInTable(.left).spokenText == "Race, Dinghies, row header, row 2, column 1")
         let edge = try w.moveInTable(.left)
         #expect(edge.boundary && edge.focus.element == "dinghies" && edge.spokenText == "Beginning of row")
-        #expect(try w.moveInTable(.down).spokenText == "Keelboats, row header")
+        #expect(try w.moveInTable(.down).spokenText == "Keelboats, row header, row 3, column 1")
         #expect(try w.moveInTable(.down).spokenText == "Bottom of column")
-        #expect(try w.moveInTable(.right).spokenText == "Start, 10:30")
+        #expect(try w.moveInTable(.right).spokenText == "Start, 10:30, row 3, column 2")
         // Row 2 has no third cell: the row ends here.
         #expect(try w.moveInTable(.right).spokenText == "End of row")
-        #expect(try w.moveInTable(.up).spokenText == "Dinghies, 9:00")
-        #expect(try w.moveInTable(.up).spokenText == "Start, column header")
+        #expect(try w.moveInTable(.up).spokenText == "Dinghies, 9:00, row 2, column 2")
+        #expect(try w.moveInTable(.up).spokenText == "Start, column header, row 1, column 2")
         #expect(try w.moveInTable(.up).spokenText == "Top of column")
         #expect(w.focus?.element == "start")
     }

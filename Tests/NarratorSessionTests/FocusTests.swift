@@ -189,7 +189,7 @@ import Testing
         h.request(user, .focus(tree: "page", element: "a"))
         let right = h.request(user, .cell(.right))
         #expect(right.body(to: user)?.focus?.focus.element == "b")
-        #expect(right.played == ["Start, column header"])
+        #expect(right.played == ["Start, column header, row 1, column 2"])
         let edge = h.request(user, .cell(.right))
         #expect(edge.body(to: user)?.focus?.boundary == true && edge.body(to: user)?.focus?.focus.element == "b")
         #expect(edge.played == ["End of row"])

@@ -34,6 +34,10 @@ public struct FocusOutcome: Equatable, Sendable {
     mutating func wrap(saying phrase: String) {
         spokenText = phrase + ", " + spokenText
     }
+    /// Where the target is, said after it ("row 2, column 2").
+    mutating func add(saying phrase: String) {
+        spokenText += ", " + phrase
+    }
     /// A move that stayed says why instead of the element ("End of row").
     mutating func say(instead phrase: String) {
         spokenText = phrase

@@ -7,7 +7,8 @@ extension Workspace {
     public enum CellDirection: String, Sendable, CaseIterable { case left, right, up, down }
 
     /// Moves focus to the neighbouring cell in the table around the focus, said with the
-    /// column's header when the column changed and the row's when the row changed. At the
+    /// column's header when the column changed and the row's when the row changed, and then its
+    /// place ("row 2, column 2", as Orca says it: a user can tell a repeated value's cell). At the
     /// table's edge focus stays and the outcome is a boundary saying which edge ("End of row").
     public mutating func moveInTable(_ direction: CellDirection) throws(NarratorError) -> FocusOutcome {
         let (focus, tree, position) = try focused()
@@ -32,6 +33,7 @@ extension Workspace {
                 if dr != 0, let header = tree.headerText(of: cells, row: row, column: Int?.none, except: target) { headers.append(header) }
                 if dc != 0, let header = tree.headerText(of: cells, row: Int?.none, column: column, except: target) { headers.append(header) }
                 for header in headers.reversed() { outcome.wrap(saying: header) }
+                outcome.add(saying: tree.phrases[.cellPosition].replacingAll("{row}", with: "\(row + 1)").replacingAll("{column}", with: "\(column + 1)"))
                 return outcome
             }
             row += dr

@@ -12,6 +12,7 @@ extension PhraseData {
         "actionsAvailable": "actions available",
         "wrappedToTop": "wrapped to top", "wrappedToBottom": "wrapped to bottom", "cannotAdjust": "cannot be adjusted",
         "columnHeader": "column header", "rowHeader": "row header", "tableSize": "table with {rows} rows {columns} columns",
+        "cellPosition": "row {row}, column {column}",
         "beginningOfRow": "Beginning of row", "endOfRow": "End of row", "topOfColumn": "Top of column", "bottomOfColumn": "Bottom of column",
         "checkBox": "check box", "radioButton": "radio button", "comboBox": "combo box", "textField": "text field",
         "menu": "menu", "menuItem": "menu item", "listItem": "list item", "progressBar": "progress bar",

@@ -82,9 +82,11 @@ extension AccessibilityTree {
         if traits.contains(.adjustable) { parts.append(phrases[.adjustable]) }
         if traits.contains(.dialog) { parts.append(phrases[.dialog]) }
         if traits.contains(.alert) { parts.append(phrases[.alert]) }
+        // A closed combo box is what a combo box is until it opens, and is not said so (nor by
+        // Orca): its value is what matters. Open, it says so.
         if traits.contains(.expanded) {
             parts.append(phrases[.expanded])
-        } else if traits.contains(.collapsed) {
+        } else if traits.contains(.collapsed), !traits.contains(.comboBox) {
             parts.append(phrases[.collapsed])
         }
         if traits.contains(.notEnabled) { parts.append(phrases[.dimmed]) }

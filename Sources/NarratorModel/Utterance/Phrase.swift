@@ -37,6 +37,9 @@ public enum Phrase: String, CaseIterable, Sendable {
     case columnHeader, rowHeader
     /// "table with {rows} rows {columns} columns": said with a table's name as the tables rotor reaches it.
     case tableSize
+    /// "row {row}, column {column}": said after the cell a cell move reached, as Orca says
+    /// the coordinates (counted from 1, the header row and column included).
+    case cellPosition
     /// Said when a cell move meets the table's edge, and focus stays (Orca's words).
     case beginningOfRow, endOfRow, topOfColumn, bottomOfColumn
 }
