@@ -21,11 +21,10 @@ extension ATSPIBridge {
             givenUp.formIntersection(present)
             for name in present.sorted() where applications[name] == nil && !givenUp.contains(name) {
                 var arrived = BridgeApplication()
-                arrived.arrived = desktopListed
+                arrived.arrived = true
                 applications[name] = arrived
                 read(name)
             }
-            desktopListed = true
             for name in Set(applications.keys).subtracting(present).sorted() { forget(name) }
         case .read(let id, let request):
             // A read of an application forgotten meanwhile is answered into nothing. The read is
@@ -148,9 +147,11 @@ extension ATSPIBridge {
             armRetry()
         case .read(let title, let windows):
             if application.unresponsive { journal("\(title) (\(name)) answers again") }
-            // An application that just started may have activated its window before it was on
-            // the registry's list, when nothing could be asked of it (GTK 4 does; a slow start
-            // does): its first read enters the window it finds active, unless an activation waits.
+            // An application may have activated its window before it could be read: one that just
+            // started, before it was on the registry's list (GTK 4 does; a slow start does), or one
+            // that ran before the bridge did (the window the user is in when Narrator starts, whose
+            // focus Narrator's keys need). Its first read enters the window it finds active, unless
+            // an activation waits.
             let lostActivation = application.arrived && application.windows.isEmpty
                 ? windows.first { $0.states.contains(.active) && !application.waiting.contains(.activate(window: $0.path)) }?.path : nil
             application.arrived = false

@@ -70,8 +70,6 @@ public struct ATSPIBridge: Sendable {
     private var nextActivation = 1
     /// The accessibility bus went away: a new one is looked for.
     private var busGone = false
-    /// The desktop was listed once: applications found after that arrived while the bridge ran.
-    var desktopListed = false
     /// The effects of the input being handled, and its time.
     var effects: [BridgeEffect] = []
     /// Each application's questions in flight and waiting (``QuestionWindow``), and where each

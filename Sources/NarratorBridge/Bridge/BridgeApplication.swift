@@ -17,8 +17,9 @@ struct BridgeApplication: Sendable {
     var unread: [UnreadChildren] = []
     /// The read of such children in flight, if any.
     var fillRead: ReadID?
-    /// It came on the desktop while the bridge ran (not found at its start): its first read
-    /// enters the window it finds active, whose activation may have come before it could be read.
+    /// Its first read is still to come: that read enters the window it finds active, whose
+    /// activation came before the application could be read (it started meanwhile, or ran
+    /// before the bridge did).
     var arrived = false
     /// The window that first read entered: the activation event that may still come for it is
     /// not said a second time.
