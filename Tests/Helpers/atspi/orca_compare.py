@@ -132,6 +132,7 @@ sys.path.insert(0, SSIP_HELPERS)
 from harness_common import emit, install_signal_cleanup, tail, wait_for_socket  # noqa: E402
 from ssip_tap import speak_texts  # noqa: E402
 import orca_session  # noqa: E402
+import page_keys  # noqa: E402
 from orca_session import TOOLS, plain  # noqa: E402
 
 TREE = "narrator-fixture: Narrator fixture"
@@ -147,6 +148,7 @@ ROLE_WORDS = {
     "link": ["link"],
     "entry": ["entry", "text field", "edit", "text"],
     "heading": ["heading"],
+    **page_keys.ROLE_WORDS,
 }
 
 # The keys pressed, in order, and the facts of what has focus afterwards. A fact absent from a
@@ -191,7 +193,9 @@ KEY_ECHO = {"tab", "space", "right", "left", "up", "down", "return", "enter", "h
 
 FACT_ORDER = ["title", "name", "role", "state", "value", "position", "status",
               # the application scenarios' (after the fixture's, whose output they leave as it was)
-              "level", "line", "word", "char", "text", "deleted", "typed"]
+              "level", "line", "word", "char", "text", "deleted", "typed",
+              # page-keys'
+              "wrap", "size", "header", "place"]
 
 
 def words(text):
@@ -200,6 +204,9 @@ def words(text):
 
 def fact_patterns(kind, expected):
     """Regular expressions, any of which carries the fact."""
+    own = page_keys.fact_patterns(kind, expected)
+    if own is not None:
+        return own
     if kind == "role":
         return [r"\b%s\b" % re.escape(w) for w in ROLE_WORDS[expected]]
     if kind == "state":
@@ -324,6 +331,10 @@ SCENARIOS = {
                 "focus_at_once": True,
                 # page load: the frame, "Finished loading", the page summary, then Orca's Say All
                 "first_quiet": 3.0, "first_timeout": 90, "first_extra": 2.0},
+    # Browse mode's structural and table keys, Orca's phase then Narrator's (page_keys.py).
+    "page-keys": {"steps": page_keys.STEPS, "timeout": 420, "app": "firefox", "page": page_keys.PAGE,
+                  "tree_marker": page_keys.TITLE, "focus_at_once": True, "phases": True,
+                  "first_quiet": 3.0, "first_timeout": 90, "first_extra": 2.0},
 }
 
 # Firefox: a fresh profile with no first-run pages and no background traffic
@@ -447,6 +458,10 @@ class Compare(orca_session.Session):
         if not (wait_for_socket(self.socket, 20, self.narratord) and wait_for_socket(self.ssip, 10, self.narratord)):
             raise RuntimeError("narratord did not listen: " + tail(self.scope.path("narratord.err")))
         self.step("narratord", socket=self.socket, ssip=self.ssip, pid=self.narratord.pid)
+        self.args.ssip_socket = self.ssip
+
+    def start_bridge(self):
+        b = self.opts.bin
         self.bridge = self.scope.spawn("bridge", [os.path.join(b, "narrator-atspi"), "run", "--socket", self.socket],
                                        env=self.env)
         deadline = time.monotonic() + 20
@@ -458,7 +473,6 @@ class Compare(orca_session.Session):
                 raise RuntimeError("narrator-atspi exited %s: %s" % (self.bridge.returncode, tail(self.scope.path("bridge.err"))))
             time.sleep(0.1)
         self.step("narrator-atspi", pid=self.bridge.pid)
-        self.args.ssip_socket = self.ssip
 
     def ctl(self, *args, timeout=30):
         return subprocess.run([os.path.join(self.opts.bin, "narratorctl"), "--socket", self.socket] + list(args),
@@ -715,7 +729,7 @@ class Compare(orca_session.Session):
                 f.write(MOUSEPAD_TEXT)
             argv = ["/usr/bin/mousepad", path]
         else:
-            page = os.path.abspath(FIREFOX_PAGE)
+            page = os.path.abspath(self.sc.get("page", FIREFOX_PAGE))
             if not os.path.exists(page):
                 raise RuntimeError("no page: " + page)
             prof = self.scope.path("ffprofile")
@@ -758,7 +772,8 @@ class Compare(orca_session.Session):
             # (as in /tmp/investigate/orca): a windowfocus later, while Orca reads the loaded page,
             # makes Orca cancel that and say nothing more.
             self.focus_r = self.xdo("windowfocus", "--sync", self.window)
-        self.wait_for_tree()
+        if not self.sc.get("phases"):  # (the bridge starts in the second phase)
+            self.wait_for_tree()
 
     def wait_for_tree(self):
         """Until the bridge has mirrored the window (Firefox: once the page's title is the window's)."""
@@ -865,7 +880,9 @@ class Compare(orca_session.Session):
         else:
             t_mono, t_wall = self.t(), time.time()
         printed = None
-        if who == "setup":
+        if who in ("orca-setup", "narrator-setup") or (who == "narrator" and spec.get("narrator") == "key"):
+            r = self.xdo("key", spec["key"])
+        elif who == "setup":
             r = self.ctl(*spec["narrator"])
             printed = (r.stdout + r.stderr).strip()
             self.step("narratorctl " + " ".join(spec["narrator"]), status=r.returncode, printed=printed)
@@ -878,16 +895,7 @@ class Compare(orca_session.Session):
         else:
             r = self.xdo("key", spec["key"])
         if first:
-            # readiness: Orca's first words about the window, then quiet (Firefox: the page load and
-            # Orca's Say All of the page)
-            deadline = time.monotonic() + 40
-            while time.monotonic() < deadline and not any(e[0] >= self.app_t for e in self.orca_events()):
-                time.sleep(0.1)
-            time.sleep(self.opts.settle)
-            settled = self.quiet_app(t_wall, self.sc.get("first_quiet", 1.5), self.sc.get("first_timeout", 30))
-            if self.sc.get("first_extra"):
-                time.sleep(self.sc["first_extra"])
-                settled = self.quiet_app(t_wall, 2.0, 60) and settled
+            settled = self.app_read(t_wall)
         else:
             time.sleep(self.opts.settle)
             settled = self.quiet_app(t_wall)
@@ -898,7 +906,35 @@ class Compare(orca_session.Session):
             raise RuntimeError("during step %d (%s) these exited: %s" % (
                 index, spec["step"], ", ".join("%s (status %s)" % d for d in dead)))
 
+    def orca_heard_app(self, timeout=40):
+        """Until Orca's first words about the window; whether they came."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if any(e[0] >= self.app_t for e in self.orca_events()):
+                return True
+            time.sleep(0.1)
+        return False
+
+    def app_read(self, since_wall):
+        """Until Orca's first words about the window, then quiet (Firefox: the page load and Orca's
+        Say All of the page); whether it came."""
+        self.orca_heard_app()
+        time.sleep(self.opts.settle)
+        settled = self.quiet_app(since_wall, self.sc.get("first_quiet", 1.5), self.sc.get("first_timeout", 30))
+        if self.sc.get("first_extra"):
+            time.sleep(self.sc["first_extra"])
+            settled = self.quiet_app(since_wall, 2.0, 60) and settled
+        return settled
+
+    def stop(self, proc):
+        """Kills a process group of this run now, and forgets it (so that close() does not signal a
+        process group id the system may have given to someone else since)."""
+        self.scope.kill(proc, grace=0.5)
+        self.scope.procs = [(n, p) for (n, p) in self.scope.procs if p is not proc]
+
     def run_app_steps(self):
+        if self.sc.get("phases"):
+            return page_keys.run_phases(self)
         specs = self.sc["steps"]
         for i, spec in enumerate(specs):
             if not spec.get("narrator"):
@@ -936,7 +972,7 @@ class Compare(orca_session.Session):
         for i, s in enumerate(self.steps):
             t_end = self.steps[i + 1]["t"] if i + 1 < len(self.steps) else float("inf")
             w_end = self.steps[i + 1]["wall"] if i + 1 < len(self.steps) else float("inf")
-            names = echo_names(s.get("key")) if s["who"] in ("both", "orca") and s.get("key") else MODIFIER_ECHO
+            names = echo_names(s.get("key")) if s["who"] in ("both", "orca", "orca-setup") and s.get("key") else MODIFIER_ECHO
             counted, echo = [], []
             for (t, kind, raw, x, o) in events:
                 if not s["t"] <= t < t_end or not x:
@@ -960,7 +996,7 @@ class Compare(orca_session.Session):
         self.setup_steps = [{"step": s["step"], "command": s.get("narrator"), "printed": s.get("printed"),
                              "orca": [x["text"] for x in windows[i]["orca"]],
                              "narrator": [x["text"] for x in windows[i]["narrator"]]}
-                            for i, s in enumerate(self.steps) if s["who"] == "setup"]
+                            for i, s in enumerate(self.steps) if s["who"].endswith("setup")]
 
         def side(i, reader):
             w = windows[i]
@@ -980,7 +1016,7 @@ class Compare(orca_session.Session):
             ofacts, oextra = carried(otext, spec["facts"])
             nfacts, nextra = carried(ntext, spec["facts"])
             key = spec["key"] or "(windowfocus)"
-            if spec.get("narrator"):
+            if spec.get("narrator") and spec["narrator"] != "key":
                 key = "%s (Orca) / `narratorctl %s` (Narrator)" % (spec["key"], " ".join(spec["narrator"]))
             r = {
                 "kind": "step", "scenario": self.scenario, "n": n, "step": spec["step"], "key": key,
@@ -992,7 +1028,7 @@ class Compare(orca_session.Session):
                          "words": len(words(otext)), "facts": ofacts, "other_words": oextra},
                 "narrator": {"texts": ntexts, "words": len(words(ntext)), "facts": nfacts, "other_words": nextra},
             }
-            if spec.get("narrator"):
+            if spec.get("narrator") and spec["narrator"] != "key":
                 r["narrator"]["printed"] = self.steps[ni].get("printed") if ni is not None else None
                 r["meanwhile"] = {
                     "narrator_during_orca_key": [x["text"] for x in windows[oi]["narrator"]] if oi is not None else [],
@@ -1015,12 +1051,6 @@ class QuietCompare(Compare):
         d.update(extra)
         sys.stderr.write(json.dumps(d, sort_keys=True) + "\n")
         sys.stderr.flush()
-
-    def stop(self, proc):
-        """Kills a process group of this run now, and forgets it (so that close() does not signal a
-        process group id the system may have given to someone else since)."""
-        self.scope.kill(proc, grace=0.5)
-        self.scope.procs = [(n, p) for (n, p) in self.scope.procs if p is not proc]
 
 
 def ms(seconds):
@@ -1216,9 +1246,11 @@ def main():
     p.add_argument("--settle", type=float, default=1.0, help="seconds to wait after each key before checking for quiet")
     p.add_argument("--scenario", choices=sorted(SCENARIOS), default="fixture",
                    help="fixture (the GTK fixture, the default), mousepad (caret keys and typing in Mousepad) or "
-                        "firefox (Firefox ESR on Tests/Helpers/firefox/page.html: Tab, the check box, headings)")
+                        "firefox (Firefox ESR on Tests/Helpers/firefox/page.html: Tab, the check box, headings) or "
+                        "page-keys (browse mode's structural and table keys on Tests/Helpers/firefox/structure.html, "
+                        "Orca's phase then Narrator's: page_keys.py)")
     p.add_argument("--timeout", type=float, default=None,
-                   help="the whole run; then everything is killed (default: fixture 240, mousepad 300, firefox 420)")
+                   help="the whole run; then everything is killed (default: fixture 240, mousepad 300, firefox and page-keys 420)")
     p.add_argument("--orca-debug", action="store_true", help="Orca's --debug-file, into --log-dir")
     p.add_argument("--orca-wait", type=float, default=120,
                    help="seconds to wait for other Orcas of this user on the machine to end before starting ours "
@@ -1257,6 +1289,8 @@ def main():
         c.start_desktop()
         timings["desktop"] = c.t()
         c.start_narrator()
+        if not c.sc.get("phases"):
+            c.start_bridge()
         timings["narrator"] = c.t()
         c.start_sound_and_server()  # the tap in front of narratord's SSIP socket
         timings["before orca"] = c.t()

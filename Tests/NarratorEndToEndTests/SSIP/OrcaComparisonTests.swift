@@ -4,28 +4,43 @@ import NarratorTestSupport
 import Testing
 
 extension SSIPClientTests {
-    /// Narrator beside Orca 43 on the same keys in the GTK fixture, on one headless desktop:
+    /// Narrator beside Orca 43 on the same keys, on one headless desktop:
     /// Tests/Helpers/atspi/orca_compare.py runs narratord, narrator-atspi and Orca (speaking
-    /// through narratord's SSIP server) and says, key by key, which facts (title, name, role,
-    /// state, value, position, status) each said. docs/atspi.md holds the table it prints.
+    /// through narratord's SSIP server) and says, key by key, which facts each said (title, name,
+    /// role, state, value, position, status; on a page a heading's level, a table's size, a cell's
+    /// header and place, the wrap). docs/atspi.md holds the tables it prints.
     @Suite struct OrcaComparisonTests {
         static var script: String { BuiltProducts.repository + "/Tests/Helpers/atspi/orca_compare.py" }
 
+        static let enabled = SSIPTests.hasOrcaDesktop && ProcessInfo.processInfo.environment["NARRATOR_SSIP_SERVER"] != "speech-dispatcher"
+
         @Test(
             "Narrator says every fact Orca says, key by key, in no more words",
-            .enabled(if: SSIPTests.hasOrcaDesktop && ProcessInfo.processInfo.environment["NARRATOR_SSIP_SERVER"] != "speech-dispatcher",
-                     "Orca's headless desktop is not installed (make test-deps), or the SSIP tests run against speech-dispatcher"))
+            .enabled(if: enabled, "Orca's headless desktop is not installed (make test-deps), or the SSIP tests run against speech-dispatcher"))
         func narratorCarriesWhatOrcaCarries() throws {
+            try Self.compare(scenario: "fixture", timeout: 170, steps: 12)
+        }
+
+        @Test(
+            "On a page in Firefox, browse mode's structural and table keys: Narrator says every fact Orca says at each, in no more words in all",
+            .enabled(if: enabled && SSIPTests.installed("/usr/bin/firefox-esr"), "Orca's headless desktop or Firefox ESR is not installed (make test-deps), or the SSIP tests run against speech-dispatcher"))
+        func structuralAndTableKeysOnAPage() throws {
+            try Self.compare(scenario: "page-keys", timeout: 300, steps: 23)
+        }
+
+        /// Runs orca_compare.py's `scenario` and checks its steps: each fact Orca said at a key,
+        /// Narrator said at that key too, and Narrator said no more words in all.
+        static func compare(scenario: String, timeout: Int, steps expected: Int) throws {
             var environment = ProcessInfo.processInfo.environment
             environment["PYTHONDONTWRITEBYTECODE"] = "1"
-            var arguments = [Self.script, "--bin", BuiltProducts.directory, "--timeout", "170"]
-            if let logs = environment["NARRATOR_SSIP_LOG_DIR"] { arguments += ["--log-dir", logs + "/orca-compare"] }
-            let run = try CompletedRun.run("/usr/bin/python3", arguments, environment: environment, timeout: .seconds(200))
+            var arguments = [script, "--scenario", scenario, "--bin", BuiltProducts.directory, "--timeout", "\(timeout)"]
+            if let logs = environment["NARRATOR_SSIP_LOG_DIR"] { arguments += ["--log-dir", logs + "/orca-compare-" + scenario] }
+            let run = try CompletedRun.run("/usr/bin/python3", arguments, environment: environment, timeout: .seconds(timeout + 30))
             let lines = run.lines.compactMap { try? JSONParser().parse($0) }
             let summary = try #require(SSIPTests.final(lines, kind: "summary"), "no summary: \(run.stdout.suffix(2000)) \(run.stderr.suffix(3000))")
             #expect(summary["ok"] == true, "\(summary["error"] ?? nil) \(run.stderr.suffix(2000))")
             let steps = lines.filter { $0["kind"] == "step" }
-            #expect(steps.count >= 12, "\(steps.count) steps")
+            #expect(steps.count >= expected, "\(steps.count) steps")
             // Each fact Orca said at a key, Narrator said at that key too.
             for step in steps {
                 guard case .object(let orca)? = step["orca"]?["facts"] else { continue }
