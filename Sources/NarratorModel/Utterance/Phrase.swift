@@ -37,6 +37,8 @@ public enum Phrase: String, CaseIterable, Sendable {
     case columnHeader, rowHeader
     /// "table with {rows} rows {columns} columns": said with a table's name as the tables rotor reaches it.
     case tableSize
+    /// "table": what brief verbosity says of a table instead of its size.
+    case table
     /// Said when a cell move meets the table's edge, and focus stays (Orca's words).
     case beginningOfRow, endOfRow, topOfColumn, bottomOfColumn
 }
