@@ -14,15 +14,22 @@ extension AccessibleSnapshot {
     }
 
     /// Where the object at `path` is, as detailed where am I says it after the object itself:
-    /// its place among its like ("item 2 of 3"), then each list, table and landmark around it,
-    /// innermost first ("in list of 3 items", "in table Race schedule", "in landmark
-    /// Navigation"). Empty when the window says nothing of it.
+    /// its place among its like ("item 2 of 3"; in a table, "row 2 of 4, column 1 of 3"), then
+    /// each list, table, landmark and form around it, innermost first ("in list of 3 items", "in
+    /// table Race schedule", "in landmark Navigation"). Empty when the window says nothing of it.
     func whereabouts(of path: String) -> [String] {
         guard let chain = ancestry(to: path) else { return [] }
         var said: [String] = []
-        // The object's own place, or its list item's or row's (a link in a list item).
-        let placed = Set([ATSPIRole.listItem, .tableRow, .treeItem, .pageTab, .menuItem, .radioButton, .radioMenuItem, .checkMenuItem])
-        if let index = chain.lastIndex(where: { placed.contains($0.role) }), index > 0 {
+        // The object's own place, or its cell's, list item's or row's (a link in a list item).
+        let cells = Set([ATSPIRole.tableCell, .columnHeader, .rowHeader, .tableColumnHeader, .tableRowHeader])
+        let placed = Set([ATSPIRole.listItem, .treeItem, .pageTab, .menuItem, .radioButton, .radioMenuItem, .checkMenuItem])
+        if let row = chain.lastIndex(where: { $0.role == .tableRow }), row > 0, row + 1 < chain.count {
+            let rows = chain[row - 1].children.filter { $0.role == .tableRow }
+            let inRow = chain[row].children.filter { cells.contains($0.role) }
+            if let r = rows.firstIndex(where: { $0.path == chain[row].path }), let c = inRow.firstIndex(where: { $0.path == chain[row + 1].path }) {
+                said.append("row \(r + 1) of \(rows.count), column \(c + 1) of \(inRow.count)")
+            }
+        } else if let index = chain.lastIndex(where: { placed.contains($0.role) }), index > 0 {
             let item = chain[index]
             if let position = item.position {
                 said.append("item \(position.index) of \(position.count)")

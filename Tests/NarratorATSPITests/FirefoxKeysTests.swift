@@ -106,7 +106,7 @@ extension RealApplications {
             #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "a key reached the page")
         }
 
-        @Test("Narrator+H's learn mode says what a key does without doing it; Escape leaves; Narrator+T says the time, KP_Enter where the focus is, Narrator+KP_Enter the title, Narrator+R it again, KP_5 the item and twice spells it; Narrator+S silences speech and brings it back; Narrator+V brief drops the table's size; Control stops speech; Insert twice reaches the page")
+        @Test("Narrator+H's learn mode says what a key does without doing it; Escape leaves; Narrator+T says the time, KP_Enter where the focus is (twice, in a table, its row and column), Narrator+KP_Enter the title, Narrator+R it again, KP_5 the item and twice spells it; Narrator+S silences speech and brings it back; Narrator+V brief drops the table's size; Control stops speech; Insert twice reaches the page")
         func commandKeys() throws {
             let session = try FirefoxPage.open(Self.page)
             #expect(try session.hear("Insert+h") == ["Learn mode. Press any key to hear what it does; Escape leaves."])
@@ -143,6 +143,11 @@ extension RealApplications {
             // Verbosity brief: T says the table without its size.
             #expect(try session.hear("Insert+v") == ["Verbosity brief."])
             #expect(try session.hear("t") == ["Race schedule, table, Race, column header"])
+            // Where am I twice: after the cell, its row and column and the table it is in.
+            Thread.sleep(forTimeInterval: 0.6)
+            try session.xdotool("key", "--delay", "150", "KP_Enter", "KP_Enter")
+            let detail = "Row 1 of 4, column 1 of 3, in table Race schedule, in Narrator keys page — Mozilla Firefox."
+            try session.wait("where am I's detail") { try session.said(after: 0).last == detail }
             #expect(try session.hear("Insert+v") == ["Verbosity verbose."])
             _ = try session.hear("Control+Home")
 

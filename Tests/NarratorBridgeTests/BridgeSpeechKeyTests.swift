@@ -142,13 +142,15 @@ import Testing
         #expect(bare.sent() == [.stop, .speak(text: "Regatta"), .stop, .speak(text: "No status bar.")])
     }
 
-    @Test("where am I pressed twice: the focus, then the form it is in and the window")
+    @Test("where am I pressed twice: the focus, then (after it, a low announcement) the form it is in and the window")
     func whereAmITwiceSaysWhereItIs() {
         var h = Self.on(5)
         Self.tap(&h, "KP_Enter")
         #expect(h.sent() == [.focus(tree: Self.tree, element: "5")])
         Self.tap(&h, "KP_Enter", gap: .milliseconds(200))
-        #expect(h.sent() == [.focus(tree: Self.tree, element: "5"), .speak(text: "In form Entry, in Regatta.")])
+        #expect(h.sent() == [
+            .focus(tree: Self.tree, element: "5"), .announce(text: "In form Entry, in Regatta.", priority: .low, tree: nil, element: nil, key: "where am I"),
+        ])
     }
 
     @Test("where an object is: its place among its like (its list item's), then the list, table and landmark around it")
@@ -156,12 +158,15 @@ import Testing
         let window = Self.browser().windows[0]
         #expect(window.whereabouts(of: "/org/a11y/atspi/accessible/11") == ["item 2 of 3", "in list of 3 items"])
         #expect(window.whereabouts(of: "/org/a11y/atspi/accessible/3") == [])
+        let rows = (0..<4).map { row in
+            Object.object(30 + row, .tableRow, children: (0..<3).map { Object.object(40 + row * 3 + $0, row == 0 ? .columnHeader : .tableCell, "cell") })
+        }
         let table = Object.object(1, .frame, children: [
             Object.object(20, .landmark, "Results", children: [
-                Object.object(21, .table, "Race schedule", children: [Object.object(22, .tableCell, "Start")]),
+                Object.object(21, .table, "Race schedule", children: [Object.object(22, .caption, "Race schedule")] + rows),
             ]),
         ])
-        #expect(table.whereabouts(of: "/org/a11y/atspi/accessible/22") == ["in table Race schedule", "in landmark Results"])
+        #expect(table.whereabouts(of: "/org/a11y/atspi/accessible/47") == ["row 3 of 4, column 2 of 3", "in table Race schedule", "in landmark Results"])
         #expect(window.statusBarText == "Done" && table.statusBarText == nil)
     }
 }

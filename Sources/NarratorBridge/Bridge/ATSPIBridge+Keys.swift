@@ -92,7 +92,11 @@ extension ATSPIBridge {
         case .whereAmI:
             guard let focus = narratorFocus else { return say("No window has the focus.") }
             send(.key(what: command.rawValue, command: .focus), .focus(tree: focus.tree, element: focus.element))
-            if presses >= 2, let more = whereabouts(of: focus) { send(.key(what: command.rawValue, command: .speak), .speak(text: more)) }
+            // Twice, where it is: said after the focus (a low announcement waits for it; a `speak`
+            // would cut it off).
+            if presses >= 2, let more = whereabouts(of: focus) {
+                send(.key(what: command.rawValue, command: .announce), .announce(text: more, priority: .low, tree: nil, element: nil, key: "where am I"))
+            }
         case .nextItem: move(.next, command)
         case .previousItem: move(.previous, command)
         case .rateFaster, .rateSlower:
