@@ -149,7 +149,7 @@ import Testing
         #expect(h.sent() == [.focus(tree: Self.tree, element: "5")])
         Self.tap(&h, "KP_Enter", gap: .milliseconds(200))
         #expect(h.sent() == [
-            .focus(tree: Self.tree, element: "5"), .announce(text: "In form Entry, in Regatta.", priority: .low, tree: nil, element: nil, key: "where am I"),
+            .focus(tree: Self.tree, element: "5"), .announce(text: "In form Entry, in Regatta.", priority: .low, tree: nil, element: nil, key: nil),
         ])
     }
 

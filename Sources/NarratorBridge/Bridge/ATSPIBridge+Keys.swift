@@ -95,7 +95,7 @@ extension ATSPIBridge {
             // Twice, where it is: said after the focus (a low announcement waits for it; a `speak`
             // would cut it off).
             if presses >= 2, let more = whereabouts(of: focus) {
-                send(.key(what: command.rawValue, command: .announce), .announce(text: more, priority: .low, tree: nil, element: nil, key: "where am I"))
+                send(.key(what: command.rawValue, command: .announce), .announce(text: more, priority: .low, tree: nil, element: nil, key: nil))
             }
         case .nextItem: move(.next, command)
         case .previousItem: move(.previous, command)
