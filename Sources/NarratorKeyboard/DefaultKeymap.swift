@@ -12,6 +12,9 @@ enum DefaultKeymap {
         Narrator+Control+Up = rate-faster
         Narrator+Control+Down = rate-slower
         Narrator+Control+p = punctuation
+        Narrator+s = speech
+        Narrator+v = verbosity
+        Narrator+r = repeat
         Down = next-item
         Up = previous-item
         Control+Home = first-item
@@ -28,11 +31,13 @@ enum DefaultKeymap {
             common + "\n" + """
                 KP_Enter = where-am-i
                 Narrator+KP_Enter = window-title
+                KP_Begin = current-word
                 """
         case .laptop:
             common + "\n" + """
                 Narrator+Return = where-am-i
                 Narrator+slash = window-title
+                Narrator+k = current-word
                 """
         }
     }

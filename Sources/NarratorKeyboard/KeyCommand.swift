@@ -16,6 +16,13 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     case rateFaster
     case rateSlower
     case punctuation
+    /// Speech on and off, and brief or verbose: said as they change and kept in narratord's settings.
+    case speech
+    case verbosity
+    /// The last thing said, said again as it was.
+    case repeatLast
+    /// The word at Narrator's cursor (a field's at its caret, else the item's text); twice, spelled.
+    case currentWord
     /// Browse mode's structural keys: the next or previous item of a kind.
     case next(Structure)
     case previous(Structure)
@@ -26,7 +33,8 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     case cellDown
 
     public static let allCases: [KeyCommand] =
-        [.learnMode, .browseMode, .whereAmI, .windowTitle, .time, .nextItem, .previousItem, .firstItem, .lastItem, .rateFaster, .rateSlower, .punctuation]
+        [.learnMode, .browseMode, .whereAmI, .windowTitle, .time, .nextItem, .previousItem, .firstItem, .lastItem, .rateFaster, .rateSlower, .punctuation,
+         .speech, .verbosity, .repeatLast, .currentWord]
         + Structure.allCases.flatMap { [KeyCommand.next($0), .previous($0)] } + [.cellLeft, .cellRight, .cellUp, .cellDown]
 
     private static let byName: [String: KeyCommand] = Dictionary(allCases.map { ($0.rawValue, $0) }, uniquingKeysWith: { a, _ in a })
@@ -46,6 +54,10 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .rateFaster: "rate-faster"
         case .rateSlower: "rate-slower"
         case .punctuation: "punctuation"
+        case .speech: "speech"
+        case .verbosity: "verbosity"
+        case .repeatLast: "repeat"
+        case .currentWord: "current-word"
         case .next(let kind): "next-" + kind.rawValue
         case .previous(let kind): "previous-" + kind.rawValue
         case .cellLeft: "cell-left"
@@ -66,7 +78,7 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .learnMode: "learn mode: say what each key does; Escape leaves"
         case .browseMode: "switch between browse mode and focus mode"
         case .whereAmI: "where am I: the focus again; twice, with where it is"
-        case .windowTitle: "the window's title"
+        case .windowTitle: "the window's title; twice, its status bar"
         case .time: "the time; twice, the date"
         case .nextItem: "browse mode: the next item"
         case .previousItem: "browse mode: the previous item"
@@ -75,6 +87,10 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .rateFaster: "speak faster"
         case .rateSlower: "speak slower"
         case .punctuation: "the next punctuation level: none, some, most, all"
+        case .speech: "speech off, or on again"
+        case .verbosity: "verbosity brief or verbose"
+        case .repeatLast: "say the last thing said again"
+        case .currentWord: "the word at the cursor; twice, spelled"
         case .next(let kind): "browse mode: the next \(kind.singular)"
         case .previous(let kind): "browse mode: the previous \(kind.singular)"
         case .cellLeft: "browse mode: the cell to the left, in a table"
@@ -89,7 +105,7 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     /// application, as a letter must in a field.
     public var browseOnly: Bool {
         switch self {
-        case .learnMode, .browseMode, .whereAmI, .windowTitle, .time, .rateFaster, .rateSlower, .punctuation: false
+        case .learnMode, .browseMode, .whereAmI, .windowTitle, .time, .rateFaster, .rateSlower, .punctuation, .speech, .verbosity, .repeatLast, .currentWord: false
         case .nextItem, .previousItem, .firstItem, .lastItem, .next, .previous, .cellLeft, .cellRight, .cellUp, .cellDown: true
         }
     }

@@ -38,7 +38,11 @@ public enum KeymapListing {
             the application; Tab into such a field says "Focus mode" after the field, and out of it
             "Browse mode", as Orca says them. Escape in such a field goes back to browse mode. Every other key reaches
             the application unchanged. Rate and punctuation have no key in Orca 43; theirs are
-            Narrator's own.
+            Narrator's own. Orca has no command to repeat what was last said: `Narrator+r` is
+            Narrator's own, a chord Orca binds to nothing. `current-word` is on Orca's keys for the
+            review cursor's current word (KP_5, which is `KP_Begin` with Num Lock off, and
+            Orca+K), once the word and twice spelled, at Narrator's cursor: a field's word at its
+            caret, else the item's text.
 
             | command | desktop | laptop | what it does |
             |---|---|---|---|
@@ -67,8 +71,7 @@ public enum KeymapListing {
             These reach the application unchanged until Narrator has the command: U and V (unvisited
             and visited links), L (lists), M (landmarks), D (live regions), P
             (paragraphs), Q (block quotes), S, O and A, Orca's other table keys (Alt+Shift+Home and End to the first and last cell, Alt+Shift+R and C to set dynamic headers), Say All
-            (KP_Add), flat review (the keypad), speech on and off, verbosity, repeat the last
-            utterance, spell the current word. Shift with a digit is read as the US
+            (KP_Add), flat review (the keypad's other keys). Shift with a digit is read as the US
             layout writes it (Shift+2 is `at`).
             Down and Up move by item, not yet by line as laid out; Left and Right by character and
             Control+Left and Right by word are the page's.

@@ -1,5 +1,6 @@
 import Foundation
 import NarratorDesktopHarness
+import NarratorModel
 import NarratorTestSupport
 import Testing
 
@@ -105,7 +106,7 @@ extension RealApplications {
             #expect(try Self.windowTitle(session).hasPrefix("Narrator keys page"), "a key reached the page")
         }
 
-        @Test("Narrator+H's learn mode says what a key does without doing it; Escape leaves; Narrator+T says the time, KP_Enter where the focus is, Narrator+KP_Enter the title; Control stops speech; Insert twice reaches the page")
+        @Test("Narrator+H's learn mode says what a key does without doing it; Escape leaves; Narrator+T says the time, KP_Enter where the focus is (twice, in a table, its row and column), Narrator+KP_Enter the title, Narrator+R it again, KP_5 the item and twice spells it; Narrator+S silences speech and brings it back; Narrator+V brief drops the table's size; Control stops speech; Insert twice reaches the page")
         func commandKeys() throws {
             let session = try FirefoxPage.open(Self.page)
             #expect(try session.hear("Insert+h") == ["Learn mode. Press any key to hear what it does; Escape leaves."])
@@ -123,6 +124,32 @@ extension RealApplications {
             let whereAmI = try session.hear("KP_Enter")
             #expect(whereAmI == ["Harbour regatta, heading level 1"])
             #expect(try session.hear("Insert+KP_Enter") == ["Narrator keys page — Mozilla Firefox"])
+            // The last utterance again, as it was; the current item's text, and twice, spelled.
+            #expect(try session.hear("Insert+r") == ["Narrator keys page — Mozilla Firefox"])
+            #expect(try session.hear("KP_Begin") == ["Harbour regatta"])
+            // (Apart from the press before, which would make the first of these its second.)
+            Thread.sleep(forTimeInterval: 0.6)
+            try session.xdotool("key", "--delay", "150", "KP_Begin", "KP_Begin")
+            try session.wait("the heading spelled") { try session.said(after: 0).last == "H, a, r, b, o, u, r, space, r, e, g, a, t, t, a" }
+
+            // Speech off: said, then nothing is heard (a key still works, its speech dropped
+            // for speech off) until Narrator+S again says it is on.
+            #expect(try session.hear("Insert+s") == ["Speech off."])
+            try session.wait("speech off in narratord's settings") { try session.ctl("get", "speech").stdout == "off\n" }
+            try session.xdotool("key", "KP_Enter")
+            try session.wait("where am I dropped, unheard") { Self.droppedForSpeechOff(session).contains("Harbour regatta, heading level 1") }
+            #expect(try session.hear("Insert+s") == ["Speech on."])
+            #expect(!Self.droppedForSpeechOff(session).contains("Speech on."))
+            // Verbosity brief: T says the table without its size.
+            #expect(try session.hear("Insert+v") == ["Verbosity brief."])
+            #expect(try session.hear("t") == ["Race schedule, table, Race, column header"])
+            // Where am I twice: after the cell, its row and column and the table it is in.
+            Thread.sleep(forTimeInterval: 0.6)
+            try session.xdotool("key", "--delay", "150", "KP_Enter", "KP_Enter")
+            let detail = "Row 1 of 4, column 1 of 3, in table Race schedule, in Narrator keys page — Mozilla Firefox."
+            try session.wait("where am I's detail") { try session.said(after: 0).last == detail }
+            #expect(try session.hear("Insert+v") == ["Verbosity verbose."])
+            _ = try session.hear("Control+Home")
 
             // Rate and punctuation: said as they change, and kept in narratord's settings.
             #expect(try session.hear("Insert+ctrl+Up") == ["Rate 200."])
@@ -145,6 +172,14 @@ extension RealApplications {
             try session.wait("the second Insert at the page") { try Self.windowTitle(session).hasPrefix("reached the page: Insert") }
         }
     
+        /// The texts narratord dropped unsaid because speech was off, as the desktop's monitor saw them.
+        static func droppedForSpeechOff(_ session: BridgedDesktop) -> [String] {
+            let lines = ((try? String(contentsOfFile: session.desktop.directory + "/monitor.out", encoding: .utf8)) ?? "").split(separator: "\n")
+            let events = lines.compactMap { try? JSONParser().parse(String($0)) }
+            let dropped = Set(events.filter { $0["phase"] == "dropped" && $0["reason"] == "speechOff" }.compactMap { $0["utterance"]?.numberValue })
+            return events.filter { $0["phase"] == "queued" && dropped.contains($0["utterance"]?.numberValue ?? -1) }.compactMap { $0["text"]?.stringValue }
+        }
+
         /// Caps Lock's state as `xset q` shows it.
         static func capsLockOn(_ session: BridgedDesktop) throws -> Bool {
             let run = try CompletedRun.run("/usr/bin/xset", ["q"], environment: session.desktop.environment)

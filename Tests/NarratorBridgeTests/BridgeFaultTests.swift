@@ -124,7 +124,7 @@ import Testing
         h.start()
         h.advance(by: .seconds(2))
         #expect(h.said() == ["narrator-atspi: the registry did not list the desktop's applications: no reply in time"])
-        #expect(h.sent() == [.hello(client: "narrator-atspi")])
+        #expect(h.sent() == [.hello(client: "narrator-atspi"), .subscribe])
     }
 
     @Test("narratord going away is said once; nothing is sent while it is away; the bridge tries every second, quietly, and once back says hello and registers every window again")
@@ -148,6 +148,7 @@ import Testing
         saved.change(F.path(3)) { $0.name = "Saved" }
         #expect(h.sent() == [
             .hello(client: "narrator-atspi"),
+            .subscribe,
             .register(saved, application: "fixture"),
             .register(ATSPIMirrorTests.question(), application: "zenity"),
             // Narrator's focus goes where the application's moved meanwhile.

@@ -222,7 +222,7 @@ enum GTKRecording {
     func theFakeIsTheFixture() {
         var h = BridgeHarness(Self.fixture)
         h.start()
-        #expect(h.sent() == [.hello(client: "narrator-atspi"), .register(Self.fixture.windows[0], application: "narrator-fixture")])
+        #expect(h.sent() == [.hello(client: "narrator-atspi"), .subscribe, .register(Self.fixture.windows[0], application: "narrator-fixture")])
         let tree = AccessibilityTree(document: ATSPIMapping.document(window: Self.fixture.windows[0], application: "narrator-fixture"))
         #expect((0..<tree.stops.count).map { tree.utterance(atStop: $0).text } == [
             "Save, button", "Remember me, checked, check box", "Name, Ada, text field", "Volume, 40, adjustable",

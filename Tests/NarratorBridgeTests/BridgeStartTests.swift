@@ -22,6 +22,7 @@ import Testing
         })
         #expect(h.sent() == [
             .hello(client: "narrator-atspi"),
+            .subscribe,
             .register(ATSPIMirrorTests.question(), application: "zenity"),
             .register(ATSPIMappingTests.window, application: "fixture"),
         ])
@@ -43,7 +44,7 @@ import Testing
         // Walked: each object asked what it is, down to the last.
         #expect(read.requests.contains(.role(F.path(1))) && read.requests.contains(.role(F.path(16))))
         #expect(read.requests.contains(.children(F.path(2))))
-        #expect(h.sent() == [.hello(client: "narrator-atspi"), .register(ATSPIMappingTests.window, application: "qt-fixture")])
+        #expect(h.sent() == [.hello(client: "narrator-atspi"), .subscribe, .register(ATSPIMappingTests.window, application: "qt-fixture")])
         #expect(h.said() == [])
     }
 }

@@ -61,7 +61,7 @@ import Testing
             try InvocationParser.parse(["rotor", "headings", "previus"])
         }
         let keys = "voice, rate, pitch, volume, punctuation, hints, hint-delay, engine, engine.keys, engine.focus, engine.announcements, "
-            + "engine.speak, engine.ssip, engine.long, long-text-words, engine-idle"
+            + "engine.speak, engine.ssip, engine.long, long-text-words, engine-idle, speech, verbosity"
         // Refused before asking the daemon, and before the missing value.
         #expect(throws: UsageError("set: KEY must be one of \(keys), not \"rat\"; did you mean rate?", command: "set")) { try InvocationParser.parse(["set", "rat"]) }
         #expect(throws: UsageError("get: KEY must be one of \(keys), not \"hint\"; did you mean hints?", command: "get")) { try InvocationParser.parse(["get", "hint"]) }

@@ -162,6 +162,21 @@ import Testing
         #expect(keys.tap("KP_Enter", gap: .seconds(1)).press == KeyVerdict(take: true, [.run(.whereAmI, presses: 1)]))
     }
 
+    @Test func theCurrentWordAndSpeechKeysActInAFieldToo() {
+        var keys = Keys()
+        // In a field of a page (focus mode's place), KP_5 is still Narrator's: the word at the caret.
+        keys.context = KeyContext(page: true, field: true)
+        #expect(keys.tap("KP_Begin").press == KeyVerdict(take: true, [.run(.currentWord, presses: 1)]))
+        #expect(keys.tap("KP_Begin", gap: .milliseconds(300)).press == KeyVerdict(take: true, [.run(.currentWord, presses: 2)]))
+        _ = keys.down("Insert")
+        #expect(keys.tap("s").press == KeyVerdict(take: true, [.run(.speech, presses: 1)]))
+        #expect(keys.tap("v").press == KeyVerdict(take: true, [.run(.verbosity, presses: 1)]))
+        #expect(keys.tap("r").press == KeyVerdict(take: true, [.run(.repeatLast, presses: 1)]))
+        _ = keys.up("Insert")
+        // Without Narrator's key, r is the field's.
+        #expect(keys.tap("r") == (.pass, .pass))
+    }
+
     @Test func learnModeDescribesEveryKeyAndEscapeLeaves() {
         var keys = Keys()
         _ = keys.down("Insert")

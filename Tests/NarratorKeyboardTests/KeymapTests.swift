@@ -14,6 +14,15 @@ import Testing
         #expect(laptop.command(for: try! KeyChord(parsing: "Narrator+Return")) == .whereAmI)
         #expect(laptop.command(for: try! KeyChord(parsing: "Narrator+slash")) == .windowTitle)
         #expect(laptop.command(for: try! KeyChord(parsing: "KP_Enter")) == nil)
+        // Speech on and off, verbosity, and the current word (KP_5 with Num Lock off; Orca+K),
+        // on Orca's keys; the repeat on Narrator's own (Orca has none).
+        for keymap in [desktop, laptop] {
+            #expect(keymap.command(for: try! KeyChord(parsing: "Narrator+s")) == .speech)
+            #expect(keymap.command(for: try! KeyChord(parsing: "Narrator+v")) == .verbosity)
+            #expect(keymap.command(for: try! KeyChord(parsing: "Narrator+r")) == .repeatLast)
+        }
+        #expect(desktop.command(for: try! KeyChord(parsing: "KP_Begin")) == .currentWord)
+        #expect(laptop.command(for: try! KeyChord(parsing: "Narrator+k")) == .currentWord)
         // Every command has a key on both layouts.
         for command in KeyCommand.allCases {
             #expect(desktop.sorted.contains { $0.command == command }, "\(command) on the desktop")

@@ -82,9 +82,9 @@ extension ATSPIBridge {
         case .focus(let focus):
             narratorFocus = focus
             carryOut(mirror.ownerFocus(tree: focus.tree, element: focus.element))
-        case .speech:
-            // The bridge subscribes to no speech; a stray notice changes nothing.
-            return
+        case .speech(let notice):
+            // Subscribed for the repeat key: what was said last.
+            heard(notice)
         }
     }
 
@@ -130,6 +130,7 @@ extension ATSPIBridge {
         guard !daemonConnected else { return }
         daemonConnected = true
         send(.hello, .hello(client: "narrator-atspi"))
+        send(.subscribe, .subscribe)
         journal("narratord is back at \(configuration.socket); registering \(mirror.trees.count) window(s) again")
         carryOut(mirror.resendAll())
         // The new narratord has no focus: it goes where the application's is, as before.

@@ -87,17 +87,24 @@ extension ATSPIBridge {
         case .time:
             say(presses >= 2 ? time.spokenDate : time.spokenTime)
         case .windowTitle:
-            say(narratorFocus.flatMap { mirror.title(of: $0.tree) } ?? "No window has the focus.")
+            guard let focus = narratorFocus else { return say("No window has the focus.") }
+            say(presses >= 2 ? statusBar(of: focus.tree) : mirror.title(of: focus.tree) ?? "No window has the focus.")
         case .whereAmI:
             guard let focus = narratorFocus else { return say("No window has the focus.") }
             send(.key(what: command.rawValue, command: .focus), .focus(tree: focus.tree, element: focus.element))
-            if presses >= 2, let title = mirror.title(of: focus.tree) { send(.key(what: command.rawValue, command: .speak), .speak(text: "In " + title)) }
+            // Twice, where it is: said after the focus (a low announcement waits for it; a `speak`
+            // would cut it off).
+            if presses >= 2, let more = whereabouts(of: focus) {
+                send(.key(what: command.rawValue, command: .announce), .announce(text: more, priority: .low, tree: nil, element: nil, key: nil))
+            }
         case .nextItem: move(.next, command)
         case .previousItem: move(.previous, command)
         case .rateFaster, .rateSlower:
             send(.key(what: command.rawValue, command: .get), .get(key: "rate"))
         case .punctuation:
             send(.key(what: command.rawValue, command: .get), .get(key: "punctuation"))
+        case .speech, .verbosity, .repeatLast, .currentWord:
+            _ = runSpeechKey(command, presses: presses)
         case .firstItem: toDocumentEnd(.first, command)
         case .lastItem: toDocumentEnd(.last, command)
         case .next(let kind): turn(kind, .next, command)
@@ -146,12 +153,12 @@ extension ATSPIBridge {
         case ("punctuation set", "punctuation"):
             say("Punctuation \(value).")
         default:
-            return
+            _ = speechSettingReplied(what, key: key, value: value)
         }
     }
 
     /// Says `text` at once, cutting off what was being said: a key's answer is wanted now.
-    private mutating func say(_ text: String) {
+    mutating func say(_ text: String) {
         send(.key(what: "stop speech", command: .stop), .stop)
         send(.key(what: "say", command: .speak), .speak(text: text))
     }

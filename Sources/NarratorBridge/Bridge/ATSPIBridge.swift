@@ -90,6 +90,8 @@ public struct ATSPIBridge: Sendable {
     /// The application's focus went to a page's field in browse mode: focus mode, said, until it
     /// leaves the field or Escape.
     var inField = false
+    /// What narratord last started saying (not a hint): what the repeat key says again.
+    var lastSpoken: String?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -110,6 +112,7 @@ public struct ATSPIBridge: Sendable {
         switch input {
         case .started:
             send(.hello, .hello(client: "narrator-atspi"))
+            send(.subscribe, .subscribe)
             rescan()
         case .event(let event):
             take(event)

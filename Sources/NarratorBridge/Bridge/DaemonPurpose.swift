@@ -4,6 +4,8 @@ import NarratorProtocol
 /// as an answer to that command, and a refused update is recovered by registering its window again.
 enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
     case hello
+    /// Speech notices, so that the repeat key knows what was said last.
+    case subscribe
     /// `generation`: the window's registration the request belongs to (``ATSPIMirror/generation(of:)``).
     case register(tree: String, generation: Int)
     case update(tree: String, generation: Int)
@@ -17,6 +19,7 @@ enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
     var command: CommandName {
         switch self {
         case .hello: .hello
+        case .subscribe: .subscribe
         case .register: .register
         case .update: .update
         case .unregister: .unregister
@@ -29,6 +32,7 @@ enum DaemonPurpose: Equatable, Sendable, CustomStringConvertible {
     var description: String {
         switch self {
         case .hello: "hello"
+        case .subscribe: "subscribe"
         case .register(let tree, _): "register \(tree)"
         case .update(let tree, _): "update \(tree)"
         case .unregister(let tree): "unregister \(tree)"

@@ -46,6 +46,7 @@ extension Session {
             let idleBefore = speech.settings.engineIdle
             speech.use(waiting.settings, catalog: configuration.catalog)
             let settings = speech.settings
+            workspace.verbosity = settings.verbosity
             if settings.engineIdle != idleBefore { batch.emit(.engineIdle(settings.engineIdle)) }
             for engine in settings.chosenEngines(among: configuration.engines) where !before.contains(engine) {
                 batch.emit(.warmUp(engine: engine))

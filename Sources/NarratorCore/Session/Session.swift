@@ -61,6 +61,7 @@ public struct Session: Sendable {
         clients = JSONClients()
         batch = SessionBatch(at: configuration.startedAt)
         workspace = Workspace(decoder: TreeDocumentDecoder(limits: configuration.limits.document))
+        workspace.verbosity = settings.verbosity
         plan = SpeechPlan(policy: configuration.policy, configuration: settings.schedulerConfiguration)
         for (tree, policy) in configuration.treePolicies { plan.setPolicy(policy, forTree: tree) }
         ssip = SSIPServer(

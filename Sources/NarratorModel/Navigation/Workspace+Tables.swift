@@ -119,10 +119,10 @@ extension AccessibilityTree {
     }
 
     /// "Race schedule, table with 4 rows 3 columns", for the table whose first cell is the stop
-    /// at `position`.
-    func tableIntroduction(atStop position: Int) -> String? {
+    /// at `position`; brief, "Race schedule, table" (Orca's brief level says the role, not the size).
+    func tableIntroduction(atStop position: Int, verbosity: Verbosity = .verbose) -> String? {
         guard let (_, table) = cellAndTable(atStop: position), let size = nodes[Int(table)].table else { return nil }
-        let words = phrases[.tableSize].replacingAll("{rows}", with: "\(size.rows)").replacingAll("{columns}", with: "\(size.columns)")
+        let words = verbosity == .brief ? phrases[.table] : phrases[.tableSize].replacingAll("{rows}", with: "\(size.rows)").replacingAll("{columns}", with: "\(size.columns)")
         guard let name = nodes[Int(table)].label?.trimmingWhitespace, !name.isEmpty else { return words }
         return name + ", " + words
     }

@@ -13,6 +13,8 @@ public struct Workspace: Sendable {
     /// The action picked with the actions rotor; `activate` performs it. Reset when focus moves.
     public private(set) var selectedAction: String?
     public var decoder: TreeDocumentDecoder
+    /// How much each move says (the user's `verbosity` setting): brief leaves out hints and a table's size.
+    public var verbosity: Verbosity = .verbose
     /// Each tree's revision: a number it gets anew at every change (register, update), never
     /// given twice, so that a tree changed off the loop from one revision is swapped in only if
     /// it is still at that revision (``update(tree:_:path:prepared:)``).
@@ -261,13 +263,13 @@ public struct Workspace: Sendable {
             let round = direction == .next ? positions.first : direction == .previous ? positions.last : nil
             guard let round else { return .moved(boundary(in: tree, at: current)) }
             var outcome = moveFocus(to: round, in: tree)
-            if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: round) { outcome.wrap(saying: table) }
+            if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: round, verbosity: verbosity) { outcome.wrap(saying: table) }
             outcome.wrap(saying: tree.phrases[direction == .next ? .wrappedToTop : .wrappedToBottom])
             return .moved(outcome)
         }
         var outcome = moveFocus(to: target, in: tree)
         // A table is reached at its first cell, said after the table's name and size.
-        if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: target) { outcome.wrap(saying: table) }
+        if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: target, verbosity: verbosity) { outcome.wrap(saying: table) }
         return .moved(outcome)
     }
 
@@ -369,7 +371,7 @@ public struct Workspace: Sendable {
         focus = target
         lastFocus[tree.name] = target.element
         let title = entering && speaksTitle ? tree.title : nil
-        let (utterance, spokenText) = tree.utterance(atStop: position, enteringWithTitle: title)
+        let (utterance, spokenText) = tree.utterance(atStop: position, enteringWithTitle: title, verbosity: verbosity)
         return FocusOutcome(focus: target, utterance: utterance, title: title, spokenText: spokenText, boundary: false)
     }
 
@@ -377,7 +379,7 @@ public struct Workspace: Sendable {
         let target = Focus(tree: tree.name, element: tree.stopID(at: position))
         focus = target
         lastFocus[tree.name] = target.element
-        return FocusOutcome(focus: target, utterance: tree.utterance(atStop: position), title: nil, boundary: true)
+        return FocusOutcome(focus: target, utterance: tree.utterance(atStop: position, verbosity: verbosity), title: nil, boundary: true)
     }
 }
 

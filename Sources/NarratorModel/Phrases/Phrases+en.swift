@@ -11,7 +11,7 @@ extension PhraseData {
         "headingLevel": "heading level {level}",
         "actionsAvailable": "actions available",
         "wrappedToTop": "wrapped to top", "wrappedToBottom": "wrapped to bottom", "cannotAdjust": "cannot be adjusted",
-        "columnHeader": "column header", "rowHeader": "row header", "tableSize": "table with {rows} rows {columns} columns",
+        "columnHeader": "column header", "rowHeader": "row header", "tableSize": "table with {rows} rows {columns} columns", "table": "table",
         "cellPosition": "row {row}, column {column}",
         "beginningOfRow": "Beginning of row", "endOfRow": "End of row", "topOfColumn": "Top of column", "bottomOfColumn": "Bottom of column",
         "checkBox": "check box", "radioButton": "radio button", "comboBox": "combo box", "textField": "text field",

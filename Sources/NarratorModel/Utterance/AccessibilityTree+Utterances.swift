@@ -4,9 +4,11 @@ extension AccessibilityTree {
     /// The phrase table for this tree's language.
     public var phrases: PhraseTable { PhraseTable.forLanguage(language) }
 
-    /// The utterance for the stop at a reading-order position.
-    public func utterance(atStop position: Int) -> Utterance {
-        utterance(forSlot: stops[position], phrases: phrases)
+    /// The utterance for the stop at a reading-order position; `brief` has no hint.
+    public func utterance(atStop position: Int, verbosity: Verbosity = .verbose) -> Utterance {
+        var utterance = utterance(forSlot: stops[position], phrases: phrases)
+        if verbosity == .brief { utterance.hint = nil }
+        return utterance
     }
 
     /// The utterance for the stop at `position` when focus enters the tree, and the text spoken
@@ -14,12 +16,12 @@ extension AccessibilityTree {
     /// said once ("Library" entering on a "Library" heading says "Library, heading"); any other part
     /// is kept even when it happens to be the same word (a tree titled "Image" entering on a picture
     /// still says its role: "Image, Sunset, image").
-    public func utterance(atStop position: Int, enteringWithTitle title: String?) -> (utterance: Utterance, spokenText: String) {
+    public func utterance(atStop position: Int, enteringWithTitle title: String?, verbosity: Verbosity = .verbose) -> (utterance: Utterance, spokenText: String) {
         let slot = stops[position]
         let node = nodes[Int(slot)]
         let phrases = self.phrases
         var parts = utteranceParts(forSlot: slot, phrases: phrases)
-        let utterance = Utterance(text: Utterance.join(parts), hint: hint(slot, node: node, phrases: phrases))
+        let utterance = Utterance(text: Utterance.join(parts), hint: verbosity == .brief ? nil : hint(slot, node: node, phrases: phrases))
         guard let title = title?.trimmingWhitespace, !title.isEmpty else { return (utterance, utterance.text) }
         if let label = labelParts(slot, node: node, phrases: phrases).first, label.trimmingWhitespace.lowercased() == title.lowercased(),
            let index = parts.firstIndex(of: label)

@@ -40,6 +40,8 @@ public enum Phrase: String, CaseIterable, Sendable {
     /// "row {row}, column {column}": said after the cell a cell move reached, as Orca says
     /// the coordinates (counted from 1, the header row and column included).
     case cellPosition
+    /// "table": what brief verbosity says of a table instead of its size.
+    case table
     /// Said when a cell move meets the table's edge, and focus stays (Orca's words).
     case beginningOfRow, endOfRow, topOfColumn, bottomOfColumn
 }

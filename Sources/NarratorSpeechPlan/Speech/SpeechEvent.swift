@@ -38,6 +38,8 @@ public struct SpeechEvent: Sendable, Hashable {
         /// The rest of long text a key echo stopped, held to go on after it: speech that would
         /// have cut the text had it been playing came first (``SpeechPolicy``).
         case cutWhileHeld
+        /// Speech is off (the user's `speech` setting).
+        case speechOff
     }
 
     public var utterance: UtteranceID

@@ -60,6 +60,10 @@ public struct SpeechScheduler: Sendable {
     ) -> SpeechSchedulerStep {
         var step = SpeechSchedulerStep()
         step.events.append(SpeechEvent(utterance: request.id, kind: request.kind, phase: .queued, at: now))
+        guard configuration.speechEnabled else {
+            step.events.append(Self.dropped(request, .speechOff, at: now))
+            return step
+        }
         if let kept = held, request.echo != .key,
            SpeechPolicy.arrival(of: request.kind, while: kept.kind) == .interrupt
         {
@@ -200,12 +204,25 @@ public struct SpeechScheduler: Sendable {
         return step
     }
 
-    /// Changes hint settings; switching hints off drops a pending hint.
+    /// Changes hint settings; switching hints off drops a pending hint. Switching speech off
+    /// drops everything waiting; what plays (the "Speech off." that said so) ends as it would.
     public mutating func configure(
         _ configuration: SpeechSchedulerConfiguration, at now: MonotonicInstant
     ) -> SpeechSchedulerStep {
         var step = SpeechSchedulerStep()
         self.configuration = configuration
+        if !configuration.speechEnabled {
+            for request in waiting { step.events.append(Self.dropped(request, .speechOff, at: now)) }
+            waiting.removeAll()
+            if let kept = held {
+                step.events.append(Self.dropped(kept, .speechOff, at: now))
+                held = nil
+            }
+            if let pending = hint {
+                step.events.append(Self.dropped(pending.request, .speechOff, at: now))
+                hint = nil
+            }
+        }
         if !configuration.hintsEnabled, let pending = hint {
             step.events.append(Self.dropped(pending.request, .hintsDisabled, at: now))
             hint = nil

@@ -1,11 +1,12 @@
 import NarratorEngines
+import NarratorModel
 
 /// The user's speech preferences; persisted as JSON so that they survive daemon restarts.
 ///
 /// File format (every key optional; missing keys take the defaults shown):
 /// `{"voice": null, "rate": 175, "pitch": 50, "volume": 100, "punctuation": "none",
 ///   "hints": true, "hintDelayMilliseconds": 400, "engine": null, "engines": {"long": "piper"},
-///   "longTextWords": 40, "engineIdleSeconds": 300}`
+///   "longTextWords": 40, "engineIdleSeconds": 300, "speech": true, "verbosity": "verbose"}`
 public struct SpeechSettings: Sendable, Hashable, Codable {
     /// The voice the user chose; nil lets the tree's language pick it.
     public var voice: String?
@@ -24,6 +25,11 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     /// An engine process (Flite, Piper) unused for this many seconds is stopped, to give its
     /// memory back, and started again by its next speech; 0 keeps it running.
     public var engineIdleSeconds: Int = 300
+    /// Speech on or off (Narrator+S): off, nothing is said from any client until it is on again
+    /// (what plays goes on to its end); `stop` and every other request still work.
+    public var speech: Bool = true
+    /// How much each element says (Narrator+V): brief leaves out hints and a table's size.
+    public var verbosity: Verbosity = .verbose
 
     public init() {}
 
@@ -32,7 +38,7 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
 
     /// The names accepted by ``set(_:to:)`` and ``get(_:)``.
     public static let keys = ["voice", "rate", "pitch", "volume", "punctuation", "hints", "hint-delay", "engine"]
-        + SpeechRoute.allCases.map { "engine." + $0.rawValue } + ["long-text-words", "engine-idle"]
+        + SpeechRoute.allCases.map { "engine." + $0.rawValue } + ["long-text-words", "engine-idle", "speech", "verbosity"]
 
     /// The `engine` that leaves the choice to the voice (and a route's to `engine`).
     public static let automaticEngine = "auto"
@@ -62,7 +68,8 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     public static func choices(for key: String) -> [String]? {
         switch key {
         case "punctuation": PunctuationLevel.allCases.map(\.rawValue)
-        case "hints": ["on", "off"]
+        case "hints", "speech": ["on", "off"]
+        case "verbosity": Verbosity.allCases.map(\.rawValue)
         default: nil
         }
     }
@@ -75,7 +82,7 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     }
 
     public var schedulerConfiguration: SpeechSchedulerConfiguration {
-        SpeechSchedulerConfiguration(hintsEnabled: hints, hintDelay: .milliseconds(hintDelayMilliseconds))
+        SpeechSchedulerConfiguration(hintsEnabled: hints, hintDelay: .milliseconds(hintDelayMilliseconds), speechEnabled: speech)
     }
 
     /// The value of a setting as text (`voice` is "auto" when the language picks it).
@@ -91,6 +98,8 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         case "engine": return engine?.rawValue ?? Self.automaticEngine
         case "long-text-words": return String(longTextWords)
         case "engine-idle": return String(engineIdleSeconds)
+        case "speech": return speech ? "on" : "off"
+        case "verbosity": return verbosity.rawValue
         default:
             guard let route = Self.route(of: key) else { throw .unknownKey(key) }
             return routes[route]?.rawValue ?? Self.automaticEngine
@@ -115,12 +124,19 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
                 throw .outOfRange(key: key, value: value, allowed: (Self.choices(for: key) ?? []).joined(separator: ", "))
             }
             punctuation = level
-        case "hints":
+        case "hints", "speech":
+            let on: Bool
             switch value {
-            case "on", "true", "1": hints = true
-            case "off", "false", "0": hints = false
+            case "on", "true", "1": on = true
+            case "off", "false", "0": on = false
             default: throw .outOfRange(key: key, value: value, allowed: (Self.choices(for: key) ?? []).joined(separator: ", "))
             }
+            if key == "hints" { hints = on } else { speech = on }
+        case "verbosity":
+            guard let level = Verbosity(rawValue: value) else {
+                throw .outOfRange(key: key, value: value, allowed: (Self.choices(for: key) ?? []).joined(separator: ", "))
+            }
+            verbosity = level
         case "hint-delay": hintDelayMilliseconds = try number(0...10_000)
         case "engine": engine = (value == Self.automaticEngine || value.isEmpty) ? nil : EngineName(value)
         case "long-text-words": longTextWords = try number(1...100_000)
@@ -178,10 +194,12 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         for (name, engine) in routeNames { if let route = SpeechRoute(rawValue: name) { routes[route] = EngineName(engine) } }
         longTextWords = try container.decodeIfPresent(Int.self, forKey: .longTextWords) ?? defaults.longTextWords
         engineIdleSeconds = try container.decodeIfPresent(Int.self, forKey: .engineIdleSeconds) ?? defaults.engineIdleSeconds
+        speech = try container.decodeIfPresent(Bool.self, forKey: .speech) ?? defaults.speech
+        verbosity = try container.decodeIfPresent(String.self, forKey: .verbosity).flatMap(Verbosity.init(rawValue:)) ?? defaults.verbosity
     }
 
     private enum CodingKeys: String, CodingKey {
-        case voice, rate, pitch, volume, punctuation, hints, hintDelayMilliseconds, engine, longTextWords, engineIdleSeconds
+        case voice, rate, pitch, volume, punctuation, hints, hintDelayMilliseconds, engine, longTextWords, engineIdleSeconds, speech, verbosity
         case routes = "engines"
     }
 
@@ -200,6 +218,8 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
         }
         try container.encode(longTextWords, forKey: .longTextWords)
         try container.encode(engineIdleSeconds, forKey: .engineIdleSeconds)
+        try container.encode(speech, forKey: .speech)
+        try container.encode(verbosity.rawValue, forKey: .verbosity)
     }
 }
 
