@@ -59,10 +59,6 @@ extension SpeechSettings {
                 routes[route] = EngineName(name)
             }
         }
-        if let value = object["speech"]?.nonNull {
-            guard case .bool(let on) = value else { throw FileError(description: "\"speech\": expected true or false, found \(value.typeName)") }
-            speech = on
-        }
         if let value = object["verbosity"]?.nonNull {
             guard case .string(let name) = value, let level = Verbosity(rawValue: name) else {
                 throw FileError(description: "\"verbosity\": expected one of \(Verbosity.allCases.map(\.rawValue).joined(separator: ", ")), found \(value.compactText)")
@@ -88,7 +84,6 @@ extension SpeechSettings {
         if engineIdleSeconds != SpeechSettings().engineIdleSeconds {
             members.append(.init(key: "engineIdleSeconds", value: .number(Double(engineIdleSeconds))))
         }
-        if !speech { members.append(.init(key: "speech", value: .bool(false))) }
         if verbosity != SpeechSettings().verbosity { members.append(.init(key: "verbosity", value: .string(verbosity.rawValue))) }
         members += [
             .init(key: "hintDelayMilliseconds", value: .number(Double(hintDelayMilliseconds))),

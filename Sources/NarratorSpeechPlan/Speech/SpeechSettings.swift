@@ -6,7 +6,7 @@ import NarratorModel
 /// File format (every key optional; missing keys take the defaults shown):
 /// `{"voice": null, "rate": 175, "pitch": 50, "volume": 100, "punctuation": "none",
 ///   "hints": true, "hintDelayMilliseconds": 400, "engine": null, "engines": {"long": "piper"},
-///   "longTextWords": 40, "engineIdleSeconds": 300, "speech": true, "verbosity": "verbose"}`
+///   "longTextWords": 40, "engineIdleSeconds": 300, "verbosity": "verbose"}`
 public struct SpeechSettings: Sendable, Hashable, Codable {
     /// The voice the user chose; nil lets the tree's language pick it.
     public var voice: String?
@@ -26,7 +26,8 @@ public struct SpeechSettings: Sendable, Hashable, Codable {
     /// memory back, and started again by its next speech; 0 keeps it running.
     public var engineIdleSeconds: Int = 300
     /// Speech on or off (Narrator+S): off, nothing is said from any client until it is on again
-    /// (what plays goes on to its end); `stop` and every other request still work.
+    /// (what plays goes on to its end); `stop` and every other request still work. Never saved:
+    /// a screen reader that started silent could not say how to make it speak.
     public var speech: Bool = true
     /// How much each element says (Narrator+V): brief leaves out hints and a table's size.
     public var verbosity: Verbosity = .verbose
