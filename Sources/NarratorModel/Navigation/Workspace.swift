@@ -112,7 +112,10 @@ public struct Workspace: Sendable {
         if let current, target < 0 || target >= tree.stopCount {
             return boundary(in: tree, at: current)
         }
-        return moveFocus(to: target, in: tree)
+        let from = focus?.tree == tree.name ? current : nil
+        var outcome = moveFocus(to: target, in: tree)
+        introduce(&outcome, at: target, from: from, in: tree)
+        return outcome
     }
 
     /// Focuses the deepest stop at a screen point in the focused tree (or `tree`).
@@ -204,7 +207,7 @@ public struct Workspace: Sendable {
         if !links.isEmpty { rotors.append(RotorSummary(name: "links", kind: .links, items: links)) }
         let controls = tree.formControlIDs()
         if !controls.isEmpty { rotors.append(RotorSummary(name: "controls", kind: .controls, items: controls)) }
-        for (name, items) in tree.structureIDs() where !items.isEmpty {
+        for (name, items) in tree.structureIDs() + tree.regionRotorIDs() where !items.isEmpty {
             rotors.append(RotorSummary(name: name, kind: .structure, items: items))
         }
         if let current {
@@ -261,13 +264,14 @@ public struct Workspace: Sendable {
             let round = direction == .next ? positions.first : direction == .previous ? positions.last : nil
             guard let round else { return .moved(boundary(in: tree, at: current)) }
             var outcome = moveFocus(to: round, in: tree)
-            if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: round) { outcome.wrap(saying: table) }
+            introduce(&outcome, at: round, from: current, in: tree, rotor: name)
             outcome.wrap(saying: tree.phrases[direction == .next ? .wrappedToTop : .wrappedToBottom])
             return .moved(outcome)
         }
         var outcome = moveFocus(to: target, in: tree)
-        // A table is reached at its first cell, said after the table's name and size.
-        if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: target) { outcome.wrap(saying: table) }
+        // A table is reached at its first cell, said after the table's name and size (a list,
+        // after its size), and the landmarks entered and left before them.
+        introduce(&outcome, at: target, from: current, in: tree, rotor: name)
         return .moved(outcome)
     }
 

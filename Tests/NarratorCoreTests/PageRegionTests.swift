@@ -1,0 +1,86 @@
+@testable import NarratorModel
+import Testing
+
+/// A page's landmarks, lists, live regions, paragraphs, block quotes and visited links: the
+/// structure rotors Orca's U, V, L, M, D, P and Q keys turn, what each says first, and the
+/// landmarks said as the cursor enters and leaves them.
+@Suite struct PageRegionTests {
+    static let page = """
+        {"tree": "page", "root": {"id": "root", "children": [
+          {"id": "nav", "landmark": "navigation", "label": "Site", "children": [
+            {"id": "home", "label": "Home", "traits": ["link", "visited"]},
+            {"id": "news", "label": "News", "traits": ["link"]}
+          ]},
+          {"id": "main", "landmark": "main", "children": [
+            {"id": "h1", "label": "Regatta", "traits": ["header"], "headingLevel": 1},
+            {"id": "p1", "label": "Boats race on Saturday.", "traits": ["staticText"], "block": "paragraph"},
+            {"id": "list", "list": 2, "children": [
+              {"id": "i1", "label": "Dinghies", "traits": ["listItem"]},
+              {"id": "i2", "label": "Keelboats", "traits": ["listItem"]}
+            ]},
+            {"id": "quote", "block": "blockQuote", "children": [
+              {"id": "q1", "label": "Fair winds.", "traits": ["staticText"], "block": "paragraph"}
+            ]},
+            {"id": "status", "live": "polite", "children": [{"id": "s1", "label": "3 boats entered", "traits": ["staticText"]}]},
+            {"id": "one", "list": 1, "children": [{"id": "o1", "label": "Only", "traits": ["listItem"]}]}
+          ]},
+          {"id": "foot", "label": "Contact", "traits": ["link"]}
+        ]}}
+        """
+
+    func workspace(at element: String) throws -> Workspace {
+        var w = Workspace()
+        w.register(try decode(Self.page))
+        _ = try w.focus(tree: "page", element: element)
+        return w
+    }
+
+    func said(_ w: inout Workspace, _ rotor: String, _ direction: Workspace.Move = .next) throws -> String {
+        guard case .moved(let outcome) = try w.rotor(rotor, direction) else { return "no move" }
+        return outcome.spokenText
+    }
+
+    @Test func eachRegionRotorHoldsItsRegionsAndLinksByVisit() throws {
+        let w = try workspace(at: "home")
+        let rotors = Dictionary(uniqueKeysWithValues: try w.rotors().map { ($0.name, $0.items) })
+        #expect(rotors["visited-links"] == ["home"])
+        #expect(rotors["unvisited-links"] == ["news", "foot"])
+        #expect(rotors["lists"] == ["list", "one"])
+        #expect(rotors["landmarks"] == ["nav", "main"])
+        #expect(rotors["live-regions"] == ["status"])
+        #expect(rotors["paragraphs"] == ["p1", "q1"])
+        #expect(rotors["block-quotes"] == ["quote"])
+    }
+
+    @Test func aVisitedLinkSaysSo() throws {
+        var w = try workspace(at: "news")
+        #expect(try said(&w, "visited-links") == "wrapped to top, Home, visited link")
+        #expect(try said(&w, "unvisited-links") == "News, link")
+    }
+
+    @Test func listsSayTheirSizeAndBlockQuotesTheirRole() throws {
+        var w = try workspace(at: "h1")
+        #expect(try said(&w, "lists") == "List with 2 items, Dinghies, list item")
+        #expect(try said(&w, "lists") == "List with 1 item, Only, list item")
+        #expect(try said(&w, "lists") == "wrapped to top, List with 2 items, Dinghies, list item")
+        #expect(try said(&w, "block-quotes") == "block quote, Fair winds.")
+        #expect(try said(&w, "paragraphs", .previous) == "Boats race on Saturday.")
+        #expect(try said(&w, "live-regions") == "3 boats entered")
+    }
+
+    /// Orca's words: a landmark entered is said before the item with its name, one left as
+    /// "leaving" it; moving within one says nothing more.
+    @Test func landmarksAreSaidOnEnteringAndLeaving() throws {
+        var w = try workspace(at: "home")
+        #expect(try w.move(.next).spokenText == "News, link")
+        #expect(try w.move(.next).spokenText == "leaving navigation, main content, Regatta, heading level 1")
+        #expect(try w.move(.previous).spokenText == "leaving main content, Site, navigation, News, link")
+        #expect(try said(&w, "unvisited-links") == "leaving navigation, Contact, link")
+        // The landmarks rotor says the landmark it reaches, even when the cursor was in it already.
+        #expect(try said(&w, "landmarks") == "wrapped to top, Site, navigation, Home, visited link")
+        #expect(try said(&w, "landmarks") == "leaving navigation, main content, Regatta, heading level 1")
+        #expect(try said(&w, "landmarks") == "wrapped to top, leaving main content, Site, navigation, Home, visited link")
+        _ = try w.move(.next)
+        #expect(try said(&w, "landmarks", .previous) == "Site, navigation, Home, visited link")
+    }
+}
