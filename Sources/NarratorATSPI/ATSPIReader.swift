@@ -60,6 +60,11 @@ public struct ATSPIReader {
             snapshot.text = text(of: accessible)
         }
         if snapshot.role == .heading { snapshot.level = attribute("level", of: accessible).flatMap { Int($0) } }
+        // A page's landmark says its kind, and a live region its setting, in attributes.
+        if [.landmark, .form, .section, .list, .paragraph, .blockQuote].contains(snapshot.role) {
+            snapshot.xmlRoles = attribute("xml-roles", of: accessible)
+            snapshot.live = attribute("live", of: accessible)
+        }
         snapshot.labelledBy = labelledBy(accessible)
         if depth < maximumDepth, !snapshot.states.contains(.managesDescendants) {
             snapshot.children = children(of: accessible).map { child in
