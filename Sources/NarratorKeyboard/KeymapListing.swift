@@ -64,9 +64,7 @@ public enum KeymapListing {
 
             ## Orca's keys Narrator does not take yet
 
-            These reach the application unchanged until Narrator has the command: U and V (unvisited
-            and visited links), L (lists), M (landmarks), D (live regions), P
-            (paragraphs), Q (block quotes), S, O and A, Orca's other table keys (Alt+Shift+Home and End to the first and last cell, Alt+Shift+R and C to set dynamic headers), Say All
+            These reach the application unchanged until Narrator has the command: S, O and A, Orca's other table keys (Alt+Shift+Home and End to the first and last cell, Alt+Shift+R and C to set dynamic headers), Say All
             (KP_Add), flat review (the keypad), speech on and off, verbosity, repeat the last
             utterance, spell the current word. Shift with a digit is read as the US
             layout writes it (Shift+2 is `at`).
