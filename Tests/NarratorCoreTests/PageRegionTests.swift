@@ -52,6 +52,23 @@ import Testing
         #expect(rotors["block-quotes"] == ["quote"])
     }
 
+    /// A bad value is refused with its path and the values allowed; the properties read back as written.
+    @Test func badRegionValuesAreRefused() throws {
+        func node(_ properties: String) -> String { #"{"tree": "t", "root": {"id": "r", "children": [{"id": "a", "label": "A", "# + properties + "}]}}" }
+        #expect(problems(node(#""landmark": "navigaton""#)) == [
+            #"root.children[0].landmark: unknown landmark "navigaton"; did you mean "navigation"? expected one of banner, navigation, main, complementary, contentinfo, region, form, search"#,
+        ])
+        #expect(problems(node(#""list": -1"#)) == ["root.children[0].list: expected a list's number of items, a whole number not negative, got -1"])
+        #expect(problems(node(#""list": 2.5"#)).count == 1)
+        #expect(problems(node(#""live": "rude""#)).first?.hasPrefix(#"root.children[0].live: unknown live setting "rude""#) == true)
+        #expect(problems(node(#""block": "para""#)).first?.contains("expected one of paragraph, blockQuote") == true)
+        #expect(problems(node(#""traits": ["link", "visted"]"#)).first?.contains(#"did you mean "visited"?"#) == true)
+        let document = try decode(node(#""landmark": "search", "list": 3, "live": "assertive", "block": "blockQuote""#))
+        let again = try TreeDocumentDecoder().decode(TreeDocumentEncoder.json(document))
+        #expect(again.root == document.root)
+        #expect(document.root.children.first?.landmark == .search && document.root.children.first?.listSize == 3)
+    }
+
     @Test func aVisitedLinkSaysSo() throws {
         var w = try workspace(at: "news")
         #expect(try said(&w, "visited-links") == "wrapped to top, Home, visited link")
