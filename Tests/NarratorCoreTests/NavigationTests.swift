@@ -104,8 +104,7 @@ import Testing
         var w = try workspace("favorites.json")
         _ = try w.focus(tree: "library")
         let rotors = try w.rotors()
-        // (Its link was never visited: the unvisited links are all of them.)
-        #expect(rotors.map(\.name) == ["headings", "links", "buttons", "unvisited-links", "Unread"])
+        #expect(rotors.map(\.name) == ["headings", "links", "buttons", "Unread"])
         #expect(try w.rotor("Unread", .next) == .moved(try w.focus(tree: "library", element: "inbox")))
         _ = try w.focus(tree: "library", element: "heading")
         guard case .moved(let inbox) = try w.rotor("Unread", .next) else { Issue.record("no move"); return }
@@ -125,7 +124,7 @@ import Testing
         // The only link, focused: past it the rotor goes round to it again and says so, not nothing.
         guard case .moved(let again) = try w.rotor("links", .next) else { Issue.record("no move"); return }
         #expect(!again.boundary && again.focus.element == link.focus.element && again.spokenText == "wrapped to top, Help, link")
-        #expect(throws: NarratorError.unknownRotor("unred", available: ["headings", "links", "buttons", "unvisited-links", "Unread"])) { try w.rotor("unred", .next) }
+        #expect(throws: NarratorError.unknownRotor("unred", available: ["headings", "links", "buttons", "Unread"])) { try w.rotor("unred", .next) }
     }
 
     /// A page's structural rotors: its buttons, fields, check boxes and headings by level, each

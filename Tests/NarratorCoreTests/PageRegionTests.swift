@@ -69,6 +69,17 @@ import Testing
         #expect(document.root.children.first?.landmark == .search && document.root.children.first?.listSize == 3)
     }
 
+    /// Before a link was visited the unvisited ones are the links again, and are not listed; U
+    /// turns them all the same.
+    @Test func linksByVisitAreListedOnceOneWasVisited() throws {
+        var w = Workspace()
+        w.register(try decode(#"{"tree": "t", "root": {"id": "r", "children": [{"id": "a", "label": "A", "traits": ["link"]}, {"id": "b", "label": "B", "traits": ["link"]}]}}"#))
+        _ = try w.focus(tree: "t", element: "a")
+        #expect(try w.rotors().map(\.name) == ["links"])
+        #expect(try said(&w, "unvisited-links") == "B, link")
+        #expect(throws: NarratorError.unknownRotor("visited-links", available: ["links"])) { try w.rotor("visited-links", .next) }
+    }
+
     @Test func aVisitedLinkSaysSo() throws {
         var w = try workspace(at: "news")
         #expect(try said(&w, "visited-links") == "wrapped to top, Home, visited link")

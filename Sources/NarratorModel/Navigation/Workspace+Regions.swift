@@ -30,8 +30,9 @@ extension Workspace {
 
 extension AccessibilityTree {
     /// The stops of the structure rotors over a page's regions, by rotor name: each region's id,
-    /// standing for its first stop; and the links by whether their page was visited.
-    func regionRotorIDs() -> [(name: String, items: [String])] {
+    /// standing for its first stop; and the links by whether their page was visited, when one
+    /// was or `linksByVisit` (else the unvisited ones are the links rotor's again).
+    func regionRotorIDs(linksByVisit: Bool) -> [(name: String, items: [String])] {
         var landmarks: [String] = [], lists: [String] = [], live: [String] = [], paragraphs: [String] = [], quotes: [String] = []
         for slot in regionSlots {
             let node = nodes[Int(slot)]
@@ -48,9 +49,10 @@ extension AccessibilityTree {
             guard traits.contains(.link) else { continue }
             if traits.contains(.visited) { visited.append(node.id) } else { unvisited.append(node.id) }
         }
-        return [
-            ("unvisited-links", unvisited), ("visited-links", visited), (Workspace.listsRotor, lists), (Workspace.landmarksRotor, landmarks),
-            ("live-regions", live), ("paragraphs", paragraphs), (Workspace.blockQuotesRotor, quotes),
+        let byVisit = linksByVisit || !visited.isEmpty ? [("unvisited-links", unvisited), ("visited-links", visited)] : []
+        return byVisit + [
+            (Workspace.listsRotor, lists), (Workspace.landmarksRotor, landmarks), ("live-regions", live), ("paragraphs", paragraphs),
+            (Workspace.blockQuotesRotor, quotes),
         ]
     }
 

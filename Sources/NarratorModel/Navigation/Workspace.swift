@@ -197,8 +197,13 @@ public struct Workspace: Sendable {
 
     /// The rotors available at the focus: headings and links when the tree has any, its form
     /// controls when it has a field to fill in (a web page's form), the focused element's
-    /// actions, and the tree's custom rotors.
+    /// actions, and the tree's custom rotors. (The links by visit are listed once one was visited:
+    /// before, they are the links again; ``rotor(_:_:within:)`` turns them all the same.)
     public func rotors(tree name: String? = nil) throws(NarratorError) -> [RotorSummary] {
+        try rotors(tree: name, listingEvery: false)
+    }
+
+    func rotors(tree name: String?, listingEvery: Bool) throws(NarratorError) -> [RotorSummary] {
         let (tree, current) = try cursor(in: name)
         var rotors: [RotorSummary] = []
         let headings = tree.stopIDs(withTrait: .header)
@@ -207,7 +212,7 @@ public struct Workspace: Sendable {
         if !links.isEmpty { rotors.append(RotorSummary(name: "links", kind: .links, items: links)) }
         let controls = tree.formControlIDs()
         if !controls.isEmpty { rotors.append(RotorSummary(name: "controls", kind: .controls, items: controls)) }
-        for (name, items) in tree.structureIDs() + tree.regionRotorIDs() where !items.isEmpty {
+        for (name, items) in tree.structureIDs() + tree.regionRotorIDs(linksByVisit: listingEvery) where !items.isEmpty {
             rotors.append(RotorSummary(name: name, kind: .structure, items: items))
         }
         if let current {
@@ -224,9 +229,9 @@ public struct Workspace: Sendable {
     /// order, or, for the actions rotor, picks the next or previous action. With `within`, only
     /// the targets inside that element count (none there: as if the rotor had none).
     public mutating func rotor(_ name: String, _ direction: Move, within: String? = nil) throws(NarratorError) -> RotorOutcome {
-        let available = try rotors()
+        let available = try rotors(tree: nil, listingEvery: true)
         guard let rotor = available.first(where: { $0.name == name }) else {
-            throw .unknownRotor(name, available: available.map(\.name))
+            throw .unknownRotor(name, available: try rotors().map(\.name))
         }
         let (tree, current) = try cursor(in: nil)
         if rotor.kind == .actions {
@@ -247,7 +252,7 @@ public struct Workspace: Sendable {
             guard case .stop(let p) = tree.lookup(id), within.map({ tree.isStop(p, inside: $0) }) ?? true else { return nil }
             return p
         }.sorted()
-        guard !positions.isEmpty else { throw .unknownRotor(name, available: available.map(\.name)) }
+        guard !positions.isEmpty else { throw .unknownRotor(name, available: try rotors().map(\.name)) }
         let here = current ?? -1
         let target: Int?
         switch direction {
