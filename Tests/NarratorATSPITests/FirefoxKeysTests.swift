@@ -69,6 +69,8 @@ extension RealApplications {
                 ("shift+p", ["Twelve boats have entered."]),
                 ("m", ["wrapped to top, Site, navigation, This page, visited link"]),
                 ("shift+m", ["wrapped to bottom, Site, navigation, This page, visited link"]),
+                ("ctrl+Home", ["leaving navigation, Harbour regatta, heading level 1"]),
+                ("m", ["Site, navigation, This page, visited link"]),
                 ("Down", ["Schedule, link"]),
                 ("Down", ["leaving navigation, • Dinghies, list item"]),
                 ("b", ["Enter, button"]),

@@ -110,5 +110,9 @@ import Testing
         #expect(try said(&w, "landmarks") == "wrapped to top, leaving main content, Site, navigation, Home, visited link")
         _ = try w.move(.next)
         #expect(try said(&w, "landmarks", .previous) == "Site, navigation, Home, visited link")
+        // A focus moved to an element (Control+Home, the application's own focus) says them too.
+        #expect(try w.focus(tree: "page", element: "foot").spokenText == "leaving navigation, Contact, link")
+        #expect(try w.focus(tree: "page", element: "h1").spokenText == "main content, Regatta, heading level 1")
+        #expect(try w.focus(tree: "page", element: "h1").spokenText == "Regatta, heading level 1")
     }
 }

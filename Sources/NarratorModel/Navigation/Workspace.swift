@@ -91,7 +91,13 @@ public struct Workspace: Sendable {
             guard tree.stopCount > 0 else { throw .emptyTree(name) }
             position = 0
         }
-        return moveFocus(to: position, in: tree)
+        // Within the tree, the landmarks left and entered are said first (Tab into a page's
+        // navigation, Control+Home out of it), as for any move.
+        var from: Int?
+        if let focus, focus.tree == name, case .stop(let here) = tree.lookup(focus.element) { from = here }
+        var outcome = moveFocus(to: position, in: tree)
+        introduce(&outcome, at: position, from: from, in: tree)
+        return outcome
     }
 
     public enum Move: String, Sendable, CaseIterable { case next, previous, first, last }
