@@ -16,7 +16,10 @@ import Testing
             {"id": "p1", "label": "Boats race on Saturday.", "traits": ["staticText"], "block": "paragraph"},
             {"id": "list", "list": 2, "children": [
               {"id": "i1", "label": "Dinghies", "traits": ["listItem"]},
-              {"id": "i2", "label": "Keelboats", "traits": ["listItem"]}
+              {"id": "i2", "children": [
+                {"id": "i2t", "label": "Keelboats", "traits": ["staticText"]},
+                {"id": "inner", "list": 1, "children": [{"id": "n1", "label": "Solo", "traits": ["listItem"]}]}
+              ]}
             ]},
             {"id": "quote", "block": "blockQuote", "children": [
               {"id": "q1", "label": "Fair winds.", "traits": ["staticText"], "block": "paragraph"}
@@ -45,7 +48,7 @@ import Testing
         let rotors = Dictionary(uniqueKeysWithValues: try w.rotors().map { ($0.name, $0.items) })
         #expect(rotors["visited-links"] == ["home"])
         #expect(rotors["unvisited-links"] == ["news", "foot"])
-        #expect(rotors["lists"] == ["list", "one"])
+        #expect(rotors["lists"] == ["list", "inner", "one"])
         #expect(rotors["landmarks"] == ["nav", "main"])
         #expect(rotors["live-regions"] == ["status"])
         #expect(rotors["paragraphs"] == ["p1", "q1"])
@@ -89,6 +92,7 @@ import Testing
     @Test func listsSayTheirSizeAndBlockQuotesTheirRole() throws {
         var w = try workspace(at: "h1")
         #expect(try said(&w, "lists") == "List with 2 items, Dinghies, list item")
+        #expect(try said(&w, "lists") == "Nested list with 1 item, Solo, list item")
         #expect(try said(&w, "lists") == "List with 1 item, Only, list item")
         #expect(try said(&w, "lists") == "wrapped to top, List with 2 items, Dinghies, list item")
         #expect(try said(&w, "block-quotes") == "block quote, Fair winds.")

@@ -14,7 +14,9 @@ extension Workspace {
             if let table = tree.tableIntroduction(atStop: target) { outcome.wrap(saying: table) }
         case Self.listsRotor?:
             if let list = tree.region(startingAt: target, where: { $0.listSize != nil }), let size = tree.nodes[Int(list)].listSize {
-                outcome.wrap(saying: size == 1 ? tree.phrases[.listSizeOne] : tree.phrases[.listSize].replacingAll("{count}", with: "\(size)"))
+                let nested = tree.isInsideList(list)
+                let words = size == 1 ? tree.phrases[nested ? .nestedListSizeOne : .listSizeOne] : tree.phrases[nested ? .nestedListSize : .listSize]
+                outcome.wrap(saying: words.replacingAll("{count}", with: "\(size)"))
             }
         case Self.blockQuotesRotor?:
             if tree.region(startingAt: target, where: { $0.block == .blockQuote }) != nil { outcome.wrap(saying: tree.phrases[.blockQuote]) }
@@ -62,6 +64,16 @@ extension AccessibilityTree {
         ancestry(ofStop: position).reversed().first { slot in
             matches(nodes[Int(slot)]) && stopOf(slot: slot) == position
         }
+    }
+
+    /// Whether a list is inside another list (Orca says "Nested list with 2 items").
+    func isInsideList(_ slot: Slot) -> Bool {
+        var current = parentSlot[Int(slot)]
+        while current >= 0 {
+            if nodes[Int(current)].listSize != nil { return true }
+            current = parentSlot[Int(current)]
+        }
+        return false
     }
 
     /// The landmarks around the stop at `position`, outermost first.

@@ -43,6 +43,8 @@ public enum Phrase: String, CaseIterable, Sendable {
     case visitedLink
     /// "List with {count} items" (one: "List with 1 item"): said with a list as the lists rotor reaches it.
     case listSize, listSizeOne
+    /// The same for a list inside another: "Nested list with {count} items".
+    case nestedListSize, nestedListSizeOne
     /// Said with a block quote as the block quotes rotor reaches it.
     case blockQuote
     /// Landmarks by their role names, in Orca's words: said as the cursor enters one.
