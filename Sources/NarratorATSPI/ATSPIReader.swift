@@ -60,6 +60,12 @@ public struct ATSPIReader {
             snapshot.text = text(of: accessible)
         }
         if snapshot.role == .heading { snapshot.level = attribute("level", of: accessible).flatMap { Int($0) } }
+        // A page's landmark says its kind, and a live region its setting, in attributes.
+        if [.landmark, .form, .section, .list, .paragraph, .blockQuote].contains(snapshot.role) {
+            let found = attributes(["xml-roles", "live"], of: accessible)
+            snapshot.xmlRoles = found["xml-roles"]
+            snapshot.live = found["live"]
+        }
         snapshot.labelledBy = labelledBy(accessible)
         if depth < maximumDepth, !snapshot.states.contains(.managesDescendants) {
             snapshot.children = children(of: accessible).map { child in
@@ -136,15 +142,22 @@ public struct ATSPIReader {
 
     /// One of the object's attributes ("placeholder-text"), if it has it.
     func attribute(_ name: String, of accessible: UnsafeMutablePointer<AtspiAccessible>) -> String? {
-        guard let attributes = atspi_accessible_get_attributes_as_array(accessible, nil) else { return nil }
+        attributes([name], of: accessible)[name]
+    }
+
+    /// Those of the object's attributes named, by name, asked for at once.
+    func attributes(_ names: Set<String>, of accessible: UnsafeMutablePointer<AtspiAccessible>) -> [String: String] {
+        guard let attributes = atspi_accessible_get_attributes_as_array(accessible, nil) else { return [:] }
         defer { g_array_free(attributes, 1) }
         let items = attributes.pointee.data.withMemoryRebound(to: UnsafeMutablePointer<gchar>?.self, capacity: Int(attributes.pointee.len)) { $0 }
-        var found: String?
+        var found: [String: String] = [:]
         for index in 0..<Int(attributes.pointee.len) {
             guard let item = items[index] else { continue }
             let entry = String(cString: item)
             g_free(item)
-            if found == nil, entry.hasPrefix(name + ":") { found = String(entry.dropFirst(name.count + 1)) }
+            guard let colon = entry.firstIndex(of: ":") else { continue }
+            let name = String(entry[..<colon])
+            if names.contains(name), found[name] == nil { found[name] = String(entry[entry.index(after: colon)...]) }
         }
         return found
     }

@@ -70,6 +70,8 @@ public struct ATSPIApplicationRead: Sendable {
         var labelledBy: [String] = []
         var placeholder: String?
         var level: Int?
+        var xmlRoles: String?
+        var live: String?
         /// Its extents, actions, value and text were asked for (once its states and interfaces were known).
         var detailsAsked = false
         /// Found by walking (asked what it is, one question at a time) rather than in the cache.
@@ -271,6 +273,8 @@ public struct ATSPIApplicationRead: Sendable {
                 node.childCount = properties["ChildCount"]?.int ?? 1
                 node.placeholder = attributes.placeholder
                 node.level = attributes.level
+                node.xmlRoles = attributes.xmlRoles
+                node.live = attributes.live
                 node.attributesRead = value != nil
             }
         case .relations(let path):
@@ -305,6 +309,8 @@ public struct ATSPIApplicationRead: Sendable {
             update(path) {
                 $0.placeholder = attributes.placeholder
                 $0.level = attributes.level
+                $0.xmlRoles = attributes.xmlRoles
+                $0.live = attributes.live
             }
             return []
         case .value(let path, let field):
@@ -456,6 +462,9 @@ public struct ATSPIApplicationRead: Sendable {
         }
         // A heading's level is an attribute ("level:2").
         if node.role == .heading, !node.attributesRead { requests.append(.attributes(path)) }
+        // So are a landmark's kind ("xml-roles:navigation", a named form's or section's too) and a
+        // live region's setting ("live:polite", a page's `div` being a section).
+        if [.landmark, .form, .section].contains(node.role ?? .unknown), !node.attributesRead { requests.append(.attributes(path)) }
         return requests
     }
 
@@ -524,6 +533,8 @@ public struct ATSPIApplicationRead: Sendable {
         snapshot.labelledBy = node.labelledBy
         snapshot.placeholder = node.placeholder
         snapshot.level = node.level
+        snapshot.xmlRoles = node.xmlRoles
+        snapshot.live = node.live
         var children: [AccessibleSnapshot] = []
         if depth <= maximumDepth {
             for child in node.children ?? [] where nodes[child] != nil && !seen.contains(child) {
@@ -534,12 +545,12 @@ public struct ATSPIApplicationRead: Sendable {
         return snapshot
     }
 
-    /// What the bridge reads of an object's attributes (`a{ss}`): a field's placeholder, a heading's level.
-    static func attributes(_ value: DBusValue?) -> (placeholder: String?, level: Int?) {
+    /// What the bridge reads of an object's attributes (`a{ss}`): a field's placeholder, a
+    /// heading's level, a page's ARIA roles (a landmark's kind) and a live region's setting.
+    static func attributes(_ value: DBusValue?) -> (placeholder: String?, level: Int?, xmlRoles: String?, live: String?) {
         let attributes = value?.items ?? []
-        let placeholder = attributes.first { $0[0]?.string == "placeholder-text" }?[1]?.string
-        let level = attributes.first { $0[0]?.string == "level" }?[1]?.string.flatMap { Int($0) }
-        return (placeholder, level)
+        func named(_ name: String) -> String? { attributes.first { $0[0]?.string == name }?[1]?.string }
+        return (named("placeholder-text"), named("level").flatMap { Int($0) }, named("xml-roles"), named("live"))
     }
 
     /// A state set's two 32-bit words.

@@ -280,6 +280,7 @@ public enum ATSPIMapping {
         // A web page keeps what is scrolled away `visible` but not `showing`, and it is there to
         // be read; GTK 4 never says `showing`, and a closed popover is `visible` at 0 x 0.
         let inDocument = inDocument || snapshot.role == .documentWeb || snapshot.role == .documentFrame
+        if inDocument { markRegions(&node, of: snapshot) }
         let onShow: Bool
         if inDocument {
             onShow = snapshot.states.contains(.visible) || snapshot.states.contains(.showing)
@@ -477,9 +478,10 @@ public enum ATSPIMapping {
         return merged.map(\.node)
     }
 
-    /// A static text and nothing more: no children, no actions, no other trait.
+    /// A static text and nothing more: no children, no actions, no other trait, no paragraph of its own.
     static func isPlainText(_ node: Node) -> Bool {
         node.traits == Traits(.staticText) && node.children.isEmpty && node.actions.isEmpty && node.label != nil && node.isElement != false
+            && !node.isPageRegion
     }
 
     /// The name of the option selected among a combo box's descendants (a select's options sit

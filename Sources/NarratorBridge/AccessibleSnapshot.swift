@@ -31,6 +31,11 @@ public struct AccessibleSnapshot: Equatable, Sendable {
     public var placeholder: String?
     /// A heading's `level` attribute (a web page's h2 is 2).
     public var level: Int?
+    /// The ARIA roles a web page gave the object (Gecko's `xml-roles` attribute: "navigation"),
+    /// which tell one landmark from another.
+    public var xmlRoles: String?
+    /// A live region's `live` attribute ("polite", "assertive").
+    public var live: String?
     public var children: [AccessibleSnapshot]
 
     public init(

@@ -68,9 +68,7 @@ public enum KeymapListing {
 
             ## Orca's keys Narrator does not take yet
 
-            These reach the application unchanged until Narrator has the command: U and V (unvisited
-            and visited links), L (lists), M (landmarks), D (live regions), P
-            (paragraphs), Q (block quotes), S, O and A, Orca's other table keys (Alt+Shift+Home and End to the first and last cell, Alt+Shift+R and C to set dynamic headers), Say All
+            These reach the application unchanged until Narrator has the command: S, O and A, Orca's other table keys (Alt+Shift+Home and End to the first and last cell, Alt+Shift+R and C to set dynamic headers), Say All
             (KP_Add), flat review (the keypad's other keys). Shift with a digit is read as the US
             layout writes it (Shift+2 is `at`).
             Down and Up move by item, not yet by line as laid out; Left and Right by character and

@@ -14,6 +14,11 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
     case image
     case listItem = "list-item"
     case table
+    case unvisitedLink = "unvisited-link", visitedLink = "visited-link"
+    case list, landmark
+    case liveRegion = "live-region"
+    case paragraph
+    case blockQuote = "block-quote"
 
     /// Orca's key for the next one (with Shift, the previous): its default binding.
     var key: String {
@@ -30,6 +35,13 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
         case .image: "g"
         case .listItem: "i"
         case .table: "t"
+        case .unvisitedLink: "u"
+        case .visitedLink: "v"
+        case .list: "l"
+        case .landmark: "m"
+        case .liveRegion: "d"
+        case .paragraph: "p"
+        case .blockQuote: "q"
         }
     }
 
@@ -48,6 +60,13 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
         case .image: "images"
         case .listItem: "list-items"
         case .table: "tables"
+        case .unvisitedLink: "unvisited-links"
+        case .visitedLink: "visited-links"
+        case .list: "lists"
+        case .landmark: "landmarks"
+        case .liveRegion: "live-regions"
+        case .paragraph: "paragraphs"
+        case .blockQuote: "block-quotes"
         }
     }
 
@@ -66,6 +85,13 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
         case .image: "images"
         case .listItem: "list items"
         case .table: "tables"
+        case .unvisitedLink: "unvisited links"
+        case .visitedLink: "visited links"
+        case .list: "lists"
+        case .landmark: "landmarks"
+        case .liveRegion: "live regions"
+        case .paragraph: "paragraphs"
+        case .blockQuote: "blockquotes"
         }
     }
 
@@ -84,6 +110,13 @@ public enum Structure: String, CaseIterable, Sendable, Hashable {
         case .image: "image"
         case .listItem: "list item"
         case .table: "table"
+        case .unvisitedLink: "unvisited link"
+        case .visitedLink: "visited link"
+        case .list: "list"
+        case .landmark: "landmark"
+        case .liveRegion: "live region"
+        case .paragraph: "paragraph"
+        case .blockQuote: "block quote"
         }
     }
 }

@@ -175,12 +175,12 @@ enum ATSPIBenchmark {
         guard FileManager.default.fileExists(atPath: script), FileManager.default.isExecutableFile(atPath: "/usr/bin/orca") else {
             return [.skipped("atspi.key.heading", reason: "Orca or \(script) is missing (make bench installs Orca; run from the repository's .build)")]
         }
-        let small = "Tests/Helpers/firefox/keys.html (three headings, one link)"
+        let small = "Tests/Helpers/firefox/keys.html (three headings, three links)"
         let big = "a generated page of about 10,000 objects (WebPageBenchmark's long list of 2,500 items cut into 10 sections under headings)"
         // (--app, the result's name, the keys pressed, on which page)
         let applications = [
             ("firefox-headings", "atspi.key.heading", "H/Shift+H presses over its headings (no wrap)", small),
-            ("firefox-links", "atspi.key.link", "K/Shift+K presses, each wrapping to its one link", small),
+            ("firefox-links", "atspi.key.link", "K/Shift+K presses between its first two links (no wrap)", small),
             ("firefox-headings-big", "atspi.key.heading.10k", "H/Shift+H presses over its first sections' headings", big),
             ("firefox-links-big", "atspi.key.link.10k", "K/Shift+K presses over its first links", big),
         ]

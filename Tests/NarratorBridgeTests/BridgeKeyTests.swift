@@ -69,6 +69,25 @@ import Testing
         #expect(h.sent() == [.stop, .speak(text: "No more check boxes.")])
     }
 
+    @Test("U, V, L, M, D, P and Q, and with Shift, turn the rotors of a page's links by visit and of its regions; none there is said in Orca's words")
+    func theRegionKeysTurnTheirRotors() {
+        var h = Self.onTheHeading()
+        let keys: [(key: String, rotor: String, none: String)] = [
+            ("u", "unvisited-links", "No more unvisited links."), ("v", "visited-links", "No more visited links."),
+            ("l", "lists", "No more lists."), ("m", "landmarks", "No more landmarks."), ("d", "live-regions", "No more live regions."),
+            ("p", "paragraphs", "No more paragraphs."), ("q", "block-quotes", "No more blockquotes."),
+        ]
+        for (key, rotor, none) in keys {
+            Self.tap(&h, key)
+            #expect(h.sent() == [.rotor(name: rotor, direction: .next, within: "2")], "\(key)")
+            h.feed(.daemonLine(h.refusal(of: h.requestIDs.count - 1, .unknownRotor, "no rotor")))
+            #expect(h.sent() == [.stop, .speak(text: none)], "\(key)")
+            // With Shift (X's bit 1), the key arrives as its capital: the previous one.
+            Self.tap(&h, key.uppercased(), x: 1)
+            #expect(h.sent() == [.rotor(name: rotor, direction: .previous, within: "2")], "Shift+\(key)")
+        }
+    }
+
     @Test("narratord's answer moves the page's focus to a link, and its caret to a heading, so that Tab goes on from there")
     func thePagesFocusAndCaretFollow() {
         var h = Self.onTheHeading()

@@ -82,7 +82,8 @@ import Testing
         #expect(KeyCommand(rawValue: "previous-check-box") == .previous(.checkBox))
         #expect(KeyCommand(rawValue: "next-table") == .next(.table))
         #expect(KeyCommand(rawValue: "cell-left") == .cellLeft)
-        #expect(KeyCommand(rawValue: "next-landmark") == nil)
+        #expect(KeyCommand(rawValue: "next-landmark") == .next(.landmark))
+        #expect(KeyCommand(rawValue: "next-landmarks") == nil)
     }
 
     @Test func chordsReadAndWriteTheSame() throws {

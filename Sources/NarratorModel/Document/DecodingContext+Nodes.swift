@@ -124,6 +124,10 @@ extension DecodingContext {
             } else {
                 problem(unknownName(name, kind: "cell header", in: CellHeader.allCases.map(\.rawValue)))
             }
+        case .landmark: node.landmark = value.isNull ? nil : named(value, kind: "landmark", Landmark.self)
+        case .list: node.listSize = value.isNull ? nil : itemCount(value)
+        case .live: node.live = value.isNull ? nil : named(value, kind: "live setting", LiveSetting.self)
+        case .block: node.block = value.isNull ? nil : named(value, kind: "block", TextBlock.self)
         }
     }
 

@@ -141,6 +141,27 @@ extension DecodingContext {
         return (Int(n.0), Int(n.1))
     }
 
+    /// One of an enumeration's names ("navigation"), else a problem listing them.
+    mutating func named<Kind: RawRepresentable & CaseIterable>(_ value: JSONValue, kind: String, _ type: Kind.Type) -> Kind?
+    where Kind.RawValue == String {
+        guard let name = string(value) else { return nil }
+        guard let found = Kind(rawValue: name) else {
+            problem(unknownName(name, kind: kind, in: Kind.allCases.map(\.rawValue)))
+            return nil
+        }
+        return found
+    }
+
+    /// A list's number of items: a whole number, not negative.
+    mutating func itemCount(_ value: JSONValue) -> Int? {
+        guard let n = number(value) else { return nil }
+        guard n == n.rounded(), n >= 0, n < 1e15 else {
+            problem("expected a list's number of items, a whole number not negative, got \(JSONWriter.format(n))")
+            return nil
+        }
+        return Int(n)
+    }
+
     /// A heading's level: a whole number from 1 to 6.
     mutating func headingLevel(_ value: JSONValue) -> Int? {
         guard let n = number(value) else { return nil }

@@ -3,7 +3,7 @@
 public enum NodeField: String, CaseIterable, Sendable {
     case id, label, value, hint, traits, children, childBehavior, isElement, hidden, sortPriority, modal, frame
     case activationPoint, actions, magicTap, escape, adjustable, representation, rotors, selectedTextRange, positionInSet, headingLevel
-    case table, cell, cellHeader
+    case table, cell, cellHeader, landmark, list, live, block
 
     /// The field a key names, or nil. Written out by length because the synthesised
     /// `init(rawValue:)` hashes the key into a cache, which cost more than all the comparisons.
@@ -15,6 +15,8 @@ public enum NodeField: String, CaseIterable, Sendable {
             switch key {
             case "hint": field = .hint
             case "cell": field = .cell
+            case "list": field = .list
+            case "live": field = .live
             default: field = nil
             }
         case 5:
@@ -24,6 +26,7 @@ public enum NodeField: String, CaseIterable, Sendable {
             case "frame": field = .frame
             case "modal": field = .modal
             case "table": field = .table
+            case "block": field = .block
             default: field = nil
             }
         case 6:
@@ -39,6 +42,7 @@ public enum NodeField: String, CaseIterable, Sendable {
             switch key {
             case "children": field = .children
             case "magicTap": field = .magicTap
+            case "landmark": field = .landmark
             default: field = nil
             }
         case 9: field = key == "isElement" ? .isElement : nil
@@ -96,6 +100,10 @@ public enum NodeField: String, CaseIterable, Sendable {
         case .table: 22
         case .cell: 23
         case .cellHeader: 24
+        case .landmark: 25
+        case .list: 26
+        case .live: 27
+        case .block: 28
         }
     }
 }

@@ -32,6 +32,10 @@ public enum TreeDocumentEncoder {
         if let table = node.table { put("table", pair(table.rows, table.columns)) }
         if let cell = node.tableCell { put("cell", pair(cell.row, cell.column)) }
         if let header = node.cellHeader { put("cellHeader", .string(header.rawValue)) }
+        if let landmark = node.landmark { put("landmark", .string(landmark.rawValue)) }
+        if let size = node.listSize { put("list", .number(Double(size))) }
+        if let live = node.live { put("live", .string(live.rawValue)) }
+        if let block = node.block { put("block", .string(block.rawValue)) }
         if let range = node.selectedTextRange { put("selectedTextRange", pair(range.location, range.length)) }
         if !node.actions.isEmpty { put("actions", .array(node.actions.map(JSONValue.string))) }
         if node.magicTap { put("magicTap", true) }

@@ -93,7 +93,13 @@ public struct Workspace: Sendable {
             guard tree.stopCount > 0 else { throw .emptyTree(name) }
             position = 0
         }
-        return moveFocus(to: position, in: tree)
+        // Within the tree, the landmarks left and entered are said first (Tab into a page's
+        // navigation, Control+Home out of it), as for any move.
+        var from: Int?
+        if let focus, focus.tree == name, case .stop(let here) = tree.lookup(focus.element) { from = here }
+        var outcome = moveFocus(to: position, in: tree)
+        introduce(&outcome, at: position, from: from, in: tree)
+        return outcome
     }
 
     public enum Move: String, Sendable, CaseIterable { case next, previous, first, last }
@@ -114,7 +120,10 @@ public struct Workspace: Sendable {
         if let current, target < 0 || target >= tree.stopCount {
             return boundary(in: tree, at: current)
         }
-        return moveFocus(to: target, in: tree)
+        let from = focus?.tree == tree.name ? current : nil
+        var outcome = moveFocus(to: target, in: tree)
+        introduce(&outcome, at: target, from: from, in: tree)
+        return outcome
     }
 
     /// Focuses the deepest stop at a screen point in the focused tree (or `tree`).
@@ -196,8 +205,13 @@ public struct Workspace: Sendable {
 
     /// The rotors available at the focus: headings and links when the tree has any, its form
     /// controls when it has a field to fill in (a web page's form), the focused element's
-    /// actions, and the tree's custom rotors.
+    /// actions, and the tree's custom rotors. (The links by visit are listed once one was visited:
+    /// before, they are the links again; ``rotor(_:_:within:)`` turns them all the same.)
     public func rotors(tree name: String? = nil) throws(NarratorError) -> [RotorSummary] {
+        try rotors(tree: name, listingEvery: false)
+    }
+
+    func rotors(tree name: String?, listingEvery: Bool) throws(NarratorError) -> [RotorSummary] {
         let (tree, current) = try cursor(in: name)
         var rotors: [RotorSummary] = []
         let headings = tree.stopIDs(withTrait: .header)
@@ -206,7 +220,7 @@ public struct Workspace: Sendable {
         if !links.isEmpty { rotors.append(RotorSummary(name: "links", kind: .links, items: links)) }
         let controls = tree.formControlIDs()
         if !controls.isEmpty { rotors.append(RotorSummary(name: "controls", kind: .controls, items: controls)) }
-        for (name, items) in tree.structureIDs() where !items.isEmpty {
+        for (name, items) in tree.structureIDs() + tree.regionRotorIDs(linksByVisit: listingEvery) where !items.isEmpty {
             rotors.append(RotorSummary(name: name, kind: .structure, items: items))
         }
         if let current {
@@ -223,9 +237,9 @@ public struct Workspace: Sendable {
     /// order, or, for the actions rotor, picks the next or previous action. With `within`, only
     /// the targets inside that element count (none there: as if the rotor had none).
     public mutating func rotor(_ name: String, _ direction: Move, within: String? = nil) throws(NarratorError) -> RotorOutcome {
-        let available = try rotors()
+        let available = try rotors(tree: nil, listingEvery: true)
         guard let rotor = available.first(where: { $0.name == name }) else {
-            throw .unknownRotor(name, available: available.map(\.name))
+            throw .unknownRotor(name, available: try rotors().map(\.name))
         }
         let (tree, current) = try cursor(in: nil)
         if rotor.kind == .actions {
@@ -246,7 +260,7 @@ public struct Workspace: Sendable {
             guard case .stop(let p) = tree.lookup(id), within.map({ tree.isStop(p, inside: $0) }) ?? true else { return nil }
             return p
         }.sorted()
-        guard !positions.isEmpty else { throw .unknownRotor(name, available: available.map(\.name)) }
+        guard !positions.isEmpty else { throw .unknownRotor(name, available: try rotors().map(\.name)) }
         let here = current ?? -1
         let target: Int?
         switch direction {
@@ -263,13 +277,14 @@ public struct Workspace: Sendable {
             let round = direction == .next ? positions.first : direction == .previous ? positions.last : nil
             guard let round else { return .moved(boundary(in: tree, at: current)) }
             var outcome = moveFocus(to: round, in: tree)
-            if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: round, verbosity: verbosity) { outcome.wrap(saying: table) }
+            introduce(&outcome, at: round, from: current, in: tree, rotor: name)
             outcome.wrap(saying: tree.phrases[direction == .next ? .wrappedToTop : .wrappedToBottom])
             return .moved(outcome)
         }
         var outcome = moveFocus(to: target, in: tree)
-        // A table is reached at its first cell, said after the table's name and size.
-        if name == Self.tablesRotor, let table = tree.tableIntroduction(atStop: target, verbosity: verbosity) { outcome.wrap(saying: table) }
+        // A table is reached at its first cell, said after the table's name and size (a list,
+        // after its size), and the landmarks entered and left before them.
+        introduce(&outcome, at: target, from: current, in: tree, rotor: name)
         return .moved(outcome)
     }
 

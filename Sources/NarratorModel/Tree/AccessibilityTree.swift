@@ -39,6 +39,8 @@ public struct AccessibilityTree: Sendable {
     package private(set) var rotorSlots: [Slot] = []
     /// Visible tables, in document order (the tables rotor's, indexed so a rotor command does not walk every node).
     package private(set) var tableSlots: [Slot] = []
+    /// Visible landmarks, lists, live regions and blocks of text, in document order (the structure rotors' that reach a region).
+    package private(set) var regionSlots: [Slot] = []
 
     /// Takes the document: its nodes are moved into the flat storage rather than copied, so
     /// pass the last use of a document to spare copying every node (and peak memory).
@@ -103,6 +105,7 @@ public struct AccessibilityTree: Sendable {
         var modal: Slot?
         var rotorSlots: [Slot] = []
         var tableSlots: [Slot] = []
+        var regionSlots: [Slot] = []
         // Pass 1, document order: screen frames, hidden flags, the last present modal node.
         var stack: [(slot: Slot, origin: Point, hidden: Bool)] = [(rootSlot, Point(x: 0, y: 0), false)]
         while let (slot, origin, hiddenAbove) = stack.popLast() {
@@ -114,6 +117,7 @@ public struct AccessibilityTree: Sendable {
             if nodes[Int(slot)].modal && !isHidden { modal = slot }
             if !isHidden && !nodes[Int(slot)].rotors.isEmpty { rotorSlots.append(slot) }
             if !isHidden && nodes[Int(slot)].table != nil { tableSlots.append(slot) }
+            if !isHidden && nodes[Int(slot)].isPageRegion { regionSlots.append(slot) }
             let childOrigin = frame?.origin ?? origin
             for child in childSlots[Int(slot)].reversed() { stack.append((child, childOrigin, isHidden)) }
         }
@@ -146,6 +150,7 @@ public struct AccessibilityTree: Sendable {
         self.modalSlot = modal
         self.rotorSlots = rotorSlots
         self.tableSlots = tableSlots
+        self.regionSlots = regionSlots
     }
 
     /// Children in reading order: higher `sortPriority` first, document order for ties.

@@ -88,6 +88,30 @@ public struct Node: Equatable, Sendable {
         set { rareProperties.cellHeader = newValue }
     }
 
+    /// The landmark this node is (a page's `nav`, `main`...): the landmarks rotor's, and said as
+    /// the cursor enters and leaves it.
+    public var landmark: Landmark? {
+        get { rare?.properties.landmark }
+        set { rareProperties.landmark = newValue }
+    }
+    /// A list's number of items: the node holds them (a page's `ul`), the lists rotor's.
+    public var listSize: Int? {
+        get { rare?.properties.listSize }
+        set { rareProperties.listSize = newValue }
+    }
+    /// A live region (`aria-live`): the live regions rotor's.
+    public var live: LiveSetting? {
+        get { rare?.properties.live }
+        set { rareProperties.live = newValue }
+    }
+    /// A paragraph or a block quote: the paragraphs and block quotes rotors'.
+    public var block: TextBlock? {
+        get { rare?.properties.block }
+        set { rareProperties.block = newValue }
+    }
+    /// Whether the node is one of a page's regions the structure rotors reach at their first stop.
+    public var isPageRegion: Bool { landmark != nil || listSize != nil || live != nil || block != nil }
+
     public init(
         id: String, label: String? = nil, value: String? = nil, hint: String? = nil, traits: Traits = [],
         childBehavior: ChildBehavior? = nil, isElement: Bool? = nil, hidden: Bool = false,
@@ -150,7 +174,7 @@ public struct Node: Equatable, Sendable {
     /// reads no other property).
     func indexesLike(_ other: Node, hasChildren: Bool) -> Bool {
         id == other.id && frame == other.frame && hidden == other.hidden && modal == other.modal && sortPriority == other.sortPriority
-            && rotors.isEmpty == other.rotors.isEmpty && (table == nil) == (other.table == nil)
+            && rotors.isEmpty == other.rotors.isEmpty && (table == nil) == (other.table == nil) && isPageRegion == other.isPageRegion
             && isAccessibilityElement(hasChildren: hasChildren) == other.isAccessibilityElement(hasChildren: hasChildren)
     }
 

@@ -1,6 +1,6 @@
 /// The properties few nodes set: an activation point, custom actions, a declarative value, a
 /// representation, rotors, a text selection, a place in a set, a table's
-/// structure. They take well over 200 bytes
+/// structure, a page's landmarks, lists, live regions and blocks of text. They take well over 200 bytes
 /// inline; kept in a box that only the nodes setting one of them allocate, every other node of a
 /// large tree pays 8 bytes for them.
 struct RareNodeProperties: Equatable, Sendable {
@@ -15,6 +15,10 @@ struct RareNodeProperties: Equatable, Sendable {
     var table: TableSize?
     var tableCell: TableCell?
     var cellHeader: CellHeader?
+    var landmark: Landmark?
+    var listSize: Int?
+    var live: LiveSetting?
+    var block: TextBlock?
 
     /// None of them set: the node stores no box.
     static let empty = RareNodeProperties()

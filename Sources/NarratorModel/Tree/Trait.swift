@@ -11,6 +11,8 @@ public enum Trait: String, CaseIterable, Sendable {
     case comboBox, textField, menu, menuItem, listItem, progressBar, dialog, alert
     /// States of something that opens and closes (a combo box, a menu, a tree row).
     case expanded, collapsed
+    /// A link whose page was visited: said "visited link", as Orca does.
+    case visited
 
     /// The trait's bit in `Traits` (a switch: this runs for every trait of every node).
     package var bit: UInt32 {
@@ -46,6 +48,7 @@ public enum Trait: String, CaseIterable, Sendable {
         case .alert: 1 << 28
         case .expanded: 1 << 29
         case .collapsed: 1 << 30
+        case .visited: 1 << 31
         }
     }
 }

@@ -57,7 +57,7 @@ extension AccessibilityTree {
             parts.append(node.headingLevel.map { phrases[.headingLevel].replacingAll("{level}", with: "\($0)") } ?? phrases[.heading])
         }
         if let header = node.cellHeader { parts.append(phrases[header == .column ? .columnHeader : .rowHeader]) }
-        if traits.contains(.link) { parts.append(phrases[.link]) }
+        if traits.contains(.link) { parts.append(phrases[traits.contains(.visited) ? .visitedLink : .link]) }
         if traits.contains(.searchField) { parts.append(phrases[.searchField]) }
         if traits.contains(.textField) { parts.append(phrases[.textField]) }
         if traits.contains(.comboBox) { parts.append(phrases[.comboBox]) }

@@ -44,6 +44,19 @@ public enum Phrase: String, CaseIterable, Sendable {
     case table
     /// Said when a cell move meets the table's edge, and focus stays (Orca's words).
     case beginningOfRow, endOfRow, topOfColumn, bottomOfColumn
+    /// A link whose page was visited, in Orca's words.
+    case visitedLink
+    /// "List with {count} items" (one: "List with 1 item"): said with a list as the lists rotor reaches it.
+    case listSize, listSizeOne
+    /// The same for a list inside another: "Nested list with {count} items".
+    case nestedListSize, nestedListSizeOne
+    /// Said with a block quote as the block quotes rotor reaches it.
+    case blockQuote
+    /// Landmarks by their role names, in Orca's words: said as the cursor enters one.
+    case landmarkBanner, landmarkNavigation, landmarkMain, landmarkComplementary, landmarkContentinfo, landmarkRegion
+    case landmarkForm, landmarkSearch
+    /// "leaving {role}": said as the cursor leaves a landmark ("leaving navigation").
+    case leaving
 }
 
 /// The phrases of one language. Lookups fall back to English for anything a table lacks,

@@ -96,13 +96,13 @@ application; "by_control" is keyed by what each key reaches):
             event_ms is key to caret event. Orca sends no key echo for arrows.
   firefox-headings, firefox-links, firefox-headings-big, firefox-links-big
             Browse mode's structural keys in Firefox ESR (as for firefox): H/Shift+H and K/Shift+K
-            on Tests/Helpers/firefox/keys.html (three headings, one link) and on a generated page
+            on Tests/Helpers/firefox/keys.html (three headings, three links) and on a generated page
             of about 10,000 objects (big_page(): WebPageBenchmark's long list of 2,500 items cut
             into 10 sections under headings "Section N"). Once the reader is quiet (Orca: after
             "Finished loading"; its Say All is stopped by the key), Control+Home reaches the
             page's first heading, then the warm-up key and the cycle of KEY_APPS (H, H, Shift+H,
-            Shift+H over the small page's headings; on the big page near its top; every K on
-            the small page wraps to its one link). Narrator answers these keys itself
+            Shift+H over the small page's headings; on the big page near its top; K and Shift+K
+            between the small page's first two links). Narrator answers these keys itself
             (narrator-atspi's key listener, a `rotor` request to narratord); Orca 43 asks Firefox.
             The text looked for is the item's: narrator_ms as above; orca_ms is the SPEAK of
             the first message after the key that names it (Orca says "Wrapping to top." first
@@ -210,10 +210,9 @@ KEY_APPS = {
     "firefox-headings": key_app(KEYS_PAGE, KEYS_TITLE, "Harbour regatta", ("h", "Entry form"),
                                 [("h", "Entry form"), ("h", "Results"), ("shift+h", "Entry form"),
                                  ("shift+h", "Harbour regatta")], "heading", "heading"),
-    # The page's one link: every K and Shift+K after the warm-up wraps to it ("wrapped to top", Orca's
-    # "Wrapping to top." first: what is measured is the first message that names the link).
+    # Harbour regatta -> results, then This page, results, This page, ... (the page's first two links, no wrap).
     "firefox-links": key_app(KEYS_PAGE, KEYS_TITLE, "Harbour regatta", ("k", "results"),
-                             [("k", "results"), ("shift+k", "results")], "link", "link"),
+                             [("shift+k", "results"), ("k", "This page")], "link", "link"),
     # Long list -> Section 1, then Section 2, 3, 2, 1, 2, ... (near the top of the page: the keys'
     # cost where the page is long, not where they are far into it).
     "firefox-headings-big": key_app(big_page, BIG_TITLE, "Long list", ("h", "Section 1"),
