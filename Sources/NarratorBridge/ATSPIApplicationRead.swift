@@ -70,6 +70,8 @@ public struct ATSPIApplicationRead: Sendable {
         var labelledBy: [String] = []
         var placeholder: String?
         var level: Int?
+        /// Its place among its siblings as its attributes say it (`posinset`, `setsize`).
+        var place: SetPosition?
         /// Its extents, actions, value and text were asked for (once its states and interfaces were known).
         var detailsAsked = false
         /// Found by walking (asked what it is, one question at a time) rather than in the cache.
@@ -271,6 +273,7 @@ public struct ATSPIApplicationRead: Sendable {
                 node.childCount = properties["ChildCount"]?.int ?? 1
                 node.placeholder = attributes.placeholder
                 node.level = attributes.level
+                node.place = attributes.place
                 node.attributesRead = value != nil
             }
         case .relations(let path):
@@ -305,6 +308,7 @@ public struct ATSPIApplicationRead: Sendable {
             update(path) {
                 $0.placeholder = attributes.placeholder
                 $0.level = attributes.level
+                $0.place = attributes.place
             }
             return []
         case .value(let path, let field):
@@ -456,6 +460,9 @@ public struct ATSPIApplicationRead: Sendable {
         }
         // A heading's level is an attribute ("level:2").
         if node.role == .heading, !node.attributesRead { requests.append(.attributes(path)) }
+        // So is a menu item's place (a select's option: "posinset", "setsize"), where a read of a
+        // part (or of one object) did not bring the attributes with the other properties.
+        if Self.placedRoles.contains(node.role ?? .unknown), !node.attributesRead { requests.append(.attributes(path)) }
         return requests
     }
 
@@ -524,6 +531,9 @@ public struct ATSPIApplicationRead: Sendable {
         snapshot.labelledBy = node.labelledBy
         snapshot.placeholder = node.placeholder
         snapshot.level = node.level
+        // An option of a list that opened (a select's) says where it is among them, as Orca says
+        // it ("Keelboat, 2 of 3"); other objects' places are not said (a page's list items).
+        if let place = node.place, ATSPIApplicationRead.placedRoles.contains(snapshot.role) { snapshot.position = place }
         var children: [AccessibleSnapshot] = []
         if depth <= maximumDepth {
             for child in node.children ?? [] where nodes[child] != nil && !seen.contains(child) {
@@ -534,13 +544,19 @@ public struct ATSPIApplicationRead: Sendable {
         return snapshot
     }
 
-    /// What the bridge reads of an object's attributes (`a{ss}`): a field's placeholder, a heading's level.
-    static func attributes(_ value: DBusValue?) -> (placeholder: String?, level: Int?) {
+    /// What the bridge reads of an object's attributes (`a{ss}`): a field's placeholder, a
+    /// heading's level, an item's place among its siblings (Gecko's `posinset` and `setsize`).
+    static func attributes(_ value: DBusValue?) -> (placeholder: String?, level: Int?, place: SetPosition?) {
         let attributes = value?.items ?? []
+        func number(_ key: String) -> Int? { attributes.first { $0[0]?.string == key }?[1]?.string.flatMap { Int($0) } }
         let placeholder = attributes.first { $0[0]?.string == "placeholder-text" }?[1]?.string
-        let level = attributes.first { $0[0]?.string == "level" }?[1]?.string.flatMap { Int($0) }
-        return (placeholder, level)
+        let place = number("posinset").flatMap { index in number("setsize").map { SetPosition(index: index, count: $0) } }
+        return (placeholder, number("level"), place)
     }
+
+    /// Roles whose place among their siblings is read from their attributes: menu items (the
+    /// options of an open select).
+    static let placedRoles: Set<ATSPIRole> = [.menuItem, .checkMenuItem, .radioMenuItem]
 
     /// A state set's two 32-bit words.
     static func words(_ value: DBusValue?) -> [UInt32] {
