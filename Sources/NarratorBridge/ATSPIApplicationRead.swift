@@ -460,9 +460,9 @@ public struct ATSPIApplicationRead: Sendable {
         }
         // A heading's level is an attribute ("level:2").
         if node.role == .heading, !node.attributesRead { requests.append(.attributes(path)) }
-        // So is a menu item's place (a select's option: "posinset", "setsize"), where a read of a
-        // part (or of one object) did not bring the attributes with the other properties.
-        if Self.placedRoles.contains(node.role ?? .unknown), !node.attributesRead { requests.append(.attributes(path)) }
+        // So is a menu item's place (a select's option: "posinset", "setsize"), which Firefox's
+        // `GetAll` does not carry, nor a read of a part (or of one object) ask.
+        if Self.placedRoles.contains(node.role ?? .unknown), node.place == nil { requests.append(.attributes(path)) }
         return requests
     }
 
@@ -541,7 +541,20 @@ public struct ATSPIApplicationRead: Sendable {
             }
         }
         snapshot.children = children
+        if snapshot.role == .comboBox { Self.placeOptions(in: &snapshot) }
         return snapshot
+    }
+
+    /// The options of a combo box's list (a select's, opened) that said no place of their own:
+    /// each its place among them. Firefox gives a select's options their place only once they
+    /// show, and a read as the list opens can find them without it.
+    static func placeOptions(in combo: inout AccessibleSnapshot) {
+        for index in combo.children.indices where combo.children[index].role == .menu {
+            let items = combo.children[index].children.indices.filter { placedRoles.contains(combo.children[index].children[$0].role) }
+            for (place, item) in items.enumerated() where combo.children[index].children[item].position == nil {
+                combo.children[index].children[item].position = SetPosition(index: place + 1, count: items.count)
+            }
+        }
     }
 
     /// What the bridge reads of an object's attributes (`a{ss}`): a field's placeholder, a
