@@ -72,6 +72,8 @@ public struct ATSPIApplicationRead: Sendable {
         var level: Int?
         var xmlRoles: String?
         var live: String?
+        /// Its place among its siblings as its attributes say it (`posinset`, `setsize`).
+        var place: SetPosition?
         /// Its extents, actions, value and text were asked for (once its states and interfaces were known).
         var detailsAsked = false
         /// Found by walking (asked what it is, one question at a time) rather than in the cache.
@@ -275,6 +277,7 @@ public struct ATSPIApplicationRead: Sendable {
                 node.level = attributes.level
                 node.xmlRoles = attributes.xmlRoles
                 node.live = attributes.live
+                node.place = attributes.place
                 node.attributesRead = value != nil
             }
         case .relations(let path):
@@ -311,6 +314,7 @@ public struct ATSPIApplicationRead: Sendable {
                 $0.level = attributes.level
                 $0.xmlRoles = attributes.xmlRoles
                 $0.live = attributes.live
+                $0.place = attributes.place
             }
             return []
         case .value(let path, let field):
@@ -465,6 +469,9 @@ public struct ATSPIApplicationRead: Sendable {
         // So are a landmark's kind ("xml-roles:navigation", a named form's or section's too) and a
         // live region's setting ("live:polite", a page's `div` being a section).
         if [.landmark, .form, .section].contains(node.role ?? .unknown), !node.attributesRead { requests.append(.attributes(path)) }
+        // So is a menu item's place (a select's option: "posinset", "setsize"), which Firefox's
+        // `GetAll` does not carry, nor a read of a part (or of one object) ask.
+        if Self.placedRoles.contains(node.role ?? .unknown), node.place == nil { requests.append(.attributes(path)) }
         return requests
     }
 
@@ -535,6 +542,9 @@ public struct ATSPIApplicationRead: Sendable {
         snapshot.level = node.level
         snapshot.xmlRoles = node.xmlRoles
         snapshot.live = node.live
+        // An option of a list that opened (a select's) says where it is among them, as Orca says
+        // it ("Keelboat, 2 of 3"); other objects' places are not said (a page's list items).
+        if let place = node.place, ATSPIApplicationRead.placedRoles.contains(snapshot.role) { snapshot.position = place }
         var children: [AccessibleSnapshot] = []
         if depth <= maximumDepth {
             for child in node.children ?? [] where nodes[child] != nil && !seen.contains(child) {
@@ -542,16 +552,36 @@ public struct ATSPIApplicationRead: Sendable {
             }
         }
         snapshot.children = children
+        if snapshot.role == .comboBox { Self.placeOptions(in: &snapshot) }
         return snapshot
     }
 
+    /// The options of a combo box's list (a select's, opened) that said no place of their own:
+    /// each its place among them. Firefox gives a select's options their place only once they
+    /// show, and a read as the list opens can find them without it.
+    static func placeOptions(in combo: inout AccessibleSnapshot) {
+        for index in combo.children.indices where combo.children[index].role == .menu {
+            let items = combo.children[index].children.indices.filter { placedRoles.contains(combo.children[index].children[$0].role) }
+            for (place, item) in items.enumerated() where combo.children[index].children[item].position == nil {
+                combo.children[index].children[item].position = SetPosition(index: place + 1, count: items.count)
+            }
+        }
+    }
+
     /// What the bridge reads of an object's attributes (`a{ss}`): a field's placeholder, a
-    /// heading's level, a page's ARIA roles (a landmark's kind) and a live region's setting.
-    static func attributes(_ value: DBusValue?) -> (placeholder: String?, level: Int?, xmlRoles: String?, live: String?) {
+    /// heading's level, a page's ARIA roles (a landmark's kind), a live region's setting, and an
+    /// item's place among its siblings (Gecko's `posinset` and `setsize`).
+    static func attributes(_ value: DBusValue?) -> (placeholder: String?, level: Int?, xmlRoles: String?, live: String?, place: SetPosition?) {
         let attributes = value?.items ?? []
         func named(_ name: String) -> String? { attributes.first { $0[0]?.string == name }?[1]?.string }
-        return (named("placeholder-text"), named("level").flatMap { Int($0) }, named("xml-roles"), named("live"))
+        func number(_ name: String) -> Int? { named(name).flatMap { Int($0) } }
+        let place = number("posinset").flatMap { index in number("setsize").map { SetPosition(index: index, count: $0) } }
+        return (named("placeholder-text"), number("level"), named("xml-roles"), named("live"), place)
     }
+
+    /// Roles whose place among their siblings is read from their attributes: menu items (the
+    /// options of an open select).
+    static let placedRoles: Set<ATSPIRole> = [.menuItem, .checkMenuItem, .radioMenuItem]
 
     /// A state set's two 32-bit words.
     static func words(_ value: DBusValue?) -> [UInt32] {

@@ -76,6 +76,8 @@ extension ATSPIMirror {
         guard let (id, window) = window(showing: tree) else { return [] }
         if window.focusable.contains(element) { return ownerFocus(tree: tree, element: element) }
         browsing = id
+        // The reader moved on from the page's entry: a title the page sets now is not said.
+        if enteredPage == id { enteredPage = nil }
         return [.setCaret(id, path: ATSPIMapping.path(of: element))]
     }
 }

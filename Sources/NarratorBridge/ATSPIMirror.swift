@@ -60,6 +60,15 @@ public struct ATSPIMirror: Sendable {
         /// Narrator's focus follows the application's (into the tree, where it was or at its
         /// first stop, when `element` is nil).
         case focus(tree: String, element: String?)
+        /// An update that takes Narrator's focused element away, while the application's focus
+        /// has already moved to `element` (a select's list closing onto the select): narratord
+        /// moves its focus there with the update (its `layoutChanged` notification) instead of
+        /// repairing it to the nearest stop, which would say a stop the user never went to.
+        case updateFocusing(tree: String, TreeUpdate, element: String)
+        /// Narrator's focus enters a web page on `element` under the window's title `title`, said
+        /// first as entering a window says it (the tree's title set again on its `root`, with a
+        /// `screenChanged` notification): a page loaded in the window Narrator is already in.
+        case enterPage(tree: String, root: String, title: String?, element: String)
         /// An AT-SPI action of the element at `path`, by its name ("click", "Press").
         case perform(WindowID, path: String, action: String)
         /// The element's Value set.
@@ -76,7 +85,15 @@ public struct ATSPIMirror: Sendable {
 
     var windows: [WindowID: Window] = [:]
     /// The element Narrator was last asked to focus, so that GTK's double focus event moves it once.
-    private var lastFocus: (window: WindowID, path: String)?
+    var lastFocus: (window: WindowID, path: String)?
+    /// Each window's title as Narrator last said it, entering the window or a page in it.
+    var saidTitles: [WindowID: String?] = [:]
+    /// The window whose page Narrator's focus entered (the page's document took the focus) and
+    /// has not left since: a title the page gets now is its title, said with the entry.
+    var enteredPage: WindowID?
+    /// The window Narrator's focus was last sent into (``lastFocus`` is cleared when a window
+    /// is entered at its first stop).
+    var focusedWindow: WindowID?
     /// A window activated with nothing focused in it yet, waiting for its focus event.
     private var activating: WindowID?
     /// The window where browse mode last moved the application's caret: the page document's
@@ -92,8 +109,14 @@ public struct ATSPIMirror: Sendable {
 
     /// `window` of the application `name` was read: registered if it is new, otherwise updated
     /// element by element (registered again when its root changed).
-    public mutating func windowRead(_ id: WindowID, application name: String, snapshot: AccessibleSnapshot, dialect: ATSPIDialect = .gtk3) -> [Effect] {
+    ///
+    /// `focusGoingTo`: the object the application's focus has moved to, where that move waits
+    /// for this read (see ``handOver(_:_:from:stops:changes:to:)``).
+    public mutating func windowRead(
+        _ id: WindowID, application name: String, snapshot: AccessibleSnapshot, dialect: ATSPIDialect = .gtk3, focusGoingTo: String? = nil
+    ) -> [Effect] {
         if var known = windows[id] {
+            let previousStops = known.stops
             var document = ATSPIMapping.document(window: snapshot, application: name, taken: [], dialect: dialect)
             document.name = known.tree
             known.actions = Self.actions(in: snapshot)
@@ -120,14 +143,21 @@ public struct ATSPIMirror: Sendable {
                 windows[id] = known
                 return [.register(document)] + announced
             }
-            // A new title (the window renamed) or a new root is a new document.
-            guard document.title == previous.title, let changes = TreeDiff.changes(from: previous.root, to: document.root) else {
+            // A new root is a new document.
+            guard let changes = TreeDiff.changes(from: previous.root, to: document.root) else {
                 known.generation += 1
                 windows[id] = known
                 return [.register(document)] + sayAgain(id, known, from: previous) + announced
             }
             windows[id] = known
-            return changes.map { .update(tree: known.tree, $0.update, announce: Self.heard($0)) } + announced
+            // A new title (the window renamed: a page's title coming as it loads, or set by its
+            // script) is the tree's, set on its root: the tree keeps its name and stays as it is.
+            if document.title != previous.title, let entered = enteringTitled(id, known, changes: changes) { return entered + announced }
+            let retitled: [Effect] = document.title == previous.title ? [] : [.update(tree: known.tree, .retitle(element: document.root.id, title: document.title), announce: false)]
+            if let target = focusGoingTo, let handed = handOver(id, known, from: previous, stops: previousStops, changes: changes, to: target) {
+                return retitled + handed + announced
+            }
+            return retitled + changes.map { .update(tree: known.tree, $0.update, announce: Self.heard($0)) } + announced
         }
         let taken = Set(windows.values.map(\.tree))
         let document = ATSPIMapping.document(window: snapshot, application: name, taken: taken, dialect: dialect)
@@ -199,6 +229,9 @@ public struct ATSPIMirror: Sendable {
     public mutating func windowGone(_ id: WindowID) -> [Effect] {
         guard let window = windows.removeValue(forKey: id) else { return [] }
         if lastFocus?.window == id { lastFocus = nil }
+        if enteredPage == id { enteredPage = nil }
+        if focusedWindow == id { focusedWindow = nil }
+        saidTitles.removeValue(forKey: id)
         return [.unregister(tree: window.tree)]
     }
 
@@ -214,15 +247,27 @@ public struct ATSPIMirror: Sendable {
     public mutating func focusMoved(_ window: WindowID, path: String) -> [Effect] {
         guard let mirrored = windows[window] else { return [] }
         var element = ATSPIMapping.id(of: path)
+        var page = false
         if !mirrored.stops.contains(element), let entry = mirrored.entries[element] {
             if browsing == window { return [] }
             element = entry
+            page = true
         }
         guard mirrored.stops.contains(element) else { return [] }
         browsing = nil
         if activating == window { activating = nil }
         if let last = lastFocus, last.window == window, last.path == path { return [] }
+        let entering = focusedWindow != window
+        focusedWindow = window
         lastFocus = (window, path)
+        enteredPage = page ? window : nil
+        // A page entered under a title Narrator has not said (the window it is in was entered
+        // before the page loaded): the title first, as entering the window says it.
+        if page, !entering, saidTitles[window] != mirrored.document.title {
+            saidTitles.updateValue(mirrored.document.title, forKey: window)
+            return [.enterPage(tree: mirrored.tree, root: mirrored.document.root.id, title: mirrored.document.title, element: element)]
+        }
+        if entering { saidTitles.updateValue(mirrored.document.title, forKey: window) }
         return [.focus(tree: mirrored.tree, element: element)]
     }
 
@@ -248,6 +293,9 @@ public struct ATSPIMirror: Sendable {
         guard activating == window, let mirrored = windows[window] else { return [] }
         activating = nil
         lastFocus = nil
+        enteredPage = nil
+        focusedWindow = window
+        saidTitles.updateValue(mirrored.document.title, forKey: window)
         return [.focus(tree: mirrored.tree, element: nil)]
     }
 
@@ -281,7 +329,10 @@ public struct ATSPIMirror: Sendable {
     public mutating func ownerFocus(tree: String, element: String) -> [Effect] {
         guard let (id, window) = window(showing: tree), window.focusable.contains(element) else { return [] }
         let path = ATSPIMapping.path(of: element)
+        if focusedWindow != id { saidTitles.updateValue(window.document.title, forKey: id) }
+        focusedWindow = id
         lastFocus = (id, path)
+        enteredPage = nil
         return [.grabFocus(id, path: path)]
     }
 
@@ -297,7 +348,9 @@ public struct ATSPIMirror: Sendable {
     static let alertRoles: Set<ATSPIRole> = [.alert, .notification, .infoBar]
 
     /// The alerts on show in a window (the window itself, when it is one), each with what it
-    /// says: its name and the texts inside it, once each ("Warning, Disk almost full").
+    /// says: its name and the texts inside it, once each ("Warning, Disk almost full"). A GTK
+    /// bar says its message in a label's name; Firefox's notification bar (a pop-up blocked) in
+    /// the text of a section without a name, which is read as a page's paragraph is.
     static func alerts(in snapshot: AccessibleSnapshot) -> [(path: String, text: String)] {
         var found: [(path: String, text: String)] = []
         func visit(_ node: AccessibleSnapshot, isWindow: Bool) {
@@ -305,8 +358,12 @@ public struct ATSPIMirror: Sendable {
             if alertRoles.contains(node.role) {
                 var texts: [String] = []
                 func collect(_ n: AccessibleSnapshot, isAlert: Bool) {
-                    let text = n.name.trimmingWhitespace
-                    if !text.isEmpty, !texts.contains(text), isAlert || n.role == .label { texts.append(text) }
+                    var text = n.name.trimmingWhitespace
+                    if text.isEmpty, n.role != .label, ATSPIMapping.textRoles.contains(n.role), let own = n.text {
+                        text = ATSPIMapping.runs(of: own).compactMap { $0 }.joined(separator: " ")
+                    }
+                    let says = isAlert || n.role == .label || (n.name.trimmingWhitespace.isEmpty && ATSPIMapping.textRoles.contains(n.role))
+                    if !text.isEmpty, !texts.contains(text), says { texts.append(text) }
                     for child in n.children where child.states.contains(.showing) { collect(child, isAlert: false) }
                 }
                 collect(node, isAlert: true)

@@ -111,7 +111,7 @@ enum Completion {
         case ("update", "--focus"): return .elements(.positional(0))
         case ("replay", "--voice"), ("experiment", "--voice"): return .voices(extra: [])
         case (_, "--language"): return .languages
-        case ("update", "--set"), ("update", "--children"), ("update", "--edit"), ("update", "--caret"), ("announce", "--key"), ("replay", "--rate"), ("experiment", "--rate"), (_, "--late"), (_, "--rerun"), (_, "--since"), (_, "--until"),
+        case ("update", "--set"), ("update", "--children"), ("update", "--edit"), ("update", "--caret"), ("update", "--title"), ("announce", "--key"), ("replay", "--rate"), ("experiment", "--rate"), (_, "--late"), (_, "--rerun"), (_, "--since"), (_, "--until"),
             (_, "--limit"), (_, "--experiment"), (_, "--client"), ("voices", "--name"), ("voices", "--offset"),
             ("voices", "--engine"):
             return .text

@@ -70,7 +70,7 @@ let daemonCommands: [CommandSpec] = {
             return .daemon(.register(file: parsed.positionals[0], ephemeral: parsed.has("--ephemeral"), follow: parsed.has("--follow")))
         },
         CommandSpec(
-            name: "update", summary: "change an element: set properties, replace its children, or remove it",
+            name: "update", summary: "change an element: set properties, replace its children, or remove it; or retitle the tree",
             arguments: [ArgumentSpec("TREE", help: "the tree"), ArgumentSpec("ELEMENT", help: "the element id")],
             options: [
                 OptionSpec("--set", value: "JSON", help: #"properties to set, e.g. '{"value": "4"}' (null clears one)"#),
@@ -78,14 +78,15 @@ let daemonCommands: [CommandSpec] = {
                 OptionSpec("--remove", help: "remove the element and its subtree"),
                 OptionSpec("--edit", value: "JSON", help: #"replace characters of the value, e.g. '{"range": [5, 0], "text": "x"}' types x at 5"#),
                 OptionSpec("--caret", value: "JSON", help: #"move the caret or selection, e.g. '{"range": [6, 0], "unit": "word"}' (unit: character, word or line)"#),
+                OptionSpec("--title", value: "TEXT", help: "the tree's new title (ELEMENT is its root): a window renamed"),
                 OptionSpec("--announce", help: "speak the new value if the element has focus"),
                 OptionSpec("--notify", value: "KIND", help: "screenChanged or layoutChanged: move focus and speak it", choices: ["screenChanged", "layoutChanged"]),
                 OptionSpec("--focus", value: "ID", help: "with --notify: the element to focus (default: the first)"),
             ]
         ) { parsed throws(UsageError) in
             let element = parsed.positionals[1]
-            let given = ["--set", "--children", "--edit", "--caret"].filter { parsed.value($0) != nil }.count + (parsed.has("--remove") ? 1 : 0)
-            guard given == 1 else { throw UsageError("update: give exactly one of --set, --children, --edit, --caret or --remove", command: "update") }
+            let given = ["--set", "--children", "--edit", "--caret", "--title"].filter { parsed.value($0) != nil }.count + (parsed.has("--remove") ? 1 : 0)
+            guard given == 1 else { throw UsageError("update: give exactly one of --set, --children, --edit, --caret, --title or --remove", command: "update") }
             let update: TreeUpdate
             if let set = parsed.value("--set") {
                 update = .setProperties(element: element, properties: try json(set, "--set", "update", example: #"{"value": "4"}"#))
@@ -95,6 +96,8 @@ let daemonCommands: [CommandSpec] = {
                 update = try textUpdate(edit, "--edit", example: #"{"range": [5, 0], "text": "x"}"#) { (json) throws(ProtocolError) in try TreeUpdate.edit(json, element: element) }
             } else if let caret = parsed.value("--caret") {
                 update = try textUpdate(caret, "--caret", example: #"{"range": [6, 0], "unit": "word"}"#) { (json) throws(ProtocolError) in try TreeUpdate.caret(json, element: element) }
+            } else if let title = parsed.value("--title") {
+                update = .retitle(element: element, title: title)
             } else {
                 update = .remove(element: element)
             }

@@ -152,10 +152,16 @@ struct Fields {
         if try reader.optionalBool("remove") == true { kinds.append(.remove(element: element)) }
         if let edit = reader.value("edit") { kinds.append(try TreeUpdate.edit(edit, element: element)) }
         if let caret = reader.value("caret") { kinds.append(try TreeUpdate.caret(caret, element: element)) }
+        switch reader.value("title") {
+        case nil: break
+        case .string(let title)?: kinds.append(.retitle(element: element, title: title))
+        case .null?: kinds.append(.retitle(element: element, title: nil))
+        case let other?: throw FieldReader.invalid("update.title", "a string, or null for none", other)
+        }
         guard kinds.count == 1 else {
             throw ProtocolError(
                 kinds.isEmpty ? .missingField : .invalidField,
-                "update: give exactly one of \"set\" (properties), \"children\" (new children), \"edit\" (a text edit), \"caret\" (a caret move) or \"remove\": true")
+                "update: give exactly one of \"set\" (properties), \"children\" (new children), \"edit\" (a text edit), \"caret\" (a caret move), \"title\" (the tree's, on its root) or \"remove\": true")
         }
         var notify: LayoutNotification?
         if let kind = try reader.optionalChoice("notify", ["screenChanged", "layoutChanged"]) {

@@ -56,6 +56,7 @@ extension RequestCommand {
                 var caret = [member("range", .array([.number(Double(range.location)), .number(Double(range.length))]))]
                 if let unit { caret.append(member("unit", .string(unit.rawValue))) }
                 fields.append(member("caret", .object(JSONObject(caret))))
+            case .retitle(_, let title): fields.append(member("title", title.map(JSONValue.string) ?? .null))
             }
             if announce { fields.append(member("announce", true)) }
             switch notify {

@@ -186,7 +186,7 @@ import Testing
         #expect(opened.last == .announce(tree: "zenity: Warning", element: "8", text: "Warning, Disk almost full"), "\(opened)")
     }
 
-    @Test("a page named as it loads: the heading the focus entered on nameless is said again once named, with the window's new title registered")
+    @Test("a page named as it loads: the heading the focus entered on nameless is said again once named, with the page's title first (the title set on the tree's root with a screen change, not the page registered whole again); a title the script sets later is set alone")
     func aHeadingNamedAfterTheEntryIsSaidAgain() throws {
         let firefox = ATSPIMirror.WindowID(application: ":1.4", path: "/org/a11y/atspi/accessible/1")
         func page(loaded: Bool) -> AccessibleSnapshot {
@@ -203,11 +203,46 @@ import Testing
         // The page takes the focus: Narrator enters it on its first stop, the heading.
         #expect(mirror.focusMoved(firefox, path: "/org/a11y/atspi/accessible/2") == [.focus(tree: document.name, element: "3")])
         let loaded = mirror.windowRead(firefox, application: "Firefox", snapshot: page(loaded: true), dialect: .gecko)
-        #expect(loaded.count == 2, "\(loaded)")
-        guard case .register(let renamed)? = loaded.first else { Issue.record("\(loaded)"); return }
-        #expect(renamed.title == "Welcome page — Mozilla Firefox")
-        #expect(loaded.last == .focus(tree: document.name, element: "3"))
+        // The page's title came just after the entry: the heading, named now, is said again with
+        // the title first (the title set on the tree's root with a screen change), not the page
+        // registered whole again; what changed in it goes unannounced before.
+        #expect(loaded.last == .enterPage(tree: document.name, root: "1", title: "Welcome page — Mozilla Firefox", element: "3"), "\(loaded)")
+        #expect(!loaded.contains { if case .register = $0 { true } else { false } }, "\(loaded)")
+        #expect(loaded.dropLast().allSatisfy { if case .update(_, _, announce: false) = $0 { true } else { false } }, "\(loaded)")
+        #expect(mirror.title(of: document.name) == "Welcome page — Mozilla Firefox")
+        // The script renames the page later: the tree's title alone, nothing said.
+        var renamed = page(loaded: true)
+        renamed.name = "Sent — Mozilla Firefox"
+        // (The root, no stop, is labelled with the window's name too.)
+        #expect(mirror.windowRead(firefox, application: "Firefox", snapshot: renamed, dialect: .gecko) == [
+            .update(tree: document.name, .retitle(element: "1", title: "Sent — Mozilla Firefox"), announce: false),
+            .update(tree: document.name, .setProperties(element: "1", properties: .object(JSONObject(["label": "Sent — Mozilla Firefox"]))), announce: true),
+        ])
         // Read again unchanged: nothing more.
-        #expect(mirror.windowRead(firefox, application: "Firefox", snapshot: page(loaded: true), dialect: .gecko) == [])
+        #expect(mirror.windowRead(firefox, application: "Firefox", snapshot: renamed, dialect: .gecko) == [])
+    }
+    @Test("a page loaded in a window Narrator already entered (on the toolbar, before the page came) is entered with its new title first; a focus back on the page under the same title is a plain focus")
+    func aPageEnteredUnderANewTitleSaysIt() throws {
+        let firefox = ATSPIMirror.WindowID(application: ":1.4", path: "/org/a11y/atspi/accessible/1")
+        func window(title: String) -> AccessibleSnapshot {
+            Object.object(1, .frame, title, children: [
+                Object.object(5, .pushButton, "Reload", states: Object.shown.union(.focusable), actions: ["press"]),
+                Object.object(2, .documentWeb, "Welcome page", states: Object.shown.union(.focusable), children: [
+                    Object.object(3, .heading, "Welcome"),
+                ]),
+            ])
+        }
+        var mirror = ATSPIMirror()
+        guard case .register(let document)? = mirror.windowRead(firefox, application: "Firefox", snapshot: window(title: "Mozilla Firefox"), dialect: .gecko).first else {
+            Issue.record("not registered"); return
+        }
+        #expect(mirror.focusMoved(firefox, path: "/org/a11y/atspi/accessible/5") == [.focus(tree: document.name, element: "5")])
+        // The page's title comes before the page takes the focus: nothing said for it alone.
+        #expect(mirror.windowRead(firefox, application: "Firefox", snapshot: window(title: "Welcome page — Mozilla Firefox"), dialect: .gecko).first
+            == .update(tree: document.name, .retitle(element: "1", title: "Welcome page — Mozilla Firefox"), announce: false))
+        #expect(mirror.focusMoved(firefox, path: "/org/a11y/atspi/accessible/2")
+            == [.enterPage(tree: document.name, root: "1", title: "Welcome page — Mozilla Firefox", element: "3")])
+        #expect(mirror.focusMoved(firefox, path: "/org/a11y/atspi/accessible/5") == [.focus(tree: document.name, element: "5")])
+        #expect(mirror.focusMoved(firefox, path: "/org/a11y/atspi/accessible/2") == [.focus(tree: document.name, element: "3")])
     }
 }

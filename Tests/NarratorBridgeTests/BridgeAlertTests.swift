@@ -48,4 +48,41 @@ import Testing
             .announce(text: "Warning, Disk almost full", priority: .high, tree: "fixture: Warning", element: "40", key: "alert 40"),
         ])
     }
+    /// Firefox's notification bar as Firefox 153 shows it when a page's `window.open` is blocked
+    /// (recorded with pyatspi): an alert with no name whose message is a section's text, beside
+    /// an icon, a Preferences button and a Close button.
+    static func browser(bar shown: Bool) -> FakeApplication {
+        let states: ATSPIStates = shown ? Object.shown : [.enabled, .visible]
+        return FakeApplication(name: "Firefox", windows: [
+            Object.object(1, .frame, "Page — Mozilla Firefox", children: [
+                Object.object(2, .alert, "", states: states, text: "\u{FFFC}\u{FFFC}\u{FFFC}\u{FFFC}", children: [
+                    Object.object(3, .image, "Info", states: states),
+                    Object.object(4, .section, "", states: states, text: "Firefox prevented this site from opening a pop-up window. \u{FFFC}", children: [
+                        Object.object(5, .section, "", states: states, text: ""),
+                    ]),
+                    Object.object(6, .pushButton, "Preferences", states: states.union(.focusable), actions: ["press"]),
+                    Object.object(7, .section, "", states: states, text: "\u{FFFC}", children: [
+                        Object.object(8, .pushButton, "Close", states: states.union(.focusable), actions: ["press"]),
+                    ]),
+                ]),
+                Object.object(9, .pushButton, "Reload", actions: ["press"]),
+            ]),
+        ], bus: ":1.4")
+    }
+
+    @Test("Firefox's notification bar (a pop-up blocked) is announced once by its message, which is a section's text, not by its buttons")
+    func firefoxNotificationBarIsAnnounced() throws {
+        var h = BridgeHarness(Self.browser(bar: false))
+        h.startMirrored()
+        h.desktop[":1.4"] = Self.browser(bar: true)
+        h.event("object:state-changed:showing", ":1.4", F.path(2), detail1: 1)
+        h.advance(by: .milliseconds(25))
+        let tree = "Firefox: Page — Mozilla Firefox"
+        #expect(h.sent().filter { if case .announce = $0 { true } else { false } } == [
+            .announce(text: "Firefox prevented this site from opening a pop-up window.", priority: .high, tree: tree, element: "2", key: "alert 2"),
+        ])
+        h.event("object:state-changed:showing", ":1.4", F.path(2), detail1: 1)
+        h.advance(by: .milliseconds(25))
+        #expect(h.sent().allSatisfy { if case .announce = $0 { false } else { true } })
+    }
 }

@@ -61,11 +61,15 @@ struct FakeApplication: Sendable {
 
     func ref(_ path: String) -> DBusValue { .structure([.string(bus), .string(path)]) }
 
-    /// An object's attributes (`a{ss}`): the toolkit's, a field's placeholder, a heading's level.
+    /// An object's attributes (`a{ss}`): the toolkit's, a field's placeholder, a heading's level,
+    /// an item's place (Gecko's `posinset` and `setsize`).
     func attributes(_ s: AccessibleSnapshot) -> DBusValue {
         var attributes: [DBusValue] = [.structure([.string("toolkit"), .string(toolkit.0)])]
         if let placeholder = s.placeholder { attributes.append(.structure([.string("placeholder-text"), .string(placeholder)])) }
         if let level = s.level { attributes.append(.structure([.string("level"), .string(String(level))])) }
+        if let place = s.position {
+            attributes += [.structure([.string("posinset"), .string(String(place.index))]), .structure([.string("setsize"), .string(String(place.count))])]
+        }
         return .array(attributes)
     }
 

@@ -46,6 +46,19 @@ import Testing
         #expect(failure(#"{"cmd": "update", "tree": "t", "element": "d", "edit": {"range": [1, 0], "txt": "x"}}"#)?.error.message == #"update.edit.txt: unknown key; an edit has "range" and "text""#)
     }
 
+    @Test("a title update (a window renamed) decodes on its root, null clearing it, encodes back the same, and refuses another type")
+    func titleUpdates() throws {
+        let title = try command(#"{"cmd": "update", "tree": "t", "element": "w", "title": "Boats — Mozilla Firefox"}"#)
+        #expect(title == .update(tree: "t", update: .retitle(element: "w", title: "Boats — Mozilla Firefox"), announce: false, notify: nil))
+        let cleared = try command(#"{"cmd": "update", "tree": "t", "element": "w", "title": null}"#)
+        #expect(cleared == .update(tree: "t", update: .retitle(element: "w", title: nil), announce: false, notify: nil))
+        for sent in [title, cleared] {
+            #expect(try command(Request(id: 1, command: sent).line) == sent)
+        }
+        #expect(failure(#"{"cmd": "update", "tree": "t", "element": "w", "title": 4}"#)?.error.message.hasPrefix("update.title: expected a string, or null for none") == true)
+        #expect(failure(#"{"cmd": "update", "tree": "t", "element": "w", "title": "x", "remove": true}"#)?.error.code == .invalidField)
+    }
+
     @Test func errorsCarryStableCodesAndTheId() {
         #expect(failure("{nope") == RequestFailure(id: nil, error: ProtocolError(.malformedJSON, "malformed JSON: line 1, column 2: expected a string key, got 'n'")))
         #expect(failure("[1]")?.error.code == .notAnObject)

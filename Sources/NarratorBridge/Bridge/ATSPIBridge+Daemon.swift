@@ -35,6 +35,11 @@ extension ATSPIBridge {
                 focusModeFollows(report.focus)
             }
         }
+        // An update that moved narratord's focus (repaired, or handed over to where the
+        // application's focus went): the keys are judged where it is now.
+        if case .success(.updated(let report)) = reply.outcome, let moved = report.focus {
+            narratorFocus = moved.focus
+        }
         if case .key(let what, _) = purpose {
             keyReplied(what, reply.outcome)
             return

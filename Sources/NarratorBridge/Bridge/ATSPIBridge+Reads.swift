@@ -167,7 +167,7 @@ extension ATSPIBridge {
                     application.noteTexts(readAs: window, over: held)
                 }
                 present[window.path] = window
-                decided += quieted(mirror.windowRead(WindowID(application: name, path: window.path), application: title, snapshot: window, dialect: application.dialect), application, name)
+                decided += mirrored(window.path, window, of: name, application)
             }
             // Objects read alone before it began are no newer than what it found.
             application.readAlone = application.readAlone.filter { $0.value > id }
@@ -192,6 +192,25 @@ extension ATSPIBridge {
         }
     }
 
+    /// `window` read as `snapshot`, into the mirror. A focus move waited for this read: what
+    /// changed where the focus was (a tab no longer selected) is not said on the way out
+    /// (``quieted(_:_:_:)``); and where the read takes away the element Narrator's
+    /// focus is on, the focus is handed over to where the move goes (a select's list closing
+    /// onto the select) rather than repaired to a stop the user never went to.
+    mutating func mirrored(_ window: String, _ snapshot: AccessibleSnapshot, of name: String, _ application: BridgeApplication) -> [ATSPIMirror.Effect] {
+        // A focus that waits to land where Narrator's focus already is (a page's document
+        // focused again as it loads) moves nowhere: what changes there is said.
+        var moving: String?
+        for case .focus(let path) in application.waiting.reversed() where !mirror.hasFocus(application: name, path: path) {
+            moving = path
+            break
+        }
+        let decided = mirror.windowRead(
+            WindowID(application: name, path: window), application: application.name, snapshot: snapshot, dialect: application.dialect,
+            focusGoingTo: moving.flatMap { snapshot.contains(path: $0) ? $0 : nil })
+        return moving == nil ? decided : Self.silenced(decided)
+    }
+
     /// A focus move waited for this read: what changed where the focus was (a tab no longer
     /// selected) is not said on the way out.
     func quieted(_ decided: [ATSPIMirror.Effect], _ application: BridgeApplication, _ name: String) -> [ATSPIMirror.Effect] {
@@ -201,8 +220,12 @@ extension ATSPIBridge {
             if case .focus(let path) = wait { return !mirror.hasFocus(application: name, path: path) }
             return false
         }
-        guard moving else { return decided }
-        return decided.map { effect in
+        return moving ? Self.silenced(decided) : decided
+    }
+
+    /// The updates among `decided` sent unannounced.
+    static func silenced(_ decided: [ATSPIMirror.Effect]) -> [ATSPIMirror.Effect] {
+        decided.map { effect in
             if case .update(let tree, let update, _) = effect { return .update(tree: tree, update, announce: false) }
             return effect
         }
@@ -284,7 +307,7 @@ extension ATSPIBridge {
                 // Newer than what any read begun before now finds of it, however it answers.
                 application.readAlone[path] = ReadID(nextRead)
                 applications[name] = application
-                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
+                carryOut(mirrored(window, patched, of: name, application))
             } else {
                 applications[name] = application
             }
@@ -361,7 +384,7 @@ extension ATSPIBridge {
             // A whole read begun meanwhile may have found the part as it was: it is done again.
             if application.wholeRead != nil { application.again = true }
             applications[name] = application
-            carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
+            carryOut(mirrored(window, patched, of: name, application))
         }
         settleWaiting(name, moreComing: applications[name]?.filling ?? false)
         fillNext(name)
@@ -423,7 +446,7 @@ extension ATSPIBridge {
                 application.windows[window] = patched
                 application.index(patched)
                 applications[name] = application
-                carryOut(quieted(mirror.windowRead(WindowID(application: name, path: window), application: application.name, snapshot: patched, dialect: application.dialect), application, name))
+                carryOut(mirrored(window, patched, of: name, application))
             } else {
                 applications[name] = application
             }

@@ -249,6 +249,12 @@ public struct ATSPIBridge: Sendable {
                 }
             case .update(let tree, let update, let announce):
                 send(.update(tree: tree, generation: mirror.generation(of: tree) ?? 0), .update(tree: tree, update: update, announce: announce, notify: nil))
+            case .updateFocusing(let tree, let update, let element):
+                send(.update(tree: tree, generation: mirror.generation(of: tree) ?? 0),
+                     .update(tree: tree, update: update, announce: false, notify: .layoutChanged(element: element)))
+            case .enterPage(let tree, let root, let title, let element):
+                send(.update(tree: tree, generation: mirror.generation(of: tree) ?? 0),
+                     .update(tree: tree, update: .retitle(element: root, title: title), announce: false, notify: .screenChanged(element: element)))
             case .unregister(let tree):
                 send(.unregister(tree: tree), .unregister(tree: tree))
             case .focus(let tree, let element):

@@ -87,8 +87,12 @@ extension Session {
             let outcome: FocusOutcome
             switch notify {
             case .screenChanged(let element), .layoutChanged(let element):
+                // A new title with a new screen (a browser's window showing a new page) is said
+                // before the element, as entering the tree says it.
+                var titled = false
+                if case .retitle = update, case .screenChanged = notify { titled = true }
                 if let element {
-                    outcome = try moving { (w) throws(NarratorError) in try w.focus(tree: tree, element: element) }
+                    outcome = try moving { (w) throws(NarratorError) in try w.focus(tree: tree, element: element, titled: titled) }
                 } else {
                     outcome = try moving { (w) throws(NarratorError) in try w.move(.first, tree: tree) }
                 }

@@ -82,7 +82,10 @@ public struct Workspace: Sendable {
 
     /// Focuses an element by id (an id inside a combined element focuses that element), or,
     /// without an id, the tree's last focused element or its first stop.
-    public mutating func focus(tree name: String, element: String? = nil) throws(NarratorError) -> FocusOutcome {
+    ///
+    /// `titled`: the tree's title is said first even when the focus is in the tree already (a
+    /// window showing a new page under a new title: entering the page as entering a window).
+    public mutating func focus(tree name: String, element: String? = nil, titled: Bool = false) throws(NarratorError) -> FocusOutcome {
         let tree = try tree(name)
         let position: Int
         if let element {
@@ -97,7 +100,7 @@ public struct Workspace: Sendable {
         // navigation, Control+Home out of it), as for any move.
         var from: Int?
         if let focus, focus.tree == name, case .stop(let here) = tree.lookup(focus.element) { from = here }
-        var outcome = moveFocus(to: position, in: tree)
+        var outcome = moveFocus(to: position, in: tree, titled: titled)
         introduce(&outcome, at: position, from: from, in: tree)
         return outcome
     }
@@ -379,13 +382,13 @@ public struct Workspace: Sendable {
         return (focus, tree, position)
     }
 
-    mutating func moveFocus(to position: Int, in tree: AccessibilityTree, speaksTitle: Bool = true) -> FocusOutcome {
+    mutating func moveFocus(to position: Int, in tree: AccessibilityTree, speaksTitle: Bool = true, titled: Bool = false) -> FocusOutcome {
         let entering = focus?.tree != tree.name
         let target = Focus(tree: tree.name, element: tree.stopID(at: position))
         if target != focus { selectedAction = nil }
         focus = target
         lastFocus[tree.name] = target.element
-        let title = entering && speaksTitle ? tree.title : nil
+        let title = (entering && speaksTitle) || titled ? tree.title : nil
         let (utterance, spokenText) = tree.utterance(atStop: position, enteringWithTitle: title, verbosity: verbosity)
         return FocusOutcome(focus: target, utterance: utterance, title: title, spokenText: spokenText, boundary: false)
     }

@@ -17,6 +17,10 @@ public enum TreeUpdate: Equatable, Sendable {
     /// `unit` saying what the move was by (Left, Ctrl+Right, Down): what an announced move says
     /// (the character, the word, the line; what a selection took in or gave back).
     case moveCaret(element: String, range: TextRange, unit: CaretMotion.Unit?)
+    /// Set the tree's title (nil: none), naming its root as the element: a window renamed (a web
+    /// page's title coming as it loads, or set by its script) is a few bytes, where registering
+    /// the document again would send all of a page of 10,000 objects.
+    case retitle(element: String, title: String?)
 
     /// The request's key that holds this update's payload, where its problems are said to be.
     public var payloadKey: String {
@@ -26,13 +30,14 @@ public enum TreeUpdate: Equatable, Sendable {
         case .remove: "remove"
         case .editText: "edit"
         case .moveCaret: "caret"
+        case .retitle: "title"
         }
     }
 
     public var element: String {
         switch self {
         case .setProperties(let element, _), .replaceChildren(let element, _), .remove(let element), .editText(let element, _, _),
-            .moveCaret(let element, _, _):
+            .moveCaret(let element, _, _), .retitle(let element, _):
             element
         }
     }
@@ -96,6 +101,13 @@ extension AccessibilityTree {
             }
             nodes[Int(slot)].selectedTextRange = range
             return
+        case .retitle(_, let title):
+            guard parentSlot[Int(slot)] < 0 else {
+                throw .invalidDocument(.invalid([DocumentProblem(
+                    path: path.rendered, message: "the title is the tree's: name its root element, not \"\(update.element)\"")]))
+            }
+            self.title = title
+            return
         case .remove:
             let parent = parentSlot[Int(slot)]
             guard parent >= 0 else { throw .cannotRemoveRoot(tree: name) }
@@ -113,7 +125,7 @@ extension AccessibilityTree {
         switch update {
         case .replaceChildren: return true
         case .remove: return parentSlot[Int(slot)] >= 0
-        case .editText, .moveCaret: return false
+        case .editText, .moveCaret, .retitle: return false
         case .setProperties(_, let properties):
             guard let changed = try? decoder.applyProperties(properties, to: nodes[Int(slot)], at: []) else { return false }
             return !changed.indexesLike(nodes[Int(slot)], hasChildren: !childSlots[Int(slot)].isEmpty)
