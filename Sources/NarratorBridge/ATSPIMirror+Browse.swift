@@ -76,6 +76,9 @@ extension ATSPIMirror {
         guard let (id, window) = window(showing: tree) else { return [] }
         if window.focusable.contains(element) { return ownerFocus(tree: tree, element: element) }
         browsing = id
-        return [.setCaret(id, path: ATSPIMapping.path(of: element))]
+        // A run of a paragraph's words between its links (``ATSPIMapping/interleave``) is no
+        // object of the application's: the caret goes to its paragraph.
+        let object = element.lastIndex(of: "~").map { String(element[..<$0]) } ?? element
+        return [.setCaret(id, path: ATSPIMapping.path(of: object))]
     }
 }

@@ -41,6 +41,9 @@ public struct ATSPIMirror: Sendable {
         var pages: [String: String] = [:]
         /// The elements that take keys themselves (fields, combo boxes, sliders).
         var takingKeys: Set<String> = []
+        /// Each web document's lines as laid out, made the first time browse mode reads by line
+        /// after the window was read (``lines(tree:page:)``).
+        var lines: [String: PageLines] = [:]
         /// How many times the document was registered: narratord's refusal of an update sent
         /// before the latest registration is old news, and changes nothing.
         var generation = 1
@@ -106,6 +109,7 @@ public struct ATSPIMirror: Sendable {
             known.focusable = Self.focusable(in: snapshot)
             known.entries = Self.entries(in: snapshot, tree: compiled)
             (known.pages, known.takingKeys) = Self.browseIndex(of: document, entries: known.entries)
+            known.lines = [:]
             let previous = known.document
             known.document = document
             // A refused document is registered again once it changes, whole; until then there is

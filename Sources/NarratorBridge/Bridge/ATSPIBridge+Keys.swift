@@ -92,8 +92,7 @@ extension ATSPIBridge {
             guard let focus = narratorFocus else { return say("No window has the focus.") }
             send(.key(what: command.rawValue, command: .focus), .focus(tree: focus.tree, element: focus.element))
             if presses >= 2, let title = mirror.title(of: focus.tree) { send(.key(what: command.rawValue, command: .speak), .speak(text: "In " + title)) }
-        case .nextItem: move(.next, command)
-        case .previousItem: move(.previous, command)
+        case .nextLine, .previousLine, .nextCharacter, .previousCharacter, .nextWord, .previousWord, .lineStart, .lineEnd: read(command)
         case .rateFaster, .rateSlower:
             send(.key(what: command.rawValue, command: .get), .get(key: "rate"))
         case .punctuation:
@@ -151,7 +150,7 @@ extension ATSPIBridge {
     }
 
     /// Says `text` at once, cutting off what was being said: a key's answer is wanted now.
-    private mutating func say(_ text: String) {
+    mutating func say(_ text: String) {
         send(.key(what: "stop speech", command: .stop), .stop)
         send(.key(what: "say", command: .speak), .speak(text: text))
     }
@@ -159,6 +158,7 @@ extension ATSPIBridge {
     /// narratord answered a key's request. A move carries the application's focus or caret along;
     /// a rotor with no such items says so, as Orca does.
     mutating func keyReplied(_ what: String, _ outcome: Result<ReplyBody, ReplyError>) {
+        lineReplied(what)
         switch outcome {
         case .success(.focus(let report)):
             guard !report.boundary, what != KeyCommand.whereAmI.rawValue else { return }

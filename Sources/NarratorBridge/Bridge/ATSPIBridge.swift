@@ -92,6 +92,8 @@ public struct ATSPIBridge: Sendable {
     /// The application's focus went to a page's field in browse mode: focus mode, said, until it
     /// leaves the field or Escape.
     var inField = false
+    /// Browse mode's place in a page's lines (``PageLines``), while Narrator's focus is where it put it.
+    var reading: LineCursor?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
