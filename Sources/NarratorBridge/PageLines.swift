@@ -118,28 +118,48 @@ public struct PageLines: Equatable, Sendable {
         return lines.indices.prefix(place.line).last { !lines[$0].text.isEmpty }.map { Place(line: $0, offset: lines[$0].text.count - 1) }
     }
 
-    /// The start of the next word, on the lines after at a line's last word.
-    public func nextWord(from place: Place) -> Place? {
-        var line = place.line, offset = place.offset
+    /// The next word, as Orca moves by word: from the character after the cursor, past white
+    /// space, to that word's end (on the lines after at a line's last word). The cursor goes to
+    /// the word's end; the word is what is said.
+    public func nextWord(from place: Place) -> (place: Place, word: String)? {
+        var line = place.line, index = place.offset + 1
         while lines.indices.contains(line) {
             let text = lines[line].text
-            if let start = text.indices.first(where: { $0 > offset && Self.startsWord(text, $0) }) { return Place(line: line, offset: start) }
+            while index < text.count, text[index].isWhitespace { index += 1 }
+            if index < text.count {
+                let (start, end) = Self.word(around: index, in: text)
+                return (Place(line: line, offset: end), String(text[start..<end]))
+            }
             line += 1
-            offset = -1
+            index = 0
         }
         return nil
     }
 
-    /// The start of the word before, on the lines before at a line's first word.
-    public func previousWord(from place: Place) -> Place? {
-        var line = place.line, offset = place.offset
+    /// The word before, as Orca moves by word: from the character before the cursor, back past
+    /// white space, to that word's start (on the lines before at a line's first word).
+    public func previousWord(from place: Place) -> (place: Place, word: String)? {
+        var line = place.line, index = place.offset - 1
         while line >= 0 {
             let text = lines[line].text
-            if let start = text.indices.last(where: { $0 < offset && Self.startsWord(text, $0) }) { return Place(line: line, offset: start) }
+            index = min(index, text.count - 1)
+            while index >= 0, text[index].isWhitespace { index -= 1 }
+            if index >= 0 {
+                let (start, end) = Self.word(around: index, in: text)
+                return (Place(line: line, offset: start), String(text[start..<end]))
+            }
             line -= 1
-            offset = line >= 0 ? lines[line].text.count : 0
+            index = Int.max
         }
         return nil
+    }
+
+    /// The bounds of the word holding the character at `index` (one that is no white space).
+    static func word(around index: Int, in text: [Character]) -> (start: Int, end: Int) {
+        var start = index, end = index
+        while start > 0, !text[start - 1].isWhitespace { start -= 1 }
+        while end < text.count, !text[end].isWhitespace { end += 1 }
+        return (start, end)
     }
 
     public func lineStart(of place: Place) -> Place { Place(line: place.line, offset: 0) }
@@ -147,23 +167,11 @@ public struct PageLines: Equatable, Sendable {
     /// The line's last character.
     public func lineEnd(of place: Place) -> Place { Place(line: place.line, offset: max(0, lines[place.line].text.count - 1)) }
 
-    static func startsWord(_ text: [Character], _ index: Int) -> Bool {
-        !text[index].isWhitespace && (index == 0 || text[index - 1].isWhitespace)
-    }
-
     // MARK: Words
 
     /// The character at `place` as said alone ("space", "period", "r"); "blank" on an empty line.
     public func character(at place: Place) -> String {
         let text = lines[place.line].text
         return text.indices.contains(place.offset) ? CharacterName.spoken(text[place.offset]) : "blank"
-    }
-
-    /// The word from `place` to the next white space; a blank's name where there is none.
-    public func word(at place: Place) -> String {
-        let text = lines[place.line].text
-        guard text.indices.contains(place.offset), !text[place.offset].isWhitespace else { return character(at: place) }
-        let end = text.indices.dropFirst(place.offset).first { text[$0].isWhitespace } ?? text.count
-        return String(text[place.offset..<end])
     }
 }

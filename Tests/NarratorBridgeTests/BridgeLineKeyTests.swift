@@ -54,7 +54,7 @@ import Testing
 
     static let control: UInt32 = 4
 
-    @Test("Down reads the line the link shares with the paragraph's words, its focus on the line's start; Right and Control+Right say characters and words, the focus going to the link where the cursor enters it; Home, End, Left at a line's start; the page's ends say nothing more")
+    @Test("Down reads the line the link shares with the paragraph's words, its focus on the line's start; Right and Control+arrows say characters and words (Orca's: the cursor to the next word's end), the focus going to the link where the cursor enters it; Home, End, Left at a line's start; the page's ends say nothing more")
     func readingByLineWordAndCharacter() {
         var h = Self.onTheHeading()
         let taken = h.keysTaken
@@ -71,6 +71,7 @@ import Testing
         // Into the link: the focus goes with the word, and the page's focus follows.
         #expect(Self.read(&h, "Right", x: Self.control) == [.focus(tree: Self.tree, element: "5", saying: "results")])
         #expect(h.calls.map(\.call.method) == ["SetCaretOffset", "GrabFocus"])
+        #expect(Self.read(&h, "Left", x: Self.control) == [.stop, .speak(text: "results")])
         #expect(Self.read(&h, "Left", x: Self.control) == [.focus(tree: Self.tree, element: "4~0", saying: "the")])
         #expect(Self.read(&h, "End") == [.focus(tree: Self.tree, element: "4~1", saying: "period")])
         #expect(Self.read(&h, "Home") == [.focus(tree: Self.tree, element: "4~0", saying: "S")])

@@ -35,14 +35,16 @@ extension ATSPIBridge {
         }
         let target: PageLines.Place?
         var unit = CaretMotion.Unit.character
+        var word: String?
         if let here {
             switch command {
             case .nextLine: target = lines.nextLine(from: here)
             case .previousLine: target = lines.previousLine(from: here)
             case .nextCharacter: target = lines.nextCharacter(from: here)
             case .previousCharacter: target = lines.previousCharacter(from: here)
-            case .nextWord: target = lines.nextWord(from: here)
-            case .previousWord: target = lines.previousWord(from: here)
+            case .nextWord, .previousWord:
+                let moved = command == .nextWord ? lines.nextWord(from: here) : lines.previousWord(from: here)
+                (target, word) = (moved?.place, moved?.word)
             case .lineStart: target = lines.lineStart(of: here)
             case .lineEnd: target = lines.lineEnd(of: here)
             default: return
@@ -61,7 +63,7 @@ extension ATSPIBridge {
             switch unit {
             // A line of one stop is said as narratord says the stop ("Results, heading level 2").
             case .line: line.pieces.count == 1 ? nil : line.spoken
-            case .word: lines.word(at: target)
+            case .word: word
             case .character: lines.character(at: target)
             }
         reading = LineCursor(tree: focus.tree, page: page, place: target, element: element, moving: moving)
