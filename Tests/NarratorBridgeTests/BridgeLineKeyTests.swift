@@ -103,6 +103,22 @@ import Testing
         #expect(h.sent() == [.focus(tree: Self.tree, element: "6", saying: "OK, button Cancel, button"), .stop, .speak(text: "K")])
     }
 
+    @Test("The page changing under the cursor (a line added above it): the next line is read from the cursor's stop, not from its old line number")
+    func thePageChangesUnderTheCursor() {
+        var h = Self.onTheHeading()
+        _ = Self.read(&h, "Down")
+        _ = Self.read(&h, "Down")
+        // A notice appears above the heading, on a row of its own, and the window is read again.
+        let window = h.desktop[":1.4"]?.windows[0]
+        var page = window?.children[0]
+        page?.children.insert(Object.object(9, .paragraph, extents: Rect(x: 10, y: 52, width: 300, height: 6), text: "Notice"), at: 0)
+        if let page { h.desktop[":1.4"]?.windows[0].children[0] = page }
+        h.event("object:children-changed:add", ":1.4", "/org/a11y/atspi/accessible/2", object: "/org/a11y/atspi/accessible/9")
+        h.advance(by: .milliseconds(100))
+        _ = h.sent()
+        #expect(Self.read(&h, "Down") == [.focus(tree: Self.tree, element: "8", saying: nil)])
+    }
+
     @Test("In a field the application focused (focus mode), the arrows, Home and End are the field's")
     func inAFieldTheKeysAreTheFields() {
         var h = Self.onTheHeading()

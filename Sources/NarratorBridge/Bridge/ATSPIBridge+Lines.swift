@@ -28,10 +28,11 @@ extension ATSPIBridge {
         // (Tab, a structural key), it starts from the focus.
         var here = lines.place(of: focus.element)
         var (current, moving) = (focus.element, false)
-        if let cursor = reading, cursor.tree == focus.tree, cursor.page == page, lines.lines.indices.contains(cursor.place.line),
-            cursor.element == focus.element || cursor.moving
-        {
-            (here, current, moving) = (cursor.place, cursor.element, cursor.moving)
+        if let cursor = reading, cursor.tree == focus.tree, cursor.page == page, cursor.element == focus.element || cursor.moving {
+            // (The page read again may have moved the lines: the cursor is then at its stop's start.)
+            let inStep = lines.lines.indices.contains(cursor.place.line) && lines.element(at: cursor.place) == cursor.element
+                && cursor.place.offset <= lines.lines[cursor.place.line].text.count
+            (here, current, moving) = (inStep ? cursor.place : lines.place(of: cursor.element) ?? here, cursor.element, cursor.moving)
         }
         let target: PageLines.Place?
         var unit = CaretMotion.Unit.character
