@@ -109,6 +109,7 @@ public struct ATSPIMirror: Sendable {
             known.focusable = Self.focusable(in: snapshot)
             known.entries = Self.entries(in: snapshot, tree: compiled)
             (known.pages, known.takingKeys) = Self.browseIndex(of: document, entries: known.entries)
+            let lines = known.lines
             known.lines = [:]
             let previous = known.document
             known.document = document
@@ -130,6 +131,8 @@ public struct ATSPIMirror: Sendable {
                 windows[id] = known
                 return [.register(document)] + sayAgain(id, known, from: previous) + announced
             }
+            // Read again with nothing changed: the page's lines stand.
+            if changes.isEmpty { known.lines = lines }
             windows[id] = known
             return changes.map { .update(tree: known.tree, $0.update, announce: Self.heard($0)) } + announced
         }
@@ -223,9 +226,11 @@ public struct ATSPIMirror: Sendable {
             element = entry
         }
         guard mirrored.stops.contains(element) else { return [] }
-        browsing = nil
         if activating == window { activating = nil }
+        // (The echo of a focus browse mode gave, come late, leaves the caret's mark standing: the
+        // page document's focus that the caret's move brings next is still no page entered.)
         if let last = lastFocus, last.window == window, last.path == path { return [] }
+        browsing = nil
         lastFocus = (window, path)
         return [.focus(tree: mirrored.tree, element: element)]
     }

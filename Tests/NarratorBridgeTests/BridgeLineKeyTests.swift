@@ -119,6 +119,20 @@ import Testing
         #expect(Self.read(&h, "Down") == [.focus(tree: Self.tree, element: "8", saying: nil)])
     }
 
+    @Test("Up from a line whose button took the page's focus to a paragraph: the button's focus event come late, then the document's, say nothing and leave the cursor where it was")
+    func lateFocusEventsAfterTheCaretMoved() {
+        var h = Self.onTheHeading()
+        _ = Self.read(&h, "Down")
+        _ = Self.read(&h, "Down")
+        #expect(h.calls.last?.call.method == "GrabFocus")
+        #expect(Self.read(&h, "Up") == [.focus(tree: Self.tree, element: "4~0", saying: "See the results, link of last year.")])
+        #expect(h.calls.last?.call.method == "SetCaretOffset")
+        h.focus(":1.4", "/org/a11y/atspi/accessible/6")
+        h.focus(":1.4", "/org/a11y/atspi/accessible/2")
+        #expect(h.sent() == [])
+        #expect(Self.read(&h, "Down") == [.focus(tree: Self.tree, element: "6", saying: "OK, button Cancel, button")])
+    }
+
     @Test("In a field the application focused (focus mode), the arrows, Home and End are the field's")
     func inAFieldTheKeysAreTheFields() {
         var h = Self.onTheHeading()
