@@ -3,7 +3,7 @@ import Foundation
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
 // Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, static, engines, idle, atspi; default: all;
 // pages: only the atspi suite's Firefox pages; hostile: only its row beside hostile applications;
-// keys: only its row for the keys Narrator does not take; browse-keys: only its rows for browse mode's H and K)
+// keys: only its row for the keys Narrator does not take; browse-keys: only its rows for browse mode's H, K and Down/Up by line)
 // `load` (make load) is the long load test; it runs only when named and fails the run when a check fails.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
