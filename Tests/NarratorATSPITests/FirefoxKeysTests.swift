@@ -48,6 +48,8 @@ extension RealApplications {
                 ("Home", ["S"]),
                 ("Left", ["period"]),
                 ("Up", ["Harbour regatta, heading level 1"]),
+                // At the first line, Up reads it again, as Orca does.
+                ("Up", ["Harbour regatta, heading level 1"]),
                 ("h", ["Entry form, heading level 2"]),
                 ("h", ["Results, heading level 2"]),
                 ("h", ["wrapped to top, Harbour regatta, heading level 1"]),

@@ -54,7 +54,7 @@ import Testing
 
     static let control: UInt32 = 4
 
-    @Test("Down reads the line the link shares with the paragraph's words, its focus on the line's start; Right and Control+arrows say characters and words (Orca's: the cursor to the next word's end), the focus going to the link where the cursor enters it; Home, End, Left at a line's start; the page's ends say nothing more")
+    @Test("Down reads the line the link shares with the paragraph's words, its focus on the line's start; Right and Control+arrows say characters and words (Orca's: the cursor to the next word's end), the focus going to the link where the cursor enters it; Home, End, Left at a line's start; Up and Down at the page's ends read its first or last line again, as Orca does")
     func readingByLineWordAndCharacter() {
         var h = Self.onTheHeading()
         let taken = h.keysTaken
@@ -77,13 +77,17 @@ import Testing
         #expect(Self.read(&h, "Home") == [.focus(tree: Self.tree, element: "4~0", saying: "S")])
         // Left at the line's start: the previous line's last character.
         #expect(Self.read(&h, "Left") == [.focus(tree: Self.tree, element: "3", saying: "a")])
-        // Up at the first line stays, saying nothing more.
-        #expect(Self.read(&h, "Up") == [])
+        // Up at the first line reads it again, as Orca does.
+        #expect(Self.read(&h, "Up") == [.focus(tree: Self.tree, element: "3", saying: nil)])
         // A line of one stop is said as narratord says it; two buttons side by side are one line.
         #expect(Self.read(&h, "Down") == [.focus(tree: Self.tree, element: "4~0", saying: "See the results, link of last year.")])
         #expect(Self.read(&h, "Down") == [.focus(tree: Self.tree, element: "6", saying: "OK, button Cancel, button")])
         #expect(Self.read(&h, "Down") == [.focus(tree: Self.tree, element: "8", saying: nil)])
-        #expect(Self.read(&h, "Down") == [])
+        #expect(Self.read(&h, "Down") == [.focus(tree: Self.tree, element: "8", saying: nil)])
+        // Past the page's last character, nothing moves and nothing is said.
+        #expect(Self.read(&h, "End") == [.stop, .speak(text: "e")])
+        #expect(Self.read(&h, "Right") == [])
+        #expect(Self.read(&h, "Right", x: Self.control) == [])
         #expect(Self.read(&h, "Up") == [.focus(tree: Self.tree, element: "6", saying: "OK, button Cancel, button")])
     }
 

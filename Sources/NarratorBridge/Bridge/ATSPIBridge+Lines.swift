@@ -39,8 +39,9 @@ extension ATSPIBridge {
         var word: String?
         if let here {
             switch command {
-            case .nextLine: target = lines.nextLine(from: here)
-            case .previousLine: target = lines.previousLine(from: here)
+            // At the page's first or last line, that line is read again, as Orca reads it.
+            case .nextLine: target = lines.nextLine(from: here) ?? lines.lineStart(of: here)
+            case .previousLine: target = lines.previousLine(from: here) ?? lines.lineStart(of: here)
             case .nextCharacter: target = lines.nextCharacter(from: here)
             case .previousCharacter: target = lines.previousCharacter(from: here)
             case .nextWord, .previousWord:
@@ -57,7 +58,7 @@ extension ATSPIBridge {
             target = lines.nextLine(from: nil)
             unit = .line
         }
-        // At the page's first or last line, character or word the cursor stays, as Orca's does.
+        // Past the page's first or last character or word the cursor stays, saying nothing, as Orca's does.
         guard let target, let element = lines.element(at: target) else { return }
         let line = lines.lines[target.line]
         let words: String? =
