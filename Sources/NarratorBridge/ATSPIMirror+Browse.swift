@@ -78,6 +78,9 @@ extension ATSPIMirror {
         browsing = id
         // The reader moved on from the page's entry: a title the page sets now is not said.
         if enteredPage == id { enteredPage = nil }
-        return [.setCaret(id, path: ATSPIMapping.path(of: element))]
+        // A run of a paragraph's words between its links (``ATSPIMapping/interleave``) is no
+        // object of the application's: the caret goes to its paragraph.
+        let object = element.lastIndex(of: "~").map { String(element[..<$0]) } ?? element
+        return [.setCaret(id, path: ATSPIMapping.path(of: object))]
     }
 }

@@ -25,6 +25,7 @@ extension ATSPIMirror {
             edit = .editText(element: element, range: range, text: text)
         }
         guard found, let edit else { return nil }
+        window.lines = [:]
         windows[id] = window
         return window.refused ? [] : [.update(tree: window.tree, edit, announce: true)]
     }

@@ -41,6 +41,9 @@ public struct ATSPIMirror: Sendable {
         var pages: [String: String] = [:]
         /// The elements that take keys themselves (fields, combo boxes, sliders).
         var takingKeys: Set<String> = []
+        /// Each web document's lines as laid out, made the first time browse mode reads by line
+        /// after the window was read (``lines(tree:page:)``).
+        var lines: [String: PageLines] = [:]
         /// How many times the document was registered: narratord's refusal of an update sent
         /// before the latest registration is old news, and changes nothing.
         var generation = 1
@@ -129,6 +132,8 @@ public struct ATSPIMirror: Sendable {
             known.focusable = Self.focusable(in: snapshot)
             known.entries = Self.entries(in: snapshot, tree: compiled)
             (known.pages, known.takingKeys) = Self.browseIndex(of: document, entries: known.entries)
+            let lines = known.lines
+            known.lines = [:]
             let previous = known.document
             known.document = document
             // A refused document is registered again once it changes, whole; until then there is
@@ -149,6 +154,8 @@ public struct ATSPIMirror: Sendable {
                 windows[id] = known
                 return [.register(document)] + sayAgain(id, known, from: previous) + announced
             }
+            // Read again with nothing changed: the page's lines stand.
+            if changes.isEmpty { known.lines = lines }
             windows[id] = known
             // A new title (the window renamed: a page's title coming as it loads, or set by its
             // script) is the tree's, set on its root: the tree keeps its name and stays as it is.
@@ -254,11 +261,13 @@ public struct ATSPIMirror: Sendable {
             page = true
         }
         guard mirrored.stops.contains(element) else { return [] }
-        browsing = nil
         if activating == window { activating = nil }
+        // (The echo of a focus browse mode gave, come late, leaves the caret's mark standing: the
+        // page document's focus that the caret's move brings next is still no page entered.)
         if let last = lastFocus, last.window == window, last.path == path { return [] }
         let entering = focusedWindow != window
         focusedWindow = window
+        browsing = nil
         lastFocus = (window, path)
         enteredPage = page ? window : nil
         // A page entered under a title Narrator has not said (the window it is in was entered

@@ -15,8 +15,14 @@ enum DefaultKeymap {
         Narrator+s = speech
         Narrator+v = verbosity
         Narrator+r = repeat
-        Down = next-item
-        Up = previous-item
+        Down = next-line
+        Up = previous-line
+        Right = next-character
+        Left = previous-character
+        Control+Right = next-word
+        Control+Left = previous-word
+        Home = line-start
+        End = line-end
         Control+Home = first-item
         Control+End = last-item
         Alt+Shift+Left = cell-left

@@ -7,8 +7,15 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     case whereAmI
     case windowTitle
     case time
-    case nextItem
-    case previousItem
+    /// Browse mode's reading as laid out: by line, character and word, to a line's ends.
+    case nextLine
+    case previousLine
+    case nextCharacter
+    case previousCharacter
+    case nextWord
+    case previousWord
+    case lineStart
+    case lineEnd
     case firstItem
     case lastItem
     /// Speech a step faster or slower, and the next punctuation level: said as they change and
@@ -33,7 +40,7 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     case cellDown
 
     public static let allCases: [KeyCommand] =
-        [.learnMode, .browseMode, .whereAmI, .windowTitle, .time, .nextItem, .previousItem, .firstItem, .lastItem, .rateFaster, .rateSlower, .punctuation,
+        [.learnMode, .browseMode, .whereAmI, .windowTitle, .time, .nextLine, .previousLine, .nextCharacter, .previousCharacter, .nextWord, .previousWord, .lineStart, .lineEnd, .firstItem, .lastItem, .rateFaster, .rateSlower, .punctuation,
          .speech, .verbosity, .repeatLast, .currentWord]
         + Structure.allCases.flatMap { [KeyCommand.next($0), .previous($0)] } + [.cellLeft, .cellRight, .cellUp, .cellDown]
 
@@ -47,8 +54,14 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .whereAmI: "where-am-i"
         case .windowTitle: "window-title"
         case .time: "time"
-        case .nextItem: "next-item"
-        case .previousItem: "previous-item"
+        case .nextLine: "next-line"
+        case .previousLine: "previous-line"
+        case .nextCharacter: "next-character"
+        case .previousCharacter: "previous-character"
+        case .nextWord: "next-word"
+        case .previousWord: "previous-word"
+        case .lineStart: "line-start"
+        case .lineEnd: "line-end"
         case .firstItem: "first-item"
         case .lastItem: "last-item"
         case .rateFaster: "rate-faster"
@@ -80,8 +93,14 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
         case .whereAmI: "where am I: the focus again; twice, with where it is"
         case .windowTitle: "the window's title; twice, its status bar"
         case .time: "the time; twice, the date"
-        case .nextItem: "browse mode: the next item"
-        case .previousItem: "browse mode: the previous item"
+        case .nextLine: "browse mode: the next line"
+        case .previousLine: "browse mode: the previous line"
+        case .nextCharacter: "browse mode: the next character"
+        case .previousCharacter: "browse mode: the previous character"
+        case .nextWord: "browse mode: the next word"
+        case .previousWord: "browse mode: the previous word"
+        case .lineStart: "browse mode: the start of the line"
+        case .lineEnd: "browse mode: the end of the line"
         case .firstItem: "browse mode: the first item"
         case .lastItem: "browse mode: the last item"
         case .rateFaster: "speak faster"
@@ -106,7 +125,9 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     public var browseOnly: Bool {
         switch self {
         case .learnMode, .browseMode, .whereAmI, .windowTitle, .time, .rateFaster, .rateSlower, .punctuation, .speech, .verbosity, .repeatLast, .currentWord: false
-        case .nextItem, .previousItem, .firstItem, .lastItem, .next, .previous, .cellLeft, .cellRight, .cellUp, .cellDown: true
+        case .nextLine, .previousLine, .nextCharacter, .previousCharacter, .nextWord, .previousWord, .lineStart, .lineEnd:
+            true
+        case .firstItem, .lastItem, .next, .previous, .cellLeft, .cellRight, .cellUp, .cellDown: true
         }
     }
 }

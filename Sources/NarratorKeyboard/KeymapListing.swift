@@ -71,8 +71,10 @@ public enum KeymapListing {
             These reach the application unchanged until Narrator has the command: S, O and A, Orca's other table keys (Alt+Shift+Home and End to the first and last cell, Alt+Shift+R and C to set dynamic headers), Say All
             (KP_Add), flat review (the keypad's other keys). Shift with a digit is read as the US
             layout writes it (Shift+2 is `at`).
-            Down and Up move by item, not yet by line as laid out; Left and Right by character and
-            Control+Left and Right by word are the page's.
+            Down and Up read a paragraph that wraps over several rows on screen as one line: the
+            lines are worked out from the page's objects as laid out, and the line breaks inside one
+            text are not read from the application yet. Control+Home and Control+End go to the
+            page's first and last item, not a line's character.
 
             """
         return out

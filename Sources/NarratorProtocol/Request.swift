@@ -26,7 +26,9 @@ public enum RequestCommand: Equatable, Sendable {
     case show(tree: String)
     /// The registered tree as a document, as it is now (after updates).
     case export(tree: String)
-    case focus(tree: String, element: String?)
+    /// `saying`: the words said instead of the element's own (browse mode's line, character or
+    /// word, the element being where it starts), so that the focus moves with what is read.
+    case focus(tree: String, element: String?, saying: String? = nil)
     case move(Workspace.Move, tree: String?)
     case touch(x: Double, y: Double, tree: String?)
     case activate

@@ -99,7 +99,7 @@ struct Fields {
         case .trees: return .trees
         case .show: return .show(tree: try reader.string("tree"))
         case .export: return .export(tree: try reader.string("tree"))
-        case .focus: return .focus(tree: try reader.string("tree"), element: try reader.optionalString("element"))
+        case .focus: return .focus(tree: try reader.string("tree"), element: try reader.optionalString("element"), saying: try reader.optionalString("say"))
         case .next: return .move(.next, tree: try reader.optionalString("tree"))
         case .previous: return .move(.previous, tree: try reader.optionalString("tree"))
         case .first: return .move(.first, tree: try reader.optionalString("tree"))

@@ -66,7 +66,7 @@ extension RequestCommand {
             }
             return fields
         case .unregister(let tree), .show(let tree), .export(let tree): return [member("tree", .string(tree))]
-        case .focus(let tree, let element): return [member("tree", .string(tree))] + optional("element", element)
+        case .focus(let tree, let element, let saying): return [member("tree", .string(tree))] + optional("element", element) + optional("say", saying)
         case .move(_, let tree): return optional("tree", tree)
         case .touch(let x, let y, let tree): return [member("x", .number(x)), member("y", .number(y))] + optional("tree", tree)
         case .adjust(let direction): return [member("direction", .string(direction == .up ? "up" : "down"))]

@@ -1,3 +1,5 @@
+import NarratorModel
+
 /// How KEY, CHAR and SOUND_ICON are put into words, and spelling mode: speech-dispatcher hands
 /// these to the synthesizer as they are; narratord speaks words, so it says them itself.
 public enum SSIPWords {
@@ -51,19 +53,8 @@ public enum SSIPWords {
         return char
     }
 
-    static let characterNames: [Character: String] = [
-        " ": "space", "\n": "new line", "\r\n": "new line", "\r": "carriage return", "\t": "tab",
-        "\u{A0}": "no-break space",
-        ".": "period", ",": "comma", ";": "semicolon", ":": "colon", "!": "exclamation mark",
-        "?": "question mark", "'": "apostrophe", "\"": "double quote", "`": "grave accent",
-        "(": "left paren", ")": "right paren", "[": "left bracket", "]": "right bracket",
-        "{": "left brace", "}": "right brace", "<": "less than", ">": "greater than",
-        "/": "slash", "\\": "backslash", "|": "vertical bar", "-": "dash", "_": "underscore",
-        "+": "plus", "=": "equals", "*": "star", "&": "ampersand", "%": "percent",
-        "$": "dollar", "#": "number sign", "@": "at", "^": "caret", "~": "tilde",
-        "\u{2026}": "ellipsis", "\u{2013}": "en dash", "\u{2014}": "em dash",
-        "\u{20AC}": "euro", "\u{A3}": "pound", "\u{A7}": "section", "\u{B0}": "degree",
-    ]
+    /// (Shared with browse mode's characters: ``CharacterName``.)
+    static let characterNames = CharacterName.names
 
     /// A SOUND_ICON's name as words: narratord has no sound files, so it says the icon's name
     /// (`window-close` → "window close").

@@ -165,7 +165,7 @@ enum ATSPIBenchmark {
         }
     }
 
-    /// Browse mode's structural keys on a page in Firefox ESR, key press to speech started
+    /// Browse mode's structural keys and Down/Up by line on a page in Firefox ESR, key press to speech started
     /// (focus_latency.py's firefox-headings, firefox-links and their -big apps): narrator-atspi
     /// answers from its mirror of the page (a `rotor` request to narratord), Orca 43 by asking
     /// Firefox over AT-SPI; each alone on the desktop in its own phase. Issue 36: at most 0.25x.
@@ -183,6 +183,10 @@ enum ATSPIBenchmark {
             ("firefox-links", "atspi.key.link", "K/Shift+K presses between its first two links (no wrap)", small),
             ("firefox-headings-big", "atspi.key.heading.10k", "H/Shift+H presses over its first sections' headings", big),
             ("firefox-links-big", "atspi.key.link.10k", "K/Shift+K presses over its first links", big),
+            // Reading by line: narrator-atspi answers from the lines it made of its mirror (a `focus`
+            // request saying the line), Orca from Firefox.
+            ("firefox-lines", "atspi.key.line", "Down/Up presses over its first lines", small),
+            ("firefox-lines-big", "atspi.key.line.10k", "Down/Up presses over its first list items", big),
         ]
         return applications.map { app, name, pressed, page in
             let json: [String: Any], data: Data

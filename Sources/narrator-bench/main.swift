@@ -1,9 +1,9 @@
 import Foundation
 
 // narrator-bench: Narrator's benchmarks, each beside a baseline measured in the same run.
-// Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, static, engines, idle, atspi; default: all;
+// Usage: narrator-bench [SUITE...] [--out FILE]   (suites: tree, roundtrip, speech, voices, engine, daemon, busy, announce, spd, static, engines, idle, lines, atspi; default: all;
 // pages: only the atspi suite's Firefox pages; hostile: only its row beside hostile applications;
-// keys: only its row for the keys Narrator does not take; browse-keys: only its rows for browse mode's H and K)
+// keys: only its row for the keys Narrator does not take; browse-keys: only its rows for browse mode's H, K and Down/Up by line)
 // `load` (make load) is the long load test; it runs only when named and fails the run when a check fails.
 
 var arguments = Array(CommandLine.arguments.dropFirst())
@@ -16,7 +16,7 @@ if arguments.first == "tree-memory", arguments.count == 2, let count = Int(argum
     TreeBenchmark.memoryChild(nodes: count)
     exit(0)
 }
-let allSuites = ["tree", "roundtrip", "speech", "voices", "engine", "daemon", "busy", "announce", "spd", "static", "engines", "idle", "atspi"]
+let allSuites = ["tree", "roundtrip", "speech", "voices", "engine", "daemon", "busy", "announce", "spd", "static", "engines", "idle", "lines", "atspi"]
 let suites = arguments.isEmpty ? allSuites : arguments
 var results: [BenchResult] = []
 var failures: [String] = []
@@ -47,6 +47,7 @@ for suite in suites {
     case "hostile":
         // Alone, it has the time for more presses than in the atspi suite: a steadier median.
         results += ATSPIBenchmark.hostileFocusLatency(presses: 60)
+    case "lines": results += LinesBenchmark.run(items: 2_500, repeats: 5)
     case "keys": results += ATSPIBenchmark.keyPassthrough(presses: 40)
     case "browse-keys": results += ATSPIBenchmark.structuralKeyLatency(presses: 20)
     case "load":

@@ -29,13 +29,28 @@ extension RealApplications {
             return run.lines.first ?? ""
         }
 
-        @Test("H, Shift+H, K, F, U, V, L, Q, D, P, M and the rest move over the page with the wrap said, landmarks said as they are entered and left; Down reads on; Tab goes on from the heading; in a field letters are typed; no key Narrator took reached the page")
+        @Test("H, Shift+H, K, F, U, V, L, Q, D, P, M and the rest move over the page with the wrap said; Down and Up read by line, landmarks said as they are entered and left, the arrows by character, Control+arrows by word, Home and End to the line's ends; Tab goes on from the heading; in a field letters are typed; no key Narrator took reached the page")
         func browseKeys() throws {
             let session = try FirefoxPage.open(Self.page)
             let steps: [(key: String, says: [String])] = [
                 // The page's last and first items, not the browser's toolbar.
                 ("ctrl+End", ["5"]),
                 ("ctrl+Home", ["Harbour regatta, heading level 1"]),
+                // By line as laid out: the link is on its paragraph's line. By character and
+                // word within the line, to its ends, and on to the line before at its start.
+                ("Down", ["Boats race on Saturday morning."]),
+                ("Down", ["See the results, link of last year."]),
+                ("Right", ["e"]),
+                ("Right", ["e"]),
+                ("Right", ["space"]),
+                ("ctrl+Right", ["the"]),
+                ("ctrl+Right", ["results"]),
+                ("End", ["period"]),
+                ("Home", ["S"]),
+                ("Left", ["period"]),
+                ("Up", ["Harbour regatta, heading level 1"]),
+                // At the first line, Up reads it again, as Orca does.
+                ("Up", ["Harbour regatta, heading level 1"]),
                 ("h", ["Entry form, heading level 2"]),
                 ("h", ["Results, heading level 2"]),
                 ("h", ["wrapped to top, Harbour regatta, heading level 1"]),
@@ -43,6 +58,9 @@ extension RealApplications {
                 ("shift+h", ["Entry form, heading level 2"]),
                 ("Down", ["Boat name, text field"]),
                 ("Up", ["Entry form, heading level 2"]),
+                // The page's caret follows the line read: Tab goes on from the paragraph, not the heading.
+                ("Up", ["See the results, link of last year."]),
+                ("Tab", ["results, link"]),
                 ("k", ["wrapped to top, results, link"]),
                 ("shift+k", ["wrapped to bottom, Site, navigation, Schedule, link"]),
                 ("f", ["Boat name, text field"]),
@@ -104,7 +122,8 @@ extension RealApplications {
             let session = try FirefoxPage.open(Self.page)
             let table = "Race schedule, table with 4 rows 3 columns, Race, column header"
             #expect(try session.hear("t") == [table])
-            #expect(try session.hear("Down") == ["Start, column header"])
+            // Down reads the table's next row, a line as laid out.
+            #expect(try session.hear("Down") == ["Dinghies, row header 9:00 12"])
             #expect(try session.hear("t") == ["wrapped to top, " + table])
             #expect(try session.hear("shift+t") == ["wrapped to bottom, " + table])
             // Alt+Shift+arrows by cell: the header of the column or row entered, the edge where it stays.

@@ -39,6 +39,6 @@ import Testing
         let missing = try Self.ctl(["keys", "--file", directory + "/nothing"])
         #expect(missing.status == 1 && missing.stderr.contains("cannot read \(directory)/nothing: no such file"))
         let commands = try Self.ctl(["keys", "--commands"])
-        #expect(commands.lines.count == 68 && commands.lines.contains { $0.hasPrefix("next-heading-2 ") } && commands.lines.contains { $0.hasPrefix("previous-check-box ") })
+        #expect(commands.lines.count == 74 && commands.lines.contains { $0.hasPrefix("next-heading-2 ") } && commands.lines.contains { $0.hasPrefix("previous-check-box ") })
     }
 }

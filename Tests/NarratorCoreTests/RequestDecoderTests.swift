@@ -16,6 +16,9 @@ import Testing
 
     @Test func decodesCommandsWithTheirFields() throws {
         #expect(try decode(#"{"id": 7, "cmd": "focus", "tree": "player", "element": "rating"}"#).get() == Request(id: 7, command: .focus(tree: "player", element: "rating")))
+        #expect(try decode(#"{"cmd": "focus", "tree": "t", "element": "p", "say": "See the results, link"}"#).get().command == .focus(tree: "t", element: "p", saying: "See the results, link"))
+        let saying = RequestCommand.focus(tree: "t", element: "p", saying: "period")
+        #expect(try decode(Request(command: saying).line).get().command == saying)
         #expect(try command(#"{"cmd": "next"}"#) == .move(.next, tree: nil))
         #expect(try command(#"{"cmd": "touch", "x": 130, "y": 120}"#) == .touch(x: 130, y: 120, tree: nil))
         #expect(try command(#"{"cmd": "adjust", "direction": "up"}"#) == .adjust(.up))

@@ -56,6 +56,19 @@ import Testing
         #expect(!plain.request(mover, .focus(tree: "player", element: "rating")).contains { if case .send(owner, .event) = $0 { true } else { false } })
     }
 
+    @Test("A focus request saying words of its own (browse mode's line) says them, not the element, and they are the utterance")
+    func aFocusSayingItsOwnWords() throws {
+        var h = Harness()
+        let app = h.client()
+        try h.register(app, example: "player.json", focusEvents: true)
+        let user = h.client()
+        _ = h.request(user, .focus(tree: "player", element: "rating"))
+        let line = h.request(user, .focus(tree: "player", element: "previous", saying: "Previous track Play Next track"))
+        #expect(line.played == ["Previous track Play Next track"])
+        #expect(line.body(to: user) == .focus(FocusReport(utterance: "Previous track Play Next track", hint: nil, focus: Focus(tree: "player", element: "previous"), boundary: false)))
+        #expect(line.contains(.send(app, .event(.focus(Focus(tree: "player", element: "previous"))))))
+    }
+
     @Test func aBoundaryLeavesFocusWhereItWasAndSpeaksNothing() throws {
         var h = Harness()
         let user = h.client()

@@ -97,8 +97,7 @@ extension ATSPIBridge {
             if presses >= 2, let more = whereabouts(of: focus) {
                 send(.key(what: command.rawValue, command: .announce), .announce(text: more, priority: .low, tree: nil, element: nil, key: nil))
             }
-        case .nextItem: move(.next, command)
-        case .previousItem: move(.previous, command)
+        case .nextLine, .previousLine, .nextCharacter, .previousCharacter, .nextWord, .previousWord, .lineStart, .lineEnd: read(command)
         case .rateFaster, .rateSlower:
             send(.key(what: command.rawValue, command: .get), .get(key: "rate"))
         case .punctuation:
@@ -166,6 +165,7 @@ extension ATSPIBridge {
     /// narratord answered a key's request. A move carries the application's focus or caret along;
     /// a rotor with no such items says so, as Orca does.
     mutating func keyReplied(_ what: String, _ outcome: Result<ReplyBody, ReplyError>) {
+        lineReplied(what)
         switch outcome {
         case .success(.focus(let report)):
             guard !report.boundary, what != KeyCommand.whereAmI.rawValue else { return }

@@ -92,6 +92,8 @@ public struct ATSPIBridge: Sendable {
     var inField = false
     /// What narratord last started saying (not a hint): what the repeat key says again.
     var lastSpoken: String?
+    /// Browse mode's place in a page's lines (``PageLines``), while Narrator's focus is where it put it.
+    var reading: LineCursor?
 
     public init(configuration: Configuration) {
         self.configuration = configuration

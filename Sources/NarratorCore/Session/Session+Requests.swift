@@ -66,8 +66,9 @@ extension Session {
             return .stops(tree: tree, try narrator { (w) throws(NarratorError) in try w.stops(of: tree) })
         case .export(let tree):
             return .exported(tree: tree, document: TreeDocumentEncoder.json(try narrator { (w) throws(NarratorError) in try w.tree(tree) }.document))
-        case .focus(let tree, let element):
-            return .focus(tellOwner(speakFocus(try moving { (w) throws(NarratorError) in try w.focus(tree: tree, element: element) }), movedBy: client))
+        case .focus(let tree, let element, let saying):
+            let outcome = try moving { (w) throws(NarratorError) in try w.focus(tree: tree, element: element, saying: saying) }
+            return .focus(tellOwner(speakFocus(outcome), movedBy: client))
         case .move(let move, let tree):
             return .focus(tellOwner(speakFocus(try moving { (w) throws(NarratorError) in try w.move(move, tree: tree) }), movedBy: client))
         case .touch(let x, let y, let tree):

@@ -42,6 +42,12 @@ public struct FocusOutcome: Equatable, Sendable {
     mutating func say(instead phrase: String) {
         spokenText = phrase
     }
+    /// A move whose asker says what it read there (browse mode's line or character): those
+    /// words, and not the element's, are said and are the utterance.
+    public mutating func say(instead phrase: String, hint: String?) {
+        spokenText = phrase
+        utterance = Utterance(text: phrase, hint: hint)
+    }
 }
 
 /// A request for the app that owns a tree: it performs the action and answers with an update.

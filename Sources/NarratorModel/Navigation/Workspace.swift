@@ -85,7 +85,9 @@ public struct Workspace: Sendable {
     ///
     /// `titled`: the tree's title is said first even when the focus is in the tree already (a
     /// window showing a new page under a new title: entering the page as entering a window).
-    public mutating func focus(tree name: String, element: String? = nil, titled: Bool = false) throws(NarratorError) -> FocusOutcome {
+    /// `saying`: the words said instead of the element's (browse mode's line, word or character
+    /// there), after the landmarks the move left and entered.
+    public mutating func focus(tree name: String, element: String? = nil, titled: Bool = false, saying: String? = nil) throws(NarratorError) -> FocusOutcome {
         let tree = try tree(name)
         let position: Int
         if let element {
@@ -101,6 +103,7 @@ public struct Workspace: Sendable {
         var from: Int?
         if let focus, focus.tree == name, case .stop(let here) = tree.lookup(focus.element) { from = here }
         var outcome = moveFocus(to: position, in: tree, titled: titled)
+        if let saying { outcome.say(instead: saying, hint: nil) }
         introduce(&outcome, at: position, from: from, in: tree)
         return outcome
     }

@@ -94,15 +94,16 @@ application; "by_control" is keyed by what each key reaches):
             the new line ("blank" for the empty line 4, as both readers say it). The listener
             listens for "object:text-caret-moved" (role "text") instead of focus events, so
             event_ms is key to caret event. Orca sends no key echo for arrows.
-  firefox-headings, firefox-links, firefox-headings-big, firefox-links-big
+  firefox-headings, firefox-links, firefox-headings-big, firefox-links-big, firefox-lines, firefox-lines-big
             Browse mode's structural keys in Firefox ESR (as for firefox): H/Shift+H and K/Shift+K
             on Tests/Helpers/firefox/keys.html (three headings, three links) and on a generated page
             of about 10,000 objects (big_page(): WebPageBenchmark's long list of 2,500 items cut
             into 10 sections under headings "Section N"). Once the reader is quiet (Orca: after
             "Finished loading"; its Say All is stopped by the key), Control+Home reaches the
-            page's first heading, then the warm-up key and the cycle of KEY_APPS (H, H, Shift+H,
-            Shift+H over the small page's headings; on the big page near its top; K and Shift+K
-            between the small page's first two links). Narrator answers these keys itself
+            page's first heading, then the warm-up key and the cycle of KEY_APPS (Down and Up by
+            line for firefox-lines; H, H, Shift+H, Shift+H over the small page's headings; on the
+            big page near its top; K and Shift+K between the small page's first two links).
+            Narrator answers these keys itself
             (narrator-atspi's key listener, a `rotor` request to narratord); Orca 43 asks Firefox.
             The text looked for is the item's: narrator_ms as above; orca_ms is the SPEAK of
             the first message after the key that names it (Orca says "Wrapping to top." first
@@ -222,8 +223,17 @@ KEY_APPS = {
     "firefox-links-big": key_app(big_page, BIG_TITLE, "Long list", ("k", "Item 1"),
                                  [("shift+k", "Item 1"), ("k", "Item 2"), ("k", "Item 3"), ("shift+k", "Item 2")],
                                  "link", "link"),
+    # Reading by line (issue 36): Harbour regatta -> Boats race..., then See the results..., Boats
+    # race..., Harbour regatta, Boats race..., ... over the small page's first lines.
+    "firefox-lines": key_app(KEYS_PAGE, KEYS_TITLE, "Harbour regatta", ("Down", "Boats race"),
+                             [("Down", "Boats race"), ("Down", "See the"), ("Up", "Boats race"),
+                              ("Up", "Harbour regatta")], "paragraph", "line"),
+    # Long list -> Section 1, then Item 1, Item 2, Item 1, Section 1, Item 1, ... (each list item one line).
+    "firefox-lines-big": key_app(big_page, BIG_TITLE, "Long list", ("Down", "Section 1"),
+                                 [("Up", "Section 1"), ("Down", "Item 1"), ("Down", "Item 2"), ("Up", "Item 1")],
+                                 "list item", "line"),
 }
-for _app in ("firefox-headings-big", "firefox-links-big"):
+for _app in ("firefox-headings-big", "firefox-links-big", "firefox-lines-big"):
     KEY_APPS[_app]["timeout"] = 600
 
 # Per application: its binary, the keys (the warm-up, then the cycle from its second entry), what
