@@ -76,6 +76,9 @@ extension ATSPIMirror {
         guard let (id, window) = window(showing: tree) else { return [] }
         if window.focusable.contains(element) { return ownerFocus(tree: tree, element: element) }
         browsing = id
+        // The application's focus leaves for the page's document: a focus that comes back to the
+        // element it was on (Tab) is the user's, unless it is the echo still awaited.
+        if lastFocus?.window == id { lastFocus = nil }
         // The reader moved on from the page's entry: a title the page sets now is not said.
         if enteredPage == id { enteredPage = nil }
         // A run of a paragraph's words between its links (``ATSPIMapping/interleave``) is no

@@ -89,6 +89,10 @@ public struct ATSPIMirror: Sendable {
     var windows: [WindowID: Window] = [:]
     /// The element Narrator was last asked to focus, so that GTK's double focus event moves it once.
     var lastFocus: (window: WindowID, path: String)?
+    /// The element Narrator gave the application's focus to (browse mode, a user's `focus`) whose
+    /// focus event has not come back yet: that event, however late, says nothing; one after it
+    /// is the user's (Tab back onto it after the cursor moved on).
+    var awaitedEcho: (window: WindowID, path: String)?
     /// Each window's title as Narrator last said it, entering the window or a page in it.
     var saidTitles: [WindowID: String?] = [:]
     /// The window whose page Narrator's focus entered (the page's document took the focus) and
@@ -264,6 +268,11 @@ public struct ATSPIMirror: Sendable {
         if activating == window { activating = nil }
         // (The echo of a focus browse mode gave, come late, leaves the caret's mark standing: the
         // page document's focus that the caret's move brings next is still no page entered.)
+        if let echo = awaitedEcho, echo.window == window, echo.path == path {
+            awaitedEcho = nil
+            return []
+        }
+        awaitedEcho = nil
         if let last = lastFocus, last.window == window, last.path == path { return [] }
         let entering = focusedWindow != window
         focusedWindow = window
@@ -341,6 +350,7 @@ public struct ATSPIMirror: Sendable {
         if focusedWindow != id { saidTitles.updateValue(window.document.title, forKey: id) }
         focusedWindow = id
         lastFocus = (id, path)
+        awaitedEcho = (id, path)
         enteredPage = nil
         return [.grabFocus(id, path: path)]
     }

@@ -29,7 +29,7 @@ extension RealApplications {
             return run.lines.first ?? ""
         }
 
-        @Test("H, Shift+H, K, F, U, V, L, Q, D, P, M and the rest move over the page with the wrap said; Down and Up read by line, landmarks said as they are entered and left, the arrows by character, Control+arrows by word, Home and End to the line's ends; Tab goes on from the heading; in a field letters are typed; no key Narrator took reached the page")
+        @Test("H, Shift+H, K, F, U, V, L, Q, D, P, M and the rest move over the page with the wrap said; Down and Up read by line, landmarks said as they are entered and left, the arrows by character, Control+arrows by word, Home and End to the line's ends; Tab goes on from the line read; in a field letters are typed; no key Narrator took reached the page")
         func browseKeys() throws {
             let session = try FirefoxPage.open(Self.page)
             let steps: [(key: String, says: [String])] = [
@@ -58,11 +58,13 @@ extension RealApplications {
                 ("shift+h", ["Entry form, heading level 2"]),
                 ("Down", ["Boat name, text field"]),
                 ("Up", ["Entry form, heading level 2"]),
-                // The page's caret follows the line read: Tab goes on from the paragraph, not the heading.
-                ("Up", ["See the results, link of last year."]),
-                ("Tab", ["results, link"]),
+                // The page's caret follows the line read: Tab goes on from the paragraph (into the
+                // field after it: focus mode), and Escape comes back to browse mode there.
+                ("Up", ["Twelve boats have entered."]),
+                ("Tab", ["Boat name, text field", "Focus mode"]),
+                ("Escape", ["Browse mode"]),
                 ("k", ["wrapped to top, results, link"]),
-                ("shift+k", ["wrapped to bottom, Site, navigation, Schedule, link"]),
+                ("shift+k", ["wrapped to bottom, Schedule, link"]),
                 ("f", ["Boat name, text field"]),
                 // The other structural keys, and a kind the page has none of, in Orca's words.
                 ("b", ["Enter, button"]),
@@ -75,7 +77,7 @@ extension RealApplications {
                 // Links by whether their page was visited (the page itself was), lists, block
                 // quotes, live regions, paragraphs and landmarks; a landmark entered and left is said.
                 ("u", ["wrapped to top, results, link"]),
-                ("shift+u", ["wrapped to bottom, Site, navigation, Schedule, link"]),
+                ("shift+u", ["wrapped to bottom, Schedule, link"]),
                 ("v", ["wrapped to top, This page, visited link"]),
                 ("shift+v", ["wrapped to bottom, This page, visited link"]),
                 ("l", ["List with 3 items, • Dinghies, list item"]),
@@ -90,8 +92,9 @@ extension RealApplications {
                 ("shift+m", ["wrapped to bottom, Site, navigation, This page, visited link"]),
                 ("ctrl+Home", ["leaving navigation, Harbour regatta, heading level 1"]),
                 ("m", ["Site, navigation, This page, visited link"]),
-                ("Down", ["Schedule, link"]),
+                // The navigation's two links are one line; the line after it leaves it.
                 ("Down", ["leaving navigation, • Dinghies, list item"]),
+                ("Down", ["• Keelboats, list item"]),
                 ("b", ["Enter, button"]),
             ]
             for (key, says) in steps {

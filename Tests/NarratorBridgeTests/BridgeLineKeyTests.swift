@@ -137,6 +137,22 @@ import Testing
         #expect(Self.read(&h, "Down") == [.focus(tree: Self.tree, element: "6", saying: "OK, button Cancel, button")])
     }
 
+    @Test("Tab back onto the button browse mode had focused, once the cursor moved on to a paragraph, is the user's move and is followed; only the focus's own echo says nothing")
+    func tabBackOntoAnElementBrowseModeFocused() {
+        var h = Self.onTheHeading()
+        _ = Self.read(&h, "Down")
+        _ = Self.read(&h, "Down")
+        #expect(h.calls.last?.call.method == "GrabFocus")
+        h.focus(":1.4", "/org/a11y/atspi/accessible/6")
+        #expect(h.sent() == [], "the echo of the focus given")
+        _ = Self.read(&h, "Up")
+        #expect(h.calls.last?.call.method == "SetCaretOffset")
+        h.focus(":1.4", "/org/a11y/atspi/accessible/2")
+        #expect(h.sent() == [])
+        h.focus(":1.4", "/org/a11y/atspi/accessible/6")
+        #expect(h.sent() == [.focus(tree: Self.tree, element: "6", saying: nil)])
+    }
+
     @Test("In a field the application focused (focus mode), the arrows, Home and End are the field's")
     func inAFieldTheKeysAreTheFields() {
         var h = Self.onTheHeading()

@@ -100,6 +100,26 @@ import Testing
         #expect(try said(&w, "live-regions") == "3 boats entered")
     }
 
+    @Test("the list items rotor reaches an item that holds only a link (no stop of its own) at its link, between items that are stops")
+    func listItemsHoldingOnlyALink() throws {
+        var w = Workspace()
+        w.register(try decode("""
+            {"tree": "menu", "root": {"id": "root", "children": [
+              {"id": "h", "label": "Club", "traits": ["header"], "headingLevel": 1},
+              {"id": "list", "list": 3, "children": [
+                {"id": "a", "label": "Plain", "traits": ["listItem"]},
+                {"id": "b", "traits": ["listItem"], "isElement": false, "children": [{"id": "bl", "label": "News", "traits": ["link"]}]},
+                {"id": "c", "label": "Last", "traits": ["listItem"]}
+              ]}
+            ]}}
+            """))
+        _ = try w.focus(tree: "menu", element: "h")
+        #expect(try said(&w, "list-items") == "Plain, list item")
+        #expect(try said(&w, "list-items") == "News, link")
+        #expect(try said(&w, "list-items") == "Last, list item")
+        #expect(try said(&w, "list-items", .previous) == "News, link")
+    }
+
     /// Orca's words: a landmark entered is said before the item with its name, one left as
     /// "leaving" it; moving within one says nothing more. A structural key says its item alone,
     /// as Orca 43's do; the landmarks key says the landmark it reached, and only it.

@@ -426,7 +426,6 @@ extension AccessibilityTree {
         let kinds: [(String, Traits)] = [
             ("buttons", Traits([.button])), ("text-fields", Traits([.textField, .searchField])), ("check-boxes", Traits([.checkBox])),
             ("radio-buttons", Traits([.radioButton])), ("combo-boxes", Traits([.comboBox])), ("images", Traits([.image])),
-            ("list-items", Traits([.listItem])),
         ]
         var found = Array(repeating: [String](), count: kinds.count)
         var levels = Array(repeating: [String](), count: 6)
@@ -437,7 +436,8 @@ extension AccessibilityTree {
             if traits.contains(.header), let level = node.headingLevel, (1...6).contains(level) { levels[level - 1].append(node.id) }
         }
         return zip(kinds, found).map { ($0.0.0, $0.1) } + levels.enumerated().map { ("headings-\($0.offset + 1)", $0.element) }
-            + [("tables", tableSlots.compactMap { firstCellStop(ofTable: $0).map { nodes[Int(stops[$0])].id } })]
+            + [("list-items", listItemSlots.map { nodes[Int($0)].id }),
+               ("tables", tableSlots.compactMap { firstCellStop(ofTable: $0).map { nodes[Int(stops[$0])].id } })]
     }
 
     /// The custom rotors of every visible node, in document order (indexed at reindex, so a

@@ -41,6 +41,9 @@ public struct AccessibilityTree: Sendable {
     package private(set) var tableSlots: [Slot] = []
     /// Visible landmarks, lists, live regions and blocks of text, in document order (the structure rotors' that reach a region).
     package private(set) var regionSlots: [Slot] = []
+    /// Visible list items, in document order: the list items rotor's, each reached at its first
+    /// stop (an item holding only a link is no stop of its own; the link is).
+    package private(set) var listItemSlots: [Slot] = []
 
     /// Takes the document: its nodes are moved into the flat storage rather than copied, so
     /// pass the last use of a document to spare copying every node (and peak memory).
@@ -106,6 +109,7 @@ public struct AccessibilityTree: Sendable {
         var rotorSlots: [Slot] = []
         var tableSlots: [Slot] = []
         var regionSlots: [Slot] = []
+        var listItemSlots: [Slot] = []
         // Pass 1, document order: screen frames, hidden flags, the last present modal node.
         var stack: [(slot: Slot, origin: Point, hidden: Bool)] = [(rootSlot, Point(x: 0, y: 0), false)]
         while let (slot, origin, hiddenAbove) = stack.popLast() {
@@ -118,6 +122,7 @@ public struct AccessibilityTree: Sendable {
             if !isHidden && !nodes[Int(slot)].rotors.isEmpty { rotorSlots.append(slot) }
             if !isHidden && nodes[Int(slot)].table != nil { tableSlots.append(slot) }
             if !isHidden && nodes[Int(slot)].isPageRegion { regionSlots.append(slot) }
+            if !isHidden && nodes[Int(slot)].traits.contains(.listItem) { listItemSlots.append(slot) }
             let childOrigin = frame?.origin ?? origin
             for child in childSlots[Int(slot)].reversed() { stack.append((child, childOrigin, isHidden)) }
         }
@@ -151,6 +156,7 @@ public struct AccessibilityTree: Sendable {
         self.rotorSlots = rotorSlots
         self.tableSlots = tableSlots
         self.regionSlots = regionSlots
+        self.listItemSlots = listItemSlots
     }
 
     /// Children in reading order: higher `sortPriority` first, document order for ties.
