@@ -195,7 +195,7 @@ FACT_ORDER = ["title", "name", "role", "state", "value", "position", "status",
               # the application scenarios' (after the fixture's, whose output they leave as it was)
               "level", "line", "word", "char", "text", "deleted", "typed",
               # page-keys'
-              "wrap", "size", "header", "place"]
+              "wrap", "landmark", "size", "header", "place"]
 
 
 def words(text):

@@ -8,7 +8,8 @@ one Firefox:
   1. Orca's: narratord (Orca speaks through it) and Orca, no narrator-atspi. Once Orca has read the
      loaded page, Control+Home puts its caret at the top (a setup key, not compared), then each
      key of STEPS is pressed and Orca's words taken.
-  2. Narrator's: Orca is stopped, narrator-atspi started; once it has mirrored the page,
+  2. Narrator's: Orca is stopped, the page loaded again (Control+Shift+R: Orca's last key left
+     Firefox's focus in a field), narrator-atspi started; once it has mirrored the page,
      Control+Home again (Narrator's first item: the same place), then the same keys, and
      Narrator's words taken.
 
@@ -36,6 +37,7 @@ ROLE_WORDS = {
     "table": ["table"],
     "image": ["image", "graphic"],
     "list item": ["list item"],
+    "list": ["list"],
 }
 
 
@@ -59,21 +61,31 @@ STEPS = [
     step("alt+shift+Down", "the row header Dinghies", {"text": "Dinghies", "place": "2 1"}),
     step("alt+shift+Right", "the cell 9:00, column Start", {"header": "Start", "text": "9:00", "place": "2 2"}),
     step("alt+shift+Down", "the cell 10:30, row Keelboats", {"header": "Keelboats", "text": "10:30", "place": "3 2"}),
-    step("f", "the Name entry", {"name": "Name", "role": "entry"}),
-    step("c", "the Class combo box", {"name": "Class", "role": "combo box", "value": "Keelboat"}),
+    step("g", "the Club burgee image, wrapped to the top", {"wrap": "top", "name": "Club burgee", "role": "image"}),
     step("x", "the Racing member check box", {"name": "Racing member", "role": "check box", "state": "not checked"}),
     step("r", "the Helm radio button", {"name": "Helm", "role": "radio button", "state": "not selected"}),
     step("b", "the Send button", {"name": "Send", "role": "button"}),
-    step("g", "the Club burgee image, wrapped to the top", {"wrap": "top", "name": "Club burgee", "role": "image"}),
-    step("e", "the Name entry", {"name": "Name", "role": "entry"}),
+    step("c", "the Class combo box, wrapped to the top", {"wrap": "top", "name": "Class", "role": "combo box", "value": "Keelboat"}),
     step("shift+t", "the table, at its first cell", {"name": "Race schedule", "role": "table", "size": "4 rows 3 columns"}),
     step("i", "the News list item, wrapped to the top", {"wrap": "top", "name": "News"}),
     step("shift+2", "the Join heading, wrapped to the bottom", {"wrap": "bottom", "name": "Join", "role": "heading", "level": "2"}),
+    step("l", "the site's list of links, wrapped to the top", {"wrap": "top", "role": "list", "size": "3 items", "name": "News"}),
+    step("m", "the main content landmark", {"landmark": "main content", "name": "News", "role": "heading"}),
+    step("u", "the News link, wrapped to the top (the page's links are all in its banner)", {"wrap": "top", "name": "News", "role": "link"}),
+    # Last: Orca 43's structural keys put it in focus mode on reaching an entry, where its next
+    # letter is typed into the field and nothing is said; Escape does not bring it back. (Narrator
+    # stays in browse mode on a field its own cursor reached.) F is not compared: Orca 43 said
+    # nothing at it from a table's cell, a combo box or the image, in every run.
+    step("e", "the Name entry", {"name": "Name", "role": "entry"}),
 ]
 
 
 def fact_patterns(kind, expected):
     """The page-keys facts orca_compare.fact_patterns does not know; None for the others."""
+    if kind == "size" and expected.endswith(" items"):  # a list's: "List with 3 items"
+        return [r"\bwith %s\b" % expected]
+    if kind == "landmark":
+        return [r"\b%s\b" % expected]
     if kind == "size":  # "4 rows 3 columns", "with 4 rows and 3 columns"
         rows, columns = expected.split(" rows ")
         return [r"\b%s rows,? (and |by )?%s\b" % (rows, columns)]
@@ -102,6 +114,10 @@ def run_phases(c):
         c.app_step_run(spec, "orca", i)
     c.stop(c.orca)
     c.settle()
+    # The page as it was: Orca's last key left Firefox's focus in a field (where Narrator's keys are
+    # the field's, focus mode), and a reload that bypasses the cache forgets what was typed.
+    c.app_step_run({"step": "Control+Shift+R (the page loaded again)", "key": "ctrl+shift+r", "facts": {}}, "narrator-setup", None)
+    time.sleep(PAGE_LOAD / 2)
     c.step("phase: Narrator's keys")
     c.start_bridge()
     c.wait_for_tree()

@@ -25,7 +25,7 @@ extension SSIPClientTests {
             "On a page in Firefox, browse mode's structural and table keys: Narrator says every fact Orca says at each, in no more words in all",
             .enabled(if: enabled && SSIPTests.installed("/usr/bin/firefox-esr"), "Orca's headless desktop or Firefox ESR is not installed (make test-deps), or the SSIP tests run against speech-dispatcher"))
         func structuralAndTableKeysOnAPage() throws {
-            try Self.compare(scenario: "page-keys", timeout: 300, steps: 23)
+            try Self.compare(scenario: "page-keys", timeout: 300, steps: 25)
         }
 
         /// Runs orca_compare.py's `scenario` and checks its steps: each fact Orca said at a key,
