@@ -46,7 +46,7 @@ func perform(_ command: RequestCommand, on workspace: inout Workspace) throws(Na
     case .export(let tree):
         let document = try workspace.tree(tree).document
         _ = TreeDocumentEncoder.json(document)
-    case .focus(let tree, let element): _ = try workspace.focus(tree: tree, element: element)
+    case .focus(let tree, let element, let saying): _ = try workspace.focus(tree: tree, element: element, saying: saying)
     case .move(let move, let tree): _ = try workspace.move(move, tree: tree)
     case .touch(let x, let y, let tree): _ = try workspace.touch(x: x, y: y, tree: tree)
     case .activate: _ = try workspace.activate()

@@ -1,5 +1,3 @@
-import NarratorModel
-
 /// A web page as laid out, for browse mode's reading by line, word and character: its stops in
 /// reading order, grouped into the lines they share on screen (a link inside a paragraph is on
 /// the paragraph's line, two buttons side by side are one line). Pure: made from the stops'
