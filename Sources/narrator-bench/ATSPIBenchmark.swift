@@ -175,14 +175,16 @@ enum ATSPIBenchmark {
         guard FileManager.default.fileExists(atPath: script), FileManager.default.isExecutableFile(atPath: "/usr/bin/orca") else {
             return [.skipped("atspi.key.heading", reason: "Orca or \(script) is missing (make bench installs Orca; run from the repository's .build)")]
         }
-        let small = "Tests/Helpers/firefox/keys.html (three headings, three links)"
-        let big = "a generated page of about 10,000 objects (WebPageBenchmark's long list of 2,500 items cut into 10 sections under headings)"
+        let small = "Tests/Helpers/firefox/keys.html (three headings, three links, one table)"
+        let big = "a generated page of about 10,000 objects (WebPageBenchmark's long list of 2,500 items cut into 10 sections under headings, a small table after each)"
         // (--app, the result's name, the keys pressed, on which page)
         let applications = [
             ("firefox-headings", "atspi.key.heading", "H/Shift+H presses over its headings (no wrap)", small),
             ("firefox-links", "atspi.key.link", "K/Shift+K presses between its first two links (no wrap)", small),
+            ("firefox-tables", "atspi.key.table", "T/Shift+T presses, each wrapping to its one table", small),
             ("firefox-headings-big", "atspi.key.heading.10k", "H/Shift+H presses over its first sections' headings", big),
             ("firefox-links-big", "atspi.key.link.10k", "K/Shift+K presses over its first links", big),
+            ("firefox-tables-big", "atspi.key.table.10k", "T/Shift+T presses over its first tables", big),
             // Reading by line: narrator-atspi answers from the lines it made of its mirror (a `focus`
             // request saying the line), Orca from Firefox.
             ("firefox-lines", "atspi.key.line", "Down/Up presses over its first lines", small),

@@ -1,5 +1,5 @@
 @testable import NarratorBridge
-import NarratorModel
+@testable import NarratorModel
 import Testing
 
 /// Browse mode's lines as laid out, and the moves by line, word and character over them.

@@ -180,19 +180,23 @@ BIG_ITEMS, BIG_SECTIONS = 2500, 10
 def big_page(items=BIG_ITEMS, sections=BIG_SECTIONS):
     """WebPageBenchmark.longPage (a heading and a list of `items` entries, each a link, a button, a
     check box and an image: about 10,000 objects) with the list cut into `sections`, each under a
-    heading of its own ("Section 1" ...), so that H has somewhere to go."""
+    heading of its own ("Section 1" ...), so that H has somewhere to go, and a small table after
+    each section's list ("Table 1" ...: a caption, a header row, one row), so that T has too."""
     html = ['<!doctype html><html lang="en"><head><meta charset="utf-8"><title>%s</title></head><body>' % BIG_TITLE,
             "<h1>Long list</h1>"]
     per = items // sections
+    def table(section):
+        return ("<table><caption>Table %d</caption><tr><th>Race</th><th>Start</th></tr>"
+                "<tr><td>Race %d</td><td>9:00</td></tr></table>" % (section, section))
     for index in range(1, items + 1):
         if (index - 1) % per == 0:
             if index > 1:
-                html.append("</ul>")
+                html.append("</ul>" + table((index - 1) // per))
             html.append("<h2>Section %d</h2><ul>" % ((index - 1) // per + 1))
         html.append('<li><a href="#item%d">Item %d</a> <button>Buy %d</button> '
                     '<input type="checkbox" aria-label="Pick %d"> '
                     '<img alt="Picture %d" src="data:image/gif;base64,R0lGODlhAQABAAAAACw="></li>' % ((index,) * 5))
-    html.append("</ul></body></html>")
+    html.append("</ul>" + table(sections) + "</body></html>")
     return "".join(html)
 
 
@@ -223,6 +227,14 @@ KEY_APPS = {
     "firefox-links-big": key_app(big_page, BIG_TITLE, "Long list", ("k", "Item 1"),
                                  [("shift+k", "Item 1"), ("k", "Item 2"), ("k", "Item 3"), ("shift+k", "Item 2")],
                                  "link", "link"),
+    # Harbour regatta -> Race schedule, then every T and Shift+T wraps to the page's one table
+    # (Orca says "Wrapping to top." first: what is measured is the first message naming the table).
+    "firefox-tables": key_app(KEYS_PAGE, KEYS_TITLE, "Harbour regatta", ("t", "Race schedule"),
+                              [("t", "Race schedule"), ("shift+t", "Race schedule")], "table", "table"),
+    # Long list -> Table 1 (after section 1's list), then Table 2, 3, 2, 1, 2, ...
+    "firefox-tables-big": key_app(big_page, BIG_TITLE, "Long list", ("t", "Table 1"),
+                                  [("shift+t", "Table 1"), ("t", "Table 2"), ("t", "Table 3"), ("shift+t", "Table 2")],
+                                  "table", "table"),
     # Reading by line (issue 36): Harbour regatta -> Boats race..., then See the results..., Boats
     # race..., Harbour regatta, Boats race..., ... over the small page's first lines.
     "firefox-lines": key_app(KEYS_PAGE, KEYS_TITLE, "Harbour regatta", ("Down", "Boats race"),
@@ -233,7 +245,7 @@ KEY_APPS = {
                                  [("Up", "Section 1"), ("Down", "Item 1"), ("Down", "Item 2"), ("Up", "Item 1")],
                                  "list item", "line"),
 }
-for _app in ("firefox-headings-big", "firefox-links-big", "firefox-lines-big"):
+for _app in ("firefox-headings-big", "firefox-links-big", "firefox-tables-big", "firefox-lines-big"):
     KEY_APPS[_app]["timeout"] = 600
 
 # Per application: its binary, the keys (the warm-up, then the cycle from its second entry), what
