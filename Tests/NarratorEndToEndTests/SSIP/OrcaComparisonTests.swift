@@ -54,9 +54,8 @@ extension SSIPClientTests {
 
 /// Browse mode's structural and table keys on a page in Firefox, Orca 43's phase then
 /// Narrator's (orca_compare.py's page-keys scenario, Tests/Helpers/atspi/page_keys.py). Unlike the
-/// fixture's comparison it measures no SSIP timing, only what each reader said, so it runs beside
-/// the other suites (on the core the serial application suites leave idle) rather than after
-/// them among the SSIP clients; the fixture's comparison stays there.
+/// fixture's comparison it takes some 200 s alone (both readers, 25 keys each), which would take
+/// `make test` past its 15 minutes: `make test-compare` runs it.
 @Suite struct PageKeysComparisonTests {
     @Test(
         "On a page in Firefox, browse mode's structural and table keys: Narrator says every fact Orca says at each, in no more words in all",
