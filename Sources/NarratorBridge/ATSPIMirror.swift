@@ -231,9 +231,20 @@ public struct ATSPIMirror: Sendable {
         return [.focus(tree: window.tree, element: element)]
     }
 
-    /// Whether the application's focus Narrator follows last was on `path` of `application`.
+    /// Whether the application's focus Narrator follows last was on `path` of `application`, or
+    /// on what stands for the same stop: a page's document taking the focus again as it loads is
+    /// entered at the stop Narrator is on, so what changes there (the heading's name, come late)
+    /// is said rather than quieted as left behind.
     public func hasFocus(application: String, path: String) -> Bool {
-        lastFocus.map { $0.window.application == application && $0.path == path } ?? false
+        guard let last = lastFocus, last.window.application == application else { return false }
+        if last.path == path { return true }
+        guard let window = windows[last.window] else { return false }
+        func stop(_ path: String) -> String? {
+            let id = ATSPIMapping.id(of: path)
+            return window.stops.contains(id) ? id : window.entries[id]
+        }
+        guard let here = stop(last.path), let there = stop(path) else { return false }
+        return here == there
     }
 
     /// The window closed (or its object went defunct): its tree goes.
