@@ -69,15 +69,21 @@ struct HostileApplicationTests {
         }
         let name = try #require(registered, "hostile.py did not register: \(session.desktop.log("hostile"))")
 
-        let verdict = mode == "silent" ? "(\(name)) \(said)" : said
+        // With both cores busy, the tree that grows as it is asked can answer too slowly for its read
+        // to reach the object bound: the bridge then takes it for unresponsive (said once, tried
+        // again every 5 s), which bounds it as surely. Either verdict is what it made of it.
+        let unresponsiveChurn = "(\(name)) did not answer within 2000 ms"
+        let verdicts = mode == "silent" ? ["(\(name)) \(said)"] : mode == "churn" ? [said, unresponsiveChurn] : [said]
         // A million children, or a tree that grows as it is asked, take Python a while to say.
         let said = ContinuousClock.now + .seconds(90)
-        while !session.desktop.log("bridge").contains(verdict), ContinuousClock.now < said { usleep(100_000) }
+        while !verdicts.contains(where: session.desktop.log("bridge").contains), ContinuousClock.now < said { usleep(100_000) }
+        let verdict = verdicts.first(where: session.desktop.log("bridge").contains) ?? verdicts[0]
+        let unresponsive = verdict == unresponsiveChurn
         #expect(session.desktop.log("bridge").contains(verdict), "the bridge said: \(session.desktop.log("bridge")); hostile.py: \(session.desktop.log("hostile").suffix(2_000)); trees: \((try? session.ctl("trees").stdout) ?? ""); \(((try? session.ctl("show", "hostile-\(mode): Hostile \(mode)").stdout) ?? "").prefix(3_000))")
         if mode == "deep" {
             // Cut, not given up: its window is mirrored as deep as the bridge reads.
             try session.wait("the cut tree") { try session.ctl("trees").stdout.contains("hostile-deep: Hostile deep") }
-        } else if mode != "silent" {
+        } else if mode != "silent", !unresponsive {
             // Named as it names itself, unless it would not say (errors for everything).
             let who = mode == "errors" ? name : "hostile-\(mode) (\(name))"
             #expect(session.desktop.log("bridge").contains("narrator-atspi: \(who) is given up: "), "\(session.desktop.log("bridge"))")
@@ -96,7 +102,7 @@ struct HostileApplicationTests {
         try session.xdotool("key", "Tab")
         try session.wait("focus on the check box") { try session.focus() == remember }
         try session.wait("the check box said") { try session.ctl("log", "--limit", "5").stdout.contains("Remember me, checked, check box") }
-        if mode == "silent" {
+        if mode == "silent" || unresponsive {
             // Tried again every 5 s: still said once, after a try.
             Thread.sleep(forTimeInterval: 6)
         }
