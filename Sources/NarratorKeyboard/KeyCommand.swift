@@ -125,9 +125,8 @@ public enum KeyCommand: Sendable, Hashable, CaseIterable {
     public var browseOnly: Bool {
         switch self {
         case .learnMode, .browseMode, .whereAmI, .windowTitle, .time, .rateFaster, .rateSlower, .punctuation, .speech, .verbosity, .repeatLast, .currentWord: false
-        case .nextLine, .previousLine, .nextCharacter, .previousCharacter, .nextWord, .previousWord, .lineStart, .lineEnd:
-            true
-        case .firstItem, .lastItem, .next, .previous, .cellLeft, .cellRight, .cellUp, .cellDown: true
+        case .nextLine, .previousLine, .nextCharacter, .previousCharacter, .nextWord, .previousWord, .lineStart, .lineEnd,
+             .firstItem, .lastItem, .next, .previous, .cellLeft, .cellRight, .cellUp, .cellDown: true
         }
     }
 }
