@@ -84,7 +84,8 @@ struct EngineProcessTests {
 
     @Test("a cancel reaches the engine: its end comes cancelled, the engine says so, and serves the next job")
     func cancelReachesTheEngine() throws {
-        let engine = try TestEngine()
+        // Paced, so the engine is still making sentences when the cancel comes (200 sentences take 2 s).
+        let engine = try TestEngine(["--pace", "0.01"])
         let journal = Journal()
         let process = try engine.process(journal: journal)
         let sentences = (1...200).map { "Sentence number \($0) of a long text." }
@@ -106,13 +107,13 @@ struct EngineProcessTests {
 
     @Test("onChunk returning false cancels the job in the engine")
     func refusingAChunkCancels() throws {
-        let engine = try TestEngine()
+        let engine = try TestEngine(["--pace", "0.01"])
         let journal = Journal()
         let process = try engine.process(journal: journal)
         let record = JobRecord((1...200).map { "Sentence \($0) of many." }.joined(separator: " ")) { _, _ in false }
         process.submit(record.job)
         #expect(record.waitForEnd() == .cancelled(samples: 1600))
-        #expect(journal.wait { $0.lines.contains { $0.hasPrefix("test engine: cancelled job") } })
+        #expect(journal.wait { $0.lines.contains { $0.hasPrefix("test engine: cancelled job") } }, "the engine read the cancel: \(journal.lines)")
     }
 
     @Test("a job cancelled before the engine began it ends skipped, without onStart")

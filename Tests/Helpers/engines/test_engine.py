@@ -6,6 +6,7 @@ can watch narratord supervise a real process: a real pipe, real frames, real sig
 
     test_engine.py --list-voices
     test_engine.py --serve [--pid-file PATH] [--start-delay SECONDS] [--fail-start] [--busy SECONDS]
+                           [--pace SECONDS]
                            [--misbehave die|stop|hang|garbage|exit] [--at-sentence K] [--once PATH]
 
 Voices:
@@ -22,6 +23,10 @@ narratord starts again behaves.
 
 --busy SECONDS spins the CPU for SECONDS of wall time after reading each job, before its first
 frame: an engine that is slow (a long clause on a loaded machine), not hung.
+
+--pace SECONDS sleeps SECONDS after each ramp sentence, as a real engine takes time for each: a
+cancel sent after the first chunk then surely reaches the engine while it has sentences left,
+where an unpaced ramp can make a whole job before its request reader reads the cancel.
 
 On standard error it says when it serves, each job's first-audio time (from reading the request
 to writing the first A frame) and each cancel, for narratord's journal and the tests.
@@ -206,6 +211,7 @@ class Engine:
                 self.ramp_at += count
                 if not send(struct.pack(f"<{count}h", *samples)):
                     break
+                time.sleep(self.options.get("pace", 0))
         cancelled = self.is_cancelled(job)
         if cancelled:
             log(f"test engine: cancelled job {job}")
@@ -254,6 +260,9 @@ def main(arguments):
         elif name == "--busy":
             i += 1
             options["busy"] = float(arguments[i])
+        elif name == "--pace":
+            i += 1
+            options["pace"] = float(arguments[i])
         else:
             log(f"test engine: unknown option {name}")
             return 2
