@@ -28,7 +28,7 @@ MANPAGES   := man/narratord.1 man/narratorctl.1 man/narrator-atspi.1 man/narrato
 # (rsvg-convert) to render an experiment's plot to PNG. The sound tests run on PulseAudio and on PipeWire
 # (pipewire, pipewire-pulse and WirePlumber, which needs a D-Bus session bus: dbus),
 # and tzdata for a time zone that is not UTC (the log set aside is named in local time).
-BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev libx11-dev flite1-dev libflite1 pkg-config
+BUILD_PACKAGES := libespeak-ng-dev espeak-ng-data libpcaudio-dev libasound2-dev libsqlite3-dev libatspi2.0-dev libx11-dev libxi-dev flite1-dev libflite1 pkg-config
 # Benchmarks: the same, plus Speech Dispatcher to measure beside (with its eSpeak NG module, and its
 # Flite module beside narrator-flite), and the headless desktop with gtk3-widget-factory and Orca
 # (keys sent through python3-xlib's XTEST) for the AT-SPI bridge's.

@@ -7,11 +7,22 @@ public enum BridgeCommand: Equatable, Sendable {
     /// compare with).
     case dump(application: String?, walk: Bool)
     /// Mirror every window into the narratord at `socket` (nil: the usual place) until it stops.
-    case run(socket: String?)
+    case run(socket: String?, keys: KeySource)
     case help
+
+    /// Where the user's keys come from.
+    public enum KeySource: String, Equatable, Sendable, CaseIterable {
+        /// The X server: raw events for every key, grabs for Narrator's own, so no other key
+        /// waits for Narrator (AT-SPI2's listener when there is no X server).
+        case x11
+        /// AT-SPI2's synchronous keystroke listener: the toolkit holds every key until Narrator
+        /// answers (GTK 3 and Firefox send their keys there; GTK 4 sends none).
+        case atspi
+    }
 
     static let runOptions = [
         OptionSpec("--socket", value: "PATH", help: "narratord's socket", shownDefault: "$NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock"),
+        OptionSpec("--keys", value: "x11|atspi", help: "where the user's keys come from", shownDefault: "x11"),
         OptionSpec("--help", help: "show this help", aliases: ["-h"], endsParsing: true),
     ]
 
@@ -30,7 +41,11 @@ public enum BridgeCommand: Equatable, Sendable {
         case "run":
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: runOptions, command: "run")
             if parsed.has("--help") { return .help }
-            return .run(socket: parsed.value("--socket"))
+            let keys = parsed.value("--keys") ?? KeySource.x11.rawValue
+            guard let source = KeySource(rawValue: keys) else {
+                throw UsageError("--keys is x11 or atspi, not '\(keys)'")
+            }
+            return .run(socket: parsed.value("--socket"), keys: source)
         case "dump":
             let parsed = try ArgumentParser.parse(Array(arguments.dropFirst()), options: dumpOptions, command: "dump")
             if parsed.has("--help") { return .help }
@@ -43,7 +58,7 @@ public enum BridgeCommand: Equatable, Sendable {
     public static let helpText = """
         narrator-atspi: reads desktop applications (GTK, Qt) through AT-SPI2 as Narrator trees
 
-        Usage: narrator-atspi run [--socket PATH]
+        Usage: narrator-atspi run [--socket PATH] [--keys x11|atspi]
                narrator-atspi dump [--application NAME] [--walk]
 
         Commands:
@@ -59,6 +74,10 @@ public enum BridgeCommand: Equatable, Sendable {
 
         Options:
           --socket PATH        (run) narratord's socket (default: $NARRATOR_SOCKET, then $XDG_RUNTIME_DIR/narrator/narratord.sock)
+          --keys x11|atspi     (run) where the user's keys come from (default: x11): the X server's
+                               raw events, with only Narrator's own keys grabbed, so no other key
+                               waits for Narrator; or AT-SPI2's keystroke listener, which holds
+                               every key until Narrator answers (used anyway without an X server)
           --application NAME   (dump) only this application's windows (its AT-SPI name: zenity, gtk3-widget-factory)
           --walk               (dump) read with libatspi, one blocking D-Bus call per property and
                                object, instead of in bulk (the naive way, to compare with)

@@ -20,7 +20,7 @@ public enum BridgeMain {
         case .help:
             output(BridgeCommand.helpText)
             return 0
-        case .run(let flag):
+        case .run(let flag, let keys):
             let socket = SocketPath.resolve(flag: flag, environment: environment, uid: getuid())
             let link: DaemonLink
             do {
@@ -43,7 +43,7 @@ public enum BridgeMain {
             }
             // A screen reader runs from now on: Firefox and Chromium turn their accessibility on.
             if let problem = ATSPIBus.announceScreenReader() { errors("narrator-atspi: \(problem); applications that wait to be asked may stay silent") }
-            let shell = BridgeShell(daemon: link, bus: bus, socket: socket.path, environment: environment, log: errors)
+            let shell = BridgeShell(daemon: link, bus: bus, socket: socket.path, keys: keys, environment: environment, log: errors)
             shell.run()
             return 0
         case .dump(let application, let walk):

@@ -30,9 +30,15 @@ final class BridgeShell {
     /// Set while a key event is fed when the core takes it.
     private var keyTaken = false
     private let capsLock = CapsLockControl()
+    private let keySource: BridgeCommand.KeySource
+    /// The X server's keyboard, when keys come from it.
+    private var xKeyboard: XInputKeyboard?
+    /// Keycodes whose grab another client holds, said once each.
+    private var refusedGrabs: Set<UInt8> = []
 
-    init(daemon: DaemonLink, bus: ATSPIBus, socket: String, environment: [String: String], log: @escaping (String) -> Void) {
+    init(daemon: DaemonLink, bus: ATSPIBus, socket: String, keys: BridgeCommand.KeySource, environment: [String: String], log: @escaping (String) -> Void) {
         self.daemon = daemon
+        keySource = keys
         self.bus = bus
         bus.noticed = log
         self.environment = environment
@@ -58,7 +64,17 @@ final class BridgeShell {
         readKeymap()
         // SIGHUP (`systemctl --user reload narrator-atspi`) reads the keymap again.
         Trampoline.onSignal(SIGHUP) { [unowned self] in readKeymap() }
-        listenForKeys()
+        switch keySource {
+        case .atspi:
+            listenForKeys()
+        case .x11:
+            do {
+                try listenToXKeyboard()
+            } catch {
+                log("narrator-atspi: keys come from AT-SPI2's keystroke listener, which holds each key until Narrator answers: \(error)")
+                listenForKeys()
+            }
+        }
         if let daemon { watch(daemon) }
         bus.whenClosed { [unowned self] in feed(.busClosed) }
         bus.refusedLate = { [unowned self] application, reason in feed(.refusedLate(application: application, reason: reason)) }
@@ -109,6 +125,31 @@ final class BridgeShell {
                 g_error_free(error)
                 log("narrator-atspi: the registry does not report keys (\(message)); Narrator's keys do nothing, and caret moves are told by how far they go")
                 return
+            }
+        }
+    }
+
+    /// Keys from the X server: every key as a raw event, the keyboard's table for the core, and
+    /// each change of the locks and of the mapping. The core answers with the grabs to make.
+    private func listenToXKeyboard() throws(XKeyboardUnavailable) {
+        let keyboard = try XInputKeyboard.open()
+        xKeyboard = keyboard
+        feed(.keyboard(keyboard.table()))
+        feed(.lockedModifiers(keyboard.initiallyLocked))
+        Trampoline.whenReadable(keyboard.fd) { [unowned self] in
+            drainKeyboard()
+            return true
+        }
+    }
+
+    private func drainKeyboard() {
+        guard let keyboard = xKeyboard else { return }
+        keyboard.drain { event in
+            switch event {
+            case .key(let keycode, let down, let time):
+                feed(.rawKey(keycode, down: down, serverTime: time, Self.localTime()))
+            case .locked(let locked): feed(.lockedModifiers(locked))
+            case .mappingChanged: feed(.keyboard(keyboard.table()))
             }
         }
     }
@@ -181,6 +222,15 @@ final class BridgeShell {
             keyTaken = true
         case .setCapsLock(let on):
             capsLock.set(on)
+        case .grabKeys(let grabs):
+            guard let keyboard = xKeyboard else { return }
+            let refused = Set(keyboard.apply(grabs)).subtracting(refusedGrabs)
+            if !refused.isEmpty {
+                refusedGrabs.formUnion(refused)
+                log("narrator-atspi: another program holds keycodes \(refused.sorted()) (another screen reader?); Narrator cannot take them")
+            }
+            // Its answers may have brought events into Xlib's queue, where the descriptor does not show them.
+            if keyboard.hasQueued { Trampoline.soon { [unowned self] in drainKeyboard() } }
         }
     }
 

@@ -13,9 +13,9 @@ public struct KeyInterpreter: Sendable {
 
     /// The Narrator key held now, whether it was taken (a second quick press is not), and
     /// whether Caps Lock was locked before it went down.
-    private var narratorHeld: (key: Keysym, taken: Bool, locked: Bool)?
+    private(set) var narratorHeld: (key: Keysym, taken: Bool, locked: Bool)?
     /// When the Narrator key was last tapped alone: a second tap soon after passes through.
-    private var lastTap: MonotonicInstant?
+    private(set) var lastTap: MonotonicInstant?
     /// A chord was made with the Narrator key held: its release is no tap.
     private var chordWhileHeld = false
     /// Keys whose press Narrator took: their release is taken too.
@@ -42,7 +42,8 @@ public struct KeyInterpreter: Sendable {
         let key = event.key
         if keymap.layout.narratorKeys.contains(key) { return narratorPressed(key, locked: event.xModifiers & 2 != 0, at: event.at) }
         var modifiers = KeyModifiers(x: event.xModifiers)
-        if narratorHeld != nil {
+        // A Narrator key let through (the second of two taps) is the application's, not a modifier.
+        if let held = narratorHeld, held.taken {
             modifiers.insert(.narrator)
             chordWhileHeld = true
         }

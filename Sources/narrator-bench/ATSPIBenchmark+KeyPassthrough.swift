@@ -1,14 +1,15 @@
 import Foundation
 
 extension ATSPIBenchmark {
-    /// What narrator-atspi's key listener costs the keys it does not take: narrator-atspi listens
-    /// to every key synchronously and able to take it, so GTK 3 holds each key until it has
-    /// answered. Tests/Helpers/atspi/key_passthrough.py types plain letters into a focused GTK 3
-    /// text field (not a web page, so Narrator takes none) on a desktop of its own, key press
-    /// (XTEST) to the entry's key-press-event, with Narrator running beside the same presses
-    /// without it, in alternating phases of the same run; and beside a bare libatspi listener
-    /// registered the same way that takes no key at once, which is what the registry's round trips
-    /// cost any screen reader that listens so, whatever it decides.
+    /// What Narrator costs the keys it does not take. narrator-atspi takes its keys by X grabs and
+    /// sees the rest as raw events, so no key waits for it; but once any AT-SPI client reads a
+    /// GTK 3 application, the application's atk-bridge asks the registry about every key
+    /// (`NotifyListenersSync`) before handling it, whoever listens. Tests/Helpers/atspi/key_passthrough.py
+    /// types plain letters into a focused GTK 3 text field (not a web page, so Narrator takes none)
+    /// on a desktop of its own, key press (XTEST) to the entry's key-press-event, with Narrator
+    /// running beside the same presses without it, in alternating phases of the same run; and
+    /// beside a bare libatspi keystroke listener that takes no key: what any screen reader
+    /// reading the application through AT-SPI costs, whatever it decides.
     static func keyPassthrough(presses: Int) -> [BenchResult] {
         let name = "atspi.key.passthrough"
         let script = helperScript("key_passthrough.py")

@@ -5,8 +5,9 @@ import Testing
 /// `narrator-atspi`'s arguments, parsed without a desktop.
 @Suite struct BridgeCommandTests {
     @Test func runTakesASocket() throws {
-        #expect(try BridgeCommand.parse(["run"]) == .run(socket: nil))
-        #expect(try BridgeCommand.parse(["run", "--socket", "/tmp/n.sock"]) == .run(socket: "/tmp/n.sock"))
+        #expect(try BridgeCommand.parse(["run"]) == .run(socket: nil, keys: .x11))
+        #expect(try BridgeCommand.parse(["run", "--socket", "/tmp/n.sock"]) == .run(socket: "/tmp/n.sock", keys: .x11))
+        #expect(try BridgeCommand.parse(["run", "--keys", "atspi"]) == .run(socket: nil, keys: .atspi))
         #expect(try BridgeCommand.parse(["run", "--help"]) == .help)
     }
 
@@ -22,12 +23,13 @@ import Testing
         #expect(throws: UsageError("a command is needed: run or dump (see --help)")) { try BridgeCommand.parse([]) }
         #expect(throws: UsageError("unknown command 'mirror': the commands are run and dump (see --help)")) { try BridgeCommand.parse(["mirror"]) }
         #expect(throws: UsageError.self) { try BridgeCommand.parse(["run", "--socket"]) }
+        #expect(throws: UsageError("--keys is x11 or atspi, not 'evdev'")) { try BridgeCommand.parse(["run", "--keys", "evdev"]) }
         #expect(throws: UsageError.self) { try BridgeCommand.parse(["dump", "--application"]) }
         #expect(throws: UsageError.self) { try BridgeCommand.parse(["dump", "--apps", "x"]) }
     }
 
     @Test func helpNamesEveryOptionAndExitStatus() {
-        for word in ["run", "dump", "--socket", "--application", "--walk", "narratorctl show -", "Exit status"] {
+        for word in ["run", "dump", "--socket", "--keys", "--application", "--walk", "narratorctl show -", "Exit status"] {
             #expect(BridgeCommand.helpText.contains(word), "\(word)")
         }
     }

@@ -150,6 +150,8 @@ struct BridgeHarness {
     var keysTaken = 0
     /// Caps Lock as the bridge last set it in the X server (nil: never set).
     var capsLock: Bool?
+    /// Each set of grabs asked for, in order.
+    var grabs: [KeyGrabs] = []
 
     /// What went to narratord since the last call, taken.
     mutating func sent() -> [RequestCommand] {
@@ -205,6 +207,9 @@ struct BridgeHarness {
             return []
         case .setCapsLock(let on):
             capsLock = on
+            return []
+        case .grabKeys(let grabs):
+            self.grabs.append(grabs)
             return []
         }
     }

@@ -49,6 +49,10 @@ extension ATSPIBridge {
         case .activeDescendant:
             if let row = event.object { readActiveDescendant(row, at: event.detail1, of: path, in: name) }
         case .windowActivated:
+            // A key Narrator grabbed tells the focused window it lost the focus and got it back
+            // (X's NotifyGrab and NotifyUngrab): the window already active, activated again, is
+            // that echo, not the user's return to it.
+            if grabEcho, mirror.focusedWindow == WindowID(application: name, path: path) { return }
             if application.enteredOnRead != nil {
                 applications[name]?.enteredOnRead = nil
                 if application.enteredOnRead == path { return }

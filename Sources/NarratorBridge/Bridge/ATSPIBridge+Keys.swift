@@ -26,7 +26,7 @@ extension ATSPIBridge {
 
     /// Where Narrator's focus is, as a key's meaning depends on it: in a page, in a field the
     /// application put the focus in.
-    private static func keyContext(focus: Focus?, cursor: Focus?, mirror: ATSPIMirror) -> KeyContext {
+    static func keyContext(focus: Focus?, cursor: Focus?, mirror: ATSPIMirror) -> KeyContext {
         guard let focus else { return KeyContext(page: false) }
         return KeyContext(page: mirror.isInPage(tree: focus.tree, element: focus.element),
                           field: focus != cursor && mirror.takesKeys(tree: focus.tree, element: focus.element))

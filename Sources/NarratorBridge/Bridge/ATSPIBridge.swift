@@ -94,6 +94,9 @@ public struct ATSPIBridge: Sendable {
     var lastSpoken: String?
     /// Browse mode's place in a page's lines (``PageLines``), while Narrator's focus is where it put it.
     var reading: LineCursor?
+    /// The X keyboard, once the shell has read it: keys come raw, and Narrator's are grabbed.
+    /// Nil: keys come from AT-SPI2's keystroke listener (no X server).
+    var rawKeyboard: GrabbedKeyboard?
 
     public init(configuration: Configuration) {
         self.configuration = configuration
@@ -120,6 +123,12 @@ public struct ATSPIBridge: Sendable {
             take(event)
         case .keyEvent(let event, let time):
             keyEvent(event, time: time)
+        case .keyboard(let table):
+            keyboardRead(table)
+        case .rawKey(let keycode, let down, let serverTime, let time):
+            rawKey(keycode, down: down, serverTime: serverTime, time: time)
+        case .lockedModifiers(let locked):
+            rawKeyboard?.raw.locked = locked
         case .keymapRead(let path, let read):
             keymapRead(path, read)
         case .answered(let question, let reply):
@@ -148,6 +157,7 @@ public struct ATSPIBridge: Sendable {
                 setTimer(.lookForBus, after: configuration.reconnectDelay)
             }
         }
+        grabWhatIsTaken()
         let decided = effects
         effects = []
         return decided
@@ -183,6 +193,9 @@ public struct ATSPIBridge: Sendable {
             if !daemonConnected { effects.append(.connectToDaemon) }
         case .lookForBus:
             if busGone { effects.append(.lookForNewBus) }
+        case .narratorTap:
+            // grabWhatIsTaken, after every input, grabs the key again.
+            return
         }
     }
 

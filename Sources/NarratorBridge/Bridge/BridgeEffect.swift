@@ -1,4 +1,5 @@
 import NarratorBase
+import NarratorKeyboard
 import NarratorProtocol
 
 /// What the bridge's core asks its shell to do. The shell carries each out without waiting and
@@ -24,6 +25,9 @@ public enum BridgeEffect: Equatable, Sendable {
     /// Narrator takes the key event being handled: it does not reach the application. (Without
     /// this effect a key event goes on to the application unchanged.)
     case takeKey
+    /// Keep these keys from the application from now on, and only these (X passive grabs; the
+    /// whole keyboard in learn mode). Set whenever what Narrator takes changes.
+    case grabKeys(KeyGrabs)
     /// Lock Caps Lock (true) or unlock it, in the X server: it toggles on every press of the key,
     /// also when Narrator took it as its own.
     case setCapsLock(Bool)
@@ -67,4 +71,6 @@ public enum BridgeTimer: Hashable, Sendable {
     case reconnect
     /// Look again for a new accessibility bus.
     case lookForBus
+    /// The moment for a second tap of Narrator's key has passed: it is grabbed again.
+    case narratorTap
 }

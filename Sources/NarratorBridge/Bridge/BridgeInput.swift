@@ -10,6 +10,16 @@ public enum BridgeInput: Equatable, Sendable {
     /// A key pressed or released, from AT-SPI2's synchronous keystroke listener, with the wall
     /// clock's reading: the effects say whether Narrator takes it (``BridgeEffect/takeKey``).
     case keyEvent(KeyEvent, LocalTime)
+    /// The X server's keyboard, read at start and again when its mapping changes: keys come
+    /// as raw events from now on (``rawKey(_:down:serverTime:_:)``), and the keys Narrator takes are grabbed
+    /// (``BridgeEffect/grabKeys(_:)``), so no other key waits for Narrator.
+    case keyboard(KeyboardTable)
+    /// A key went down or up (X's raw event, seen whoever gets the key, or the event of a key
+    /// Narrator grabbed), with the X server's time (one key's two reports share it) and the wall
+    /// clock's reading.
+    case rawKey(UInt8, down: Bool, serverTime: UInt, LocalTime)
+    /// XKB's locked modifiers changed (Lock 2, Num Lock 16).
+    case lockedModifiers(UInt32)
     /// The keymap file, read at start (`~/.config/narrator/keymap`).
     case keymapRead(path: String, KeymapRead)
     /// The reply to a question the bridge asked (or why none came: `.timedOut` once the

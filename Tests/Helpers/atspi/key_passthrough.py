@@ -3,15 +3,17 @@
 key-press-event for plain letters typed into a GTK 3 text field, with and without Narrator running,
 on the same headless desktop in the same run.
 
-    /usr/bin/python3 Tests/Helpers/atspi/key_passthrough.py [--bin DIR] [--presses N]
+    /usr/bin/python3 Tests/Helpers/atspi/key_passthrough.py [--bin DIR] [--keys x11|atspi] [--presses N]
         [--rounds R] [--interval SECONDS] [--timeout SECONDS]
 
     e.g. /usr/bin/python3 Tests/Helpers/atspi/key_passthrough.py --bin .build/release
 
-narrator-atspi listens to every key press and release synchronously and able to take it
-(BridgeShell.listenForKeys): GTK 3's atk-bridge holds each key until the registry has asked
-narrator-atspi whether it takes it. A letter typed into a text field is not taken; this measures
-how much later the application gets it.
+narrator-atspi (`run --keys x11`, the default) grabs only the keys it takes and sees the rest as X
+raw events, so the application never waits for it; with `--keys atspi` it listens to every key
+synchronously through the registry, which holds each key until narrator-atspi answers. Either
+way, once any AT-SPI client reads a GTK 3 application, its atk-bridge asks the registry about
+every key (NotifyListenersSync) before handling it: the "bare" phase measures that floor. A
+letter typed into a text field is not taken; this measures how much later the application gets it.
 
 One desktop, as orca_compare.py builds it (Xvfb, a private session bus that activates nothing, the
 AT-SPI bus launcher and registry), and one fixture: this file run with --fixture, a GTK 3 window
@@ -213,7 +215,7 @@ class Passthrough(QuietCompare):
             raise RuntimeError("narratord did not listen: " + tail(self.scope.path("narratord-%d.err" % round_)))
         self.bridge_log = "bridge-%d.err" % round_
         self.bridge = self.scope.spawn("bridge-%d" % round_, [os.path.join(b, "narrator-atspi"), "run",
-                                                              "--socket", self.socket], env=self.env)
+                                                              "--socket", self.socket, "--keys", self.opts.keys], env=self.env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline and TITLE not in self.ctl("trees").stdout:
             if self.bridge.poll() is not None:
@@ -335,6 +337,8 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bin", default=os.environ.get("NARRATOR_BIN") or os.path.join(REPO, ".build", "debug"),
                    help="directory with narratord, narratorctl and narrator-atspi")
+    p.add_argument("--keys", choices=("x11", "atspi"), default="x11",
+                   help="narrator-atspi's key source (run --keys): X's raw events and grabs, or AT-SPI2's listener")
     p.add_argument("--presses", type=int, default=40, help="letters measured per phase (over all rounds)")
     p.add_argument("--rounds", type=int, default=2, help="rounds of without/with (A B A B ...)")
     p.add_argument("--interval", type=float, default=0.08, help="seconds between letters")
