@@ -3,7 +3,8 @@
 key-press-event for plain letters typed into a GTK 3 text field, with and without Narrator running,
 on the same headless desktop in the same run.
 
-    /usr/bin/python3 Tests/Helpers/atspi/key_passthrough.py [--bin DIR] [--keys x11|atspi] [--presses N]
+    /usr/bin/python3 Tests/Helpers/atspi/key_passthrough.py [--bin DIR] [--keys x11|atspi]
+        [--toolkit gtk3|gtk4] [--presses N]
         [--rounds R] [--interval SECONDS] [--timeout SECONDS]
 
     e.g. /usr/bin/python3 Tests/Helpers/atspi/key_passthrough.py --bin .build/release
@@ -134,8 +135,54 @@ if len(sys.argv) > 1 and sys.argv[1] == "--listener":
     listener_main()
     sys.exit(0)
 
-if len(sys.argv) > 1 and sys.argv[1] == "--fixture":
-    fixture_main(float(sys.argv[2]) if len(sys.argv) > 2 else 300)
+def fixture4_main(lifetime):
+    """The same fixture in GTK 4, which sends no key to the registry: a key controller on the
+    window, in the capture phase, sees each key before the entry does."""
+    import gi
+    gi.require_version("Gtk", "4.0")
+    gi.require_version("Gdk", "4.0")
+    from gi.repository import Gdk, GLib, Gtk
+
+    out = sys.stdout
+    loop = GLib.MainLoop()
+
+    def on_key(_controller, keyval, _keycode, _state):
+        t = time.time()  # first thing: the moment the application has the key
+        out.write(json.dumps({"t": t, "key": Gdk.keyval_name(keyval)}) + "\n")
+        out.flush()
+        return False
+
+    def on_changed(entry):
+        out.write(json.dumps({"len": len(entry.get_text())}) + "\n")
+        out.flush()
+
+    def ready():
+        out.write(json.dumps({"ready": True, "focus": win.get_focus() is not None}) + "\n")
+        out.flush()
+        return False
+
+    GLib.set_prgname("narrator-key-fixture")
+    win = Gtk.Window(title=TITLE)
+    win.set_default_size(400, 80)
+    entry = Gtk.Entry()
+    entry.set_width_chars(60)
+    keys = Gtk.EventControllerKey()
+    keys.set_propagation_phase(Gtk.PropagationPhase.CAPTURE)
+    keys.connect("key-pressed", on_key)
+    win.add_controller(keys)
+    entry.connect("changed", on_changed)
+    win.set_child(entry)
+    win.connect("close-request", lambda *_: loop.quit())
+    win.present()
+    entry.grab_focus()
+    GLib.timeout_add(500, ready)
+    GLib.timeout_add(int(lifetime * 1000), loop.quit)
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
+    loop.run()
+
+
+if len(sys.argv) > 1 and sys.argv[1] in ("--fixture", "--fixture-gtk4"):
+    (fixture4_main if sys.argv[1] == "--fixture-gtk4" else fixture_main)(float(sys.argv[2]) if len(sys.argv) > 2 else 300)
     sys.exit(0)
 
 
@@ -176,7 +223,8 @@ class Passthrough(QuietCompare):
     # ------------------------------------------------------------ the fixture and its lines
 
     def start_fixture(self):
-        self.fixture = self.scope.spawn("fixture", ["/usr/bin/python3", os.path.abspath(__file__), "--fixture",
+        flag = "--fixture-gtk4" if self.opts.toolkit == "gtk4" else "--fixture"
+        self.fixture = self.scope.spawn("fixture", ["/usr/bin/python3", os.path.abspath(__file__), flag,
                                                     str(self.opts.timeout)], env=self.env)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline and '"ready": true' not in tail(self.scope.path("fixture.out")):
@@ -324,7 +372,8 @@ class Passthrough(QuietCompare):
         for phase, s in (("without", wo), ("with", wi)) + ((("bare", bare),) if self.opts.bare else ()):
             if s["n"] < self.opts.presses:
                 notes.append("%s: %d of %d presses matched a key-press-event" % (label[phase], s["n"], self.opts.presses))
-        notes.append("keys by XTEST (python3-xlib, no process start-up), plain letters into a focused GTK 3 Gtk.Entry; "
+        notes.append("keys by XTEST (python3-xlib, no process start-up), plain letters into a focused "
+                     + ("GTK 4" if self.opts.toolkit == "gtk4" else "GTK 3") + " Gtk.Entry; "
                      "app_ms = key-press-event handler's time.time() - time.time() before the KeyPress was written; "
                      "phases alternate without/bare/with over %d rounds; narratord --audio null; load average %s at the "
                      "start, %s at the end" % (self.opts.rounds, self.load0,
@@ -337,6 +386,9 @@ def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--bin", default=os.environ.get("NARRATOR_BIN") or os.path.join(REPO, ".build", "debug"),
                    help="directory with narratord, narratorctl and narrator-atspi")
+    p.add_argument("--toolkit", choices=("gtk3", "gtk4"), default="gtk3",
+                   help="the fixture's toolkit: GTK 3 asks the registry about every key once any AT-SPI client "
+                        "reads it; GTK 4 never does")
     p.add_argument("--keys", choices=("x11", "atspi"), default="x11",
                    help="narrator-atspi's key source (run --keys): X's raw events and grabs, or AT-SPI2's listener")
     p.add_argument("--presses", type=int, default=40, help="letters measured per phase (over all rounds)")
@@ -364,9 +416,10 @@ def main():
         return skip("python3-xlib is missing (apt-get install python3-xlib)")
     try:
         import gi
-        gi.require_version("Gtk", "3.0")
+        gi.require_version("Gtk", "4.0" if a.toolkit == "gtk4" else "3.0")
     except (ImportError, ValueError):
-        return skip("gi's Gtk 3.0 is missing (apt-get install gir1.2-gtk-3.0 python3-gi)")
+        return skip("gi's Gtk %s is missing (apt-get install %s python3-gi)" % (
+            ("4.0", "gir1.2-gtk-4.0") if a.toolkit == "gtk4" else ("3.0", "gir1.2-gtk-3.0")))
 
     c = Passthrough(a)
     c.load0 = ", ".join("%.2f" % x for x in os.getloadavg())
