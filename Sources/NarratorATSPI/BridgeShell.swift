@@ -136,7 +136,7 @@ final class BridgeShell {
         xKeyboard = keyboard
         feed(.keyboard(keyboard.table()))
         feed(.lockedModifiers(keyboard.initiallyLocked))
-        Trampoline.whenReadable(keyboard.fd) { [unowned self] in
+        Trampoline.whenReadable(keyboard.fd, first: true) { [unowned self] in
             drainKeyboard()
             return true
         }

@@ -47,10 +47,11 @@ final class Trampoline {
         _ = g_idle_add_full(G_PRIORITY_DEFAULT, { Trampoline.call($0) ? 1 : 0 }, box.retained, release)
     }
 
-    /// Runs `body` each time `fd` is readable, until it returns false.
-    static func whenReadable(_ fd: Int32, _ body: @escaping () -> Bool) {
+    /// Runs `body` each time `fd` is readable, until it returns false. `first`: before any other
+    /// source ready at the same time (the user's keys go ahead of the applications' events).
+    static func whenReadable(_ fd: Int32, first: Bool = false, _ body: @escaping () -> Bool) {
         let box = Trampoline { _ in body() }
-        _ = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, G_IO_IN, { _, _, context in Trampoline.call(context) ? 1 : 0 }, box.retained, release)
+        _ = g_unix_fd_add_full(first ? G_PRIORITY_HIGH : G_PRIORITY_DEFAULT, fd, G_IO_IN, { _, _, context in Trampoline.call(context) ? 1 : 0 }, box.retained, release)
     }
 
     /// Runs `body` on the main loop each time the process gets `signal` (GLib's own handler:

@@ -765,6 +765,11 @@ class Latency(QuietCompare):
         self.clock_check()
         presses = self.drive(phase)
         self.wait_quiet(0.8)
+        # narratord writes its log in batches: the last press's row may not be readable yet.
+        deadline = time.monotonic() + 3.0
+        while presses and time.monotonic() < deadline and not any(
+                not self.is_orca(r) and (r.get("queued") or 0) >= presses[-1]["t"] - 0.002 for r in self.narrator_rows()):
+            time.sleep(0.1)
         self.presses[phase] = self.measure_narrator(presses)
         for proc in [self.listener, self.target, self.bridge] + extra:
             self.stop(proc)
