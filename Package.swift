@@ -98,7 +98,8 @@ let package = Package(
         // bridge's state machine. Pure; narrator-atspi runs it, narratord never links it.
         // Narrator's keys: the keymap, its file, and what each key event means (taken or not, which command). Pure.
         .target(name: "NarratorKeyboard", dependencies: ["NarratorBase"], swiftSettings: strict),
-        .target(name: "NarratorBridge", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorKeyboard"], swiftSettings: strict),
+        .target(name: "NarratorDBus", swiftSettings: strict),
+        .target(name: "NarratorBridge", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorKeyboard", "NarratorDBus"], swiftSettings: strict),
         // Speech: the eSpeak NG engine on its own thread, audio outputs, the speech runtime.
         .target(name: "NarratorSpeech", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSystem", "CEspeak", "CPCAudio", "CALSA"], swiftSettings: strict),
         // The SQLite utterance log: a thin typed wrapper, migrations, and a group-committing writer thread.
@@ -122,12 +123,12 @@ let package = Package(
             swiftSettings: strict
         ),
         // Reading desktop applications through AT-SPI2 into the core's snapshots (the AT-SPI bridge's shell).
-        .target(name: "NarratorATSPI", dependencies: ["NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard", "NarratorCommandLine", "NarratorSystem", "CAtspi", "CX11"], swiftSettings: strict),
+        .target(name: "NarratorATSPI", dependencies: ["NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorDBus", "NarratorKeyboard", "NarratorCommandLine", "NarratorSystem", "CAtspi", "CX11"], swiftSettings: strict),
         // A private PulseAudio server with a null sink (and speech detection in its recordings), for the audio tests and the benchmarks.
         .target(name: "NarratorPulseHarness", dependencies: ["NarratorBase", "NarratorSystem"], swiftSettings: strict),
         // A headless desktop (Xvfb, a private session bus, the AT-SPI bus and registry) for the AT-SPI tests,
         // and the blocking calls on the bridge's bus connection that only tests and benchmarks make.
-        .target(name: "NarratorDesktopHarness", dependencies: ["NarratorBase", "NarratorSystem", "NarratorBridge", "NarratorATSPI"], swiftSettings: strict),
+        .target(name: "NarratorDesktopHarness", dependencies: ["NarratorBase", "NarratorSystem", "NarratorBridge", "NarratorDBus", "NarratorATSPI"], swiftSettings: strict),
         // What the test targets share: finding the built binaries and running them to completion.
         .target(name: "NarratorTestSupport", swiftSettings: strict),
         .executableTarget(name: "narratord", dependencies: ["NarratorDaemon", "NarratorSystem"], swiftSettings: strict),
@@ -138,7 +139,7 @@ let package = Package(
         .executableTarget(
             name: "narrator-bench",
             dependencies: [
-                "NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorExperiments", "NarratorBridge", "NarratorCore",
+                "NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorExperiments", "NarratorBridge", "NarratorDBus", "NarratorCore",
                 "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore", "NarratorATSPI", "NarratorDesktopHarness", "CAtspi",
                 // The experiment sweep's parallel runner, measured as narratorctl runs it.
                 "NarratorCLI",
@@ -152,7 +153,7 @@ let package = Package(
         ),
         // The AT-SPI bridge's core in-process, on a virtual clock and a virtual desktop: reads,
         // the mirror, and every scenario of the bridge with its exact effects.
-        .testTarget(name: "NarratorBridgeTests", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard"], swiftSettings: strict),
+        .testTarget(name: "NarratorBridgeTests", dependencies: ["NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorProtocol", "NarratorBridge", "NarratorDBus", "NarratorKeyboard"], swiftSettings: strict),
         .testTarget(name: "NarratorKeyboardTests", dependencies: ["NarratorBase", "NarratorKeyboard"], swiftSettings: strict),
         // The daemon's session in-process, on a virtual clock: every scenario with its exact effects.
         .testTarget(
@@ -211,7 +212,7 @@ let package = Package(
         // narrator-atspi against real GTK applications (zenity, a fixture of our own) on a headless desktop.
         .testTarget(
             name: "NarratorATSPITests",
-            dependencies: ["NarratorATSPI", "NarratorCommandLine", "NarratorDesktopHarness", "NarratorTestSupport", "narrator-atspi", "narratorctl"],
+            dependencies: ["NarratorATSPI", "NarratorDBus", "NarratorCommandLine", "NarratorDesktopHarness", "NarratorTestSupport", "narrator-atspi", "narratorctl"],
             swiftSettings: strict
         ),
     ]

@@ -1,5 +1,6 @@
 import CAtspi
 import NarratorBridge
+import NarratorDBus
 
 /// What the bridge asks the session bus through GLib (synchronously, at start): where the
 /// accessibility bus is, and that a screen reader runs.

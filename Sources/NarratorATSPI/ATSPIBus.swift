@@ -1,6 +1,7 @@
 import NarratorBase
 import NarratorBridge
 import NarratorSystem
+import NarratorDBus
 
 /// The bridge's own connection to the accessibility bus (``DBusSocket``): method calls sent
 /// without waiting, their replies decoded into ``DBusValue``s and delivered on the GLib main

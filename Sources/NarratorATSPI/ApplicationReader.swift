@@ -1,4 +1,5 @@
 import NarratorBridge
+import NarratorDBus
 
 /// Carries out an ``ATSPIApplicationRead`` on the bus: sends every request it asks for at once,
 /// feeds it the replies as they come, and reports the outcome when the last is in. One per

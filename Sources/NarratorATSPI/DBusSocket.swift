@@ -3,6 +3,7 @@ import Glibc
 import NarratorBase
 import NarratorBridge
 import NarratorSystem
+import NarratorDBus
 
 /// The bridge's connection to the accessibility bus: a Unix socket spoken to in D-Bus's wire
 /// format (``DBusWire``), read on the GLib main loop's thread when it has bytes and written when

@@ -1,5 +1,6 @@
 import CAtspi
 import NarratorBridge
+import NarratorDBus
 
 /// Every application on the desktop read at once, each in bulk (``ApplicationReader``): what
 /// `narrator-atspi dump` prints and the benchmark times. Runs a GLib main loop until the last

@@ -1,4 +1,5 @@
 import NarratorModel
+import NarratorDBus
 
 /// Reading one application's windows from AT-SPI2 as ``AccessibleSnapshot``s, as a pure state
 /// machine: it says which ``ATSPIRequest``s to send, takes their replies in any order, and says

@@ -1,6 +1,7 @@
 import Glibc
 import NarratorATSPI
 import NarratorBridge
+import NarratorDBus
 
 /// Blocking ways to ask the accessibility bus, for the tests and the benchmarks only: they wait
 /// on the bus's connection for one reply, which the bridge never does.

@@ -4,6 +4,7 @@ import NarratorATSPI
 import NarratorBridge
 import NarratorDesktopHarness
 import NarratorSystem
+import NarratorDBus
 
 /// Firefox ESR's pages as the bridge mirrors them, on the suite's headless desktop: the test page
 /// (Tests/Helpers/firefox/page.html) and a generated page of about 10,000 objects, each read in

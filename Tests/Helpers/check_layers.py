@@ -28,7 +28,8 @@ ALLOWED = {
     "NarratorProtocol": PLAN,
     "NarratorExperiments": PLAN | {"NarratorSSIP"},
     "NarratorKeyboard": {"NarratorBase"},
-    "NarratorBridge": PLAN | {"NarratorProtocol", "NarratorKeyboard"},
+    "NarratorDBus": set(),
+    "NarratorBridge": PLAN | {"NarratorProtocol", "NarratorKeyboard", "NarratorDBus"},
     "NarratorCore": PLAN | {"NarratorSSIP", "NarratorProtocol"},
     # The shells: the system calls know no domain type; each shell imports the pure layers it carries out.
     "NarratorSystem": {"NarratorBase", "CNarratorSystem"},
@@ -37,9 +38,9 @@ ALLOWED = {
     "NarratorSpeech": PLAN | {"NarratorSystem", "CEspeak", "CPCAudio", "CALSA"},
     "NarratorDaemon": PLAN | {"NarratorSSIP", "NarratorProtocol", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore"},
     "NarratorCLI": PLAN | {"NarratorProtocol", "NarratorExperiments", "NarratorSystem", "NarratorCommandLine", "NarratorSpeech", "NarratorStore", "NarratorKeyboard"},
-    "NarratorATSPI": {"NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorKeyboard", "NarratorSystem", "NarratorCommandLine", "CAtspi", "CX11"},
+    "NarratorATSPI": {"NarratorBase", "NarratorModel", "NarratorProtocol", "NarratorBridge", "NarratorDBus", "NarratorKeyboard", "NarratorSystem", "NarratorCommandLine", "CAtspi", "CX11"},
     "NarratorPulseHarness": {"NarratorBase", "NarratorSystem"},
-    "NarratorDesktopHarness": {"NarratorBase", "NarratorModel", "NarratorBridge", "NarratorSystem", "NarratorATSPI"},
+    "NarratorDesktopHarness": {"NarratorBase", "NarratorModel", "NarratorBridge", "NarratorDBus", "NarratorSystem", "NarratorATSPI"},
     "NarratorTestSupport": set(),
     # The programs.
     "narratord": {"NarratorBase", "NarratorDaemon", "NarratorSystem"},
@@ -48,7 +49,7 @@ ALLOWED = {
     # The Flite engine process links the engine protocol and nothing of the session, SSIP, announcements or bridge.
     "narrator-flite": {"NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSystem", "CFlite"},
     "narrator-bench": PLAN | {
-        "NarratorSSIP", "NarratorExperiments", "NarratorBridge", "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore",
+        "NarratorSSIP", "NarratorExperiments", "NarratorBridge", "NarratorDBus", "NarratorCore", "NarratorSpeech", "NarratorSystem", "NarratorPulseHarness", "NarratorStore",
         "NarratorATSPI", "NarratorDesktopHarness", "NarratorCLI", "CAtspi",
     },
 }
@@ -56,7 +57,7 @@ ALLOWED = {
 # The modules the daemon, the bridge and the Flite engine run: a trap there silences the user.
 RUN = {
     "NarratorBase", "NarratorModel", "NarratorEngines", "NarratorSpeechPlan", "NarratorSSIP", "NarratorProtocol", "NarratorBridge", "NarratorCore", "NarratorSystem", "NarratorCommandLine", "NarratorStore", "NarratorSpeech", "NarratorDaemon",
-    "NarratorATSPI", "NarratorKeyboard", "narratord", "narrator-atspi", "narrator-flite",
+    "NarratorATSPI", "NarratorKeyboard", "NarratorDBus", "narratord", "narrator-atspi", "narrator-flite",
 }
 
 # The most lines of Swift one module may hold.

@@ -5,6 +5,7 @@ import NarratorBridge
 import NarratorDesktopHarness
 import NarratorTestSupport
 import Testing
+@testable import NarratorDBus
 
 /// The bridge's own connection to the accessibility bus (``ATSPIBus`` over its own socket, in
 /// D-Bus's wire format), against zenity on a real bus on a headless desktop: every call is

@@ -1,6 +1,7 @@
 @testable import NarratorBridge
 @testable import NarratorModel
 import Testing
+@testable import NarratorDBus
 
 /// An application on the bus built to hurt its reader: every object a panel with the name its
 /// `name` gives, its children whatever `children` says, asked however often (it may answer

@@ -1,6 +1,7 @@
 @testable import NarratorBridge
 @testable import NarratorModel
 import Testing
+@testable import NarratorDBus
 
 /// A web page's regions as Gecko exposes them (roles, `xml-roles` and `live` attributes, the
 /// visited state) mapped to what the structure rotors reach; a toolkit's own lists are no page's.

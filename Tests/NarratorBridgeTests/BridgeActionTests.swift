@@ -2,6 +2,7 @@
 @testable import NarratorModel
 @testable import NarratorProtocol
 import Testing
+@testable import NarratorDBus
 
 /// narratord's owner events carried back into the application: activate as the default action,
 /// increment and decrement, a declarative value, Narrator's focus; and what is said when the

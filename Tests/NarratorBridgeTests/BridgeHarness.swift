@@ -4,6 +4,7 @@ import NarratorBase
 @testable import NarratorProtocol
 import NarratorKeyboard
 import Testing
+@testable import NarratorDBus
 
 /// One ``ATSPIBridge`` on a virtual desktop and a virtual clock: the shell's part played by a
 /// test. Applications answer each question the way a bus does, a round trip after it is asked;

@@ -1,6 +1,7 @@
 @testable import NarratorBridge
 @testable import NarratorModel
 import Testing
+@testable import NarratorDBus
 
 /// An application whose tree is built to hurt: the bridge gives it up, says so once, takes its
 /// windows away and heeds neither it nor its events again while it is on the bus; every other

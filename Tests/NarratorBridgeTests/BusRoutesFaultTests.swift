@@ -1,5 +1,6 @@
 @testable import NarratorBridge
 import Testing
+@testable import NarratorDBus
 
 /// The faults the real desktop found in the bridge's routing (``BusRoutes``), on a virtual clock
 /// with exact effects: an application that quits with calls out on its socket, a socket that dies

@@ -1,6 +1,7 @@
 import NarratorBase
 @testable import NarratorBridge
 import NarratorModel
+@testable import NarratorDBus
 
 
 /// ``BusRoutes`` on a virtual clock, with the values its scenarios name: one application

@@ -2,6 +2,7 @@ import NarratorBase
 @testable import NarratorBridge
 import NarratorModel
 import Testing
+@testable import NarratorDBus
 
 /// How the bridge's calls find their application (``BusRoutes``) on a virtual clock, each
 /// scenario with its exact effects: its own socket or the bus, calls held while that is settled,

@@ -1,5 +1,6 @@
 import NarratorBridge
 import Testing
+@testable import NarratorDBus
 
 /// The client's side of D-Bus's authentication, as the bridge speaks it to the bus and to an
 /// application's own socket. The answers are what dbus-daemon and at-spi2-atk's server (libdbus)

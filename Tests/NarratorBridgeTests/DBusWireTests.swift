@@ -1,6 +1,7 @@
 @testable import NarratorBridge
 @testable import NarratorModel
 import Testing
+@testable import NarratorDBus
 
 /// The bridge's own D-Bus wire format. The replies here are bytes GLib's GDBusMessage wrote
 /// (`to_blob`, both byte orders); the call's bytes are ones GLib's `new_from_blob` read back as

@@ -1,5 +1,6 @@
 @testable import NarratorBridge
 @testable import NarratorModel
+@testable import NarratorDBus
 
 /// An application as AT-SPI2 describes it, answering the bridge's requests the way GTK (with its
 /// cache) or Qt 5 (without) does; built from the snapshot the read is expected to give back.

@@ -1,3 +1,4 @@
+import NarratorDBus
 /// How many questions each application has in flight. A web page of 10,000 objects is tens of
 /// thousands of questions; sent at once, the last would wait in the application's queue longer
 /// than any bound, and a busy browser would look hung. So at most

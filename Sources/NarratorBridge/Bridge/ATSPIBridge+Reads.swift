@@ -1,3 +1,4 @@
+import NarratorDBus
 /// Reading applications: the desktop's list, a whole application, one object, one row of a long
 /// list; and laying each read's result over what the mirror holds.
 extension ATSPIBridge {

@@ -1,5 +1,6 @@
 import NarratorBase
 import NarratorModel
+import NarratorDBus
 
 /// Text fields as the user types and moves through them: each insertion, deletion, caret move
 /// and selection change the application reports is laid on what the bridge holds of the field

@@ -2,6 +2,7 @@ import NarratorBase
 import NarratorKeyboard
 import NarratorModel
 import NarratorProtocol
+import NarratorDBus
 
 /// narrator-atspi's decisions, as one value in the style of ``Session``: it owns what the bridge
 /// knows of every application on the desktop, the reads in flight, the mirror of their windows

@@ -1,6 +1,7 @@
 import NarratorBase
 import NarratorKeyboard
 import NarratorProtocol
+import NarratorDBus
 
 /// What the bridge's core asks its shell to do. The shell carries each out without waiting and
 /// reports what came of it as a ``BridgeInput``.

@@ -1,4 +1,5 @@
 import NarratorKeyboard
+import NarratorDBus
 
 /// Everything that can happen to the bridge, as a value: what the shell turns each libatspi,
 /// bus connection and socket callback into before ``ATSPIBridge/handle(_:at:)`` decides what it means.

@@ -1,5 +1,6 @@
 import NarratorModel
 import NarratorBase
+import NarratorDBus
 
 /// A caller's call, numbered by the shell that keeps its completion (the core only hands it back
 /// with ``BusRoutesEffect/deliver(_:_:)``).

@@ -1,5 +1,6 @@
 import NarratorModel
 import NarratorBase
+import NarratorDBus
 
 /// Applications' own sockets: opened once an application names its server, given up when it
 /// refuses, is silent past the opening bound, speaks nonsense or quits, and closed when the

@@ -1,5 +1,6 @@
 import NarratorModel
 import NarratorBase
+import NarratorDBus
 
 /// How the AT-SPI bridge reaches each application, as a value in the style of
 /// ``EngineSupervisor``: it decides which connection each call goes on, which calls wait and

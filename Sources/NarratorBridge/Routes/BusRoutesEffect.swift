@@ -1,5 +1,6 @@
 import NarratorModel
 import NarratorBase
+import NarratorDBus
 
 /// What the bridge's routes ask their shell to do, as a value: the only way they act. The shell
 /// carries the effects out in order; tests compare them exactly.

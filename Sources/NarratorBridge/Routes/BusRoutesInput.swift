@@ -1,5 +1,6 @@
 import NarratorModel
 import NarratorBase
+import NarratorDBus
 
 /// Everything that can happen to the bridge's connections and its calls, as a value: what the
 /// shell (`ATSPIBus`: its callers, its sockets' callbacks and its timers) feeds into

@@ -1,3 +1,4 @@
+import NarratorDBus
 extension DBusFailure {
     /// An error reply's reason: the application gone from the bus (the bus says so for it), or its own error.
     public init(errorName: String?, message: String) {
