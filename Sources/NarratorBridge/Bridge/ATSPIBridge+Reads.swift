@@ -307,13 +307,30 @@ extension ATSPIBridge {
                 application.windows[window] = patched
                 // Newer than what any read begun before now finds of it, however it answers.
                 application.readAlone[path] = ReadID(nextRead)
+                application.unmirrored.insert(window)
                 applications[name] = application
-                carryOut(mirrored(window, patched, of: name, application))
             } else {
                 applications[name] = application
             }
         }
+        mirrorUnmirrored(of: name)
         settleWaiting(name, moreComing: false)
+    }
+
+    /// Tells narratord of the windows reads of one object or part changed, once the last of the
+    /// application's reads of that kind in flight is in, or at once when a focus waits on the
+    /// mirror: each telling compares the whole window with what narratord holds, which on a long
+    /// page (10,000 objects) takes the core some 100 ms, and a burst of ten such reads after one
+    /// move held the next key up for as long.
+    mutating func mirrorUnmirrored(of name: String) {
+        guard let application = applications[name], !application.unmirrored.isEmpty,
+            application.objectReads.isEmpty || !application.waiting.isEmpty
+        else { return }
+        applications[name]?.unmirrored = []
+        for window in application.unmirrored.sorted() {
+            guard let current = applications[name], let snapshot = current.windows[window] else { continue }
+            carryOut(mirrored(window, snapshot, of: name, current))
+        }
     }
 
     /// The parts of `name` whose children changed, each read again with what is under it; an
@@ -384,9 +401,10 @@ extension ATSPIBridge {
             application.index(patched)
             // A whole read begun meanwhile may have found the part as it was: it is done again.
             if application.wholeRead != nil { application.again = true }
+            application.unmirrored.insert(window)
             applications[name] = application
-            carryOut(mirrored(window, patched, of: name, application))
         }
+        mirrorUnmirrored(of: name)
         settleWaiting(name, moreComing: applications[name]?.filling ?? false)
         fillNext(name)
     }

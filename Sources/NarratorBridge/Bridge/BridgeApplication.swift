@@ -12,6 +12,8 @@ struct BridgeApplication: Sendable {
     var wholeRead: ReadID?
     /// Reads of one object alone in flight (a focus move waits for them too).
     var objectReads: Set<ReadID> = []
+    /// Windows such reads changed that narratord has not been told of yet (``ATSPIBridge/mirrorUnmirrored(of:)``).
+    var unmirrored: Set<String> = []
     /// Children of big objects (a web page's long list) not read yet, by parent, in order: read
     /// a part at a time after what was read at once is mirrored (``ATSPIBridge/fillNext(_:)``).
     var unread: [UnreadChildren] = []
