@@ -323,9 +323,13 @@ extension ATSPIBridge {
     /// page (10,000 objects) takes the core some 100 ms, and a burst of ten such reads after one
     /// move held the next key up for as long.
     mutating func mirrorUnmirrored(of name: String) {
-        guard let application = applications[name], !application.unmirrored.isEmpty,
-            application.objectReads.isEmpty || !application.waiting.isEmpty
-        else { return }
+        guard let application = applications[name], application.objectReads.isEmpty || !application.waiting.isEmpty else { return }
+        mirrorNow(name)
+    }
+
+    /// Tells narratord of every window of `name` read but not told yet.
+    mutating func mirrorNow(_ name: String) {
+        guard let application = applications[name], !application.unmirrored.isEmpty else { return }
         applications[name]?.unmirrored = []
         for window in application.unmirrored.sorted() {
             guard let current = applications[name], let snapshot = current.windows[window] else { continue }
@@ -464,15 +468,18 @@ extension ATSPIBridge {
                 let patched = snapshot.replacingSubtree(parent, with: held)
                 application.windows[window] = patched
                 application.index(patched)
+                application.unmirrored.insert(window)
                 applications[name] = application
-                carryOut(mirrored(window, patched, of: name, application))
             } else {
                 applications[name] = application
             }
         }
+        // Each telling compares the whole window with narratord's (some 100 ms on a page of
+        // 10,000 objects): the rest is told once it is all in, or at once when a focus waits.
+        let filling = applications[name]?.filling ?? false
+        if !filling || applications[name]?.waiting.isEmpty == false { mirrorNow(name) }
         // A focus move waiting for an object the reading of the rest did not bring (it came
         // after the read began) is found by reading the application again.
-        let filling = applications[name]?.filling ?? false
         settleWaiting(name, moreComing: true)
         if !filling, applications[name]?.waiting.isEmpty == false { self.read(name) }
         fillNext(name)
