@@ -1,4 +1,5 @@
 import NarratorBridge
+import NarratorDBus
 
 /// Fuzzes what the AT-SPI bridge reads from every application's own socket and from the bus:
 /// the authentication's answer (`DBusHandshake`) and the messages after it (`DBusMessageReader`,

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer fuzzers outside SwiftPM, so that `swift build` and `swift test` never see
-# them: the pure modules (NarratorBase up to NarratorCore and NarratorBridge), NarratorCommandLine (the
+# them: the pure modules (NarratorBase up to NarratorCore, NarratorBridge and NarratorDBus), NarratorCommandLine (the
 # shared option parser) and the parsing part of NarratorCLI are compiled here, instrumented for coverage and AddressSanitizer, and linked with
 # each Fuzz/*Fuzzer.swift entry point.
 #
@@ -48,7 +48,8 @@ layers=(NarratorEngines:NarratorBase,NarratorModel
         NarratorProtocol:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan
         NarratorExperiments:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorSSIP
         NarratorKeyboard:NarratorBase
-        NarratorBridge:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorProtocol,NarratorKeyboard
+        NarratorDBus:
+        NarratorBridge:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorProtocol,NarratorKeyboard,NarratorDBus
         NarratorCore:NarratorBase,NarratorModel,NarratorEngines,NarratorSpeechPlan,NarratorSSIP,NarratorProtocol)
 for layer in "${layers[@]}"; do
     mapfile -t files < <(sources "${layer%%:*}")
@@ -71,7 +72,7 @@ fuzzer() { # NAME LIBRARIES...
     "$SWIFTC" "${FLAGS[@]}" -module-name "$name" -I "$OUT" -L "$OUT" "${@/#/-l}" \
         "Fuzz/$name.swift" Fuzz/FuzzCheck.swift -o "$OUT/$name"
 }
-pure=(NarratorCore NarratorBridge NarratorKeyboard NarratorExperiments NarratorProtocol NarratorSSIP NarratorSpeechPlan NarratorEngines NarratorModel NarratorBase)
+pure=(NarratorCore NarratorBridge NarratorDBus NarratorKeyboard NarratorExperiments NarratorProtocol NarratorSSIP NarratorSpeechPlan NarratorEngines NarratorModel NarratorBase)
 fuzzer TreeDocumentFuzzer "${pure[@]}"
 fuzzer RequestFuzzer "${pure[@]}"
 fuzzer SSIPFuzzer "${pure[@]}"
