@@ -1,7 +1,8 @@
 import NarratorBase
 
-/// A key going down or up, as AT-SPI2's keystroke listener reports it: the keysym and X's
-/// modifier bits, stamped with the monotonic clock when it came in.
+/// A key going down or up, as an application gets it: the keysym and X's modifier bits (from
+/// AT-SPI2's keystroke listener, or made of an X raw event by ``RawKeyboard``), stamped with the
+/// monotonic clock when it came in.
 public struct KeyEvent: Equatable, Sendable {
     public enum Kind: Equatable, Sendable { case press, release }
 

@@ -67,27 +67,28 @@ WARMUP = 2
 # ---------------------------------------------------------------- the fixture (child process)
 
 
+def emit(line):
+    """One JSON line on standard output, flushed at once: the harness reads it as it comes."""
+    sys.stdout.write(json.dumps(line) + "\n")
+    sys.stdout.flush()
+
+
 def fixture_main(lifetime):
     import gi
     gi.require_version("Gtk", "3.0")
     gi.require_version("Gdk", "3.0")
     from gi.repository import Gdk, GLib, Gtk
 
-    out = sys.stdout
-
     def on_key(_widget, event):
         t = time.time()  # first thing: the moment the application has the key
-        out.write(json.dumps({"t": t, "key": Gdk.keyval_name(event.keyval)}) + "\n")
-        out.flush()
+        emit({"t": t, "key": Gdk.keyval_name(event.keyval)})
         return False  # the entry goes on to insert the letter
 
     def on_changed(entry):
-        out.write(json.dumps({"len": len(entry.get_text())}) + "\n")
-        out.flush()
+        emit({"len": len(entry.get_text())})
 
     def ready():
-        out.write(json.dumps({"ready": True, "focus": entry.has_focus()}) + "\n")
-        out.flush()
+        emit({"ready": True, "focus": entry.has_focus()})
         return False
 
     GLib.set_prgname("narrator-key-fixture")
@@ -125,8 +126,7 @@ def listener_main():
     sync = Atspi.KeyListenerSyncType.SYNCHRONOUS | Atspi.KeyListenerSyncType.CANCONSUME
     for mask in range(32):
         Atspi.register_keystroke_listener(listener, None, mask, kinds, sync)
-    sys.stdout.write(json.dumps({"ready": True}) + "\n")
-    sys.stdout.flush()
+    emit({"ready": True})
     signal.signal(signal.SIGTERM, lambda *_: os._exit(0))
     Atspi.event_main()
 
@@ -143,22 +143,18 @@ def fixture4_main(lifetime):
     gi.require_version("Gdk", "4.0")
     from gi.repository import Gdk, GLib, Gtk
 
-    out = sys.stdout
     loop = GLib.MainLoop()
 
     def on_key(_controller, keyval, _keycode, _state):
         t = time.time()  # first thing: the moment the application has the key
-        out.write(json.dumps({"t": t, "key": Gdk.keyval_name(keyval)}) + "\n")
-        out.flush()
+        emit({"t": t, "key": Gdk.keyval_name(keyval)})
         return False
 
     def on_changed(entry):
-        out.write(json.dumps({"len": len(entry.get_text())}) + "\n")
-        out.flush()
+        emit({"len": len(entry.get_text())})
 
     def ready():
-        out.write(json.dumps({"ready": True, "focus": win.get_focus() is not None}) + "\n")
-        out.flush()
+        emit({"ready": True, "focus": win.get_focus() is not None})
         return False
 
     GLib.set_prgname("narrator-key-fixture")
