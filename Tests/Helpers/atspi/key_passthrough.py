@@ -62,6 +62,7 @@ sys.dont_write_bytecode = True  # nothing written into the source tree
 TITLE = "Narrator key fixture"
 LETTERS = string.ascii_lowercase
 WARMUP = 2
+HOLD = 0.02  # seconds a key is held before its release (press())
 
 
 # ---------------------------------------------------------------- the fixture (child process)
@@ -303,12 +304,19 @@ class Passthrough(QuietCompare):
         self.scope.closers.append(self.xd.close)
 
     def press(self, letter):
-        """Presses and releases `letter`; returns time.time() taken just before its KeyPress was written."""
+        """Presses and releases `letter`; returns time.time() taken just before its KeyPress was written.
+
+        The key is held for HOLD seconds and released with a round trip only then, as a keyboard
+        would: a release and a sync written at once would wake this process (the sync's reply)
+        while the application is being handed the press, and on two cores this process, the X
+        server and narrator-atspi (woken by the raw event) would queue the application behind
+        them, a cost no real keyboard has."""
         X, xt, d = self.X, self.xtest, self.xd
         code = self.keycodes[letter]
         t = time.time()
         xt.fake_input(d, X.KeyPress, code)
         d.flush()
+        time.sleep(HOLD)
         xt.fake_input(d, X.KeyRelease, code)
         d.sync()
         return t
