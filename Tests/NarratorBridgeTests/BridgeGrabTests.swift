@@ -10,6 +10,7 @@ import Testing
 /// the window's bounce at a grab (X tells it it lost the focus and got it back) for the user's.
 @Suite struct BridgeGrabTests {
     typealias Keys = BridgeKeyTests
+    typealias Object = ATSPIMappingTests
     static let h: UInt8 = 43, insert: UInt8 = 118, a: UInt8 = 38
 
     static let table: KeyboardTable = {
@@ -75,5 +76,59 @@ import Testing
         h.advance(by: .seconds(2))
         h.event("window:activate", ":1.4", "/org/a11y/atspi/accessible/1")
         #expect(h.bridge.mirror.browsing == nil)
+    }
+
+    /// A page of two links, entered on the first (the page's focus there, as after K).
+    static func onTheFirstLink() -> BridgeHarness {
+        let window = Object.object(
+            1, .frame, "Regatta", extents: Rect(x: 0, y: 0, width: 800, height: 600),
+            children: [
+                Object.object(2, .documentWeb, "Regatta", states: Object.shown.union(.focusable), children: [
+                    Object.object(3, .heading, "Regatta", text: "Regatta"),
+                    Object.object(4, .link, "Results", states: Object.shown.union(.focusable)),
+                    Object.object(6, .link, "Entries", states: Object.shown.union(.focusable)),
+                ]),
+            ])
+        var application = FakeApplication(name: "Firefox", windows: [window], offersCache: false, bus: ":1.4")
+        application.toolkit = ("Gecko", "115.0")
+        var h = BridgeHarness(application)
+        h.startMirrored()
+        h.focus(":1.4", "/org/a11y/atspi/accessible/4")
+        _ = h.sent()
+        h.feed(.daemonLine(Keys.focusReply(h, h.requestIDs.count - 1, "4")))
+        h.feed(.keyboard(Self.table))
+        return h
+    }
+
+    @Test("a grabbed key's move from one link to the next is said once: Firefox giving the focus back to the link left, as the grab ends and before the move lands, is not the user's; seconds later, the focus on that link is")
+    func theFocusGivenBackAtAGrabsEndIsNotSaid() {
+        var h = Self.onTheFirstLink()
+        Self.tap(&h, Self.h, serverTime: 2000)
+        #expect(h.sent() == [.rotor(name: "headings", direction: .next, within: "2")])
+        h.feed(.daemonLine(Keys.focusReply(h, h.requestIDs.count - 1, "6")))
+        #expect(h.calls.last?.call.method == "GrabFocus")
+        #expect(h.calls.last?.call.path == "/org/a11y/atspi/accessible/6")
+        _ = h.sent()
+        // Firefox at X's NotifyUngrab: the link left focused again, then the one asked for.
+        h.focus(":1.4", "/org/a11y/atspi/accessible/4")
+        #expect(h.sent() == [], "the link left behind is not said over the one arrived at")
+        h.focus(":1.4", "/org/a11y/atspi/accessible/6")
+        #expect(h.sent() == [], "the move's own echo says nothing more")
+        // Shift+Tab back onto the first link, long after: the user's.
+        h.advance(by: .seconds(2))
+        h.focus(":1.4", "/org/a11y/atspi/accessible/4")
+        #expect(h.sent() == [.focus(tree: Keys.tree, element: "4")])
+    }
+
+    @Test("just after a grabbed key, a focus on an object no window holds (Firefox's own panel, focused as X bounces the focus) is not read for; seconds later, one is")
+    func aFocusBouncedOutsideTheWindowsIsNotReadFor() {
+        var h = Self.onTheFirstLink()
+        _ = h.reads()
+        Self.tap(&h, Self.h, serverTime: 2000)
+        h.focus(":1.4", "/org/a11y/atspi/accessible/77")
+        #expect(h.reads().isEmpty, "no read of the browser at each key")
+        h.advance(by: .seconds(2))
+        h.focus(":1.4", "/org/a11y/atspi/accessible/77")
+        #expect(h.reads().count == 1, "a focus on what is not mirrored, not at a grab, is read for")
     }
 }
