@@ -29,6 +29,8 @@ public struct ATSPIApplicationRead: Sendable {
 
     /// The application's root object, whose children are its windows.
     public static let root = "/org/a11y/atspi/accessible/root"
+    /// The path AT-SPI2 gives for no object at all.
+    public static let null = "/org/a11y/atspi/null"
     /// `label-for` and `labelled-by` in AT-SPI2's relation types.
     static let labelForRelation = 1
     static let labelledByRelation = 2

@@ -66,19 +66,84 @@ import Testing
         #expect(children.last?["label"]?.stringValue == "Item 599")
     }
 
-    @Test("a change under one object of a page reads that part alone, not the browser")
+    @Test("a change under one object of a page, its child not named, reads that part alone, not the browser")
     func aChangeReadsThePartAlone() throws {
         var h = BridgeHarness(Self.browser(items: 20))
         h.startMirrored()
         _ = h.reads()
         h.desktop[":1.4"]?.change("/org/a11y/atspi/accessible/\(Self.list)") { $0.children.append(Self.item(20)) }
-        h.event("object:children-changed:add", ":1.4", "/org/a11y/atspi/accessible/\(Self.list)", detail1: 20, object: "/org/a11y/atspi/accessible/120")
+        h.event("object:children-changed:add", ":1.4", "/org/a11y/atspi/accessible/\(Self.list)", detail1: 20)
         h.advance(by: .milliseconds(25))
         let reads = h.reads()
         #expect(reads.count == 1)
         #expect(reads.first?.requests.first == .role("/org/a11y/atspi/accessible/\(Self.list)"), "the list is read, not the application")
         #expect(!(reads.first?.requests.contains(.items) ?? true))
         #expect(h.sent().compactMap(Self.items(in:)) == [21])
+    }
+
+    @Test("a long page read again keeps the items past the first 100 until the rest is read anew: narratord is never told fewer, so that Narrator's focus on item 500 is not lost and said elsewhere")
+    func aLongPageReadAgainKeepsItsRest() throws {
+        var h = BridgeHarness(Self.browser(items: 600))
+        h.start()
+        #expect(h.sent().compactMap(Self.items(in:)) == [100, 600])
+        _ = h.reads()
+        // Something under the document changed (its child not named): the document is read again.
+        h.event("object:children-changed:add", ":1.4", "/org/a11y/atspi/accessible/2", detail1: 1)
+        h.advance(by: .milliseconds(25))
+        #expect(h.reads().count == 3, "the document, then the list's rest in two parts")
+        #expect(h.sent().compactMap(Self.items(in:)).allSatisfy { $0 == 600 }, "never fewer than the 600 items")
+        #expect(Self.labels(h).count == 600)
+        #expect(Self.labels(h).last == "Item 599")
+    }
+
+    @Test("a child added just after a key is told narratord once no key came for half a second, not while the keys go on: each telling compares the whole page")
+    func aChildAddedWhileKeysComeIsToldWhenTheyStop() throws {
+        var h = BridgeHarness(Self.browser(items: 3))
+        h.startMirrored()
+        _ = h.sent()
+        let list = "/org/a11y/atspi/accessible/\(Self.list)"
+        h.press(0xFF54)  // Down
+        h.desktop[":1.4"]?.change(list) { $0.children.append(Self.item(3)) }
+        h.event("object:children-changed:add:system", ":1.4", list, detail1: 3, object: "/org/a11y/atspi/accessible/103")
+        h.advance(by: .milliseconds(300))
+        #expect(h.sent().compactMap(Self.items(in:)) == [], "read, not told yet")
+        h.press(0xFF54)
+        h.advance(by: .milliseconds(400))
+        #expect(h.sent().compactMap(Self.items(in:)) == [], "another key came: still waiting")
+        h.advance(by: .milliseconds(100))
+        #expect(h.sent().compactMap(Self.items(in:)) == [4])
+        #expect(Self.labels(h).last == "Item 3")
+    }
+
+    /// The list's labels as narratord was last sent them, in order.
+    static func labels(_ h: BridgeHarness) -> [String] {
+        func find(_ node: Node) -> Node? { node.id == "\(list)" ? node : node.children.lazy.compactMap(find).first }
+        guard let window = h.bridge.mirror.windows.values.first, let list = find(window.document.root) else { return [] }
+        return list.children.compactMap(\.label)
+    }
+
+    @Test("a child a page adds is read alone, in its place, and one it takes out leaves with no read at all: Firefox's address bar, shown at each link focused beside a page of 10,000 objects, does not read the page again")
+    func aChildAddedIsReadAloneAndOneRemovedIsNotRead() throws {
+        var h = BridgeHarness(Self.browser(items: 3))
+        h.startMirrored()
+        _ = h.reads()
+        _ = h.sent()
+        let list = "/org/a11y/atspi/accessible/\(Self.list)"
+        h.desktop[":1.4"]?.change(list) { $0.children.insert(Self.item(7), at: 1) }
+        h.event("object:children-changed:add:system", ":1.4", list, detail1: 1, object: "/org/a11y/atspi/accessible/107")
+        h.advance(by: .milliseconds(25))
+        let reads = h.reads()
+        #expect(reads.count == 1)
+        #expect(reads.first?.requests.first == .role("/org/a11y/atspi/accessible/107"), "the new item is read, not its list")
+        #expect(h.sent().compactMap(Self.items(in:)) == [4], "narratord told once, of the list's new children")
+        #expect(Self.labels(h) == ["Item 0", "Item 7", "Item 1", "Item 2"])
+        h.desktop[":1.4"]?.change(list) { $0.children.remove(at: 0) }
+        h.event("object:children-changed:remove:system", ":1.4", list, detail1: 0, object: "/org/a11y/atspi/accessible/100")
+        h.advance(by: .milliseconds(25))
+        #expect(h.reads().isEmpty, "what was taken out is not read")
+        #expect(h.sent().compactMap(Self.items(in:)) == [3])
+        #expect(Self.labels(h) == ["Item 7", "Item 1", "Item 2"])
+        #expect(h.bridge.applications[":1.4"]?.windowOf["/org/a11y/atspi/accessible/100"] == nil)
     }
 
     @Test("Tab to an item not read yet: its focus waits for the rest of the page, and is said once it is read")

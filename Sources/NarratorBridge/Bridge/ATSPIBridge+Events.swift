@@ -80,11 +80,28 @@ extension ATSPIBridge {
             // A web page changed under one of its objects: only that part is read again, once the
             // batch fires, not a browser of 10,000 objects. (A GTK application is read whole from
             // its cache in two round trips, about what one part costs.)
-            applications[name]?.changedParts.insert(path)
+            if let change = childChange(event, in: application) {
+                applications[name]?.changedChildren.append(change)
+            } else {
+                applications[name]?.changedParts.insert(path)
+            }
             armBatch()
         case .objectChanged, .structure:
             applications[name]?.pending = true
             armBatch()
         }
+    }
+
+    /// The child a `children-changed` event names, added or removed, when that child alone can
+    /// be read or taken out: not while the object's own children are still being read in parts
+    /// (where the index falls among them is not known yet).
+    func childChange(_ event: ATSPIEvent, in application: BridgeApplication) -> BridgeApplication.ChildChange? {
+        guard let child = event.object, child != ATSPIApplicationRead.null, child != event.path,
+            !application.unread.contains(where: { $0.parent == event.path }),
+            application.fillRead.flatMap({ reads[$0]?.purpose }) != .fill(parent: event.path)
+        else { return nil }
+        if event.type.hasPrefix("object:children-changed:add") { return .added(parent: event.path, child: child, index: max(0, event.detail1)) }
+        if event.type.hasPrefix("object:children-changed:remove") { return .removed(parent: event.path, child: child) }
+        return nil
     }
 }

@@ -7,6 +7,7 @@ import NarratorProtocol
 /// the page, a sentence said. A move's reply carries the application's focus or caret along.
 extension ATSPIBridge {
     mutating func keyEvent(_ event: KeyEvent, time: LocalTime) {
+        lastKeyAt = now
         // (An autoclosure: only a key whose meaning depends on the focus asks the mirror. It reads
         // its own copies, the interpreter being changed meanwhile.)
         let (focus, cursor, mirror) = (narratorFocus, browsedTo, mirror)

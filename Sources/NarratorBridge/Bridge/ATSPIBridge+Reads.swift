@@ -41,7 +41,7 @@ extension ATSPIBridge {
                 completed(id, read)
             }
         case .selectedRow(let application, let list):
-            guard case .success(let value) = reply, let row = value[0]?.objectPath, row != "/org/a11y/atspi/null" else { return }
+            guard case .success(let value) = reply, let row = value[0]?.objectPath, row != ATSPIApplicationRead.null else { return }
             ask(.rowIndex(application: application, row: row, list: list), of: application,
                 DBusCall(path: row, interface: "org.a11y.atspi.Accessible", method: "GetIndexInParent"))
         case .rowIndex(let application, let row, let list):
@@ -104,6 +104,7 @@ extension ATSPIBridge {
         case .fill(let parent): filled(id, parent, read)
         case .object(let path): objectRead(id, path, in: read.application, read.read.outcome, since: (read.textEditsAtStart[path], read.selectionEditsAtStart[path]))
         case .part(let path): partRead(id, path, read)
+        case .added(let parent, let index): childRead(id, added: parent, at: index, read)
         case .activeRow(let row, let index, let list): activeRowRead(row, at: index, of: list, in: read.application, read.read.outcome)
         }
     }
@@ -114,6 +115,7 @@ extension ATSPIBridge {
         applications[name]?.pending = false
         // The whole read covers the parts that changed.
         applications[name]?.changedParts = []
+        applications[name]?.changedChildren = []
         if applications[name]?.wholeRead != nil {
             applications[name]?.again = true
             return
@@ -165,6 +167,7 @@ extension ATSPIBridge {
                 // Objects read alone (or changed by events) since this read began are newer than what it found.
                 if let held = application.windows[window.path] {
                     window = keepingNewer(window, than: id, in: application, held: held)
+                    window = window.keepingUnread(application.unread, from: held)
                     application.noteTexts(readAs: window, over: held)
                 }
                 present[window.path] = window
@@ -343,16 +346,32 @@ extension ATSPIBridge {
     mutating func readChangedParts(of name: String) {
         guard let application = applications[name] else { return }
         applications[name]?.changedParts = []
+        applications[name]?.changedChildren = []
         let changed = application.changedParts.filter { application.windowOf[$0] != nil }
         var under: Set<String> = []
         for path in changed where !under.contains(path) {
             if let part = application.object(path) { under.formUnion(part.paths.subtracting([path])) }
         }
         let parts = changed.subtracting(under).sorted()
-        guard parts.count <= configuration.changedPartsRead else {
+        // A child added or removed where a part is read again comes with that read.
+        let readAgain = changed.union(under)
+        let children = application.changedChildren.filter { !readAgain.contains($0.parent) && application.windowOf[$0.parent] != nil }
+        guard parts.count + children.count <= configuration.changedPartsRead else {
             read(name)
             return
         }
+        for change in children {
+            switch change {
+            case .removed(let parent, let child): childRemoved(child, from: parent, in: name)
+            case .added(let parent, let child, let index):
+                let id = newReadID()
+                applications[name]?.objectReads.insert(id)
+                var read = ATSPIApplicationRead(subtree: child)
+                read.childrenAtOnce = configuration.childrenAtOnce
+                start(id, read, .added(parent: parent, index: index), of: name)
+            }
+        }
+        if !children.isEmpty { mirrorWhenQuiet(name) }
         for path in parts {
             let id = newReadID()
             applications[name]?.objectReads.insert(id)
@@ -394,10 +413,12 @@ extension ATSPIBridge {
                 }
             }
             part = keepingNewer(part, than: id, in: application, held: snapshot)
+            let unread = read.read.unreadChildren.map { BridgeApplication.UnreadChildren(parent: $0.parent, children: $0.children) }
+            part = part.keepingUnread(unread, from: snapshot)
             // What was left unread under the part was read again with it, or left again.
             let within = part.paths
             application.unread.removeAll { within.contains($0.parent) }
-            application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+            application.unread += unread
             let patched = snapshot.replacingSubtree(path, with: part).grafting(application.grafts)
             if let held = snapshot.object(at: path) { application.noteTexts(readAs: part, over: held) }
             application.windows[window] = patched
@@ -409,6 +430,64 @@ extension ATSPIBridge {
             applications[name] = application
         }
         mirrorUnmirrored(of: name)
+        settleWaiting(name, moreComing: applications[name]?.filling ?? false)
+        fillNext(name)
+    }
+
+    /// A child a page took out of `parent`: it leaves the mirror with what is under it, no read needed.
+    private mutating func childRemoved(_ child: String, from parent: String, in name: String) {
+        guard var application = applications[name], let window = application.windowOf[parent], let snapshot = application.windows[window],
+            var held = snapshot.object(at: parent), let index = held.children.firstIndex(where: { $0.path == child })
+        else { return }
+        let gone = held.children.remove(at: index).paths
+        let patched = snapshot.replacingSubtree(parent, with: held)
+        application.windows[window] = patched
+        for path in gone { application.windowOf[path] = nil }
+        application.unread.removeAll { gone.contains($0.parent) }
+        application.unmirrored.insert(window)
+        applications[name] = application
+    }
+
+    /// A child a page added to `parent` was read: it joins the parent's children at the index its
+    /// event gave (at the end, if the mirror holds fewer), in the place of one of its path held.
+    private mutating func childRead(_ id: ReadID, added parent: String, at index: Int, _ read: BridgeRead) {
+        let name = read.application
+        guard var application = applications[name] else { return }
+        application.objectReads.remove(id)
+        switch read.read.outcome {
+        case .gone:
+            forget(name)
+            return
+        case .hostile(let reason):
+            giveUp(name, reason)
+            return
+        case .unresponsive:
+            applications[name] = application
+            self.read(name)
+            return
+        case .read(_, let objects):
+            // Gone again before it was read (its object unknown): nothing to add.
+            guard let child = objects.first?.grafting(application.grafts), let window = application.windowOf[parent],
+                let snapshot = application.windows[window], var held = snapshot.object(at: parent)
+            else {
+                applications[name] = application
+                break
+            }
+            if let at = held.children.firstIndex(where: { $0.path == child.path }) {
+                held.children[at] = child
+            } else {
+                held.children.insert(child, at: min(index, held.children.count))
+            }
+            let patched = snapshot.replacingSubtree(parent, with: held)
+            application.windows[window] = patched
+            application.index(child, in: window)
+            application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+            // A whole read begun meanwhile may have found the parent as it was: it is done again.
+            if application.wholeRead != nil { application.again = true }
+            application.unmirrored.insert(window)
+            applications[name] = application
+        }
+        mirrorWhenQuiet(name)
         settleWaiting(name, moreComing: applications[name]?.filling ?? false)
         fillNext(name)
     }
@@ -462,9 +541,18 @@ extension ATSPIBridge {
             self.read(name)
             return
         case .read(_, let objects):
-            application.unread += read.read.unreadChildren.map { .init(parent: $0.parent, children: $0.children) }
+            let unread = read.read.unreadChildren.map { BridgeApplication.UnreadChildren(parent: $0.parent, children: $0.children) }
+            application.unread += unread
             if let window = application.windowOf[parent], let snapshot = application.windows[window], var held = snapshot.object(at: parent) {
-                held.children += objects.map { keepingNewer($0.grafting(application.grafts), than: id, in: application, held: snapshot) }
+                for object in objects {
+                    let read = keepingNewer(object.grafting(application.grafts), than: id, in: application, held: snapshot).keepingUnread(unread, from: snapshot)
+                    // One held from before a read of its parent again (kept until read) is replaced where it is.
+                    if let at = held.children.firstIndex(where: { $0.path == read.path }) {
+                        held.children[at] = read
+                    } else {
+                        held.children.append(read)
+                    }
+                }
                 let patched = snapshot.replacingSubtree(parent, with: held)
                 application.windows[window] = patched
                 application.index(patched)

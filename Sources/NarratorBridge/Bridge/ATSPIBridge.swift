@@ -42,6 +42,11 @@ public struct ATSPIBridge: Sendable {
         /// web page is heard at once and complete within seconds.
         public var childrenAtOnce = 100
         public var fillChunk = 250
+        /// A child a page added or removed is told narratord once no key came for this long:
+        /// each telling compares the whole window (over 100 ms on a page of 10,000 objects), and
+        /// Firefox adds its link-address bar at each link a key moves to, so that telling at once
+        /// would hold up the next key (``ATSPIBridge/mirrorWhenQuiet(_:)``).
+        public var keyQuiet: Duration = .milliseconds(500)
 
         public init(socket: String) { self.socket = socket }
     }
@@ -65,6 +70,9 @@ public struct ATSPIBridge: Sendable {
     var inFlight: [Int: DaemonPurpose] = [:]
     var nextRequest = 1
     private var batchArmed = false
+    private var quietMirrorArmed = false
+    /// When the last key event came (``mirrorWhenQuiet(_:)``).
+    var lastKeyAt: MonotonicInstant?
     private var retryArmed = false
     /// Windows activated whose focus event is awaited, oldest first, each with its timer's number.
     private var settling: [(sequence: Int, window: WindowID)] = []
@@ -177,7 +185,7 @@ public struct ATSPIBridge: Sendable {
             for name in applications.keys.sorted() {
                 if applications[name]?.pending == true {
                     read(name)
-                } else if applications[name]?.changedParts.isEmpty == false {
+                } else if applications[name]?.changedParts.isEmpty == false || applications[name]?.changedChildren.isEmpty == false {
                     readChangedParts(of: name)
                 }
             }
@@ -197,11 +205,26 @@ public struct ATSPIBridge: Sendable {
         case .narratorTap:
             // grabWhatIsTaken, after every input, grabs the key again.
             return
+        case .quietMirror:
+            quietMirrorArmed = false
+            for name in applications.keys.sorted() where applications[name]?.unmirrored.isEmpty == false { mirrorWhenQuiet(name) }
         }
     }
 
     mutating func setTimer(_ timer: BridgeTimer, after delay: Duration) {
         effects.append(.setTimer(timer, at: now + delay))
+    }
+
+    /// Tells narratord of `name`'s windows changed and not told yet, once no key came for
+    /// ``Configuration/keyQuiet`` (at once when a focus waits for them).
+    mutating func mirrorWhenQuiet(_ name: String) {
+        guard let last = lastKeyAt, now - last < configuration.keyQuiet, applications[name]?.waiting.isEmpty != false else {
+            mirrorUnmirrored(of: name)
+            return
+        }
+        guard !quietMirrorArmed else { return }
+        quietMirrorArmed = true
+        effects.append(.setTimer(.quietMirror, at: last + configuration.keyQuiet))
     }
 
     mutating func armBatch() {

@@ -34,6 +34,11 @@ struct BridgeApplication: Sendable {
     /// batch timer fires, not the whole application (a web page's script changes a paragraph
     /// of a page of 10,000 nodes).
     var changedParts: Set<String> = []
+    /// Children a web page added to or removed from a mirrored object, as its events named them:
+    /// one child read, or one taken out, when the batch timer fires, not the object with all under
+    /// it (Firefox adds its link-address bar beside the page at each link focused, and the page
+    /// of 10,000 objects would be read again under it).
+    var changedChildren: [ChildChange] = []
     /// Focus moves and activations that wait for a read (the object was not mirrored yet).
     var waiting: [Waiting] = []
     /// It did not answer the last read: said once, read again every few seconds.
@@ -82,6 +87,18 @@ struct BridgeApplication: Sendable {
         var row: AccessibleSnapshot
     }
 
+    /// A child an event said was added to (at `index`) or removed from `parent`.
+    enum ChildChange: Equatable, Sendable {
+        case added(parent: String, child: String, index: Int)
+        case removed(parent: String, child: String)
+
+        var parent: String {
+            switch self {
+            case .added(let parent, _, _), .removed(let parent, _): parent
+            }
+        }
+    }
+
     enum Waiting: Equatable, Sendable {
         case focus(path: String)
         case activate(window: String)
@@ -90,7 +107,7 @@ struct BridgeApplication: Sendable {
     var grafts: [String: [AccessibleSnapshot]] { activeDescendants.mapValues { $0.map(\.row) } }
 
     /// No read of it is in flight or due: what is mirrored is what it showed last.
-    var isCurrent: Bool { wholeRead == nil && objectReads.isEmpty && !pending && changedParts.isEmpty }
+    var isCurrent: Bool { wholeRead == nil && objectReads.isEmpty && !pending && changedParts.isEmpty && changedChildren.isEmpty }
 
     /// The object at `path` as last read.
     func object(_ path: String) -> AccessibleSnapshot? {
@@ -98,12 +115,15 @@ struct BridgeApplication: Sendable {
     }
 
     /// Notes which window each object of `window` is in.
-    mutating func index(_ window: AccessibleSnapshot) {
+    mutating func index(_ window: AccessibleSnapshot) { index(window, in: window.path) }
+
+    /// Notes that each object of `subtree` is in the window at `window`.
+    mutating func index(_ subtree: AccessibleSnapshot, in window: String) {
         func visit(_ node: AccessibleSnapshot) {
-            windowOf[node.path] = window.path
+            windowOf[node.path] = window
             for child in node.children { visit(child) }
         }
-        visit(window)
+        visit(subtree)
     }
 }
 
@@ -116,6 +136,8 @@ struct BridgeRead: Sendable {
         case object(path: String)
         /// One object and everything under it: its children changed.
         case part(path: String)
+        /// A child added to `parent` at `index`, with what is under it.
+        case added(parent: String, index: Int)
         /// Children of `parent` left unread by an earlier read, with what is under them.
         case fill(parent: String)
         /// The row a list made active, at `index` in it.
@@ -139,5 +161,25 @@ extension BridgeApplication {
             guard let before = held[path], before != text else { continue }
             textsFromReads.insert(path)
         }
+    }
+}
+
+extension AccessibleSnapshot {
+    /// This tree, read again, with the children the read left `unread` (a long list past its first
+    /// part) as `held` had them, until the reading of the rest brings them anew: a page read again
+    /// under an event keeps the items the user may be on, rather than lose them for a moment, the
+    /// focus on one with them.
+    func keepingUnread(_ unread: [BridgeApplication.UnreadChildren], from held: AccessibleSnapshot) -> AccessibleSnapshot {
+        var tree = self
+        for entry in unread where !entry.children.isEmpty {
+            guard var parent = tree.object(at: entry.parent), let before = held.object(at: entry.parent) else { continue }
+            let heldChildren = Dictionary(before.children.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first })
+            let present = Set(parent.children.map(\.path))
+            let kept = entry.children.compactMap { present.contains($0) ? nil : heldChildren[$0] }
+            guard !kept.isEmpty else { continue }
+            parent.children += kept
+            tree = tree.replacingSubtree(entry.parent, with: parent)
+        }
+        return tree
     }
 }

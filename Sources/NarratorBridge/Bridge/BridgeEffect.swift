@@ -74,4 +74,6 @@ public enum BridgeTimer: Hashable, Sendable {
     case lookForBus
     /// The moment for a second tap of Narrator's key has passed: it is grabbed again.
     case narratorTap
+    /// The keyboard has been quiet long enough to tell narratord of children pages added or removed.
+    case quietMirror
 }
