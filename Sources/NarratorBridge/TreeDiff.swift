@@ -30,24 +30,43 @@ public enum TreeDiff {
     }
 
     static func compare(_ old: Node, _ new: Node, into changes: inout [Change]) {
-        let before = properties(of: old), after = properties(of: new)
-        if before != after {
-            var changed = JSONObject()
-            for member in after.members where before[member.key] != member.value {
-                changed.members.append(member)
-            }
-            for member in before.members where after[member.key] == nil {
-                changed.members.append(.init(key: member.key, value: .null))
-            }
-            changes.append(Change(update: .setProperties(element: new.id, properties: .object(changed)), before: old, after: new))
-        }
+        propertyChange(old, new, into: &changes)
         guard old.children.map(\.id) == new.children.map(\.id) else {
+            // What changed in the children that stay is set first, so that it is said as such
+            // (a check box checked as a page added a child elsewhere under the same parent),
+            // not lost in the replacement.
+            stayingChanges(old.children, new.children, into: &changes)
             let children = JSONValue.array(new.children.map { TreeDocumentEncoder.json($0) })
             changes.append(Change(update: .replaceChildren(element: new.id, children: children), before: nil, after: nil))
             return
         }
         for (before, after) in zip(old.children, new.children) {
             compare(before, after, into: &changes)
+        }
+    }
+
+    /// The properties `new` changed from `old`, if any, as one `set`.
+    static func propertyChange(_ old: Node, _ new: Node, into changes: inout [Change]) {
+        let before = properties(of: old), after = properties(of: new)
+        guard before != after else { return }
+        var changed = JSONObject()
+        for member in after.members where before[member.key] != member.value {
+            changed.members.append(member)
+        }
+        for member in before.members where after[member.key] == nil {
+            changed.members.append(.init(key: member.key, value: .null))
+        }
+        changes.append(Change(update: .setProperties(element: new.id, properties: .object(changed)), before: old, after: new))
+    }
+
+    /// The property changes of the elements in both `old` and `new` (matched by id, at any depth
+    /// under them), whose parent's children are replaced after.
+    static func stayingChanges(_ old: [Node], _ new: [Node], into changes: inout [Change]) {
+        let kept = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+        for after in new {
+            guard let before = kept[after.id] else { continue }
+            propertyChange(before, after, into: &changes)
+            stayingChanges(before.children, after.children, into: &changes)
         }
     }
 

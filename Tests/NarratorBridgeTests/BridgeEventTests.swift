@@ -34,6 +34,18 @@ import Testing
         #expect(h.pendingTimers.isEmpty, "no batch")
     }
 
+    @Test("a link Firefox finds visited after its page loaded (history is looked up late) is read alone and becomes a visited link")
+    func aLinkFoundVisitedIsReadAlone() throws {
+        var h = BridgeHarness(BridgeKeyTests.browser())
+        h.startMirrored()
+        _ = h.reads()
+        _ = h.sent()
+        h.desktop[":1.4"]?.change("/org/a11y/atspi/accessible/4") { $0.states.insert(.visited) }
+        h.event("object:state-changed:visited", ":1.4", "/org/a11y/atspi/accessible/4", detail1: 1)
+        #expect(h.reads().map { Set($0.requests.map(\.path)) } == [["/org/a11y/atspi/accessible/4"]])
+        #expect(h.sent() == [.set(BridgeKeyTests.tree, "4", #"{"traits":["link","visited"]}"#, announce: true)])
+    }
+
     @Test("a slider's value event moves its declarative value")
     func aValueEventMovesTheSlider() throws {
         var h = BridgeHarness(F.fixture)

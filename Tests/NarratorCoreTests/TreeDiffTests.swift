@@ -17,6 +17,16 @@ import Testing
         #expect(TreeDiff.updates(from: old, to: Node(id: "other")) == nil)
     }
 
+    @Test("a child added beside a check box that was checked meanwhile: the check box's change is set on its own before the children are replaced, so that it is said")
+    func aChangeUnderChildrenReplacedIsSetFirst() throws {
+        let old = try decode(document(#"{"id": "c", "children": [{"id": "d", "label": "Remember me", "traits": ["toggle"], "value": "0"}]}"#)).root
+        let new = try decode(document(#"{"id": "c", "children": [{"id": "d", "label": "Remember me", "traits": ["toggle"], "value": "1"}]}, {"id": "s", "label": "file:///page.html"}"#)).root
+        let updates = try #require(TreeDiff.updates(from: old, to: new))
+        #expect(updates.count == 2)
+        #expect(updates.first == .setProperties(element: "d", properties: .object(JSONObject(["value": "1"]))))
+        guard case .replaceChildren("root", _)? = updates.last else { Issue.record("the root's children are replaced after: \(updates)"); return }
+    }
+
     @Test("the updates, applied by the daemon's own code, give the new tree")
     func updatesApplied() throws {
         let old = try decode(document(#"{"id": "a", "label": "Play", "traits": ["button"]}, {"id": "c", "children": [{"id": "d", "label": "One"}]}"#))

@@ -78,7 +78,7 @@ public struct ATSPIEvent: Equatable, Sendable, CustomStringConvertible {
     static let objectEvents = [
         "object:property-change:accessible-name", "object:property-change:accessible-value", "object:property-change:accessible-description",
         "object:state-changed:checked", "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:expanded",
-        "object:state-changed:indeterminate", "object:text-changed",
+        "object:state-changed:indeterminate", "object:state-changed:visited", "object:text-changed",
     ]
 
     /// Every event type the bridge subscribes to.
@@ -86,7 +86,7 @@ public struct ATSPIEvent: Equatable, Sendable, CustomStringConvertible {
         "object:state-changed:focused", "object:children-changed", "object:property-change:accessible-name",
         "object:property-change:accessible-value", "object:property-change:accessible-description", "object:state-changed:checked",
         "object:state-changed:selected", "object:state-changed:sensitive", "object:state-changed:showing",
-        "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:defunct", "object:text-changed",
+        "object:state-changed:expanded", "object:state-changed:indeterminate", "object:state-changed:visited", "object:state-changed:defunct", "object:text-changed",
         "object:text-selection-changed", "object:text-caret-moved", "object:active-descendant-changed", "window:create", "window:destroy",
         "window:activate", "document:load-complete", "document:reload",
     ]
