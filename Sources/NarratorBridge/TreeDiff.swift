@@ -64,7 +64,8 @@ public enum TreeDiff {
     static func stayingChanges(_ old: [Node], _ new: [Node], into changes: inout [Change]) {
         let kept = Dictionary(old.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         for after in new {
-            guard let before = kept[after.id] else { continue }
+            // (Equality first: it is cheaper than the properties of every element of a page that stayed.)
+            guard let before = kept[after.id], before != after else { continue }
             propertyChange(before, after, into: &changes)
             stayingChanges(before.children, after.children, into: &changes)
         }
