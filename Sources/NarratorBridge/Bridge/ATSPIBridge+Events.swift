@@ -24,14 +24,14 @@ extension ATSPIBridge {
         switch event.kind {
         case .focus(let gained):
             guard gained else { return }
+            // The application's focus is on one object: an earlier focus still waiting for its
+            // read (a page's blank document, focused as the page replaced it) is gone by now.
+            applications[name]?.waiting.removeAll { if case .focus = $0 { true } else { false } }
             // X's focus bounce at a grab: Firefox focuses a panel of its own that no window holds,
             // then the page again. Heeded, each key Narrator takes would have the browser, and its
             // page of 10,000 objects, read again.
             if grabEcho, application.windowOf[path] == nil { return }
             if grabEcho, let window = application.windowOf[path], mirror.restoresReplacedFocus(WindowID(application: name, path: window), path: path) { return }
-            // The application's focus is on one object: an earlier focus still waiting for its
-            // read (a page's blank document, focused as the page replaced it) is gone by now.
-            applications[name]?.waiting.removeAll { if case .focus = $0 { true } else { false } }
             // What changed with the focus (a state, a new page) is read first, so the stop exists.
             if current, let window = application.windowOf[path] {
                 let states = application.windows[window]?.object(at: path)?.states ?? []
