@@ -91,9 +91,8 @@ public struct ATSPIMirror: Sendable {
     var lastFocus: (window: WindowID, path: String)?
     /// The element Narrator gave the application's focus to (browse mode, a user's `focus`) whose
     /// focus event has not come back yet: that event, however late, says nothing; one after it
-    /// is the user's (Tab back onto it after the cursor moved on). `replacing` is the element the
-    /// application had focused before (``restoresReplacedFocus(_:path:)``).
-    var awaitedEcho: (window: WindowID, path: String, replacing: String?)?
+    /// is the user's (Tab back onto it after the cursor moved on).
+    var awaitedEcho: (window: WindowID, path: String)?
     /// Each window's title as Narrator last said it, entering the window or a page in it.
     var saidTitles: [WindowID: String?] = [:]
     /// The window whose page Narrator's focus entered (the page's document took the focus) and
@@ -361,20 +360,16 @@ public struct ATSPIMirror: Sendable {
         let path = ATSPIMapping.path(of: element)
         if focusedWindow != id { saidTitles.updateValue(window.document.title, forKey: id) }
         focusedWindow = id
-        let replacing = lastFocus.flatMap { $0.window == id && $0.path != path ? $0.path : nil }
         lastFocus = (id, path)
-        awaitedEcho = (id, path, replacing)
+        awaitedEcho = (id, path)
         enteredPage = nil
         return [.grabFocus(id, path: path)]
     }
 
-    /// Whether a focus event for `path` is the application giving the focus back to the element
-    /// it had before Narrator moved it, ahead of the move: Firefox does so when its window gets
-    /// the X focus back as a key Narrator grabbed ends. Heeded, it would say the item left
-    /// behind over the one arrived at, and put Narrator's focus back there.
-    public func restoresReplacedFocus(_ window: WindowID, path: String) -> Bool {
-        guard let echo = awaitedEcho, echo.window == window, let replaced = echo.replacing else { return false }
-        return replaced == path
+    /// Whether a focus event for `path` is the one Narrator's own move of the focus awaits.
+    public func awaitsFocus(_ window: WindowID, path: String) -> Bool {
+        guard let echo = awaitedEcho else { return false }
+        return echo.window == window && echo.path == path
     }
 
     /// narratord changed a declarative value (`adjust up` on a slider): the application's

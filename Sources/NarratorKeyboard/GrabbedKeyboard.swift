@@ -36,6 +36,10 @@ public struct GrabbedKeyboard: Equatable, Sendable {
     /// A key Narrator grabbed went down or up now.
     public mutating func grabbed(at now: MonotonicInstant) { lastGrabbedKey = now }
 
+    /// A key Narrator did not grab went down: what the application does now is that key's doing,
+    /// not a grab's echo (Tab pressed just after H moves the focus for the user).
+    public mutating func passedThrough() { lastGrabbedKey = nil }
+
     /// Whether a window's activation now is a grab's echo.
     public func grabEcho(at now: MonotonicInstant) -> Bool {
         guard let last = lastGrabbedKey else { return false }

@@ -11,7 +11,7 @@ import Testing
 @Suite struct BridgeGrabTests {
     typealias Keys = BridgeKeyTests
     typealias Object = ATSPIMappingTests
-    static let h: UInt8 = 43, insert: UInt8 = 118, a: UInt8 = 38
+    static let h: UInt8 = 43, insert: UInt8 = 118, a: UInt8 = 38, tab: UInt8 = 23
 
     static let table: KeyboardTable = {
         var table = KeyboardTable()
@@ -20,6 +20,7 @@ import Testing
             table.set(h, state: state, Keysym(capital ? 0x48 : 0x68))
             table.set(a, state: state, Keysym(capital ? 0x41 : 0x61))
             table.set(insert, state: state, .insert)
+            table.set(tab, state: state, Keysym(0xFF09))
         }
         return table
     }()
@@ -150,5 +151,20 @@ import Testing
         h.holds = { _, _ in false }
         h.release()
         #expect(!h.sent().contains(.focus(tree: Keys.tree, element: "60")), "the field's stale focus is not carried out")
+    }
+
+    @Test("within a grab's echo only the focus Narrator gave counts, but a key Narrator does not take ends the echo: Tab just after H moves the focus for the user, and is said")
+    func aKeyPassedThroughEndsTheEcho() {
+        var h = Self.onTheFirstLink()
+        Self.tap(&h, Self.h, serverTime: 2000)
+        _ = h.sent()
+        // Firefox gives the focus back to the link it had, within the echo: not the user's.
+        h.focus(":1.4", "/org/a11y/atspi/accessible/6")
+        #expect(h.sent() == [])
+        h.now = h.now + .milliseconds(50)
+        h.feed(.rawKey(Self.tab, down: true, serverTime: 2090, Keys.time))
+        h.feed(.rawKey(Self.tab, down: false, serverTime: 2120, Keys.time))
+        h.focus(":1.4", "/org/a11y/atspi/accessible/6")
+        #expect(h.sent() == [.focus(tree: Keys.tree, element: "6")])
     }
 }

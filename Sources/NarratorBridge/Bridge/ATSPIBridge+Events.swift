@@ -28,10 +28,12 @@ extension ATSPIBridge {
             // read (a page's blank document, focused as the page replaced it) is gone by now.
             applications[name]?.waiting.removeAll { if case .focus = $0 { true } else { false } }
             // X's focus bounce at a grab: Firefox focuses a panel of its own that no window holds,
-            // then the page again. Heeded, each key Narrator takes would have the browser, and its
-            // page of 10,000 objects, read again.
-            if grabEcho, application.windowOf[path] == nil { return }
-            if grabEcho, let window = application.windowOf[path], mirror.restoresReplacedFocus(WindowID(application: name, path: window), path: path) { return }
+            // then gives the focus back to the element the page had focused, ahead of the move
+            // Narrator asked for (a field browse mode's cursor went over, a link left behind).
+            // Within the echo, only the focus Narrator gave is the application's; heeded, the
+            // panel had the browser and its 10,000 objects read again at every key, and the
+            // element given back was said over the one arrived at.
+            if grabEcho, !(application.windowOf[path].map { mirror.awaitsFocus(WindowID(application: name, path: $0), path: path) } ?? false) { return }
             // What changed with the focus (a state, a new page) is read first, so the stop exists.
             if current, let window = application.windowOf[path] {
                 let states = application.windows[window]?.object(at: path)?.states ?? []

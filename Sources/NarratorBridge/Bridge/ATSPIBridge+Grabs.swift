@@ -14,7 +14,13 @@ extension ATSPIBridge {
         let effectsBefore = effects.count
         keyEvent(event, time: time)
         // Taken means grabbed (and Narrator's key always is): the window's focus bounces.
-        if effects[effectsBefore...].contains(.takeKey) || keys.keymap.layout.narratorKeys.contains(event.key) { rawKeyboard?.grabbed(at: now) }
+        if effects[effectsBefore...].contains(.takeKey) || keys.keymap.layout.narratorKeys.contains(event.key) {
+            rawKeyboard?.grabbed(at: now)
+        } else if down, !event.key.isModifier {
+            // (A modifier does not: Control of Narrator+Control+Down comes between the grabbed
+            // keys, while the bounce of Narrator's key is still on its way.)
+            rawKeyboard?.passedThrough()
+        }
         if let closes = keys.tapCloses, !down { effects.append(.setTimer(.narratorTap, at: closes)) }
     }
 

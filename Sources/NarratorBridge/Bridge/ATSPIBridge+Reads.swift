@@ -365,7 +365,7 @@ extension ATSPIBridge {
             case .removed(let parent, let child): childRemoved(child, from: parent, in: name)
             case .added(let parent, let child, let index):
                 let id = newReadID()
-                applications[name]?.objectReads.insert(id)
+                applications[name]?.childReads.insert(id)
                 var read = ATSPIApplicationRead(subtree: child)
                 read.childrenAtOnce = configuration.childrenAtOnce
                 start(id, read, .added(parent: parent, index: index), of: name)
@@ -453,7 +453,7 @@ extension ATSPIBridge {
     private mutating func childRead(_ id: ReadID, added parent: String, at index: Int, _ read: BridgeRead) {
         let name = read.application
         guard var application = applications[name] else { return }
-        application.objectReads.remove(id)
+        application.childReads.remove(id)
         switch read.read.outcome {
         case .gone:
             forget(name)

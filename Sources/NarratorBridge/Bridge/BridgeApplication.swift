@@ -12,6 +12,9 @@ struct BridgeApplication: Sendable {
     var wholeRead: ReadID?
     /// Reads of one object alone in flight (a focus move waits for them too).
     var objectReads: Set<ReadID> = []
+    /// Reads of a child a page added, in flight. A focus move does not wait for them: the
+    /// objects it can land on are mirrored already, and one it cannot has the application read.
+    var childReads: Set<ReadID> = []
     /// Windows such reads changed that narratord has not been told of yet (``ATSPIBridge/mirrorUnmirrored(of:)``).
     var unmirrored: Set<String> = []
     /// Children of big objects (a web page's long list) not read yet, by parent, in order: read
