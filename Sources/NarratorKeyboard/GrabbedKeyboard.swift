@@ -10,6 +10,8 @@ public struct GrabbedKeyboard: Equatable, Sendable {
     private var basis: Basis?
     /// When a key Narrator grabbed last went down or up (``grabEcho(at:)``).
     private var lastGrabbedKey: MonotonicInstant?
+    /// The grabbed keys down now.
+    private var grabbedDown: Set<UInt8> = []
 
     /// What the grabs depend on: when none of it changed, neither did they.
     private struct Basis: Equatable, Sendable {
@@ -34,11 +36,18 @@ public struct GrabbedKeyboard: Equatable, Sendable {
     }
 
     /// A key Narrator grabbed went down or up now.
-    public mutating func grabbed(at now: MonotonicInstant) { lastGrabbedKey = now }
+    public mutating func grabbed(_ keycode: UInt8, down: Bool, at now: MonotonicInstant) {
+        lastGrabbedKey = now
+        if down { grabbedDown.insert(keycode) } else { grabbedDown.remove(keycode) }
+    }
 
-    /// A key Narrator did not grab went down: what the application does now is that key's doing,
-    /// not a grab's echo (Tab pressed just after H moves the focus for the user).
-    public mutating func passedThrough() { lastGrabbedKey = nil }
+    /// A key Narrator did not grab went down with no grabbed key held: what the application does
+    /// now is that key's doing, not a grab's echo (Tab pressed just after H moves the focus for
+    /// the user). One pressed while a grabbed key is held (w of Narrator+w, which Narrator lets
+    /// by) comes before the application has even had the grab's bounce.
+    public mutating func passedThrough() {
+        if grabbedDown.isEmpty { lastGrabbedKey = nil }
+    }
 
     /// Whether a window's activation now is a grab's echo.
     public func grabEcho(at now: MonotonicInstant) -> Bool {

@@ -167,4 +167,15 @@ import Testing
         h.focus(":1.4", "/org/a11y/atspi/accessible/6")
         #expect(h.sent() == [.focus(tree: Keys.tree, element: "6")])
     }
+
+    @Test("a key pressed while a grabbed one is held does not end the echo: the application has not even had the grab's bounce yet")
+    func aKeyUnderAGrabbedOneKeepsTheEcho() {
+        var h = Self.onTheFirstLink()
+        h.now = h.now + .milliseconds(800)
+        h.feed(.rawKey(Self.h, down: true, serverTime: 2000, Keys.time))
+        _ = h.sent()
+        h.feed(.rawKey(Self.tab, down: true, serverTime: 2010, Keys.time))
+        h.focus(":1.4", "/org/a11y/atspi/accessible/6")
+        #expect(h.sent() == [], "the focus given back in the bounce is not the user's")
+    }
 }

@@ -15,7 +15,7 @@ extension ATSPIBridge {
         keyEvent(event, time: time)
         // Taken means grabbed (and Narrator's key always is): the window's focus bounces.
         if effects[effectsBefore...].contains(.takeKey) || keys.keymap.layout.narratorKeys.contains(event.key) {
-            rawKeyboard?.grabbed(at: now)
+            rawKeyboard?.grabbed(keycode, down: down, at: now)
         } else if down, !event.key.isModifier {
             // (A modifier does not: Control of Narrator+Control+Down comes between the grabbed
             // keys, while the bounce of Narrator's key is still on its way.)
