@@ -385,24 +385,10 @@ extension ATSPIBridge {
     /// text in it changed by events since the read began keeping what the events made of it.
     private mutating func partRead(_ id: ReadID, _ path: String, _ read: BridgeRead) {
         let name = read.application
-        guard var application = applications[name] else { return }
-        application.objectReads.remove(id)
-        switch read.read.outcome {
-        case .gone:
-            forget(name)
-            return
-        case .hostile(let reason):
-            giveUp(name, reason)
-            return
-        case .unresponsive:
-            applications[name] = application
-            self.read(name)
-            return
-        case .read(_, let objects):
-            guard var part = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] else {
-                applications[name] = application
-                break
-            }
+        guard applications[name] != nil else { return }
+        applications[name]?.objectReads.remove(id)
+        guard let objects = objects(readBy: read), var application = applications[name] else { return }
+        if var part = objects.first, let window = application.windowOf[path], let snapshot = application.windows[window] {
             if let held = snapshot.object(at: path) {
                 for edited in part.paths where application.textEdits[edited] != read.textEditsAtStart[edited]
                     || application.selectionEdits[edited] != read.selectionEditsAtStart[edited] {
@@ -434,6 +420,23 @@ extension ATSPIBridge {
         fillNext(name)
     }
 
+    /// What a read of part of an application brought; nil when the application left, turned
+    /// out hostile or did not answer, each dealt with here (an application that did not answer
+    /// is read whole again).
+    private mutating func objects(readBy read: BridgeRead) -> [AccessibleSnapshot]? {
+        switch read.read.outcome {
+        case .gone:
+            forget(read.application)
+        case .hostile(let reason):
+            giveUp(read.application, reason)
+        case .unresponsive:
+            self.read(read.application)
+        case .read(_, let objects):
+            return objects
+        }
+        return nil
+    }
+
     /// A child a page took out of `parent`: it leaves the mirror with what is under it, no read needed.
     private mutating func childRemoved(_ child: String, from parent: String, in name: String) {
         guard var application = applications[name], let window = application.windowOf[parent], let snapshot = application.windows[window],
@@ -452,27 +455,12 @@ extension ATSPIBridge {
     /// event gave (at the end, if the mirror holds fewer), in the place of one of its path held.
     private mutating func childRead(_ id: ReadID, added parent: String, at index: Int, _ read: BridgeRead) {
         let name = read.application
-        guard var application = applications[name] else { return }
-        application.childReads.remove(id)
-        switch read.read.outcome {
-        case .gone:
-            forget(name)
-            return
-        case .hostile(let reason):
-            giveUp(name, reason)
-            return
-        case .unresponsive:
-            applications[name] = application
-            self.read(name)
-            return
-        case .read(_, let objects):
-            // Gone again before it was read (its object unknown): nothing to add.
-            guard let child = objects.first?.grafting(application.grafts), let window = application.windowOf[parent],
-                let snapshot = application.windows[window], var held = snapshot.object(at: parent)
-            else {
-                applications[name] = application
-                break
-            }
+        guard applications[name] != nil else { return }
+        applications[name]?.childReads.remove(id)
+        guard let objects = objects(readBy: read), var application = applications[name] else { return }
+        // (None when it went again before it was read: nothing to add.)
+        if let child = objects.first?.grafting(application.grafts), let window = application.windowOf[parent],
+            let snapshot = application.windows[window], var held = snapshot.object(at: parent) {
             if let at = held.children.firstIndex(where: { $0.path == child.path }) {
                 held.children[at] = child
             } else {
@@ -527,41 +515,27 @@ extension ATSPIBridge {
     private mutating func filled(_ id: ReadID, _ parent: String, _ read: BridgeRead) {
         let name = read.application
         // A whole read since has read them again (or found them gone): this one is stale.
-        guard var application = applications[name], application.fillRead == id else { return }
-        application.fillRead = nil
-        switch read.read.outcome {
-        case .gone:
-            forget(name)
-            return
-        case .hostile(let reason):
-            giveUp(name, reason)
-            return
-        case .unresponsive:
-            applications[name] = application
-            self.read(name)
-            return
-        case .read(_, let objects):
-            let unread = read.read.unreadChildren.map { BridgeApplication.UnreadChildren(parent: $0.parent, children: $0.children) }
-            application.unread += unread
-            if let window = application.windowOf[parent], let snapshot = application.windows[window], var held = snapshot.object(at: parent) {
-                for object in objects {
-                    let read = keepingNewer(object.grafting(application.grafts), than: id, in: application, held: snapshot).keepingUnread(unread, from: snapshot)
-                    // One held from before a read of its parent again (kept until read) is replaced where it is.
-                    if let at = held.children.firstIndex(where: { $0.path == read.path }) {
-                        held.children[at] = read
-                    } else {
-                        held.children.append(read)
-                    }
+        guard applications[name]?.fillRead == id else { return }
+        applications[name]?.fillRead = nil
+        guard let objects = objects(readBy: read), var application = applications[name] else { return }
+        let unread = read.read.unreadChildren.map { BridgeApplication.UnreadChildren(parent: $0.parent, children: $0.children) }
+        application.unread += unread
+        if let window = application.windowOf[parent], let snapshot = application.windows[window], var held = snapshot.object(at: parent) {
+            for object in objects {
+                let read = keepingNewer(object.grafting(application.grafts), than: id, in: application, held: snapshot).keepingUnread(unread, from: snapshot)
+                // One held from before a read of its parent again (kept until read) is replaced where it is.
+                if let at = held.children.firstIndex(where: { $0.path == read.path }) {
+                    held.children[at] = read
+                } else {
+                    held.children.append(read)
                 }
-                let patched = snapshot.replacingSubtree(parent, with: held)
-                application.windows[window] = patched
-                application.index(patched)
-                application.unmirrored.insert(window)
-                applications[name] = application
-            } else {
-                applications[name] = application
             }
+            let patched = snapshot.replacingSubtree(parent, with: held)
+            application.windows[window] = patched
+            application.index(patched)
+            application.unmirrored.insert(window)
         }
+        applications[name] = application
         // Each telling compares the whole window with narratord's (some 100 ms on a page of
         // 10,000 objects): the rest is told once it is all in, or at once when a focus waits.
         let filling = applications[name]?.filling ?? false
